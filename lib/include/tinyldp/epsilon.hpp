@@ -1,0 +1,93 @@
+// tinyldp/epsilon.hpp — privacy budgets as exact fixed-point numbers, and the arithmetic that
+// turns them into probabilities and back without floating point.
+//
+// An Epsilon is ε·2^32 in a uint64_t (resolution 2.3e-10), in (0, 20]. Run-time code builds
+// one from integers (from_q32, from_ratio); compile-time code may also write from_double(1.0),
+// which is consteval and leaves no floating point in the binary.
+//
+// exp_lower_bound(ε) is a rigorous lower bound on e^ε with 128 fraction bits (a truncated
+// Taylor series, every term rounded down); mechanisms choose their integer probabilities so
+// that their likelihood ratio is ≤ that bound, hence ≤ e^ε exactly. ln_upper_bound(a/b) is
+// the smallest ε on the 2^-32 grid with exp_lower_bound(ε) ≥ a/b, hence ≥ ln(a/b): the
+// realized ε the library reports is never below the true privacy loss.
+// Cost: configuration time only — an exp bound is ≤ 150 series terms on 384-bit integers;
+// ln_upper_bound bisects over ~37 of them. Nothing here runs per report.
+#ifndef TINYLDP_EPSILON_HPP
+#define TINYLDP_EPSILON_HPP
+
+#include <stdint.h>
+
+#include "tinyldp/wide_uint.hpp"
+
+namespace tinyldp {
+
+struct Epsilon {
+  static constexpr int fraction_bits = 32;
+  uint64_t q32 = 0;  // ε · 2^32
+
+  static constexpr Epsilon from_q32(uint64_t value) { return Epsilon{value}; }
+  // ⌊num/den · 2^32⌋ / 2^32 (den > 0): rounding down never asks for more privacy loss.
+  static constexpr Epsilon from_ratio(uint64_t num, uint64_t den) {
+    using W = UInt<4>;
+    return Epsilon{floor_div(W::from(num).shl(32), W::from(den)).low64()};
+  }
+  // Compile time only; rounds down.
+  static consteval Epsilon from_double(double e) {
+    return Epsilon{static_cast<uint64_t>(e * 4294967296.0)};
+  }
+  friend constexpr bool operator==(Epsilon a, Epsilon b) { return a.q32 == b.q32; }
+  friend constexpr bool operator<(Epsilon a, Epsilon b) { return a.q32 < b.q32; }
+  friend constexpr bool operator<=(Epsilon a, Epsilon b) { return a.q32 <= b.q32; }
+};
+
+// The largest ε a mechanism accepts (e^20 ≈ 4.9e8; no useful LDP budget is near it).
+inline constexpr Epsilon max_epsilon = Epsilon{uint64_t{20} << 32};
+
+constexpr bool is_valid_epsilon(Epsilon e) { return e.q32 > 0 && e.q32 <= max_epsilon.q32; }
+
+namespace detail {
+// Configuration-time integers: 384 bits hold exp bounds (≤ 2^157 with 128 fraction bits)
+// times 128-bit probability products.
+using Wide = UInt<12>;
+inline constexpr int exp_fraction_bits = 128;
+}  // namespace detail
+
+// ⌊e^ε⌋ to 128 fraction bits, from below: Σ_n t_n with t_n = ⌊t_{n-1}·ε/n⌋ ≤ ε^n/n!.
+// Valid for ε ≤ max_epsilon.
+constexpr detail::Wide exp_lower_bound(Epsilon e) {
+  using detail::Wide;
+  Wide term = Wide::power_of_two(detail::exp_fraction_bits);
+  Wide sum = term;
+  for (uint32_t n = 1; n < 512; ++n) {
+    term = term.times(e.q32).shr(Epsilon::fraction_bits).div_small(n);
+    if (term.is_zero()) break;
+    sum = sum + term;
+  }
+  return sum;
+}
+
+// Smallest grid ε with exp_lower_bound(ε) ≥ a/b (so ε ≥ ln(a/b)); 0 when a ≤ b.
+// Requires b > 0 and a < 2^250; returns false when a/b > e^max_epsilon.
+constexpr bool ln_upper_bound(const detail::Wide& a, const detail::Wide& b, Epsilon& out) {
+  if (a <= b) {
+    out = Epsilon{0};
+    return true;
+  }
+  const detail::Wide target = a.shl(detail::exp_fraction_bits);
+  auto enough = [&](uint64_t q) { return exp_lower_bound(Epsilon{q}) * b >= target; };
+  uint64_t lo = 0, hi = max_epsilon.q32;
+  if (!enough(hi)) return false;
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (enough(mid))
+      hi = mid;
+    else
+      lo = mid;
+  }
+  out = Epsilon{hi};
+  return true;
+}
+
+}  // namespace tinyldp
+
+#endif

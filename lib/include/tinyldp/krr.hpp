@@ -1,0 +1,99 @@
+// tinyldp/krr.hpp — k-ary randomized response (direct encoding) over {0, …, k−1}, k ≥ 2:
+// report the true value with probability p = e^ε/(e^ε+k−1), else one of the k−1 others,
+// each with probability q = 1/(e^ε+k−1).
+//
+// Realized: q = m/2^b is a Dyadic rounded *up*, and p = 1 − (k−1)q exactly, so p/q ≤ e^ε.
+// One draw u of b bits decides everything: keep if u < T = 2^b − (k−1)m, otherwise the
+// report is value + 1 + ⌊(u − T)/m⌋ (mod k) — each other value exactly m/2^b. No rejection
+// loop, no branch or index on the value. realized_epsilon() = ln(T/m), rounded up.
+// Cost: context 32 bytes; report ⌈log2 k⌉ bits (a uint32_t here); random bits per report =
+// other_probability().bits (≤ 64); one 64-bit division per report (libgcc on Cortex-M0);
+// stack < 96 bytes.
+// Estimator (collector): ĉ(v) = (C(v) − nq)/(p − q), Var = n(e^ε+k−2)/(e^ε−1)².
+#ifndef TINYLDP_KRR_HPP
+#define TINYLDP_KRR_HPP
+
+#include <stdint.h>
+
+#include "tinyldp/config_error.hpp"
+#include "tinyldp/constant_time.hpp"
+#include "tinyldp/probability.hpp"
+#include "tinyldp/status.hpp"
+
+namespace tinyldp {
+
+class KaryRr {
+ public:
+  static constexpr uint32_t max_domain = uint32_t{1} << 30;
+
+  static constexpr Status configure(Epsilon eps, uint32_t k, KaryRr& out,
+                                    Precision precision = {}) {
+    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (k < 2 || k > max_domain || !is_valid_precision(precision)) return Status::bad_parameter;
+    const unsigned b = precision.max_bits;
+    const uint64_t safe = detail::ceil_scaled_inverse(eps, b, k - 1);
+    const uint64_t loose =
+        detail::floor_scaled_inverse(detail::loosened(eps, precision), b, k - 1);
+    return from_other_probability(k, make_dyadic(detail::pick_numerator(safe, loose), b), out);
+  }
+
+  // Uses q as given; p = 1 − (k−1)q must exceed q.
+  static constexpr Status from_other_probability(uint32_t k, Dyadic q, KaryRr& out) {
+    if (k < 2 || k > max_domain || q.num == 0) return Status::bad_parameter;
+    const detail::Wide m = detail::Wide::from(q.num);
+    const detail::Wide others = m.times(k - 1);
+    const detail::Wide whole = detail::scale(q.bits);
+    if (others >= whole) return Status::precision_too_low;
+    const detail::Wide keep = whole - others;
+    if (keep <= m) return Status::precision_too_low;
+    Epsilon realized;
+    if (!detail::realized_epsilon_of(keep, m, realized)) return Status::bad_epsilon;
+    out.k_ = k;
+    out.q_ = q;
+    out.keep_threshold_ = keep.low64();  // < 2^64 because others ≥ 1
+    out.realized_ = realized;
+    return Status::ok;
+  }
+
+  static consteval KaryRr make(Epsilon eps, uint32_t k, Precision precision = {}) {
+    KaryRr r;
+    detail::require_ok(configure(eps, k, r, precision));
+    return r;
+  }
+
+  constexpr uint32_t domain() const { return k_; }
+  constexpr Dyadic other_probability() const { return q_; }
+  // p = keep_numerator() / 2^other_probability().bits.
+  constexpr uint64_t keep_numerator() const { return keep_threshold_; }
+  constexpr Epsilon realized_epsilon() const { return realized_; }
+  constexpr unsigned random_bits_per_report() const { return q_.bits; }
+
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, uint32_t& report) const {
+    const uint32_t in_domain = ct::less(value, k_);
+    const uint64_t u = rng.draw(q_.bits);
+    const uint32_t keep = static_cast<uint32_t>(ct::less64(u, keep_threshold_));
+    // For u ≥ T this is the index of the other value; for u < T it is masked away.
+    const uint64_t other_index = (u - keep_threshold_) / q_.num;
+    const uint32_t offset = (static_cast<uint32_t>(other_index) + 1u) & ct::mask(keep ^ 1u);
+    uint32_t y = value + offset;                     // < 2k
+    y -= k_ & ct::mask(ct::less(y, k_) ^ 1u);        // y mod k
+    if (!rng.ok()) {
+      report = 0;
+      return rng.status();
+    }
+    report = y & ct::mask(in_domain);
+    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
+                               (1u - in_domain));
+  }
+
+ private:
+  uint32_t k_ = 0;
+  Dyadic q_{};
+  uint64_t keep_threshold_ = 0;
+  Epsilon realized_{};
+};
+
+}  // namespace tinyldp
+
+#endif

@@ -1,0 +1,99 @@
+// tinyldp/probability.hpp — probabilities exactly as the samplers realise them.
+//
+// A Dyadic is num/2^bits with num odd (bits ≤ 64): the value a sampler hits *exactly* from
+// `bits` uniform random bits. Every mechanism stores its probabilities as Dyadics and computes
+// its realized ε from these integers, never from the real numbers they approximate.
+//
+// Precision chooses how ε becomes a Dyadic. Each probability is first bounded on the safe
+// side (likelihood ratio ≤ e^ε, see epsilon.hpp); any value between that bound and the one
+// for ε − tolerance is acceptable, and the library takes the one with the fewest significant
+// bits — fewer random bits per sample at no cost in privacy and at most `tolerance` below the
+// requested ε (default 2^-21 ≈ 4.8e-7). max_bits caps the bits (tests use 2–8 bits so that
+// every random string can be enumerated).
+#ifndef TINYLDP_PROBABILITY_HPP
+#define TINYLDP_PROBABILITY_HPP
+
+#include <stdint.h>
+
+#include "tinyldp/epsilon.hpp"
+
+namespace tinyldp {
+
+struct Dyadic {
+  uint64_t num = 0;  // odd, or 0 for the probability 0
+  uint8_t bits = 0;  // denominator 2^bits, 0..64
+
+  friend constexpr bool operator==(Dyadic a, Dyadic b) {
+    return a.num == b.num && a.bits == b.bits;
+  }
+};
+
+// num/2^bits reduced to lowest terms.
+constexpr Dyadic make_dyadic(uint64_t num, unsigned bits) {
+  if (num == 0) return Dyadic{0, 0};
+  while ((num & 1u) == 0 && bits > 0) {
+    num >>= 1;
+    --bits;
+  }
+  return Dyadic{num, static_cast<uint8_t>(bits)};
+}
+
+struct Precision {
+  uint8_t max_bits = 64;                     // 1..64
+  uint64_t tolerance_q32 = uint64_t{1} << 11;  // how far below ε the realized ε may fall (2^-21)
+};
+
+constexpr bool is_valid_precision(Precision p) { return p.max_bits >= 1 && p.max_bits <= 64; }
+
+namespace detail {
+
+// The value in [lo, hi] (lo ≥ 1) with the most trailing zero bits.
+constexpr uint64_t fewest_bits_in(uint64_t lo, uint64_t hi) {
+  if (lo >= hi) return lo;
+  int k = 63;
+  while ((((lo ^ hi) >> k) & 1u) == 0) --k;
+  const uint64_t below_k = (uint64_t{1} << k) - 1;
+  if ((lo & ((below_k << 1) | 1u)) == 0) return lo;  // lo is a multiple of 2^(k+1)
+  return hi & ~below_k;
+}
+
+// Picks the numerator (scale 2^bits): `safe` is the bound that keeps ε; `loose` the one for
+// ε − tolerance, on the other side of it. If rounding to 2^-bits leaves them in the wrong
+// order, the safe bound alone is acceptable.
+constexpr uint64_t pick_numerator(uint64_t safe, uint64_t loose) {
+  if (safe <= loose) return fewest_bits_in(safe, loose);  // safe is a lower bound
+  return fewest_bits_in(loose, safe);                     // safe is an upper bound
+}
+
+constexpr Epsilon loosened(Epsilon e, Precision p) {
+  return Epsilon{e.q32 > p.tolerance_q32 ? e.q32 - p.tolerance_q32 : 0};
+}
+
+constexpr Wide scale(unsigned bits) { return Wide::power_of_two(static_cast<int>(bits)); }
+constexpr Wide one_fixed() { return Wide::power_of_two(exp_fraction_bits); }
+
+// 2^bits · L/(L + c) rounded down, with L = exp_lower_bound(e) (fixed point) and c integer:
+// the largest keep-numerator whose ratio num/(2^bits − num)·… stays ≤ e^ε.
+constexpr uint64_t floor_scaled_ratio(Epsilon e, unsigned bits, uint64_t c) {
+  const Wide L = exp_lower_bound(e);
+  return floor_div(scale(bits) * L, L + one_fixed().times(c)).low64();
+}
+// ⌈2^bits / (L + c)⌉ (fixed point L): the smallest numerator q with (1 − c·q)/q ≤ L.
+constexpr uint64_t ceil_scaled_inverse(Epsilon e, unsigned bits, uint64_t c) {
+  const Wide L = exp_lower_bound(e);
+  return ceil_div(scale(bits) * one_fixed(), L + one_fixed().times(c)).low64();
+}
+constexpr uint64_t floor_scaled_inverse(Epsilon e, unsigned bits, uint64_t c) {
+  const Wide L = exp_lower_bound(e);
+  return floor_div(scale(bits) * one_fixed(), L + one_fixed().times(c)).low64();
+}
+
+// The realized ε of a likelihood ratio a/b given as integers; false if it exceeds max_epsilon.
+constexpr bool realized_epsilon_of(const Wide& a, const Wide& b, Epsilon& out) {
+  return ln_upper_bound(a, b, out);
+}
+
+}  // namespace detail
+}  // namespace tinyldp
+
+#endif

@@ -1,0 +1,79 @@
+// tinyldp/rr.hpp — binary randomized response (Warner): report the true bit with
+// probability p = e^ε/(e^ε+1), else its complement.
+//
+// Realized p is a Dyadic rounded down, so p/(1−p) ≤ e^ε; realized_epsilon() is ln(p/(1−p))
+// from those integers, rounded up to 2^-32. The bit decides nothing: the report is
+// bit ^ ¬Bernoulli(p), branch-free.
+// Cost: context 24 bytes; report 1 bit (one byte here); random bits per report =
+// keep_probability().bits (≤ 64; about 22 at the default precision); stack < 64 bytes.
+// Estimator (collector): x̃ = (s + pN − N)/(2p − 1), Var = N·p(1−p)/(2p−1)².
+#ifndef TINYLDP_RR_HPP
+#define TINYLDP_RR_HPP
+
+#include <stdint.h>
+
+#include "tinyldp/bernoulli.hpp"
+#include "tinyldp/config_error.hpp"
+#include "tinyldp/constant_time.hpp"
+#include "tinyldp/probability.hpp"
+#include "tinyldp/status.hpp"
+
+namespace tinyldp {
+
+class BinaryRr {
+ public:
+  static constexpr Status configure(Epsilon eps, BinaryRr& out, Precision precision = {}) {
+    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (!is_valid_precision(precision)) return Status::bad_parameter;
+    const unsigned b = precision.max_bits;
+    const uint64_t safe = detail::floor_scaled_ratio(eps, b, 1);
+    const uint64_t loose = detail::floor_scaled_ratio(detail::loosened(eps, precision), b, 1);
+    return from_keep_probability(make_dyadic(detail::pick_numerator(safe, loose), b), out);
+  }
+
+  // Uses p as given (p in [1/2, 1)); the realized ε follows from it.
+  static constexpr Status from_keep_probability(Dyadic p, BinaryRr& out) {
+    if (p.bits == 0) return Status::precision_too_low;  // p ∈ {0, 1}: not a valid mechanism
+    const detail::Wide num = detail::Wide::from(p.num);
+    const detail::Wide rest = detail::scale(p.bits) - num;
+    if (num < rest) return Status::bad_parameter;  // p < 1/2
+    Epsilon realized;
+    if (!detail::realized_epsilon_of(num, rest, realized)) return Status::bad_epsilon;
+    out.keep_ = p;
+    out.realized_ = realized;
+    return Status::ok;
+  }
+
+  static consteval BinaryRr make(Epsilon eps, Precision precision = {}) {
+    BinaryRr r;
+    detail::require_ok(configure(eps, r, precision));
+    return r;
+  }
+
+  constexpr Dyadic keep_probability() const { return keep_; }
+  constexpr Epsilon realized_epsilon() const { return realized_; }
+  constexpr unsigned random_bits_per_report() const { return keep_.bits; }
+
+  // report ← bit with probability p, else 1 − bit. bit must be 0 or 1.
+  template <class Rng>
+  Status privatize(uint32_t bit, Rng& rng, uint8_t& report) const {
+    const uint32_t in_domain = ct::less(bit, 2);
+    const uint32_t keep = bernoulli(keep_, rng);
+    const uint32_t out = (bit ^ keep ^ 1u) & ct::mask(in_domain);
+    if (!rng.ok()) {
+      report = 0;
+      return rng.status();
+    }
+    report = static_cast<uint8_t>(out);
+    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
+                               (1u - in_domain));
+  }
+
+ private:
+  Dyadic keep_{};
+  Epsilon realized_{};
+};
+
+}  // namespace tinyldp
+
+#endif

@@ -1,0 +1,169 @@
+// tinyldp/unary_encoding.hpp — unary encoding UE(p, q) over {0, …, d−1}, with the SUE
+// (symmetric, = basic one-time RAPPOR) and OUE (optimized) presets; any d ≥ 2.
+//
+// The report is d bits: bit v (the true value) is 1 with probability p, every other bit is 1
+// with probability q, all independent. ε = ln(p(1−q)/((1−p)q)).
+//  - SUE: p = e^{ε/2}/(e^{ε/2}+1), q = 1 − p.   - OUE: p = 1/2, q = 1/(e^ε+1).
+// Realized p is rounded down and q up (as Dyadics), so the ratio stays ≤ e^ε.
+//
+// How a report is made, and why it leaks nothing through time or memory:
+//  1. one Bernoulli(p) bit for the true position (p.bits random bits);
+//  2. all d bits as Bernoulli(q), bit-sliced: q.bits ladder steps, each drawing d fresh bits
+//     in bit order (step-major), accumulated in the report buffer itself;
+//  3. every 32-bit word is rewritten with the true position's bit spliced in under a mask
+//     computed without branches — the value picks neither a branch nor an address.
+// Random bits per report: p.bits + d·q.bits, the same for every value.
+// Cost: context 40 bytes; report ⌈d/8⌉ bytes (caller-owned, report_bytes()); no other RAM;
+// stack < 128 bytes; time ≈ q.bits·⌈d/32⌉ word steps plus the draws.
+// Estimator (collector): ĉ(i) = (c(i) − nq)/(p − q), Var = n q(1−q)/(p−q)².
+#ifndef TINYLDP_UNARY_ENCODING_HPP
+#define TINYLDP_UNARY_ENCODING_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyldp/bernoulli.hpp"
+#include "tinyldp/config_error.hpp"
+#include "tinyldp/constant_time.hpp"
+#include "tinyldp/probability.hpp"
+#include "tinyldp/status.hpp"
+
+namespace tinyldp {
+
+class UnaryEncoding {
+ public:
+  static constexpr uint32_t max_domain = uint32_t{1} << 24;
+
+  static constexpr size_t report_bytes_for(uint32_t d) { return (size_t{d} + 7) / 8; }
+
+  // SUE: p = e^{ε/2}/(e^{ε/2}+1) rounded down, q = 1 − p.
+  static constexpr Status configure_sue(Epsilon eps, uint32_t d, UnaryEncoding& out,
+                                        Precision precision = {}) {
+    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (!is_valid_precision(precision)) return Status::bad_parameter;
+    const unsigned b = precision.max_bits;
+    const Epsilon half{eps.q32 / 2};
+    const Epsilon half_loose{detail::loosened(eps, precision).q32 / 2};
+    if (half.q32 == 0) return Status::bad_epsilon;
+    const uint64_t safe = detail::floor_scaled_ratio(half, b, 1);
+    const uint64_t loose = detail::floor_scaled_ratio(half_loose, b, 1);
+    const Dyadic p = make_dyadic(detail::pick_numerator(safe, loose), b);
+    const Dyadic q = make_dyadic(((p.bits == 64 ? 0 : (uint64_t{1} << p.bits)) - p.num), p.bits);
+    return configure(p, q, d, out);
+  }
+
+  // OUE: p = 1/2, q = 1/(e^ε+1) rounded up.
+  static constexpr Status configure_oue(Epsilon eps, uint32_t d, UnaryEncoding& out,
+                                        Precision precision = {}) {
+    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (!is_valid_precision(precision)) return Status::bad_parameter;
+    const unsigned b = precision.max_bits;
+    const uint64_t safe = detail::ceil_scaled_inverse(eps, b, 1);
+    const uint64_t loose = detail::floor_scaled_inverse(detail::loosened(eps, precision), b, 1);
+    return configure(Dyadic{1, 1}, make_dyadic(detail::pick_numerator(safe, loose), b), d, out);
+  }
+
+  // Generic UE(p, q) with 0 < q < p < 1.
+  static constexpr Status configure(Dyadic p, Dyadic q, uint32_t d, UnaryEncoding& out) {
+    if (d < 2 || d > max_domain) return Status::bad_parameter;
+    if (p.bits == 0 || q.bits == 0 || q.num == 0) return Status::precision_too_low;
+    using detail::Wide;
+    const Wide pn = Wide::from(p.num), qn = Wide::from(q.num);
+    const Wide p_rest = detail::scale(p.bits) - pn;  // (1 − p)·2^pb
+    const Wide q_rest = detail::scale(q.bits) - qn;  // (1 − q)·2^qb
+    // p > q  ⇔  pn·2^qb > qn·2^pb
+    if (pn * detail::scale(q.bits) <= qn * detail::scale(p.bits)) return Status::bad_parameter;
+    Epsilon realized;
+    if (!detail::realized_epsilon_of(pn * q_rest, p_rest * qn, realized))
+      return Status::bad_epsilon;
+    out.d_ = d;
+    out.p_ = p;
+    out.q_ = q;
+    out.realized_ = realized;
+    return Status::ok;
+  }
+
+  static consteval UnaryEncoding make_oue(Epsilon eps, uint32_t d, Precision precision = {}) {
+    UnaryEncoding r;
+    detail::require_ok(configure_oue(eps, d, r, precision));
+    return r;
+  }
+  static consteval UnaryEncoding make_sue(Epsilon eps, uint32_t d, Precision precision = {}) {
+    UnaryEncoding r;
+    detail::require_ok(configure_sue(eps, d, r, precision));
+    return r;
+  }
+
+  constexpr uint32_t domain() const { return d_; }
+  constexpr Dyadic p() const { return p_; }
+  constexpr Dyadic q() const { return q_; }
+  constexpr Epsilon realized_epsilon() const { return realized_; }
+  constexpr size_t report_bytes() const { return report_bytes_for(d_); }
+  constexpr uint64_t random_bits_per_report() const {
+    return p_.bits + uint64_t{d_} * q_.bits;
+  }
+
+  // Writes report_bytes() bytes: bit i of the report is bit (i % 8) of byte i / 8.
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    const size_t n = report_bytes();
+    if (report == nullptr || report_size < n) {
+      if (report != nullptr) zero(report, report_size);
+      return Status::buffer_too_small;
+    }
+    const uint32_t in_domain = ct::less(value, d_);
+    const uint32_t true_bit = bernoulli(p_, rng);
+    zero(report, n);
+    for (unsigned step = 0; step < q_.bits; ++step) {
+      const uint32_t q_bit_mask = ct::mask(static_cast<uint32_t>((q_.num >> step) & 1u));
+      for (uint32_t lane = 0; lane < d_; lane += 32) {
+        const unsigned lanes = d_ - lane < 32 ? d_ - lane : 32;
+        const uint32_t u = static_cast<uint32_t>(rng.draw(lanes));
+        uint8_t* word = report + lane / 8;
+        const uint32_t r = load(word, lanes);
+        store(word, lanes, (r & u) | (q_bit_mask & (r | u)));
+      }
+    }
+    // Splice in the true position's bit, touching every word the same way.
+    const uint32_t true_word = value >> 5;
+    const uint32_t true_bits = ct::mask(true_bit);
+    const uint32_t keep_mask = ct::mask(in_domain);
+    for (uint32_t lane = 0; lane < d_; lane += 32) {
+      const unsigned lanes = d_ - lane < 32 ? d_ - lane : 32;
+      const uint32_t here = ct::is_zero((lane >> 5) ^ true_word) & in_domain;
+      const uint32_t position = here << (value & 31u);
+      uint8_t* word = report + lane / 8;
+      const uint32_t r = load(word, lanes);
+      store(word, lanes, ((r & ~position) | (true_bits & position)) & keep_mask);
+    }
+    if (!rng.ok()) {
+      zero(report, n);
+      return rng.status();
+    }
+    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
+                               (1u - in_domain));
+  }
+
+ private:
+  static constexpr void zero(uint8_t* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) p[i] = 0;
+  }
+  // Little-endian access to the ⌈lanes/8⌉ bytes of one 32-lane word.
+  static uint32_t load(const uint8_t* p, unsigned lanes) {
+    uint32_t w = 0;
+    for (unsigned i = 0; i * 8 < lanes; ++i) w |= uint32_t{p[i]} << (8 * i);
+    return w;
+  }
+  static void store(uint8_t* p, unsigned lanes, uint32_t w) {
+    for (unsigned i = 0; i * 8 < lanes; ++i) p[i] = static_cast<uint8_t>(w >> (8 * i));
+  }
+
+  uint32_t d_ = 0;
+  Dyadic p_{};
+  Dyadic q_{};
+  Epsilon realized_{};
+};
+
+}  // namespace tinyldp
+
+#endif

@@ -1,0 +1,96 @@
+// The harness runner: main() for every core test binary, host and target alike.
+#include "check.hpp"
+
+#include "board.h"
+
+namespace tinyldp::test {
+namespace {
+// Test-only mutable state: the list of tests and the running test's failure count.
+Registration* first_test = nullptr;
+Registration* last_test = nullptr;
+int current_failures = 0;
+const char* current_name = "";
+
+size_t length_of(const char* text) {
+  size_t n = 0;
+  while (text[n] != '\0') ++n;
+  return n;
+}
+}  // namespace
+
+Registration::Registration(const char* test_name, void (*test_body)())
+    : name(test_name), body(test_body), next(nullptr) {
+  if (last_test == nullptr)
+    first_test = this;
+  else
+    last_test->next = this;
+  last_test = this;
+}
+
+void print(const char* text) { tinyldp_board_write(text, length_of(text)); }
+
+void print_u64(uint64_t value) {
+  char digits[21];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  char out[21];
+  for (int i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
+  tinyldp_board_write(out, static_cast<size_t>(n));
+}
+
+void print_i64(int64_t value) {
+  if (value < 0) {
+    print("-");
+    print_u64(static_cast<uint64_t>(-(value + 1)) + 1);
+  } else {
+    print_u64(static_cast<uint64_t>(value));
+  }
+}
+
+void print_hex(uint64_t value) {
+  char out[18] = {'0', 'x'};
+  for (int i = 0; i < 16; ++i)
+    out[2 + i] = "0123456789abcdef"[(value >> (60 - 4 * i)) & 0xF];
+  tinyldp_board_write(out, sizeof out);
+}
+
+void fail(const char* file, int line, const char* expression) {
+  ++current_failures;
+  print("FAIL ");
+  print(current_name);
+  print(" at ");
+  print(file);
+  print(":");
+  print_u64(static_cast<uint64_t>(line));
+  print(": ");
+  print(expression);
+  print("\n");
+}
+
+int failures_in_current_test() { return current_failures; }
+
+}  // namespace tinyldp::test
+
+int main() {
+  using namespace tinyldp::test;
+  uint64_t passed = 0;
+  uint64_t failed = 0;
+  for (Registration* t = first_test; t != nullptr; t = t->next) {
+    current_failures = 0;
+    current_name = t->name;
+    t->body();
+    if (current_failures == 0) {
+      ++passed;
+    } else {
+      ++failed;
+    }
+  }
+  print_u64(passed);
+  print(" passed, ");
+  print_u64(failed);
+  print(" failed\n");
+  return failed == 0 ? 0 : 1;
+}

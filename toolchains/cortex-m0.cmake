@@ -1,0 +1,5 @@
+# Cortex-M0 (ARMv6-M, soft float), run on QEMU's micro:bit (nRF51822: 256 KiB flash, 16 KiB RAM).
+set(TINYLDP_CPU_FLAGS "-mcpu=cortex-m0 -mthumb -mfloat-abi=soft")
+set(TINYLDP_QEMU_MACHINE microbit)
+set(TINYLDP_BOARD microbit)
+include(${CMAKE_CURRENT_LIST_DIR}/arm-none-eabi.cmake)
