@@ -1,0 +1,52 @@
+// Instantiates every mechanism's configuration and report path with the C entropy adapter,
+// exactly as firmware would, so the freestanding guard can inspect the machine code the core
+// really produces on each target (the core itself is header-only).
+#include "tinyldp/krr.hpp"
+#include "tinyldp/random_bits.hpp"
+#include "tinyldp/rr.hpp"
+#include "tinyldp/uniform.hpp"
+#include "tinyldp/unary_encoding.hpp"
+
+using Rng = tinyldp::RandomBits<tinyldp::CEntropySource>;
+
+extern "C" {
+
+int guard_rr(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t bit, uint8_t* out) {
+  tinyldp::BinaryRr rr;
+  if (tinyldp::BinaryRr::configure(tinyldp::Epsilon::from_q32(eps_q32), rr) != tinyldp::Status::ok)
+    return -1;
+  tinyldp::CEntropySource source(src);
+  Rng rng(source);
+  return static_cast<int>(rr.privatize(bit, rng, *out));
+}
+
+int guard_krr(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t k, uint32_t v,
+              uint32_t* out) {
+  tinyldp::KaryRr krr;
+  if (tinyldp::KaryRr::configure(tinyldp::Epsilon::from_q32(eps_q32), k, krr) !=
+      tinyldp::Status::ok)
+    return -1;
+  tinyldp::CEntropySource source(src);
+  Rng rng(source);
+  return static_cast<int>(krr.privatize(v, rng, *out));
+}
+
+int guard_ue(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t d, uint32_t v, uint8_t* out,
+             size_t n, int symmetric) {
+  tinyldp::UnaryEncoding ue;
+  const auto eps = tinyldp::Epsilon::from_q32(eps_q32);
+  const auto s = symmetric ? tinyldp::UnaryEncoding::configure_sue(eps, d, ue)
+                           : tinyldp::UnaryEncoding::configure_oue(eps, d, ue);
+  if (s != tinyldp::Status::ok) return -1;
+  tinyldp::CEntropySource source(src);
+  Rng rng(source);
+  return static_cast<int>(ue.privatize(v, rng, out, n));
+}
+
+uint64_t guard_uniform(tinyldp_entropy_source src, uint64_t n) {
+  tinyldp::CEntropySource source(src);
+  Rng rng(source);
+  return tinyldp::uniform_below(n, rng);
+}
+
+}  // extern "C"
