@@ -4,7 +4,7 @@
 # static data (.data/.bss symbols: the core keeps no static mutable state).
 # usage: check_freestanding.sh <nm> [--no-float] <object|archive>...
 #        check_freestanding.sh <nm> [--no-float] --expect "<sym> <sym>…" <object>…
-#   (--expect inverts the verdict: it passes only if every listed symbol is reported; this
+#   (STATIC_STATE in the list stands for writable static data; --expect inverts the verdict: it passes only if every listed symbol is reported; this
 #    is how the check itself is tested against a deliberately bad object.)
 set -u
 nm=$1; shift
@@ -23,6 +23,9 @@ pattern="^($heap|$exceptions)\$"
 [ "$no_float" -eq 1 ] && pattern="^($heap|$exceptions|$soft_float)\$"
 
 found=$("$nm" -u "$@" 2>/dev/null | awk '{print $NF}' | grep -E "$pattern" | sort -u)
+state=$("$nm" -A --defined-only "$@" 2>/dev/null | awk '$(NF-1) ~ /^[bBdDcC]$/')
+[ -n "$state" ] && found="$found
+STATIC_STATE"
 if [ -n "$expect" ]; then
   status=0
   for sym in $expect; do
@@ -31,7 +34,6 @@ if [ -n "$expect" ]; then
   [ $status -eq 0 ] && echo "check reports every planted violation: $(echo $found)"
   exit $status
 fi
-state=$("$nm" -A --defined-only "$@" 2>/dev/null | awk '$(NF-1) ~ /^[bBdDcC]$/')
 if [ -n "$state" ]; then
   echo "static mutable state defined:"
   echo "$state"

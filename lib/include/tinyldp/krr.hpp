@@ -34,7 +34,7 @@ class KaryRr {
     const uint64_t safe = detail::ceil_scaled_inverse(eps, b, k - 1);
     const uint64_t loose =
         detail::floor_scaled_inverse(detail::loosened(eps, precision), b, k - 1);
-    return from_other_probability(k, make_dyadic(detail::pick_numerator(safe, loose), b), out);
+    return from_other_probability(k, make_dyadic(detail::pick_at_least(safe, loose), b), out);
   }
 
   // Uses q as given; p = 1 − (k−1)q must exceed q.

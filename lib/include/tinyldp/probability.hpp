@@ -57,12 +57,15 @@ constexpr uint64_t fewest_bits_in(uint64_t lo, uint64_t hi) {
   return hi & ~below_k;
 }
 
-// Picks the numerator (scale 2^bits): `safe` is the bound that keeps ε; `loose` the one for
-// ε − tolerance, on the other side of it. If rounding to 2^-bits leaves them in the wrong
-// order, the safe bound alone is acceptable.
-constexpr uint64_t pick_numerator(uint64_t safe, uint64_t loose) {
-  if (safe <= loose) return fewest_bits_in(safe, loose);  // safe is a lower bound
-  return fewest_bits_in(loose, safe);                     // safe is an upper bound
+// Pick a numerator (scale 2^bits) between the bound that keeps ε (`safe`) and the one for
+// ε − tolerance (`loose`). When rounding to 2^-bits leaves no room between them, the safe
+// bound alone is taken. For probabilities that must not go below `safe`:
+constexpr uint64_t pick_at_least(uint64_t safe, uint64_t loose) {
+  return safe < loose ? fewest_bits_in(safe, loose) : safe;
+}
+// …and for those that must not go above it:
+constexpr uint64_t pick_at_most(uint64_t safe, uint64_t loose) {
+  return loose < safe ? fewest_bits_in(loose, safe) : safe;
 }
 
 constexpr Epsilon loosened(Epsilon e, Precision p) {

@@ -28,7 +28,7 @@ class BinaryRr {
     const unsigned b = precision.max_bits;
     const uint64_t safe = detail::floor_scaled_ratio(eps, b, 1);
     const uint64_t loose = detail::floor_scaled_ratio(detail::loosened(eps, precision), b, 1);
-    return from_keep_probability(make_dyadic(detail::pick_numerator(safe, loose), b), out);
+    return from_keep_probability(make_dyadic(detail::pick_at_most(safe, loose), b), out);
   }
 
   // Uses p as given (p in [1/2, 1)); the realized ε follows from it.

@@ -47,7 +47,7 @@ class UnaryEncoding {
     if (half.q32 == 0) return Status::bad_epsilon;
     const uint64_t safe = detail::floor_scaled_ratio(half, b, 1);
     const uint64_t loose = detail::floor_scaled_ratio(half_loose, b, 1);
-    const Dyadic p = make_dyadic(detail::pick_numerator(safe, loose), b);
+    const Dyadic p = make_dyadic(detail::pick_at_most(safe, loose), b);
     const Dyadic q = make_dyadic(((p.bits == 64 ? 0 : (uint64_t{1} << p.bits)) - p.num), p.bits);
     return configure(p, q, d, out);
   }
@@ -60,7 +60,7 @@ class UnaryEncoding {
     const unsigned b = precision.max_bits;
     const uint64_t safe = detail::ceil_scaled_inverse(eps, b, 1);
     const uint64_t loose = detail::floor_scaled_inverse(detail::loosened(eps, precision), b, 1);
-    return configure(Dyadic{1, 1}, make_dyadic(detail::pick_numerator(safe, loose), b), d, out);
+    return configure(Dyadic{1, 1}, make_dyadic(detail::pick_at_least(safe, loose), b), d, out);
   }
 
   // Generic UE(p, q) with 0 < q < p < 1.

@@ -1,0 +1,203 @@
+// Exhaustive privacy verification of every mechanism on small configurations: every input,
+// every random string, exact output distributions, checked against the realized ε each
+// mechanism reports — and planted mutants that the check must catch.
+#include "exhaustive.hpp"
+
+#include "check.hpp"
+#include "tinyldp/krr.hpp"
+#include "tinyldp/rr.hpp"
+#include "tinyldp/unary_encoding.hpp"
+
+using tinyldp::BinaryRr;
+using tinyldp::Dyadic;
+using tinyldp::Epsilon;
+using tinyldp::KaryRr;
+using tinyldp::Precision;
+using tinyldp::Status;
+using tinyldp::UnaryEncoding;
+using tinyldp::test::CountingRng;
+using tinyldp::test::verify_exhaustively;
+
+namespace {
+
+#if defined(TINYLDP_TEST_ON_TARGET)
+constexpr uint32_t max_ue_domain = 5;
+constexpr unsigned max_random_bits = 14;
+#else
+constexpr uint32_t max_ue_domain = 8;
+constexpr unsigned max_random_bits = 20;
+#endif
+
+uint32_t counts[8 * 256];
+
+// ε from 0.01 to 10, including ln 3.
+const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 2),
+                            Epsilon::from_q32(4718503850ull), Epsilon::from_ratio(1, 1),
+                            Epsilon::from_ratio(4, 1), Epsilon::from_ratio(10, 1)};
+
+const uint8_t rr_bits[] = {3, 6, 12};
+const uint8_t krr_bits[] = {6, 10, 14};
+const uint8_t ue_bits[] = {2, 3, 4};
+const uint32_t krr_domains[] = {2, 3, 5, 8};
+
+uint64_t pow2(unsigned b) { return uint64_t{1} << b; }
+
+void expect_private_and_tight(const tinyldp::test::ExhaustiveVerdict& v, Epsilon claimed) {
+  CHECK(v.fixed_consumption);
+  CHECK(v.within_claim);
+  CHECK(v.tight);
+  CHECK_EQ(v.observed.q32, claimed.q32);
+}
+
+}  // namespace
+
+TEST(binary_rr_is_exactly_as_private_as_it_claims) {
+  int verified = 0;
+  for (Epsilon eps : epsilons) {
+    for (uint8_t bits : rr_bits) {
+      BinaryRr rr;
+      CHECK(BinaryRr::configure(eps, rr, Precision{bits, 1u << 11}) == Status::ok);
+      CHECK(rr.realized_epsilon() <= eps);
+      const auto v = verify_exhaustively(2, 2, rr.realized_epsilon(), counts,
+                                         [&](uint32_t x, CountingRng& rng) {
+                                           uint8_t out = 0;
+                                           rr.privatize(x, rng, out);
+                                           return uint32_t{out};
+                                         });
+      expect_private_and_tight(v, rr.realized_epsilon());
+      // The distribution is exactly the Dyadic p: p·2^T strings keep the bit.
+      CHECK_EQ(v.random_bits, rr.keep_probability().bits);
+      CHECK_EQ(counts[0 * 2 + 0], rr.keep_probability().num);
+      CHECK_EQ(counts[1 * 2 + 1], rr.keep_probability().num);
+      ++verified;
+    }
+  }
+  CHECK_EQ(verified, 18);
+}
+
+TEST(kary_rr_is_exactly_as_private_as_it_claims) {
+  int verified = 0;
+  for (uint32_t k : krr_domains) {
+    for (Epsilon eps : epsilons) {
+      for (uint8_t bits : krr_bits) {
+        KaryRr krr;
+        const Status s = KaryRr::configure(eps, k, krr, Precision{bits, 1u << 11});
+        if (s == Status::precision_too_low) continue;  // e.g. tiny ε with 6 bits
+        CHECK_EQ(s, Status::ok);
+        if (s != Status::ok) continue;
+        CHECK(krr.realized_epsilon() <= eps);
+        if (krr.random_bits_per_report() > max_random_bits) continue;
+        const auto v = verify_exhaustively(k, k, krr.realized_epsilon(), counts,
+                                           [&](uint32_t x, CountingRng& rng) {
+                                             uint32_t out = 0;
+                                             krr.privatize(x, rng, out);
+                                             return out;
+                                           });
+        expect_private_and_tight(v, krr.realized_epsilon());
+        for (uint32_t x = 0; x < k; ++x)
+          for (uint32_t y = 0; y < k; ++y)
+            CHECK_EQ(counts[x * k + y], x == y ? krr.keep_numerator() : krr.other_probability().num);
+        ++verified;
+      }
+    }
+  }
+  CHECK_GE(verified, 40);
+}
+
+namespace {
+// Exact count of output y for input x under UE(p, q) with T = p.bits + d·q.bits bits.
+uint64_t ue_expected_count(const UnaryEncoding& ue, uint32_t x, uint32_t y) {
+  const Dyadic p = ue.p(), q = ue.q();
+  uint64_t c = ((y >> x) & 1u) ? p.num : pow2(p.bits) - p.num;
+  c *= pow2(q.bits);  // lane x's own q draw is overwritten: every value counts
+  for (uint32_t i = 0; i < ue.domain(); ++i)
+    if (i != x) c *= ((y >> i) & 1u) ? q.num : pow2(q.bits) - q.num;
+  return c;
+}
+
+int verify_ue(bool symmetric) {
+  int verified = 0;
+  for (uint32_t d = 2; d <= max_ue_domain; ++d) {
+    for (Epsilon eps : epsilons) {
+      for (uint8_t bits : ue_bits) {
+        UnaryEncoding ue;
+        const Precision precision{bits, 1u << 11};
+        const Status s = symmetric ? UnaryEncoding::configure_sue(eps, d, ue, precision)
+                                   : UnaryEncoding::configure_oue(eps, d, ue, precision);
+        if (s == Status::precision_too_low || s == Status::bad_parameter) continue;
+        CHECK_EQ(s, Status::ok);
+        if (s != Status::ok) continue;
+        CHECK(ue.realized_epsilon() <= eps);
+        if (ue.random_bits_per_report() > max_random_bits) continue;
+        const uint32_t outputs = 1u << d;
+        const auto v = verify_exhaustively(d, outputs, ue.realized_epsilon(), counts,
+                                           [&](uint32_t x, CountingRng& rng) {
+                                             uint8_t out[1] = {0};
+                                             ue.privatize(x, rng, out, 1);
+                                             return uint32_t{out[0]};
+                                           });
+        expect_private_and_tight(v, ue.realized_epsilon());
+        CHECK_EQ(v.random_bits, ue.random_bits_per_report());
+        for (uint32_t x = 0; x < d; ++x)
+          for (uint32_t y = 0; y < outputs; ++y)
+            CHECK_EQ(uint64_t{counts[x * outputs + y]}, ue_expected_count(ue, x, y));
+        ++verified;
+      }
+    }
+  }
+  return verified;
+}
+}  // namespace
+
+TEST(oue_is_exactly_as_private_as_it_claims) { CHECK_GE(verify_ue(false), 12); }
+TEST(sue_is_exactly_as_private_as_it_claims) { CHECK_GE(verify_ue(true), 12); }
+
+// --- Planted mutants: each is a plausible bug; the verifier must reject every one. ---
+
+TEST(catches_rr_probability_one_unit_too_high) {
+  BinaryRr rr, mutant;
+  CHECK(BinaryRr::configure(Epsilon::from_ratio(1, 1), rr, Precision{8, 1u << 11}) == Status::ok);
+  const Dyadic p = rr.keep_probability();
+  CHECK(BinaryRr::from_keep_probability(tinyldp::make_dyadic(p.num * 2 + 1, p.bits + 1u), mutant) ==
+        Status::ok);
+  const auto v = verify_exhaustively(2, 2, rr.realized_epsilon(), counts,
+                                     [&](uint32_t x, CountingRng& rng) {
+                                       uint8_t out = 0;
+                                       mutant.privatize(x, rng, out);
+                                       return uint32_t{out};
+                                     });
+  CHECK(!v.within_claim);
+}
+
+TEST(catches_oue_with_a_wrong_q) {
+  UnaryEncoding ue, mutant;
+  CHECK(UnaryEncoding::configure_oue(Epsilon::from_ratio(1, 1), 4, ue, Precision{4, 1u << 11}) ==
+        Status::ok);
+  // One unit in the last place too small: q rounded down instead of up.
+  const Dyadic q = ue.q();
+  const Dyadic wrong_q = tinyldp::make_dyadic(q.num * 2 - 1, q.bits + 1u);
+  CHECK(UnaryEncoding::configure(ue.p(), wrong_q, 4, mutant) == Status::ok);
+  const auto v = verify_exhaustively(4, 16, ue.realized_epsilon(), counts,
+                                     [&](uint32_t x, CountingRng& rng) {
+                                       uint8_t out[1] = {0};
+                                       mutant.privatize(x, rng, out, 1);
+                                       return uint32_t{out[0]};
+                                     });
+  CHECK(!v.within_claim);
+}
+
+TEST(catches_krr_off_by_one_in_the_other_value) {
+  KaryRr krr;
+  CHECK(KaryRr::configure(Epsilon::from_ratio(1, 1), 5, krr, Precision{10, 1u << 11}) == Status::ok);
+  const uint64_t threshold = krr.keep_numerator();
+  const uint64_t m = krr.other_probability().num;
+  const unsigned bits = krr.other_probability().bits;
+  // The bug: value + j instead of value + 1 + j — the true value can come out as "other".
+  const auto v = verify_exhaustively(5, 5, krr.realized_epsilon(), counts,
+                                     [&](uint32_t x, CountingRng& rng) {
+                                       const uint64_t u = rng.draw(bits);
+                                       if (u < threshold) return x;
+                                       return static_cast<uint32_t>((x + (u - threshold) / m) % 5);
+                                     });
+  CHECK(!v.within_claim);
+}
