@@ -1,0 +1,73 @@
+// k-ary randomized response: configuration, errors, failure behaviour, golden reports.
+#include "check.hpp"
+#include "digest.hpp"
+#include "tinyldp/krr.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+using tinyldp::Epsilon;
+using tinyldp::KaryRr;
+using tinyldp::Status;
+using tinyldp::port::InsecureTestSource;
+using Rng = tinyldp::RandomBits<InsecureTestSource>;
+
+TEST(configures_at_compile_time) {
+  constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(1.0), 10);
+  static_assert(krr.domain() == 10);
+  static_assert(krr.realized_epsilon() <= Epsilon::from_double(1.0));
+  // p = 1 − 9q > q, and both are what the sampler uses.
+  CHECK_GT(krr.keep_numerator(), krr.other_probability().num);
+}
+
+TEST(rejects_bad_parameters) {
+  KaryRr krr;
+  CHECK(KaryRr::configure(Epsilon::from_ratio(1, 1), 1, krr) == Status::bad_parameter);
+  CHECK(KaryRr::configure(Epsilon::from_ratio(1, 1), KaryRr::max_domain + 1, krr) ==
+        Status::bad_parameter);
+  CHECK(KaryRr::configure(Epsilon::from_q32(0), 4, krr) == Status::bad_epsilon);
+  // 3 bits cannot hold 8 values with p > q.
+  CHECK(KaryRr::configure(Epsilon::from_ratio(1, 10), 8, krr, tinyldp::Precision{3, 0}) ==
+        Status::precision_too_low);
+  CHECK(KaryRr::from_other_probability(4, tinyldp::Dyadic{1, 2}, krr) == Status::precision_too_low);
+}
+
+TEST(out_of_domain_and_entropy_failure_emit_nothing) {
+  constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(1.0), 5);
+  InsecureTestSource src(3);
+  Rng rng(src);
+  uint32_t report = 77;
+  CHECK(krr.privatize(5, rng, report) == Status::value_out_of_domain);
+  CHECK_EQ(report, 0u);
+  src.fail_on_call(1, tinyldp::EntropyResult::not_ready);
+  Rng failing(src);
+  report = 77;
+  CHECK(krr.privatize(2, failing, report) == Status::entropy_not_ready);
+  CHECK_EQ(report, 0u);
+}
+
+TEST(reports_stay_in_the_domain_and_use_fixed_bits) {
+  constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(0.5), 7);
+  for (uint32_t v = 0; v < 7; ++v) {
+    InsecureTestSource src(11);
+    Rng rng(src);
+    for (int i = 0; i < 200; ++i) {
+      uint32_t report = 99;
+      CHECK(krr.privatize(v, rng, report) == Status::ok);
+      CHECK_LT(report, 7u);
+    }
+    CHECK_EQ(rng.bits_drawn(), 200u * krr.random_bits_per_report());
+  }
+}
+
+TEST(golden_reports_are_identical_everywhere) {
+  constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(2.0), 13);
+  InsecureTestSource src(2024);
+  Rng rng(src);
+  tinyldp::test::Digest digest;
+  for (uint32_t i = 0; i < 1000; ++i) {
+    uint32_t report = 0;
+    CHECK(krr.privatize(i % 13, rng, report) == Status::ok);
+    digest.add_u32(report);
+  }
+  CHECK_EQ(digest.state, 7220340373572403683ull);
+}

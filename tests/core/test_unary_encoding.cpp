@@ -1,0 +1,89 @@
+// Unary encoding (SUE, OUE, generic): configuration, errors, layout, golden reports.
+#include "check.hpp"
+#include "digest.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+#include "tinyldp/unary_encoding.hpp"
+
+using tinyldp::Dyadic;
+using tinyldp::Epsilon;
+using tinyldp::Status;
+using tinyldp::UnaryEncoding;
+using tinyldp::port::InsecureTestSource;
+using Rng = tinyldp::RandomBits<InsecureTestSource>;
+
+TEST(configures_at_compile_time) {
+  constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 256);
+  static_assert(oue.p() == Dyadic{1, 1});
+  static_assert(oue.report_bytes() == 32);
+  static_assert(UnaryEncoding::report_bytes_for(1000) == 125);
+  constexpr UnaryEncoding sue = UnaryEncoding::make_sue(Epsilon::from_double(1.0), 5);
+  // SUE: q = 1 − p, the same denominator.
+  static_assert(sue.p().bits == sue.q().bits);
+  static_assert(sue.p().num + sue.q().num == (uint64_t{1} << sue.p().bits));
+  CHECK(oue.realized_epsilon() <= Epsilon::from_double(1.0));
+}
+
+TEST(rejects_bad_parameters) {
+  UnaryEncoding ue;
+  CHECK(UnaryEncoding::configure_oue(Epsilon::from_ratio(1, 1), 1, ue) == Status::bad_parameter);
+  CHECK(UnaryEncoding::configure(Dyadic{1, 2}, Dyadic{1, 1}, 4, ue) == Status::bad_parameter);
+  CHECK(UnaryEncoding::configure(Dyadic{1, 1}, Dyadic{0, 0}, 4, ue) == Status::precision_too_low);
+  CHECK(UnaryEncoding::configure_sue(Epsilon::from_q32(0), 4, ue) == Status::bad_epsilon);
+}
+
+TEST(short_buffer_out_of_domain_and_failure_emit_nothing) {
+  constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 20);
+  uint8_t report[3] = {0xAA, 0xAA, 0xAA};
+  InsecureTestSource src(5);
+  Rng rng(src);
+  CHECK(oue.privatize(3, rng, report, 2) == Status::buffer_too_small);
+  CHECK_EQ(report[0] | report[1], 0);
+  CHECK(oue.privatize(20, rng, report, 3) == Status::value_out_of_domain);
+  CHECK_EQ(report[0] | report[1] | report[2], 0);
+  src.fail_on_call(1);
+  Rng failing(src);
+  report[0] = 0xFF;
+  CHECK(oue.privatize(1, failing, report, 3) == Status::entropy_failed);
+  CHECK_EQ(report[0] | report[1] | report[2], 0);
+}
+
+TEST(fills_exactly_d_bits_and_no_more) {
+  // d = 13: bits 13..15 of the second byte stay zero; bytes beyond the report are untouched.
+  constexpr UnaryEncoding sue = UnaryEncoding::make_sue(Epsilon::from_double(0.2), 13);
+  InsecureTestSource src(8);
+  Rng rng(src);
+  uint8_t report[3] = {0, 0, 0x5A};
+  for (int i = 0; i < 200; ++i) {
+    CHECK(sue.privatize(static_cast<uint32_t>(i % 13), rng, report, 2) == Status::ok);
+    CHECK_EQ(report[1] & 0xE0, 0);
+    CHECK_EQ(report[2], 0x5A);
+  }
+}
+
+TEST(consumes_the_same_bits_for_every_input) {
+  constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 70);
+  for (uint32_t v = 0; v < 70; v += 23) {
+    InsecureTestSource src(1);
+    Rng rng(src);
+    uint8_t report[9];
+    for (int i = 0; i < 20; ++i) oue.privatize(v, rng, report, sizeof report);
+    CHECK_EQ(rng.bits_drawn(), 20u * oue.random_bits_per_report());
+  }
+}
+
+TEST(golden_reports_are_identical_everywhere) {
+  constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 100);
+  constexpr UnaryEncoding sue = UnaryEncoding::make_sue(Epsilon::from_double(1.0), 37);
+  InsecureTestSource src(2024);
+  Rng rng(src);
+  tinyldp::test::Digest digest;
+  uint8_t report[13];
+  for (uint32_t i = 0; i < 200; ++i) {
+    CHECK(oue.privatize(i % 100, rng, report, sizeof report) == Status::ok);
+    digest.add(report, oue.report_bytes());
+    CHECK(sue.privatize(i % 37, rng, report, sizeof report) == Status::ok);
+    digest.add(report, sue.report_bytes());
+  }
+  CHECK_EQ(digest.state, 2567194661593964260ull);
+}
