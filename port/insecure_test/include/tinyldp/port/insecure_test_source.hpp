@@ -101,7 +101,7 @@ class CountingSource {
   EntropyResult fill(uint8_t* out, size_t length, uint32_t /*flags*/) {
     for (size_t i = 0; i < length; ++i) {
       const size_t byte = served_ + i;
-      out[i] = byte < 8 ? static_cast<uint8_t>(counter_ >> (8 * byte)) : 0;
+      out[i] = static_cast<uint8_t>(byte < 8 ? counter_ >> (8 * byte) : 0);
     }
     served_ += length;
     return EntropyResult::ok;
