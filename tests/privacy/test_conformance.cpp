@@ -131,7 +131,7 @@ TEST(unary_encoding_bits_match_p_and_q) {
     for (uint64_t i = 0; i < n; ++i) {
       uint8_t report[5];
       CHECK(ue->privatize(17, rng, report, sizeof report) == Status::ok);
-      for (int b = 0; b < 40; ++b) ones[b] += (report[b / 8] >> (b % 8)) & 1u;
+      for (int b = 0; b < 40; ++b) ones[b] += static_cast<uint64_t>((report[b / 8] >> (b % 8)) & 1);
       pair += ((report[0] >> 5) & (report[3] >> 6)) & 1u;
     }
     const double p = as_double(ue->p()), q = as_double(ue->q());
