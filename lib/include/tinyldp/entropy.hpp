@@ -8,6 +8,11 @@
 //    `CEntropySource` so C firmware can plug in its own driver.
 // Flags ask for non-blocking behaviour or for use from an interrupt handler; a source that
 // cannot honour a flag answers `not_supported` rather than blocking or misbehaving.
+// An entropy estimate (min-entropy per output byte, in 1/256 bit; 2048 = full entropy) is
+// optional: a C++ source declares it with `uint16_t min_entropy_q8() const`, a C source passes
+// it to CEntropySource. Absent means unknown (0), and a consumer that needs entropy (the DRBG's
+// seeding) refuses such a source rather than guessing. On any result but ok the buffer holds
+// no random bytes that may be used (backends zero what they wrote).
 // Cost: nothing of its own; the backends in port/ state theirs.
 #ifndef TINYLDP_ENTROPY_HPP
 #define TINYLDP_ENTROPY_HPP
@@ -28,7 +33,14 @@ typedef enum tinyldp_entropy_result {
 enum {
   TINYLDP_ENTROPY_BLOCKING = 0,
   TINYLDP_ENTROPY_NONBLOCKING = 1u << 0, /* return NOT_READY instead of waiting */
-  TINYLDP_ENTROPY_FROM_ISR = 1u << 1,    /* called from an interrupt handler */
+  TINYLDP_ENTROPY_FROM_ISR = 1u << 1,    /* called from an interrupt handler: never wait on
+                                            anything that needs an interrupt or an OS call */
+};
+
+/* Min-entropy estimates, per output byte in 1/256 bit. */
+enum {
+  TINYLDP_ENTROPY_ESTIMATE_UNKNOWN = 0,
+  TINYLDP_ENTROPY_ESTIMATE_FULL = 2048, /* 8 bits per byte: full entropy (or a seeded DRBG) */
 };
 
 /* Fills out[0..length) with uniformly random bytes, or reports why it could not. */
@@ -61,6 +73,33 @@ concept EntropySource = requires(S& source, uint8_t* out, size_t length, uint32_
   requires is_same_type<decltype(source.fill(out, length, flags)), EntropyResult>;
 };
 
+// A source that states how much min-entropy each output byte carries.
+template <class S>
+concept EntropyEstimating = EntropySource<S> && requires(const S& source) {
+  requires is_same_type<decltype(source.min_entropy_q8()), uint16_t>;
+};
+
+// The source's min-entropy per output byte in 1/256 bit, or TINYLDP_ENTROPY_ESTIMATE_UNKNOWN.
+template <EntropySource S>
+constexpr uint16_t entropy_estimate(const S& source) {
+  if constexpr (EntropyEstimating<S>) {
+    return source.min_entropy_q8();
+  } else {
+    return TINYLDP_ENTROPY_ESTIMATE_UNKNOWN;
+  }
+}
+
+// The C form of any C++ source (a trampoline plus a pointer to the source, which must outlive
+// the returned struct). Lets a non-template consumer (the DRBG's reseed hook) hold any source.
+template <EntropySource S>
+tinyldp_entropy_source to_c_source(S& source) {
+  return {[](void* context, uint8_t* out, size_t length, uint32_t flags) {
+            return static_cast<tinyldp_entropy_result>(
+                static_cast<S*>(context)->fill(out, length, flags));
+          },
+          &source};
+}
+
 constexpr Status to_status(EntropyResult r) {
   switch (r) {
     case EntropyResult::ok: return Status::ok;
@@ -75,6 +114,11 @@ constexpr Status to_status(EntropyResult r) {
 class CEntropySource {
  public:
   explicit constexpr CEntropySource(tinyldp_entropy_source source) : source_(source) {}
+  // With the C driver's own min-entropy estimate (per byte, 1/256 bit).
+  constexpr CEntropySource(tinyldp_entropy_source source, uint16_t min_entropy_q8)
+      : source_(source), estimate_(min_entropy_q8) {}
+
+  uint16_t min_entropy_q8() const { return estimate_; }
 
   EntropyResult fill(uint8_t* out, size_t length, uint32_t flags) {
     if (source_.fill == nullptr) return EntropyResult::failed;
@@ -90,6 +134,7 @@ class CEntropySource {
 
  private:
   tinyldp_entropy_source source_;
+  uint16_t estimate_ = TINYLDP_ENTROPY_ESTIMATE_UNKNOWN;
 };
 
 }  // namespace tinyldp

@@ -18,6 +18,8 @@ namespace tinyldp::port {
 class HostOsSource {
  public:
   EntropyResult fill(uint8_t* out, size_t length, uint32_t flags);
+  // The kernel's pool is treated as full entropy.
+  uint16_t min_entropy_q8() const { return TINYLDP_ENTROPY_ESTIMATE_FULL; }
   // The same source for C callers.
   static tinyldp_entropy_source as_c_source();
 };

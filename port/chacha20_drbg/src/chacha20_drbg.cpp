@@ -1,0 +1,169 @@
+// The ChaCha20 DRBG: seeding through the entropy contract, fast key erasure, reseed interval.
+#include "tinyldp/port/chacha20_drbg.hpp"
+
+namespace tinyldp::port {
+namespace {
+
+// Domain separators for the seed chain (ASCII, little-endian).
+constexpr uint32_t domain_seed = 0x64656573u;      // "seed": bytes from an entropy source
+constexpr uint32_t domain_personal = 0x73726570u;  // "pers": personalization string
+constexpr uint32_t domain_bytes = 0x65747962u;     // "byte": caller-held material
+
+constexpr size_t chunk_bytes = 32;
+
+template <class T>
+void secure_zero(T* p, size_t count) {
+  volatile T* v = p;
+  for (size_t i = 0; i < count; ++i) v[i] = 0;
+}
+
+// key <- first half of ChaCha20(key xor chunk, counter 0, nonce (domain, index, length)).
+// The length in the nonce keeps a short final chunk distinct from its zero-padded form.
+void absorb(uint32_t key[chacha20_key_words], const uint8_t chunk[chunk_bytes], size_t length,
+            uint32_t index, uint32_t domain) {
+  uint32_t mixed[chacha20_key_words];
+  for (size_t i = 0; i < chacha20_key_words; ++i) mixed[i] = key[i] ^ load_le32(chunk + 4 * i);
+  const uint32_t nonce[chacha20_nonce_words] = {domain, index, static_cast<uint32_t>(length)};
+  uint8_t block[chacha20_block_bytes];
+  chacha20_block(mixed, 0, nonce, block);
+  for (size_t i = 0; i < chacha20_key_words; ++i) key[i] = load_le32(block + 4 * i);
+  secure_zero(block, sizeof block);
+  secure_zero(mixed, chacha20_key_words);
+}
+
+// Absorbs a byte string in 32-byte chunks (the last one zero-padded).
+void absorb_bytes(uint32_t key[chacha20_key_words], const uint8_t* data, size_t length,
+                  uint32_t domain) {
+  uint8_t chunk[chunk_bytes];
+  uint32_t index = 0;
+  do {
+    const size_t n = length < chunk_bytes ? length : chunk_bytes;
+    for (size_t i = 0; i < chunk_bytes; ++i) chunk[i] = i < n ? data[i] : 0;
+    absorb(key, chunk, n, index++, domain);
+    data += n;
+    length -= n;
+  } while (length > 0);
+  secure_zero(chunk, chunk_bytes);
+}
+
+}  // namespace
+
+EntropyResult ChaCha20Drbg::seed_from(tinyldp_entropy_source source, uint16_t estimate_q8,
+                                      uint32_t flags, const uint8_t* personalization,
+                                      size_t personalization_length) {
+  if (source.fill == nullptr) return EntropyResult::failed;
+  if (estimate_q8 < min_seed_estimate_q8) return EntropyResult::not_supported;
+  // Bytes carrying >= 256 bits: ceil(256 * 256 / estimate), estimate in 1/256 bit per byte.
+  const uint32_t estimate = estimate_q8 > TINYLDP_ENTROPY_ESTIMATE_FULL
+                                ? uint32_t{TINYLDP_ENTROPY_ESTIMATE_FULL}
+                                : uint32_t{estimate_q8};
+  size_t remaining = (security_bits * 256u + estimate - 1u) / estimate;
+
+  CEntropySource from(source);
+  uint32_t key[chacha20_key_words];
+  for (size_t i = 0; i < chacha20_key_words; ++i) key[i] = key_[i];
+  uint8_t chunk[chunk_bytes];
+  uint32_t index = 0;
+  EntropyResult result = EntropyResult::ok;
+  while (remaining > 0) {
+    const size_t n = remaining < chunk_bytes ? remaining : chunk_bytes;
+    result = from.fill(chunk, n, flags);
+    if (result != EntropyResult::ok) break;
+    for (size_t i = n; i < chunk_bytes; ++i) chunk[i] = 0;
+    absorb(key, chunk, n, index++, domain_seed);
+    remaining -= n;
+  }
+  secure_zero(chunk, chunk_bytes);
+  if (result == EntropyResult::ok) {
+    if (personalization_length > 0 && personalization != nullptr) {
+      absorb_bytes(key, personalization, personalization_length, domain_personal);
+    }
+    for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = key[i];
+    secure_zero(buffer_, buffer_bytes);  // nothing generated under the old key is served
+    position_ = end_ = 0;
+    blocks_ = 0;
+    seeded_ = true;
+  }
+  secure_zero(key, chacha20_key_words);
+  return result;
+}
+
+void ChaCha20Drbg::seed_from_bytes(const uint8_t* material, size_t length, bool counts_as_reseed) {
+  absorb_bytes(key_, material, length, domain_bytes);
+  secure_zero(buffer_, buffer_bytes);
+  position_ = end_ = 0;
+  if (counts_as_reseed) blocks_ = 0;
+  seeded_ = true;
+}
+
+void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
+  const uint32_t nonce[chacha20_nonce_words] = {0, 0, 0};
+  chacha20_block(key_, 0, nonce, buffer_);
+  for (size_t i = 1; i < blocks; ++i) {
+    uint8_t* to = direct != nullptr ? direct + chacha20_block_bytes * (i - 1)
+                                    : buffer_ + chacha20_block_bytes * i;
+    chacha20_block(key_, static_cast<uint32_t>(i), nonce, to);
+  }
+  // Fast key erasure: the next key is the first half of block 0, which never leaves.
+  for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = load_le32(buffer_ + 4 * i);
+  secure_zero(buffer_, chacha20_key_words * 4);
+  position_ = chacha20_key_words * 4;
+  end_ = static_cast<uint16_t>(direct != nullptr ? chacha20_block_bytes
+                                                 : chacha20_block_bytes * blocks);
+  blocks_ += blocks;
+}
+
+EntropyResult ChaCha20Drbg::reseed_if_due(size_t blocks, uint32_t flags) {
+  if (blocks_ + blocks <= interval_) return EntropyResult::ok;
+  if (reseed_source_.fill == nullptr) return EntropyResult::failed;  // fail closed
+  return seed_from(reseed_source_, reseed_estimate_, flags, nullptr, 0);
+}
+
+EntropyResult ChaCha20Drbg::fill(uint8_t* out, size_t length, uint32_t flags) {
+  if (!seeded_) return EntropyResult::failed;
+  size_t done = 0;
+  while (done < length) {
+    if (position_ == end_) {
+      const size_t left = length - done;
+      // Long requests get whole blocks straight into the caller's buffer.
+      size_t direct = left / chacha20_block_bytes;
+      constexpr size_t max_direct = 4096;  // 256 KiB per key, then a fresh key
+      if (direct > max_direct) direct = max_direct;
+      size_t blocks = direct > 0 ? direct + 1 : size_t{TINYLDP_CHACHA20_DRBG_BLOCKS};
+      if (blocks > interval_) blocks = static_cast<size_t>(interval_);
+      if (direct > 0) direct = blocks - 1;
+      const EntropyResult r = reseed_if_due(blocks, flags);
+      if (r != EntropyResult::ok) {
+        secure_zero(out, done);
+        return r;
+      }
+      generate(direct > 0 ? out + done : nullptr, blocks);
+      done += direct * chacha20_block_bytes;
+      continue;
+    }
+    size_t take = static_cast<size_t>(end_ - position_);
+    if (take > length - done) take = length - done;
+    uint8_t* from = buffer_ + position_;
+    for (size_t i = 0; i < take; ++i) {
+      out[done + i] = from[i];
+      from[i] = 0;  // handed out: erased, so a later compromise cannot recover it
+    }
+    position_ = static_cast<uint16_t>(position_ + take);
+    done += take;
+  }
+  return EntropyResult::ok;
+}
+
+ChaCha20Drbg::~ChaCha20Drbg() {
+  secure_zero(reinterpret_cast<uint8_t*>(this), sizeof *this);
+}
+
+void ChaCha20Drbg::wipe() {
+  secure_zero(key_, chacha20_key_words);
+  secure_zero(buffer_, buffer_bytes);
+  position_ = end_ = 0;
+  blocks_ = 0;
+  seeded_ = false;
+}
+
+}  // namespace tinyldp::port

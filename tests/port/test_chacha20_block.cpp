@@ -1,0 +1,99 @@
+// The ChaCha20 block function against RFC 8439: the §2.3.2 block, the five keystream blocks of
+// Appendix A.1, and the §2.4.2 two-block keystream (checked through its ciphertext).
+#include "tinyldp/port/chacha20.hpp"
+
+#include "check.hpp"
+#include "test_util.hpp"
+
+using tinyldp::port::chacha20_block;
+using tinyldp::port::load_le32;
+using tinyldp::test::equals_hex;
+
+namespace {
+
+struct Inputs {
+  uint32_t key[8];
+  uint32_t nonce[3];
+};
+
+Inputs inputs(const uint8_t key_bytes[32], const uint8_t nonce_bytes[12]) {
+  Inputs in{};
+  for (int i = 0; i < 8; ++i) in.key[i] = load_le32(key_bytes + 4 * i);
+  for (int i = 0; i < 3; ++i) in.nonce[i] = load_le32(nonce_bytes + 4 * i);
+  return in;
+}
+
+}  // namespace
+
+TEST(rfc8439_2_3_2_block) {
+  uint8_t key[32];
+  for (int i = 0; i < 32; ++i) key[i] = static_cast<uint8_t>(i);
+  const uint8_t nonce[12] = {0, 0, 0, 0x09, 0, 0, 0, 0x4a, 0, 0, 0, 0};
+  const Inputs in = inputs(key, nonce);
+  uint8_t out[64];
+  chacha20_block(in.key, 1, in.nonce, out);
+  CHECK(equals_hex(out,
+                   "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+                   "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
+                   64));
+}
+
+TEST(rfc8439_a1_keystream_vectors) {
+  struct Vector {
+    uint8_t key_last_or_second;  // vector 3: key[31] = 1; vector 4: key[1] = 0xff
+    int which;
+    uint32_t counter;
+    uint8_t nonce_last;
+    const char* keystream;
+  };
+  const Vector vectors[] = {
+      {0, 0, 0, 0,
+       "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+       "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586"},
+      {0, 0, 1, 0,
+       "9f07e7be5551387a98ba977c732d080dcb0f29a048e3656912c6533e32ee7aed"
+       "29b721769ce64e43d57133b074d839d531ed1f28510afb45ace10a1f4b794d6f"},
+      {1, 31, 1, 0,
+       "3aeb5224ecf849929b9d828db1ced4dd832025e8018b8160b82284f3c949aa5a"
+       "8eca00bbb4a73bdad192b5c42f73f2fd4e273644c8b36125a64addeb006c13a0"},
+      {0xff, 1, 2, 0,
+       "72d54dfbf12ec44b362692df94137f328fea8da73990265ec1bbbea1ae9af0ca"
+       "13b25aa26cb4a648cb9b9d1be65b2c0924a66c54d545ec1b7374f4872e99f096"},
+      {0, 0, 0, 2,
+       "c2c64d378cd536374ae204b9ef933fcd1a8b2288b3dfa49672ab765b54ee27c7"
+       "8a970e0e955c14f3a88e741b97c286f75f8fc299e8148362fa198a39531bed6d"},
+  };
+  for (const Vector& v : vectors) {
+    uint8_t key[32] = {};
+    uint8_t nonce[12] = {};
+    if (v.which != 0) key[v.which] = v.key_last_or_second;
+    nonce[11] = v.nonce_last;
+    const Inputs in = inputs(key, nonce);
+    uint8_t out[64];
+    chacha20_block(in.key, v.counter, in.nonce, out);
+    CHECK(equals_hex(out, v.keystream, 64));
+  }
+}
+
+TEST(rfc8439_2_4_2_two_block_keystream) {
+  const char plaintext[] =
+      "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the "
+      "future, sunscreen would be it.";
+  constexpr size_t n = sizeof plaintext - 1;
+  static_assert(n == 114);
+  uint8_t key[32];
+  for (int i = 0; i < 32; ++i) key[i] = static_cast<uint8_t>(i);
+  const uint8_t nonce[12] = {0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 0};
+  const Inputs in = inputs(key, nonce);
+  uint8_t stream[128];
+  chacha20_block(in.key, 1, in.nonce, stream);
+  chacha20_block(in.key, 2, in.nonce, stream + 64);
+  uint8_t cipher[n];
+  for (size_t i = 0; i < n; ++i) cipher[i] = static_cast<uint8_t>(plaintext[i] ^ stream[i]);
+  CHECK(equals_hex(cipher,
+                   "6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
+                   "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
+                   "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
+                   "5af90bbf74a35be6b40b8eedf2785e42874d",
+                   n));
+}

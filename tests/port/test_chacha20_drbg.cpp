@@ -1,0 +1,279 @@
+// The ChaCha20 DRBG: known answers from an independent model, seeding through the contract,
+// the reseed interval (fails closed), fast key erasure, wiping, and its contract as a source.
+#include "tinyldp/port/chacha20_drbg.hpp"
+
+#include "check.hpp"
+#include "test_util.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+using tinyldp::EntropyResult;
+using tinyldp::port::ChaCha20Drbg;
+using tinyldp::port::InsecureTestSource;
+using tinyldp::test::bytes_equal;
+using tinyldp::test::equals_hex;
+
+namespace {
+
+constexpr uint32_t blocking = TINYLDP_ENTROPY_BLOCKING;
+
+void seed_0_to_31(ChaCha20Drbg& drbg) {
+  uint8_t material[32];
+  for (int i = 0; i < 32; ++i) material[i] = static_cast<uint8_t>(i);
+  drbg.seed_from_bytes(material, sizeof material);
+}
+
+// Lets a test look at the generator's bytes after its destructor ran.
+union Inspectable {
+  Inspectable() : drbg() {}
+  ~Inspectable() {}
+  ChaCha20Drbg drbg;
+  uint8_t bytes[sizeof(ChaCha20Drbg)];
+};
+
+bool contains(const uint8_t* hay, size_t hay_n, const uint8_t* needle, size_t needle_n) {
+  for (size_t i = 0; i + needle_n <= hay_n; ++i)
+    if (bytes_equal(hay + i, needle, needle_n)) return true;
+  return false;
+}
+
+bool all_zero(const uint8_t* p, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (p[i] != 0) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST(is_an_entropy_source_with_full_estimate_once_seeded) {
+  static_assert(tinyldp::EntropyEstimating<ChaCha20Drbg>);
+  ChaCha20Drbg drbg;
+  CHECK_EQ(tinyldp::entropy_estimate(drbg), 0u);
+  seed_0_to_31(drbg);
+  CHECK_EQ(tinyldp::entropy_estimate(drbg), 2048u);
+}
+
+TEST(known_answers_from_an_independent_model) {
+  // Expected bytes computed by a separately written Python model of the construction over
+  // OpenSSL's ChaCha20 (seed chain, 4-block refills, direct blocks for long requests).
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  uint8_t a[16], b[200], c[40];
+  CHECK(drbg.fill(a, sizeof a, blocking) == EntropyResult::ok);
+  CHECK(drbg.fill(b, sizeof b, blocking) == EntropyResult::ok);
+  CHECK(drbg.fill(c, sizeof c, blocking) == EntropyResult::ok);
+  CHECK(equals_hex(a, "1a4d8e14fc466a2441948d2ae79596cd", 16));
+  CHECK(equals_hex(b, "3c24ed4e7b4aaaf1560d1c291868d182", 16));
+  CHECK(equals_hex(b + 184, "96fa04f96d81c6f9fdd0c1658e85094d", 16));
+  CHECK(equals_hex(c,
+                   "ccb109ffcffe55e1e5073aea3dde5df60b4d990a3c266116ffff5dc113548b13"
+                   "8c8b5baf2c4f953c",
+                   40));
+}
+
+TEST(unseeded_generator_fails_closed) {
+  ChaCha20Drbg drbg;
+  uint8_t out[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::failed);
+  CHECK_EQ(out[0], 1u);  // nothing written
+  CHECK(drbg.fill(out, 0, blocking) == EntropyResult::failed);
+}
+
+TEST(seeding_reads_256_bits_by_the_source_estimate) {
+  {
+    InsecureTestSource full(1);  // claims 8 bits per byte
+    ChaCha20Drbg drbg;
+    CHECK(drbg.seed(full) == EntropyResult::ok);
+    CHECK_EQ(full.bytes_served(), 32u);
+    CHECK(drbg.seeded());
+  }
+  {
+    InsecureTestSource weak(1);
+    weak.set_min_entropy_q8(256);  // 1 bit per byte: 256 bytes for 256 bits
+    ChaCha20Drbg drbg;
+    CHECK(drbg.seed(weak) == EntropyResult::ok);
+    CHECK_EQ(weak.bytes_served(), 256u);
+  }
+  {
+    InsecureTestSource odd(1);
+    odd.set_min_entropy_q8(300);  // ceil(65536 / 300) = 219 bytes
+    ChaCha20Drbg drbg;
+    CHECK(drbg.seed(odd) == EntropyResult::ok);
+    CHECK_EQ(odd.bytes_served(), 219u);
+  }
+}
+
+TEST(refuses_sources_without_enough_entropy) {
+  InsecureTestSource too_weak(1);
+  too_weak.set_min_entropy_q8(63);
+  ChaCha20Drbg drbg;
+  CHECK(drbg.seed(too_weak) == EntropyResult::not_supported);
+  CHECK_EQ(too_weak.bytes_served(), 0u);
+  CHECK(!drbg.seeded());
+  // A C source whose estimate is unknown is refused as well.
+  InsecureTestSource inner(2);
+  tinyldp::CEntropySource unknown(tinyldp::to_c_source(inner));
+  CHECK(drbg.seed(unknown) == EntropyResult::not_supported);
+  tinyldp::CEntropySource stated(tinyldp::to_c_source(inner), TINYLDP_ENTROPY_ESTIMATE_FULL);
+  CHECK(drbg.seed(stated) == EntropyResult::ok);
+}
+
+TEST(a_failing_seed_source_leaves_the_generator_unchanged) {
+  InsecureTestSource broken(1);
+  broken.fail_on_call(1);
+  ChaCha20Drbg drbg;
+  CHECK(drbg.seed(broken) == EntropyResult::failed);
+  CHECK(!drbg.seeded());
+  uint8_t out[4];
+  CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::failed);
+
+  // Seeded, then a failed reseed: the stream continues exactly as without the attempt.
+  ChaCha20Drbg a, b;
+  seed_0_to_31(a);
+  seed_0_to_31(b);
+  InsecureTestSource late(3);
+  late.fail_on_call(2, EntropyResult::not_ready);
+  late.set_min_entropy_q8(512);  // needs 128 bytes = 4 calls; the second one fails
+  CHECK(a.seed(late, TINYLDP_ENTROPY_NONBLOCKING) == EntropyResult::not_ready);
+  uint8_t x[48], y[48];
+  CHECK(a.fill(x, sizeof x, blocking) == EntropyResult::ok);
+  CHECK(b.fill(y, sizeof y, blocking) == EntropyResult::ok);
+  CHECK(bytes_equal(x, y, sizeof x));
+}
+
+TEST(personalization_separates_generators_with_the_same_seed) {
+  InsecureTestSource s1(5), s2(5);
+  ChaCha20Drbg a, b;
+  const uint8_t id_a[] = {'d', 'e', 'v', '1'};
+  const uint8_t id_b[] = {'d', 'e', 'v', '2'};
+  CHECK(a.seed(s1, blocking, id_a, sizeof id_a) == EntropyResult::ok);
+  CHECK(b.seed(s2, blocking, id_b, sizeof id_b) == EntropyResult::ok);
+  uint8_t x[32], y[32];
+  CHECK(a.fill(x, sizeof x, blocking) == EntropyResult::ok);
+  CHECK(b.fill(y, sizeof y, blocking) == EntropyResult::ok);
+  CHECK(!bytes_equal(x, y, sizeof x));
+}
+
+TEST(reseed_interval_fails_closed_without_a_reseed_source) {
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  drbg.set_reseed_interval_blocks(8);
+  uint8_t out[32];
+  size_t delivered = 0;
+  EntropyResult r = EntropyResult::ok;
+  for (int i = 0; i < 100 && r == EntropyResult::ok; ++i) {
+    for (uint8_t& b : out) b = 0xAA;
+    r = drbg.fill(out, sizeof out, blocking);
+    if (r == EntropyResult::ok) delivered += sizeof out;
+  }
+  CHECK(r == EntropyResult::failed);
+  for (uint8_t b : out) CHECK(b == 0xAA || b == 0);  // the failed request hands out nothing
+  CHECK_LE(delivered, 8u * 64u);
+  CHECK_GE(delivered, 8u * 64u - 4 * 64u);  // it did not stop early either
+  CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::failed);  // stays failed
+  InsecureTestSource fresh(9);
+  CHECK(drbg.seed(fresh) == EntropyResult::ok);
+  CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::ok);
+}
+
+TEST(reseed_interval_draws_from_the_reseed_source) {
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  InsecureTestSource reseeder(11);
+  drbg.set_reseed_source(reseeder);
+  drbg.set_reseed_interval_blocks(8);
+  uint8_t out[100];
+  for (int i = 0; i < 50; ++i) CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::ok);
+  CHECK_LE(drbg.blocks_since_reseed(), 8u);
+  // 5000 bytes at <= 8 blocks (512 bytes) per seed: at least 9 reseeds of 32 bytes each.
+  CHECK_GE(reseeder.bytes_served(), 9u * 32u);
+  // A reseed source that fails makes the generator fail, with the failure's own result.
+  reseeder.fail_on_call(1, EntropyResult::not_ready);
+  EntropyResult r = EntropyResult::ok;
+  for (int i = 0; i < 20 && r == EntropyResult::ok; ++i)
+    r = drbg.fill(out, sizeof out, TINYLDP_ENTROPY_NONBLOCKING);
+  CHECK(r == EntropyResult::not_ready);
+}
+
+TEST(long_requests_respect_the_interval_too) {
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  InsecureTestSource reseeder(12);
+  drbg.set_reseed_source(reseeder);
+  drbg.set_reseed_interval_blocks(3);
+  uint8_t big[1000];
+  CHECK(drbg.fill(big, sizeof big, blocking) == EntropyResult::ok);
+  CHECK_LE(drbg.blocks_since_reseed(), 3u);
+  CHECK_GE(reseeder.bytes_served(), 5u * 32u);  // 1000 bytes need >= 16 blocks: >= 5 reseeds
+}
+
+TEST(fast_key_erasure_leaves_no_output_or_old_state_behind) {
+  Inspectable box;
+  seed_0_to_31(box.drbg);
+  uint8_t before[sizeof(ChaCha20Drbg)];
+  for (size_t i = 0; i < sizeof before; ++i) before[i] = box.bytes[i];
+  uint8_t out[24];
+  CHECK(box.drbg.fill(out, sizeof out, blocking) == EntropyResult::ok);
+  // No 8 bytes of the output remain anywhere in the state...
+  for (size_t i = 0; i + 8 <= sizeof out; ++i)
+    CHECK(!contains(box.bytes, sizeof box.bytes, out + i, 8));
+  // ...and no 16 non-zero bytes of the state before the call (its key) survive it.
+  for (size_t i = 0; i + 16 <= sizeof before; i += 4) {
+    if (all_zero(before + i, 16)) continue;
+    bool key_like = true;
+    for (size_t j = 0; j < 16; ++j) key_like = key_like && before[i + j] != 0;
+    if (key_like) CHECK(!contains(box.bytes, sizeof box.bytes, before + i, 16));
+  }
+  box.drbg.~ChaCha20Drbg();
+  // After destruction every byte of the generator is zero.
+  CHECK(all_zero(box.bytes, sizeof box.bytes));
+}
+
+TEST(wipe_unseeds) {
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  drbg.wipe();
+  uint8_t out[4];
+  CHECK(!drbg.seeded());
+  CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::failed);
+}
+
+TEST(serves_isr_and_nonblocking_requests) {
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  uint8_t out[16];
+  CHECK(drbg.fill(out, sizeof out, TINYLDP_ENTROPY_FROM_ISR) == EntropyResult::ok);
+  CHECK(drbg.fill(out, sizeof out, TINYLDP_ENTROPY_NONBLOCKING) == EntropyResult::ok);
+}
+
+TEST(output_bits_are_balanced) {
+  // 64 KiB = 524288 bits; fixed seed; |ones - n/2| within 6 sigma (sigma = 362).
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  uint8_t chunk[256];
+  uint64_t ones = 0;
+  uint32_t byte_counts[256] = {};
+  for (int i = 0; i < 256; ++i) {
+    CHECK(drbg.fill(chunk, sizeof chunk, blocking) == EntropyResult::ok);
+    for (uint8_t b : chunk) {
+      ones += tinyldp::test::popcount8(b);
+      ++byte_counts[b];
+    }
+  }
+  const int64_t excess = static_cast<int64_t>(ones) - 262144;
+  CHECK_LE(excess < 0 ? -excess : excess, 6 * 362);
+  // Every byte value appears (expected 256 each; P(some value missing) < 2^-360).
+  uint32_t least = 0xFFFFFFFFu;
+  for (uint32_t c : byte_counts) least = c < least ? c : least;
+  CHECK_GT(least, 0u);
+}
+
+TEST(drives_random_bits_like_any_source) {
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  tinyldp::RandomBits<ChaCha20Drbg> bits(drbg);
+  uint64_t x = bits.draw(64);
+  uint64_t y = bits.draw(64);
+  CHECK(bits.ok());
+  CHECK_NE(x, y);
+}

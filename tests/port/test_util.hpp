@@ -1,0 +1,43 @@
+// Small helpers shared by the port tests (freestanding: no <cstring>, no heap).
+#ifndef TINYLDP_TESTS_PORT_TEST_UTIL_HPP
+#define TINYLDP_TESTS_PORT_TEST_UTIL_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace tinyldp::test {
+
+constexpr uint8_t hex_nibble(char c) {
+  return static_cast<uint8_t>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+}
+
+// Parses 2*n hex digits into out[0..n).
+inline void from_hex(const char* hex, uint8_t* out, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out[i] = static_cast<uint8_t>(hex_nibble(hex[2 * i]) << 4 | hex_nibble(hex[2 * i + 1]));
+}
+
+inline bool bytes_equal(const uint8_t* a, const uint8_t* b, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+// True when a[0..n) equals the bytes the hex string spells.
+inline bool equals_hex(const uint8_t* a, const char* hex, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t b = static_cast<uint8_t>(hex_nibble(hex[2 * i]) << 4 | hex_nibble(hex[2 * i + 1]));
+    if (a[i] != b) return false;
+  }
+  return true;
+}
+
+inline uint32_t popcount8(uint8_t b) {
+  uint32_t n = 0;
+  for (; b != 0; b = static_cast<uint8_t>(b & (b - 1))) ++n;
+  return n;
+}
+
+}  // namespace tinyldp::test
+
+#endif
