@@ -6,9 +6,10 @@
 // One draw u of b bits decides everything: keep if u < T = 2^b − (k−1)m, otherwise the
 // report is value + 1 + ⌊(u − T)/m⌋ (mod k) — each other value exactly m/2^b. No rejection
 // loop, no branch or index on the value. realized_epsilon() = ln(T/m), rounded up.
-// Cost: context 32 bytes; report ⌈log2 k⌉ bits (a uint32_t here); random bits per report =
-// other_probability().bits (≤ 64); one 64-bit division per report (libgcc on Cortex-M0);
-// stack < 96 bytes.
+// Cost: context 40 bytes; report ⌈log2 k⌉ bits (a uint32_t here); random bits per report =
+// other_probability().bits (≤ 64); one 64-bit division per report (libgcc on Cortex-M0).
+// Stack (Cortex-M0, -Os): privatize ≈ 100 B plus the caller's RandomBits (80 B); run-time
+// configure ≈ 1.3 KiB (use make() at compile time to avoid it).
 // Estimator (collector): ĉ(v) = (C(v) − nq)/(p − q), Var = n(e^ε+k−2)/(e^ε−1)².
 #ifndef TINYLDP_KRR_HPP
 #define TINYLDP_KRR_HPP

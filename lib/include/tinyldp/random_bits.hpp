@@ -8,8 +8,9 @@
 //
 // Failure is sticky: after a source answers anything but ok, every draw returns 0 and
 // status() keeps the first failure until reset(); mechanisms check it and emit nothing.
-// Cost: RAM = BufferBytes + 24 bytes (caller-owned, usually on the stack); time per draw is a
-// few shifts plus one source call per BufferBytes bytes.
+// Cost: RAM = BufferBytes + 48 bytes on 32-bit targets (80 B with the default 32-byte buffer;
+// caller-owned, usually on the stack); time per draw is a few shifts plus one source call per
+// BufferBytes bytes.
 #ifndef TINYLDP_RANDOM_BITS_HPP
 #define TINYLDP_RANDOM_BITS_HPP
 

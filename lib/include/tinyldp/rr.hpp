@@ -5,7 +5,9 @@
 // from those integers, rounded up to 2^-32. The bit decides nothing: the report is
 // bit ^ ¬Bernoulli(p), branch-free.
 // Cost: context 24 bytes; report 1 bit (one byte here); random bits per report =
-// keep_probability().bits (≤ 64; about 22 at the default precision); stack < 64 bytes.
+// keep_probability().bits (≤ 64; 1–25 at the default precision). Stack (Cortex-M0, -Os,
+// -fstack-usage): privatize ≈ 60 B plus the caller's RandomBits (80 B); run-time configure
+// ≈ 1.3 KiB for its 384-bit temporaries — configure with make() at compile time to avoid it.
 // Estimator (collector): x̃ = (s + pN − N)/(2p − 1), Var = N·p(1−p)/(2p−1)².
 #ifndef TINYLDP_RR_HPP
 #define TINYLDP_RR_HPP

@@ -13,8 +13,10 @@
 //  3. every 32-bit word is rewritten with the true position's bit spliced in under a mask
 //     computed without branches — the value picks neither a branch nor an address.
 // Random bits per report: p.bits + d·q.bits, the same for every value.
-// Cost: context 40 bytes; report ⌈d/8⌉ bytes (caller-owned, report_bytes()); no other RAM;
-// stack < 128 bytes; time ≈ q.bits·⌈d/32⌉ word steps plus the draws.
+// Cost: context 48 bytes; report ⌈d/8⌉ bytes (caller-owned, report_bytes()); no other RAM.
+// Stack (Cortex-M0, -Os): privatize 72 B + draw 56 B, plus the caller's RandomBits (80 B);
+// run-time configure ≈ 1.3 KiB (use make_oue/make_sue at compile time to avoid it).
+// Time ≈ q.bits·⌈d/32⌉ word steps plus the draws.
 // Estimator (collector): ĉ(i) = (c(i) − nq)/(p − q), Var = n q(1−q)/(p−q)².
 #ifndef TINYLDP_UNARY_ENCODING_HPP
 #define TINYLDP_UNARY_ENCODING_HPP
