@@ -1,0 +1,179 @@
+// The SP 800-90B health-test wrapper: a stuck source trips the repetition count at exactly its
+// cutoff, a low-entropy source trips the adaptive proportion test, a good source runs clean,
+// a trip fails closed until reinit, and raw-source failures pass through.
+#include "tinyldp/port/health_tests.hpp"
+
+#include "check.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+
+using tinyldp::EntropyResult;
+using tinyldp::port::HealthConfig;
+using tinyldp::port::HealthFailure;
+using tinyldp::port::HealthMonitor;
+using tinyldp::port::HealthTested;
+using tinyldp::port::InsecureTestSource;
+
+namespace {
+constexpr uint32_t blocking = TINYLDP_ENTROPY_BLOCKING;
+
+HealthConfig bytes_full() {  // byte samples claimed at 8 bits: RCT cutoff 4, APT 13 of 512
+  HealthConfig c;
+  c.h_q8 = 2048;
+  c.sample_bits = 8;
+  c.apt_window = 512;
+  return c;
+}
+
+HealthConfig bits_h1(uint8_t alpha_log2) {  // binary samples, H = 1: RCT 21/41, APT 589/625
+  HealthConfig c;
+  c.h_q8 = 256;
+  c.alpha_log2 = alpha_log2;
+  c.sample_bits = 1;
+  c.apt_window = 1024;
+  return c;
+}
+
+// Serves bytes from a fixed 16-value alphabet in a shuffled order: H = 4 bits per byte, and
+// no value repeats back to back (so only the APT can see it).
+class SixteenValues {
+ public:
+  EntropyResult fill(uint8_t* out, size_t n, uint32_t) {
+    for (size_t i = 0; i < n; ++i) {
+      uint8_t v;
+      do {
+        v = static_cast<uint8_t>(rng_.next() & 0x0F);
+      } while (v == last_);
+      last_ = v;
+      out[i] = static_cast<uint8_t>(v * 17);
+    }
+    return EntropyResult::ok;
+  }
+
+ private:
+  InsecureTestSource rng_{77};
+  uint8_t last_ = 0xFF;
+};
+}  // namespace
+
+TEST(cutoffs_follow_the_configuration) {
+  const HealthMonitor a(bytes_full());
+  CHECK_EQ(a.rct_cutoff(), 4u);
+  CHECK_EQ(a.apt_cutoff(), 13u);
+  const HealthMonitor b(bits_h1(40));
+  CHECK_EQ(b.rct_cutoff(), 41u);
+  CHECK_EQ(b.apt_cutoff(), 625u);
+  CHECK(b.failure() == HealthFailure::none);
+}
+
+TEST(stuck_source_trips_rct_at_exactly_the_cutoff) {
+  InsecureTestSource raw(1);
+  raw.stick_at(0x5A);
+  HealthTested<InsecureTestSource> source(raw, bytes_full());
+  uint8_t out[16];
+  CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::failed);
+  CHECK(source.monitor().failure() == HealthFailure::repetition_count);
+  CHECK_EQ(source.monitor().tripped_at_sample(), 4u);
+
+  InsecureTestSource raw_bits(1);
+  raw_bits.stick_at(0xFF);
+  HealthTested<InsecureTestSource> bit_source(raw_bits, bits_h1(20));
+  CHECK(bit_source.fill(out, sizeof out, blocking) == EntropyResult::failed);
+  CHECK(bit_source.monitor().failure() == HealthFailure::repetition_count);
+  CHECK_EQ(bit_source.monitor().tripped_at_sample(), 21u);
+}
+
+TEST(source_stuck_after_startup_trips_and_zeroes_the_request) {
+  InsecureTestSource raw(2);
+  HealthTested<InsecureTestSource> source(raw, bytes_full());
+  uint8_t out[64];
+  CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::ok);
+  raw.stick_at(0x00);
+  for (uint8_t& b : out) b = 0xEE;
+  CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::failed);
+  bool zeroed = true;
+  for (uint8_t b : out) zeroed = zeroed && b == 0;
+  CHECK(zeroed);
+}
+
+TEST(low_entropy_without_repeats_trips_the_apt) {
+  SixteenValues raw;
+  HealthTested<SixteenValues> source(raw, bytes_full());
+  uint8_t out[32];
+  CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::failed);
+  CHECK(source.monitor().failure() == HealthFailure::adaptive_proportion);
+  // Expected 13 matches after ~15 * 12 samples: well inside the first window of 512.
+  CHECK_LE(source.monitor().tripped_at_sample(), 512u);
+}
+
+TEST(biased_bits_trip_a_test) {
+  InsecureTestSource raw(3);
+  raw.bias_ones(49152);  // P(1) = 0.75: ~768 of 1024 expected vs cutoff 589
+  HealthTested<InsecureTestSource> source(raw, bits_h1(20));
+  uint8_t out[32];
+  EntropyResult r = EntropyResult::ok;
+  for (int i = 0; i < 64 && r == EntropyResult::ok; ++i) r = source.fill(out, sizeof out, blocking);
+  CHECK(r == EntropyResult::failed);
+  CHECK(source.monitor().failure() != HealthFailure::none);
+  CHECK_LE(source.monitor().tripped_at_sample(), 2048u);
+}
+
+TEST(good_source_runs_clean) {
+  // 256 KiB of bit samples at α = 2^-30 (2 M samples: ~0.004 false alarms expected), fixed seed.
+  InsecureTestSource raw(4);
+  HealthConfig config = bits_h1(30);
+  HealthTested<InsecureTestSource> source(raw, config);
+  uint8_t out[256];
+  bool all_ok = true;
+  for (int i = 0; i < 1024 && all_ok; ++i)
+    all_ok = source.fill(out, sizeof out, blocking) == EntropyResult::ok;
+  CHECK(all_ok);
+  CHECK_EQ(source.monitor().samples(), 1024u + 1024u * 256u * 8u);  // start-up + requests
+  CHECK_EQ(source.min_entropy_q8(), 2048u);  // 1 bit per bit-sample = 8 bits per byte
+}
+
+TEST(trip_is_final_until_reinit) {
+  InsecureTestSource raw(5);
+  raw.stick_at(1);
+  HealthTested<InsecureTestSource> source(raw, bytes_full());
+  uint8_t out[8];
+  CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::failed);
+  InsecureTestSource fresh(6);
+  raw = fresh;  // the raw source recovers...
+  CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::failed);  // ...still failed
+  CHECK(source.fill(out, 0, blocking) == EntropyResult::failed);
+  source.reinit();
+  CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::ok);
+  CHECK(source.monitor().failure() == HealthFailure::none);
+}
+
+TEST(raw_failures_pass_through) {
+  InsecureTestSource raw(7);
+  raw.fail_on_call(1, EntropyResult::not_ready);
+  HealthTested<InsecureTestSource> source(raw, bytes_full());
+  uint8_t out[8];
+  CHECK(source.fill(out, sizeof out, TINYLDP_ENTROPY_NONBLOCKING) == EntropyResult::not_ready);
+  CHECK(source.monitor().failure() == HealthFailure::none);
+  InsecureTestSource broken(8);
+  broken.fail_on_call(1, EntropyResult::failed);
+  HealthTested<InsecureTestSource> source2(broken, bytes_full());
+  CHECK(source2.fill(out, sizeof out, blocking) == EntropyResult::failed);
+}
+
+TEST(bad_configurations_fail_closed) {
+  InsecureTestSource raw(9);
+  HealthConfig c = bytes_full();
+  c.sample_bits = 4;
+  HealthTested<InsecureTestSource> a(raw, c);
+  uint8_t out[8];
+  CHECK(a.fill(out, sizeof out, blocking) == EntropyResult::failed);
+  CHECK(a.monitor().failure() == HealthFailure::bad_config);
+  HealthConfig d = bits_h1(20);
+  d.h_q8 = 512;  // 2 bits of entropy claimed for a 1-bit sample
+  HealthTested<InsecureTestSource> b(raw, d);
+  CHECK(b.fill(out, sizeof out, blocking) == EntropyResult::failed);
+  HealthConfig e = bytes_full();
+  e.h_q8 = 16;
+  e.apt_window = 64;  // cutoff 65 > window: an APT that could never trip
+  HealthTested<InsecureTestSource> f(raw, e);
+  CHECK(f.fill(out, sizeof out, blocking) == EntropyResult::failed);
+}
