@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/endian.hpp"
 #include "tinyldp/entropy.hpp"
 #include "tinyldp/status.hpp"
 
@@ -43,12 +44,13 @@ class RandomBits {
       available_ -= n;
       return r;
     }
+    // Take the `have` bits left, then the rest from the next 64-bit word.
     const uint64_t low = reservoir_;
     const unsigned have = available_;
-    const unsigned need = n - have;
-    refill();
-    const uint64_t r = low | ((reservoir_ & low_mask(need)) << have);
-    reservoir_ = shift_right(reservoir_, need);
+    const unsigned need = n - have;  // 1..64
+    const uint64_t next = next_word();
+    const uint64_t r = low | ((next & low_mask(need)) << have);  // have < 64 here
+    reservoir_ = shift_right(next, need);
     available_ = 64 - need;
     return r;
   }
@@ -74,25 +76,28 @@ class RandomBits {
   }
   static constexpr uint64_t shift_right(uint64_t v, unsigned n) { return n >= 64 ? 0 : v >> n; }
 
-  void refill() {
-    if (position_ == BufferBytes) {
-      position_ = 0;
-      if (status_ == Status::ok) {
-        const EntropyResult r = source_.fill(buffer_, BufferBytes, flags_);
-        if (r == EntropyResult::ok) {
-          bytes_pulled_ += BufferBytes;
-        } else {
-          status_ = to_status(r);
-        }
-      }
-      if (status_ != Status::ok) {
-        for (size_t i = 0; i < BufferBytes; ++i) buffer_[i] = 0;
+  // The next 64 bits of the stream, refilling the buffer from the source when it is empty.
+  uint64_t next_word() {
+    if (position_ == BufferBytes) refill_buffer();
+    const uint64_t word = load_le<uint64_t>(buffer_ + position_);
+    position_ += 8;
+    return word;
+  }
+
+  // Kept out of line so the per-draw path stays small (no register spills around the call).
+  __attribute__((noinline)) void refill_buffer() {
+    position_ = 0;
+    if (status_ == Status::ok) {
+      const EntropyResult r = source_.fill(buffer_, BufferBytes, flags_);
+      if (r == EntropyResult::ok) {
+        bytes_pulled_ += BufferBytes;
+      } else {
+        status_ = to_status(r);
       }
     }
-    uint64_t word = 0;
-    for (unsigned i = 0; i < 8; ++i) word |= uint64_t{buffer_[position_ + i]} << (8 * i);
-    position_ += 8;
-    reservoir_ = word;
+    if (status_ != Status::ok) {
+      for (size_t i = 0; i < BufferBytes; ++i) buffer_[i] = 0;
+    }
   }
 
   void wipe() {

@@ -9,8 +9,9 @@
 // How a report is made, and why it leaks nothing through time or memory:
 //  1. one Bernoulli(p) bit for the true position (p.bits random bits);
 //  2. all d bits as Bernoulli(q), bit-sliced: q.bits ladder steps, each drawing d fresh bits
-//     in bit order (step-major), accumulated in the report buffer itself;
-//  3. every 32-bit word is rewritten with the true position's bit spliced in under a mask
+//     in bit order (step-major), accumulated in the report buffer itself, a machine word
+//     (32 or 64 lanes) at a time — the bit order, hence the report, is the same either way;
+//  3. every word is rewritten with the true position's bit spliced in under a mask
 //     computed without branches — the value picks neither a branch nor an address.
 // Random bits per report: p.bits + d·q.bits, the same for every value.
 // Cost: context 48 bytes; report ⌈d/8⌉ bytes (caller-owned, report_bytes()); no other RAM.
@@ -27,6 +28,7 @@
 #include "tinyldp/bernoulli.hpp"
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
+#include "tinyldp/endian.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
 
@@ -116,27 +118,41 @@ class UnaryEncoding {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t true_bit = bernoulli(p_, rng);
     zero(report, n);
+    // Bernoulli(q) on every lane: the ladder over q's bits, step-major. Whole machine words
+    // where they fit, then one partial word; the random bit order is the same either way.
+    const uint32_t full_words = d_ / word_bits;
+    const unsigned tail_lanes = d_ % word_bits;
     for (unsigned step = 0; step < q_.bits; ++step) {
-      const uint32_t q_bit_mask = ct::mask(static_cast<uint32_t>((q_.num >> step) & 1u));
-      for (uint32_t lane = 0; lane < d_; lane += 32) {
-        const unsigned lanes = d_ - lane < 32 ? d_ - lane : 32;
-        const uint32_t u = static_cast<uint32_t>(rng.draw(lanes));
-        uint8_t* word = report + lane / 8;
-        const uint32_t r = load(word, lanes);
-        store(word, lanes, (r & u) | (q_bit_mask & (r | u)));
+      const Word q_bit_mask = static_cast<Word>(Word{0} - static_cast<Word>((q_.num >> step) & 1u));
+      uint8_t* word = report;
+      for (uint32_t w = 0; w < full_words; ++w, word += sizeof(Word)) {
+        const Word u = static_cast<Word>(rng.draw(word_bits));
+        const Word r = load_le<Word>(word);
+        store_le<Word>(word, static_cast<Word>((r & u) | (q_bit_mask & (r | u))));
+      }
+      if (tail_lanes != 0) {
+        const Word u = static_cast<Word>(rng.draw(tail_lanes));
+        const Word r = load_tail(word, tail_lanes);
+        store_tail(word, tail_lanes, static_cast<Word>((r & u) | (q_bit_mask & (r | u))));
       }
     }
     // Splice in the true position's bit, touching every word the same way.
-    const uint32_t true_word = value >> 5;
-    const uint32_t true_bits = ct::mask(true_bit);
-    const uint32_t keep_mask = ct::mask(in_domain);
-    for (uint32_t lane = 0; lane < d_; lane += 32) {
-      const unsigned lanes = d_ - lane < 32 ? d_ - lane : 32;
-      const uint32_t here = ct::is_zero((lane >> 5) ^ true_word) & in_domain;
-      const uint32_t position = here << (value & 31u);
-      uint8_t* word = report + lane / 8;
-      const uint32_t r = load(word, lanes);
-      store(word, lanes, ((r & ~position) | (true_bits & position)) & keep_mask);
+    const Word true_bits = static_cast<Word>(Word{0} - true_bit);
+    const Word keep_mask = static_cast<Word>(Word{0} - in_domain);
+    const uint32_t true_word = value / word_bits;
+    const unsigned true_lane = value % word_bits;
+    for (uint32_t w = 0; w <= full_words; ++w) {
+      const unsigned lanes = w < full_words ? word_bits : tail_lanes;
+      if (lanes == 0) break;
+      uint8_t* word = report + w * sizeof(Word);
+      const Word here = static_cast<Word>(ct::is_zero(w ^ true_word) & in_domain);
+      const Word position = static_cast<Word>(here << true_lane);
+      const Word r = lanes == word_bits ? load_le<Word>(word) : load_tail(word, lanes);
+      const Word out = static_cast<Word>(((r & ~position) | (true_bits & position)) & keep_mask);
+      if (lanes == word_bits)
+        store_le<Word>(word, out);
+      else
+        store_tail(word, lanes, out);
     }
     if (!rng.ok()) {
       zero(report, n);
@@ -150,13 +166,17 @@ class UnaryEncoding {
   static constexpr void zero(uint8_t* p, size_t n) {
     for (size_t i = 0; i < n; ++i) p[i] = 0;
   }
-  // Little-endian access to the ⌈lanes/8⌉ bytes of one 32-lane word.
-  static uint32_t load(const uint8_t* p, unsigned lanes) {
-    uint32_t w = 0;
-    for (unsigned i = 0; i * 8 < lanes; ++i) w |= uint32_t{p[i]} << (8 * i);
+  // The machine word the lanes are processed in: 64 lanes on 64-bit hosts, 32 on MCUs.
+  using Word = __UINTPTR_TYPE__;
+  static constexpr unsigned word_bits = sizeof(Word) * 8;
+
+  // Little-endian access to the ⌈lanes/8⌉ bytes of a partial word.
+  static Word load_tail(const uint8_t* p, unsigned lanes) {
+    Word w = 0;
+    for (unsigned i = 0; i * 8 < lanes; ++i) w |= static_cast<Word>(Word{p[i]} << (8 * i));
     return w;
   }
-  static void store(uint8_t* p, unsigned lanes, uint32_t w) {
+  static void store_tail(uint8_t* p, unsigned lanes, Word w) {
     for (unsigned i = 0; i * 8 < lanes; ++i) p[i] = static_cast<uint8_t>(w >> (8 * i));
   }
 

@@ -24,6 +24,7 @@ and simulations."
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/endian.hpp"
 #include "tinyldp/entropy.hpp"
 
 namespace tinyldp::port {
@@ -75,6 +76,9 @@ class InsecureTestSource {
     if (fail_at_ != 0 && calls_ >= fail_at_) return failure_;
     if (short_ && length > short_max_) length = short_max_;
     size_t i = 0;
+    if (!biased_ && !stuck_) {
+      for (; i + 8 <= length; i += 8) store_le<uint64_t>(out + i, next());  // the fast path
+    }
     while (i < length) {
       if (biased_) {
         out[i++] = biased_byte();

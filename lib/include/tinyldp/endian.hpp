@@ -1,0 +1,39 @@
+// tinyldp/endian.hpp — little-endian loads and stores of whole words from byte buffers.
+//
+// Reports and random streams are defined byte by byte, least significant first, so results
+// are identical on every architecture. On little-endian machines (every supported target)
+// these compile to one load or store (unaligned-safe: the compiler picks byte accesses where
+// the core cannot load unaligned words, e.g. Cortex-M0).
+#ifndef TINYLDP_ENDIAN_HPP
+#define TINYLDP_ENDIAN_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace tinyldp {
+
+template <class Word>
+inline Word load_le(const uint8_t* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  Word w;
+  __builtin_memcpy(&w, p, sizeof w);
+  return w;
+#else
+  Word w = 0;
+  for (size_t i = 0; i < sizeof(Word); ++i) w |= static_cast<Word>(Word{p[i]} << (8 * i));
+  return w;
+#endif
+}
+
+template <class Word>
+inline void store_le(uint8_t* p, Word w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  __builtin_memcpy(p, &w, sizeof w);
+#else
+  for (size_t i = 0; i < sizeof(Word); ++i) p[i] = static_cast<uint8_t>(w >> (8 * i));
+#endif
+}
+
+}  // namespace tinyldp
+
+#endif
