@@ -1,0 +1,50 @@
+// tinyldp/collector/aggregator.hpp — streaming, mergeable aggregation of one mechanism's
+// reports into support counts.
+//
+// ingest() parses untrusted bytes strictly (report_parser.hpp) and changes the state only
+// for a fully valid report. The state — the mechanism's configuration, the number of
+// reports and the support count of every item — serializes to bytes and merges exactly, so
+// shards can be aggregated anywhere and combined later in any order. Host only.
+// Cost: 8 bytes per item; ingest is O(payload) (UE counts 64 bits per step, not bit by bit).
+#ifndef TINYLDP_COLLECTOR_AGGREGATOR_HPP
+#define TINYLDP_COLLECTOR_AGGREGATOR_HPP
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tinyldp/collector/mechanism.hpp"
+#include "tinyldp/collector/report_parser.hpp"
+
+namespace tinyldp::collector {
+
+class Aggregator {
+ public:
+  explicit Aggregator(const Mechanism& mechanism);
+
+  // Parses, checks and counts one report; on any error the state is unchanged.
+  ParseError ingest(std::span<const std::uint8_t> report);
+
+  const Mechanism& mechanism() const { return mechanism_; }
+  std::uint64_t reports() const { return reports_; }
+  const std::vector<std::uint64_t>& support() const { return support_; }
+
+  // Adds another shard's counts; false (and no change) if it aggregates other parameters.
+  bool merge(const Aggregator& other);
+
+  // "TLDPAGG1", the mechanism configuration, the report count, the support counts (LE).
+  std::vector<std::uint8_t> serialize() const;
+  static std::optional<Aggregator> deserialize(std::span<const std::uint8_t> bytes,
+                                               std::string& error);
+
+ private:
+  Mechanism mechanism_;
+  std::uint64_t reports_ = 0;
+  std::vector<std::uint64_t> support_;
+};
+
+}  // namespace tinyldp::collector
+
+#endif

@@ -1,0 +1,50 @@
+// tinyldp/collector/estimates.hpp — frequencies with standard errors, confidence intervals
+// and optional consistency post-processing, from an aggregator's support counts.
+//
+// Raw estimates are unbiased: f̂(i) = ĉ(i)/n with ĉ(i) = (C(i) − nq)/(p − q). Their standard
+// error uses the plug-in variance [ĉ p(1−p) + (n − ĉ) q(1−q)]/(p − q)² with ĉ clipped to
+// [0, n]; intervals are normal (f̂ ± z·SE). Post-processing (post-processing never costs
+// privacy) makes the frequencies a distribution:
+//  - clip:      negatives → 0, then rescale to sum 1 (clip-and-renormalize);
+//  - norm-sub:  subtract the same δ from every positive entry and clip at 0, iterating until
+//               the entries sum to 1 (Wang et al.'s Norm-Sub);
+//  - simplex:   the Euclidean projection onto the probability simplex (sort-based). When the
+//               positive entries sum to at least 1 it is the same point as norm-sub (a test
+//               checks this); otherwise it may also lift slightly negative entries.
+// Intervals always describe the raw, unbiased estimates. Host only.
+#ifndef TINYLDP_COLLECTOR_ESTIMATES_HPP
+#define TINYLDP_COLLECTOR_ESTIMATES_HPP
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "tinyldp/collector/aggregator.hpp"
+
+namespace tinyldp::collector {
+
+enum class Postprocess { none, clip, norm_sub, simplex };
+std::optional<Postprocess> postprocess_from_name(std::string_view name);
+const char* name_of(Postprocess p);
+
+struct ItemEstimate {
+  double count = 0;         // unbiased estimate of how many reporters hold the item
+  double frequency = 0;     // after post-processing (raw count / n if none)
+  double standard_error = 0;  // of the raw frequency
+  double ci_low = 0, ci_high = 0;  // raw frequency ± z·SE
+};
+
+// z such that P(|Z| ≤ z) = confidence for a standard normal Z (0 < confidence < 1).
+double normal_quantile_two_sided(double confidence);
+
+std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
+                                   double confidence = 0.95);
+
+// The post-processing steps on their own (frequencies summing to about 1).
+std::vector<double> clip_and_renormalize(std::vector<double> f);
+std::vector<double> norm_sub(std::vector<double> f);
+std::vector<double> project_onto_simplex(std::vector<double> f);
+
+}  // namespace tinyldp::collector
+
+#endif

@@ -1,0 +1,120 @@
+#include "tinyldp/collector/estimates.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace tinyldp::collector {
+
+std::optional<Postprocess> postprocess_from_name(std::string_view name) {
+  for (auto p : {Postprocess::none, Postprocess::clip, Postprocess::norm_sub, Postprocess::simplex})
+    if (name == name_of(p)) return p;
+  return std::nullopt;
+}
+
+const char* name_of(Postprocess p) {
+  switch (p) {
+    case Postprocess::none: return "none";
+    case Postprocess::clip: return "clip";
+    case Postprocess::norm_sub: return "norm-sub";
+    case Postprocess::simplex: return "simplex";
+  }
+  return "none";
+}
+
+double normal_quantile_two_sided(double confidence) {
+  // Solve erfc(z/√2) = 1 − confidence by bisection: slow but exact to double precision.
+  const double target = 1 - confidence;
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (std::erfc(mid / std::sqrt(2.0)) > target)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+std::vector<double> clip_and_renormalize(std::vector<double> f) {
+  double sum = 0;
+  for (double& x : f) sum += (x = std::max(x, 0.0));
+  if (sum <= 0) return std::vector<double>(f.size(), 1.0 / static_cast<double>(f.size()));
+  for (double& x : f) x /= sum;
+  return f;
+}
+
+std::vector<double> norm_sub(std::vector<double> f) {
+  // Subtract δ from the positive entries, clip, repeat until they sum to 1.
+  for (int round = 0; round < 1000; ++round) {
+    double sum = 0;
+    std::size_t positive = 0;
+    for (double x : f)
+      if (x > 0) {
+        sum += x;
+        ++positive;
+      }
+    if (positive == 0) return std::vector<double>(f.size(), 1.0 / static_cast<double>(f.size()));
+    const double delta = (sum - 1) / static_cast<double>(positive);
+    bool clipped = false;
+    for (double& x : f) {
+      if (x <= 0) {
+        x = 0;
+        continue;
+      }
+      x -= delta;
+      if (x < 0) {
+        x = 0;
+        clipped = true;
+      }
+    }
+    if (!clipped) break;
+  }
+  return f;
+}
+
+std::vector<double> project_onto_simplex(std::vector<double> f) {
+  std::vector<double> sorted = f;
+  std::sort(sorted.begin(), sorted.end(), std::greater<>());
+  double cumulative = 0, theta = 0;
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    cumulative += sorted[k];
+    const double t = (cumulative - 1) / static_cast<double>(k + 1);
+    if (sorted[k] - t > 0) theta = t;
+  }
+  for (double& x : f) x = std::max(x - theta, 0.0);
+  return f;
+}
+
+std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
+                                   double confidence) {
+  const Channel ch = aggregator.mechanism().channel();
+  const std::uint64_t n = aggregator.reports();
+  const double nd = static_cast<double>(n);
+  const double z = normal_quantile_two_sided(confidence);
+  std::vector<ItemEstimate> out(aggregator.support().size());
+  std::vector<double> raw(out.size(), 0);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    ItemEstimate& e = out[i];
+    if (n == 0) continue;
+    e.count = estimate_count(aggregator.support()[i], n, ch);
+    raw[i] = e.count / nd;
+    const double plug_in = std::clamp(e.count, 0.0, nd);
+    e.standard_error = std::sqrt(count_variance(n, plug_in, ch)) / nd;
+    e.ci_low = raw[i] - z * e.standard_error;
+    e.ci_high = raw[i] + z * e.standard_error;
+  }
+  std::vector<double> f = raw;
+  if (n > 0) {
+    switch (post) {
+      case Postprocess::none: break;
+      case Postprocess::clip: f = clip_and_renormalize(raw); break;
+      case Postprocess::norm_sub: f = norm_sub(raw); break;
+      case Postprocess::simplex: f = project_onto_simplex(raw); break;
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].frequency = f[i];
+  return out;
+}
+
+}  // namespace tinyldp::collector

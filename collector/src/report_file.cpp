@@ -1,0 +1,119 @@
+#include "tinyldp/collector/report_file.hpp"
+
+#include <cstring>
+
+namespace tinyldp::collector {
+
+namespace {
+constexpr char magic[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '1'};
+std::uint64_t get_le(const std::uint8_t* p, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= std::uint64_t{p[i]} << (8 * i);
+  return v;
+}
+void put_le(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+}  // namespace
+
+// magic(8) id(1) eps_q32(8) domain(4) max_bits(1) tolerance_q32(8) digest(4) reserved(6)
+std::vector<std::uint8_t> report_file_header(const Mechanism& m) {
+  std::vector<std::uint8_t> h(magic, magic + 8);
+  const MechanismConfig& c = m.config();
+  h.push_back(static_cast<std::uint8_t>(c.id));
+  put_le(h, c.epsilon.q32, 8);
+  put_le(h, c.domain, 4);
+  h.push_back(c.precision.max_bits);
+  put_le(h, c.precision.tolerance_q32, 8);
+  put_le(h, m.description().digest, 4);
+  put_le(h, 0, 6);
+  return h;
+}
+
+std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> h,
+                                                  std::string& error) {
+  if (h.size() != report_file_header_bytes || std::memcmp(h.data(), magic, 8) != 0) {
+    error = "not a tinyldp report file (bad magic)";
+    return std::nullopt;
+  }
+  MechanismConfig c;
+  c.id = static_cast<MechanismId>(h[8]);
+  c.epsilon = Epsilon::from_q32(get_le(&h[9], 8));
+  c.domain = static_cast<std::uint32_t>(get_le(&h[17], 4));
+  c.precision.max_bits = h[21];
+  c.precision.tolerance_q32 = get_le(&h[22], 8);
+  const auto digest = static_cast<std::uint32_t>(get_le(&h[30], 4));
+  if (get_le(&h[34], 6) != 0) {
+    error = "report file header has nonzero reserved bytes";
+    return std::nullopt;
+  }
+  Mechanism m;
+  const Status s = Mechanism::configure(c, m);
+  if (s != Status::ok) {
+    error = std::string("report file describes an invalid mechanism: ") + to_string(s);
+    return std::nullopt;
+  }
+  if (m.description().digest != digest) {
+    error = "report file header's parameter digest does not match its configuration";
+    return std::nullopt;
+  }
+  return m;
+}
+
+ReportFileWriter::ReportFileWriter(const std::string& path, const Mechanism& m)
+    : out_(path, std::ios::binary | std::ios::trunc) {
+  const auto h = report_file_header(m);
+  out_.write(reinterpret_cast<const char*>(h.data()), static_cast<std::streamsize>(h.size()));
+}
+
+void ReportFileWriter::write(std::span<const std::uint8_t> report) {
+  const std::uint8_t len[2] = {static_cast<std::uint8_t>(report.size()),
+                               static_cast<std::uint8_t>(report.size() >> 8)};
+  out_.write(reinterpret_cast<const char*>(len), 2);
+  out_.write(reinterpret_cast<const char*>(report.data()), static_cast<std::streamsize>(report.size()));
+}
+
+ReportFileReader::ReportFileReader(const std::string& path) : in_(path, std::ios::binary) {
+  if (!in_) {
+    error_ = "cannot open " + path;
+    return;
+  }
+  std::vector<std::uint8_t> h(report_file_header_bytes);
+  in_.read(reinterpret_cast<char*>(h.data()), static_cast<std::streamsize>(h.size()));
+  if (in_.gcount() != static_cast<std::streamsize>(h.size())) {
+    error_ = path + ": too short for a report file header";
+    return;
+  }
+  mechanism_ = parse_report_file_header(h, error_);
+  if (!mechanism_) error_ = path + ": " + error_;
+}
+
+bool ReportFileReader::next(std::vector<std::uint8_t>& report) {
+  if (!ok()) return false;
+  std::uint8_t len[2];
+  in_.read(reinterpret_cast<char*>(len), 2);
+  if (in_.gcount() == 0) return false;  // clean end of file
+  if (in_.gcount() != 2) {
+    error_ = "truncated record length after record " + std::to_string(records_);
+    return false;
+  }
+  // The declared length is bounded by the mechanism's largest report: nothing proportional
+  // to an attacker-declared length is allocated.
+  const std::size_t n = std::size_t{len[0]} | std::size_t{len[1]} << 8;
+  const std::size_t largest = mechanism_->description().report_bytes(wire::known_fields);
+  if (n > largest) {
+    error_ = "record " + std::to_string(records_) + " declares " + std::to_string(n) +
+             " bytes, more than any report of this mechanism (" + std::to_string(largest) + ")";
+    return false;
+  }
+  report.resize(n);
+  in_.read(reinterpret_cast<char*>(report.data()), static_cast<std::streamsize>(n));
+  if (static_cast<std::size_t>(in_.gcount()) != n) {
+    error_ = "truncated record " + std::to_string(records_);
+    return false;
+  }
+  ++records_;
+  return true;
+}
+
+}  // namespace tinyldp::collector

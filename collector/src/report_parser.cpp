@@ -1,0 +1,59 @@
+#include "tinyldp/collector/report_parser.hpp"
+
+namespace tinyldp::collector {
+
+const char* to_string(ParseError e) {
+  switch (e) {
+    case ParseError::none: return "ok";
+    case ParseError::truncated: return "truncated report";
+    case ParseError::oversized: return "report longer than its mechanism's";
+    case ParseError::bad_version: return "unsupported format version";
+    case ParseError::wrong_mechanism: return "report of another mechanism";
+    case ParseError::wrong_parameters: return "parameter digest mismatch (other epsilon, domain or precision)";
+    case ParseError::unknown_fields: return "unknown header field bits";
+    case ParseError::nonzero_padding: return "nonzero padding bits";
+    case ParseError::value_out_of_range: return "value outside the domain";
+  }
+  return "unknown error";
+}
+
+namespace {
+std::uint32_t le32(const std::uint8_t* p) {
+  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
+         std::uint32_t{p[3]} << 24;
+}
+}  // namespace
+
+ParseResult parse_report(std::span<const std::uint8_t> bytes, const wire::Description& expected) {
+  ParseResult r;
+  if (bytes.size() < wire::fixed_header_bytes) return {ParseError::truncated, {}};
+  if (bytes[0] != wire::format_version) return {ParseError::bad_version, {}};
+  if (bytes[1] != static_cast<std::uint8_t>(expected.id)) return {ParseError::wrong_mechanism, {}};
+  if (le32(&bytes[2]) != expected.digest) return {ParseError::wrong_parameters, {}};
+  const std::uint8_t fields = bytes[6];
+  if ((fields & ~wire::known_fields) != 0) return {ParseError::unknown_fields, {}};
+  const std::size_t size = expected.report_bytes(fields);
+  if (bytes.size() < size) return {ParseError::truncated, {}};
+  if (bytes.size() > size) return {ParseError::oversized, {}};
+  std::size_t at = wire::fixed_header_bytes;
+  r.report.header.fields = fields;
+  if (fields & wire::field_device_id) {
+    r.report.header.device_id = le32(&bytes[at]);
+    at += 4;
+  }
+  if (fields & wire::field_epoch) {
+    r.report.header.epoch = le32(&bytes[at]);
+    at += 4;
+  }
+  if (fields & wire::field_cohort) {
+    r.report.header.cohort = static_cast<std::uint16_t>(bytes[at] | bytes[at + 1] << 8);
+    at += 2;
+  }
+  r.report.payload = bytes.subspan(at);
+  const unsigned spare = static_cast<unsigned>(expected.payload_bytes() * 8 - expected.payload_bits);
+  if (spare != 0 && (r.report.payload.back() >> (8 - spare)) != 0)
+    return {ParseError::nonzero_padding, {}};
+  return r;
+}
+
+}  // namespace tinyldp::collector

@@ -1,0 +1,128 @@
+// Aggregation: exact merge and serialization, untouched state on bad input, estimates with
+// intervals, and the post-processing methods.
+#include "tinyldp/collector/aggregator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "tinyldp/collector/estimates.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+namespace {
+
+using namespace tinyldp;
+using namespace tinyldp::collector;
+using Rng = RandomBits<port::InsecureTestSource>;
+
+Mechanism make(MechanismId id, std::uint32_t d) {
+  Mechanism m;
+  EXPECT_EQ(Mechanism::configure({id, Epsilon::from_ratio(2, 1), d, {}}, m), Status::ok);
+  return m;
+}
+
+// Privatizes n values (value = i % d) and feeds them to `sinks` round-robin.
+void feed(const Mechanism& m, std::uint64_t seed, int n, std::vector<Aggregator*> sinks) {
+  port::InsecureTestSource src(seed);
+  Rng rng(src);
+  for (int i = 0; i < n; ++i) {
+    std::vector<std::uint8_t> r;
+    ASSERT_EQ(m.privatize(static_cast<std::uint32_t>(i) % m.domain(), rng, {}, r), Status::ok);
+    ASSERT_EQ(sinks[static_cast<std::size_t>(i) % sinks.size()]->ingest(r), ParseError::none);
+  }
+}
+
+TEST(Aggregator, ShardsMergeToExactlyTheWhole) {
+  for (auto id : {MechanismId::rr, MechanismId::krr, MechanismId::sue, MechanismId::oue}) {
+    const Mechanism m = make(id, 10);
+    Aggregator whole(m), a(m), b(m), c(m);
+    feed(m, 1, 3000, {&whole});
+    feed(m, 1, 3000, {&a, &b, &c});
+    Aggregator merged(m);
+    ASSERT_TRUE(merged.merge(c));
+    ASSERT_TRUE(merged.merge(a));
+    ASSERT_TRUE(merged.merge(b));
+    EXPECT_EQ(merged.reports(), whole.reports());
+    EXPECT_EQ(merged.support(), whole.support());
+  }
+}
+
+TEST(Aggregator, SerializationRoundTripsAndRejectsDamage) {
+  const Mechanism m = make(MechanismId::oue, 33);
+  Aggregator a(m);
+  feed(m, 2, 500, {&a});
+  const auto bytes = a.serialize();
+  std::string error;
+  auto back = Aggregator::deserialize(bytes, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->support(), a.support());
+  EXPECT_EQ(back->reports(), a.reports());
+  auto damaged = bytes;
+  damaged[13] ^= 1;  // ε changes by 1: the digest no longer matches
+  EXPECT_FALSE(Aggregator::deserialize(damaged, error));
+  damaged = bytes;
+  damaged.pop_back();
+  EXPECT_FALSE(Aggregator::deserialize(damaged, error));
+  EXPECT_FALSE(Aggregator::deserialize({}, error));
+}
+
+TEST(Aggregator, RefusesToMergeOtherParameters) {
+  Aggregator a(make(MechanismId::oue, 10)), b(make(MechanismId::oue, 11)), c(make(MechanismId::sue, 10));
+  EXPECT_FALSE(a.merge(b));
+  EXPECT_FALSE(a.merge(c));
+}
+
+TEST(Aggregator, BadReportsLeaveTheStateUntouched) {
+  const Mechanism m = make(MechanismId::krr, 6);
+  Aggregator a(m);
+  feed(m, 3, 100, {&a});
+  const auto before = a.serialize();
+  std::vector<std::uint8_t> r;
+  port::InsecureTestSource src(4);
+  Rng rng(src);
+  ASSERT_EQ(m.privatize(1, rng, {}, r), Status::ok);
+  auto out_of_range = r;
+  out_of_range.back() = 7;
+  EXPECT_EQ(a.ingest(out_of_range), ParseError::value_out_of_range);
+  EXPECT_EQ(a.ingest(std::span(r).first(5)), ParseError::truncated);
+  EXPECT_EQ(a.serialize(), before);
+}
+
+TEST(Estimates, IntervalsCoverTheTruthAtTheirLevel) {
+  // 200 independent rounds of 2000 OUE reports: the 95 % interval of item 0 (true share 1/4)
+  // must cover 1/4 in 95 % ± 4σ of them.
+  const Mechanism m = make(MechanismId::oue, 4);
+  int covered = 0;
+  const int rounds = 200;
+  for (int r = 0; r < rounds; ++r) {
+    Aggregator a(m);
+    feed(m, 100 + static_cast<std::uint64_t>(r), 2000, {&a});
+    const auto e = estimate(a, Postprocess::none, 0.95);
+    covered += e[0].ci_low <= 0.25 && 0.25 <= e[0].ci_high;
+  }
+  const double sd = std::sqrt(rounds * 0.95 * 0.05);
+  EXPECT_NEAR(covered, 0.95 * rounds, 4 * sd);
+  EXPECT_NEAR(normal_quantile_two_sided(0.95), 1.959963984540054, 1e-9);
+}
+
+TEST(Estimates, PostProcessingYieldsDistributions) {
+  const std::vector<double> raw = {0.5, 0.4, 0.3, -0.1, -0.05, 0.02};
+  for (const auto& f : {clip_and_renormalize(raw), norm_sub(raw), project_onto_simplex(raw)}) {
+    EXPECT_NEAR(std::accumulate(f.begin(), f.end(), 0.0), 1.0, 1e-12);
+    for (double x : f) EXPECT_GE(x, 0.0);
+  }
+  // The positive entries sum to ≥ 1 here, so norm-sub and the projection coincide.
+  const auto a = norm_sub(raw), b = project_onto_simplex(raw);
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-12);
+  // The projection is the closest distribution: compare with clip's answer.
+  auto dist = [&](const std::vector<double>& f) {
+    double s = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) s += (f[i] - raw[i]) * (f[i] - raw[i]);
+    return s;
+  };
+  EXPECT_LE(dist(b), dist(clip_and_renormalize(raw)));
+}
+
+}  // namespace
