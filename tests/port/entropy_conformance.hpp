@@ -1,0 +1,182 @@
+// The conformance suite every entropy backend runs, on the host and on each QEMU target where
+// the backend exists. It returns the number of violations (printing each), so a test can both
+// require 0 for a real backend and require > 0 for a deliberately broken one.
+//
+// Checks: a zero-length request answers ok and writes nothing; no byte before or after the
+// requested range is written (sentinels), for lengths 1..100 at odd offsets; the buffer is
+// really filled (over 0x00 and over 0xFF prefills no more than a few bytes keep the prefill,
+// and two requests differ); NONBLOCKING and FROM_ISR requests return one of the results the
+// contract allows, leave nothing but zeros or the prefill behind when not ok, and — if the
+// backend says so — eventually succeed; an injected failure is reported (not ok, nothing
+// usable written) and stays reported.
+#ifndef TINYLDP_TESTS_PORT_ENTROPY_CONFORMANCE_HPP
+#define TINYLDP_TESTS_PORT_ENTROPY_CONFORMANCE_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check.hpp"
+#include "tinyldp/entropy.hpp"
+
+namespace tinyldp::test {
+
+struct EntropyConformanceOptions {
+  // A NONBLOCKING request may answer not_ready; retried up to this many times, it must then
+  // succeed (0: not_ready forever is acceptable).
+  uint32_t nonblocking_retries = 0;
+  bool isr_supported = true;    // FROM_ISR answers ok/not_ready (else not_supported is fine)
+  uint32_t isr_retries = 0;     // like nonblocking_retries, for FROM_ISR
+  // Makes the next requests fail (e.g. a stuck noise source, a peripheral error); null: skip.
+  void (*inject_failure)(void* context) = nullptr;
+  void* inject_context = nullptr;
+  bool failure_is_sticky = true;
+  const char* name = "source";
+  bool print_violations = true;  // off for the suite's own tests on broken sources
+};
+
+namespace conformance_detail {
+constexpr uint8_t sentinel = 0xA5;
+constexpr size_t guard = 4;
+
+inline void report(uint32_t& violations, const char* name, const char* what, size_t n) {
+  ++violations;
+  if (name == nullptr) return;  // quiet
+  print("  conformance: ");
+  print(name);
+  print(": ");
+  print(what);
+  print(" (length ");
+  print_u64(n);
+  print(")\n");
+}
+
+// Buffer with `guard` sentinels on each side of the n bytes handed to the source.
+struct Guarded {
+  uint8_t bytes[100 + 2 * guard + 1];
+  size_t n;
+  void prepare(size_t length, uint8_t prefill) {
+    n = length;
+    for (uint8_t& b : bytes) b = sentinel;
+    for (size_t i = 0; i < n; ++i) bytes[guard + 1 + i] = prefill;
+  }
+  uint8_t* out() { return bytes + guard + 1; }  // odd offset: no alignment assumed
+  bool guards_intact() const {
+    for (size_t i = 0; i < guard + 1; ++i)
+      if (bytes[i] != sentinel) return false;
+    for (size_t i = guard + 1 + n; i < sizeof bytes; ++i)
+      if (bytes[i] != sentinel) return false;
+    return true;
+  }
+  size_t count(uint8_t v) const {
+    size_t c = 0;
+    for (size_t i = 0; i < n; ++i) c += bytes[guard + 1 + i] == v ? 1 : 0;
+    return c;
+  }
+};
+
+// Fewer than 1/8 of the bytes (and at most 8) may equal the prefill by chance.
+inline bool really_filled(const Guarded& g, uint8_t prefill) {
+  const size_t same = g.count(prefill);
+  const size_t allowed = g.n >= 16 ? g.n / 8 : 2;
+  return same <= allowed && (g.n < 2 || same < g.n);
+}
+
+inline bool only_prefill_or_zero(const Guarded& g, uint8_t prefill) {
+  for (size_t i = 0; i < g.n; ++i) {
+    const uint8_t b = g.bytes[guard + 1 + i];
+    if (b != prefill && b != 0) return false;
+  }
+  return true;
+}
+
+template <EntropySource S>
+void check_flag(S& source, uint32_t flags, bool may_be_unsupported, uint32_t retries,
+                uint32_t& violations, const char* name, const char* label) {
+  Guarded g;
+  g.prepare(16, 0x00);
+  EntropyResult r = source.fill(g.out(), g.n, flags);
+  for (uint32_t i = 0; i < retries && r == EntropyResult::not_ready; ++i) {
+    r = source.fill(g.out(), g.n, flags);
+  }
+  if (!g.guards_intact()) report(violations, name, label, g.n);
+  if (r == EntropyResult::ok) {
+    if (!really_filled(g, 0x00)) report(violations, name, "flagged request not filled", g.n);
+  } else if (r == EntropyResult::not_ready) {
+    if (retries > 0) report(violations, name, "flagged request never became ready", g.n);
+    if (!only_prefill_or_zero(g, 0x00)) report(violations, name, "not_ready left data", g.n);
+  } else if (r == EntropyResult::not_supported) {
+    if (!may_be_unsupported) report(violations, name, "flag unexpectedly not supported", g.n);
+  } else {
+    report(violations, name, "healthy source failed a flagged request", g.n);
+  }
+}
+}  // namespace conformance_detail
+
+template <EntropySource S>
+uint32_t entropy_conformance(S& source, const EntropyConformanceOptions& options = {}) {
+  using namespace conformance_detail;
+  uint32_t v = 0;
+  const char* name = options.print_violations ? options.name : nullptr;
+  constexpr uint32_t blocking = TINYLDP_ENTROPY_BLOCKING;
+
+  // Zero-length requests.
+  {
+    Guarded g;
+    g.prepare(0, 0);
+    if (source.fill(g.out(), 0, blocking) != EntropyResult::ok)
+      report(v, name, "zero-length request not ok", 0);
+    if (!g.guards_intact()) report(v, name, "zero-length request wrote", 0);
+    if (source.fill(nullptr, 0, blocking) != EntropyResult::ok)
+      report(v, name, "zero-length request with null buffer not ok", 0);
+  }
+  // Sentinels and really-filled, over many lengths and both prefills.
+  const size_t lengths[] = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100};
+  for (size_t n : lengths) {
+    const uint8_t prefills[] = {0x00, 0xFF};
+    for (uint8_t prefill : prefills) {
+      Guarded g;
+      g.prepare(n, prefill);
+      const EntropyResult r = source.fill(g.out(), n, blocking);
+      if (r != EntropyResult::ok) report(v, name, "healthy source failed", n);
+      if (!g.guards_intact()) report(v, name, "wrote outside the buffer", n);
+      if (r == EntropyResult::ok && n >= 8 && !really_filled(g, prefill))
+        report(v, name, "buffer not really filled", n);
+    }
+  }
+  // Two requests must differ.
+  {
+    Guarded a, b;
+    a.prepare(32, 0);
+    b.prepare(32, 0);
+    source.fill(a.out(), 32, blocking);
+    source.fill(b.out(), 32, blocking);
+    bool same = true;
+    for (size_t i = 0; i < 32; ++i) same = same && a.out()[i] == b.out()[i];
+    if (same) report(v, name, "two requests returned the same bytes", 32);
+  }
+  check_flag(source, TINYLDP_ENTROPY_NONBLOCKING, false, options.nonblocking_retries, v, name,
+             "non-blocking request wrote outside the buffer");
+  check_flag(source, TINYLDP_ENTROPY_FROM_ISR, !options.isr_supported, options.isr_retries, v,
+             name, "ISR request wrote outside the buffer");
+  check_flag(source, TINYLDP_ENTROPY_FROM_ISR | TINYLDP_ENTROPY_NONBLOCKING,
+             !options.isr_supported, options.isr_retries, v, name,
+             "ISR non-blocking request wrote outside the buffer");
+  // Failures are reported, leave nothing usable, and stay.
+  if (options.inject_failure != nullptr) {
+    options.inject_failure(options.inject_context);
+    for (int attempt = 0; attempt < (options.failure_is_sticky ? 3 : 1); ++attempt) {
+      Guarded g;
+      g.prepare(64, 0xFF);
+      const EntropyResult r = source.fill(g.out(), 64, blocking);
+      if (r == EntropyResult::ok) report(v, name, "injected failure not reported", 64);
+      if (!g.guards_intact()) report(v, name, "failed request wrote outside the buffer", 64);
+      if (r != EntropyResult::ok && !only_prefill_or_zero(g, 0xFF))
+        report(v, name, "failed request left data in the buffer", 64);
+    }
+  }
+  return v;
+}
+
+}  // namespace tinyldp::test
+
+#endif
