@@ -96,3 +96,23 @@ TEST(ReportParser, KaryValuesOutsideTheDomainAreRejected) {
 }
 
 }  // namespace
+
+namespace {
+TEST(ReportParser, DecodesTheCoreGoldenVector) {
+  // tests/core/test_wire.cpp: OUE, ε = 1, d = 20, all fields, made on every target alike.
+  const std::vector<std::uint8_t> golden = {0x01, 0x04, 0xc9, 0x66, 0x9c, 0x37, 0x07,
+                                            0xef, 0xbe, 0xad, 0xde, 0x2a, 0x00, 0x00,
+                                            0x00, 0x03, 0x00, 0x23, 0xa2, 0x00};
+  const Mechanism m = make(MechanismId::oue, 20);
+  const ParseResult r = parse_report(golden, m.description());
+  ASSERT_TRUE(r.ok()) << to_string(r.error);
+  EXPECT_EQ(r.report.header.device_id, 0xDEADBEEFu);
+  EXPECT_EQ(r.report.header.epoch, 42u);
+  EXPECT_EQ(r.report.header.cohort, 3u);
+  std::vector<std::uint64_t> support(20, 0);
+  m.add_support(r.report.payload, support);
+  const std::vector<std::uint64_t> expected = {1, 1, 0, 0, 0, 1, 0, 0, 0, 1,
+                                               0, 0, 0, 1, 0, 1, 0, 0, 0, 0};
+  EXPECT_EQ(support, expected);
+}
+}  // namespace
