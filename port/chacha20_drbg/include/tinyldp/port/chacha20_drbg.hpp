@@ -107,7 +107,7 @@ class ChaCha20Drbg {
   uint16_t end_ = 0;       // end of the unread bytes
   uint16_t reseed_estimate_ = TINYLDP_ENTROPY_ESTIMATE_UNKNOWN;
   bool seeded_ = false;
-  uint8_t spare_ = 0;  // makes the layout padding-free, so a wiped object is all zero
+  [[maybe_unused]] uint8_t spare_ = 0;  // makes the layout padding-free: a wiped object is all zero
 };
 
 }  // namespace tinyldp::port
