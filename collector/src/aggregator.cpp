@@ -18,14 +18,26 @@ std::uint64_t get_u64(const std::uint8_t* p) {
 }  // namespace
 
 Aggregator::Aggregator(const Mechanism& mechanism)
-    : mechanism_(mechanism), support_(mechanism.domain(), 0) {}
+    : mechanism_(mechanism), support_(mechanism.domain(), 0) {
+  const MechanismId id = mechanism.description().id;
+  if (id == MechanismId::sue || id == MechanismId::oue || id == MechanismId::ue)
+    columns_.emplace(mechanism.domain());
+}
+
+const std::vector<std::uint64_t>& Aggregator::support() const {
+  if (columns_ && !columns_->empty()) columns_->flush_into(support_);
+  return support_;
+}
 
 ParseError Aggregator::ingest(std::span<const std::uint8_t> report) {
   const ParseResult parsed = parse_report(report, mechanism_.description());
   if (!parsed.ok()) return parsed.error;
   const ParseError content = mechanism_.check_payload(parsed.report.payload);
   if (content != ParseError::none) return content;
-  mechanism_.add_support(parsed.report.payload, support_);
+  if (columns_)
+    columns_->add(parsed.report.payload);
+  else
+    mechanism_.add_support(parsed.report.payload, support_);
   ++reports_;
   return ParseError::none;
 }
@@ -35,8 +47,10 @@ bool Aggregator::merge(const Aggregator& other) {
   const auto& b = other.mechanism_.description();
   if (a.id != b.id || a.digest != b.digest || support_.size() != other.support_.size())
     return false;
+  support();
+  const auto& theirs = other.support();
   reports_ += other.reports_;
-  for (std::size_t i = 0; i < support_.size(); ++i) support_[i] += other.support_[i];
+  for (std::size_t i = 0; i < support_.size(); ++i) support_[i] += theirs[i];
   return true;
 }
 
@@ -52,7 +66,7 @@ std::vector<std::uint8_t> Aggregator::serialize() const {
   put_u64(out, c.precision.tolerance_q32);
   put_u64(out, mechanism_.description().digest);
   put_u64(out, reports_);
-  for (std::uint64_t s : support_) put_u64(out, s);
+  for (std::uint64_t s : support()) put_u64(out, s);
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "tinyldp/collector/bit_column_counter.hpp"
 #include "tinyldp/collector/mechanism.hpp"
 #include "tinyldp/collector/report_parser.hpp"
 
@@ -29,7 +30,7 @@ class Aggregator {
 
   const Mechanism& mechanism() const { return mechanism_; }
   std::uint64_t reports() const { return reports_; }
-  const std::vector<std::uint64_t>& support() const { return support_; }
+  const std::vector<std::uint64_t>& support() const;
 
   // Adds another shard's counts; false (and no change) if it aggregates other parameters.
   bool merge(const Aggregator& other);
@@ -42,7 +43,10 @@ class Aggregator {
  private:
   Mechanism mechanism_;
   std::uint64_t reports_ = 0;
-  std::vector<std::uint64_t> support_;
+  // Support counts; for unary encodings some are still pending in the column counter, which
+  // support() (and everything that reads the counts) flushes first.
+  mutable std::vector<std::uint64_t> support_;
+  mutable std::optional<BitColumnCounter> columns_;
 };
 
 }  // namespace tinyldp::collector
