@@ -55,6 +55,16 @@ class RandomBits {
     return r;
   }
 
+  // draw(64), for bulk consumers: one word load and two shifts.
+  uint64_t draw64() {
+    bits_drawn_ += 64;
+    const uint64_t next = next_word();
+    if (available_ == 0) return next;
+    const uint64_t r = reservoir_ | (next << available_);
+    reservoir_ = next >> (64 - available_);  // the unused high bits; available_ is unchanged
+    return r;
+  }
+
   Status status() const { return status_; }
   bool ok() const { return status_ == Status::ok; }
   // Bits handed out by draw() since construction or reset().

@@ -126,7 +126,7 @@ class UnaryEncoding {
       const Word q_bit_mask = static_cast<Word>(Word{0} - static_cast<Word>((q_.num >> step) & 1u));
       uint8_t* word = report;
       for (uint32_t w = 0; w < full_words; ++w, word += sizeof(Word)) {
-        const Word u = static_cast<Word>(rng.draw(word_bits));
+        const Word u = draw_word(rng);
         const Word r = load_le<Word>(word);
         store_le<Word>(word, static_cast<Word>((r & u) | (q_bit_mask & (r | u))));
       }
@@ -169,6 +169,14 @@ class UnaryEncoding {
   // The machine word the lanes are processed in: 64 lanes on 64-bit hosts, 32 on MCUs.
   using Word = __UINTPTR_TYPE__;
   static constexpr unsigned word_bits = sizeof(Word) * 8;
+
+  template <class Rng>
+  static Word draw_word(Rng& rng) {
+    if constexpr (word_bits == 64 && requires { rng.draw64(); })
+      return static_cast<Word>(rng.draw64());
+    else
+      return static_cast<Word>(rng.draw(word_bits));
+  }
 
   // Little-endian access to the ⌈lanes/8⌉ bytes of a partial word.
   static Word load_tail(const uint8_t* p, unsigned lanes) {
