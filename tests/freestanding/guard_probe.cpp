@@ -1,7 +1,9 @@
 // Instantiates every mechanism's configuration and report path with the C entropy adapter,
 // exactly as firmware would, so the freestanding guard can inspect the machine code the core
 // really produces on each target (the core itself is header-only).
+#include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
+#include "tinyldp/local_hashing.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/uniform.hpp"
@@ -47,6 +49,34 @@ uint64_t guard_uniform(tinyldp_entropy_source src, uint64_t n) {
   tinyldp::CEntropySource source(src);
   Rng rng(source);
   return tinyldp::uniform_below(n, rng);
+}
+
+int guard_olh(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t d, uint32_t v, uint32_t* out) {
+  tinyldp::LocalHashing olh;
+  if (tinyldp::LocalHashing::configure_olh(tinyldp::Epsilon::from_q32(eps_q32), d, olh) !=
+      tinyldp::Status::ok)
+    return -1;
+  tinyldp::CEntropySource source(src);
+  Rng rng(source);
+  tinyldp::LocalHashingReport r;
+  const auto s = olh.privatize(v, rng, r);
+  out[0] = r.seed;
+  out[1] = r.value;
+  return static_cast<int>(s);
+}
+
+int guard_hr(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t d, uint32_t v, uint32_t* out) {
+  tinyldp::HadamardResponse hr;
+  if (tinyldp::HadamardResponse::configure(tinyldp::Epsilon::from_q32(eps_q32), d, hr) !=
+      tinyldp::Status::ok)
+    return -1;
+  tinyldp::CEntropySource source(src);
+  Rng rng(source);
+  tinyldp::HadamardReport r;
+  const auto s = hr.privatize(v, rng, r);
+  out[0] = r.row;
+  out[1] = r.bit;
+  return static_cast<int>(s);
 }
 
 }  // extern "C"

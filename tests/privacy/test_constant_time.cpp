@@ -10,7 +10,9 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
+#include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
@@ -91,6 +93,20 @@ int main(int argc, char** argv) {
       declassify(report);
       expect(s == Status::ok, "ue");
     }
+  }
+  constexpr auto olh = tinyldp::LocalHashing::make_olh(Epsilon::from_double(2.0), 50);
+  constexpr auto hr = tinyldp::HadamardResponse::make(Epsilon::from_double(1.0), 50);
+  for (uint32_t v = 0; v < 50; ++v) {
+    tinyldp::LocalHashingReport lr;
+    Status s = olh.privatize(secret(v), rng, lr);
+    declassify(s);
+    declassify(lr);
+    expect(s == Status::ok && lr.value < olh.range(), "olh");
+    tinyldp::HadamardReport hrep;
+    s = hr.privatize(secret(v), rng, hrep);
+    declassify(s);
+    declassify(hrep);
+    expect(s == Status::ok && hrep.row < 64, "hr");
   }
   // Out-of-domain values take the same path: nothing about them leaks either.
   {

@@ -1,0 +1,90 @@
+// tinyldp/hadamard_response.hpp — 1-bit Hadamard response over {0, …, d−1}.
+//
+// With K the smallest power of two ≥ d, a report draws a uniform row j ∈ [0, K) (exactly
+// log2 K bits), takes the Hadamard entry of (j, v) as a bit, x = parity(popcount(j AND v)),
+// and sends {j, binary RR(x)}. The row is independent of the value, so the realized ε is the
+// binary RR's. Branch-free in the value.
+// Cost: context 32 bytes; report log2 K + 1 bits; random bits per report = log2 K + the RR's.
+// Estimator (collector): item i is supported when the bit equals parity(j AND i); then
+// Pr[support | v = i] = p and Pr[support | v ≠ i] = 1/2 exactly, so ĉ(i) = (C(i) − n/2)/(p − 1/2).
+#ifndef TINYLDP_HADAMARD_RESPONSE_HPP
+#define TINYLDP_HADAMARD_RESPONSE_HPP
+
+#include <stdint.h>
+
+#include "tinyldp/config_error.hpp"
+#include "tinyldp/rr.hpp"
+
+namespace tinyldp {
+
+struct HadamardReport {
+  uint32_t row = 0;  // j in [0, K)
+  uint8_t bit = 0;
+};
+
+constexpr uint32_t hadamard_bit(uint32_t row, uint32_t value) {
+  uint32_t x = row & value;  // parity by folding: no table, no branch
+  x ^= x >> 16;
+  x ^= x >> 8;
+  x ^= x >> 4;
+  x ^= x >> 2;
+  x ^= x >> 1;
+  return x & 1u;
+}
+
+class HadamardResponse {
+ public:
+  static constexpr uint32_t max_domain = uint32_t{1} << 30;
+
+  static constexpr Status configure(Epsilon eps, uint32_t d, HadamardResponse& out,
+                                    Precision precision = {}) {
+    if (d < 2 || d > max_domain) return Status::bad_parameter;
+    BinaryRr rr;
+    const Status s = BinaryRr::configure(eps, rr, precision);
+    if (s != Status::ok) return s;
+    unsigned log_k = 0;
+    while ((uint32_t{1} << log_k) < d) ++log_k;
+    out.d_ = d;
+    out.log_k_ = log_k;
+    out.rr_ = rr;
+    return Status::ok;
+  }
+  static consteval HadamardResponse make(Epsilon eps, uint32_t d, Precision precision = {}) {
+    HadamardResponse r;
+    detail::require_ok(configure(eps, d, r, precision));
+    return r;
+  }
+
+  constexpr uint32_t domain() const { return d_; }
+  constexpr unsigned row_bits() const { return log_k_; }
+  constexpr const BinaryRr& randomizer() const { return rr_; }
+  constexpr Epsilon realized_epsilon() const { return rr_.realized_epsilon(); }
+  constexpr unsigned random_bits_per_report() const {
+    return log_k_ + rr_.random_bits_per_report();
+  }
+
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, HadamardReport& report) const {
+    const uint32_t in_domain = ct::less(value, d_);
+    const uint32_t row = static_cast<uint32_t>(rng.draw(log_k_));
+    uint8_t bit = 0;
+    rr_.privatize(hadamard_bit(row, value), rng, bit);
+    if (!rng.ok()) {
+      report = {};
+      return rng.status();
+    }
+    report.row = row & ct::mask(in_domain);
+    report.bit = static_cast<uint8_t>(bit & in_domain);
+    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
+                               (1u - in_domain));
+  }
+
+ private:
+  uint32_t d_ = 0;
+  unsigned log_k_ = 0;
+  BinaryRr rr_{};
+};
+
+}  // namespace tinyldp
+
+#endif

@@ -1,0 +1,121 @@
+// tinyldp/local_hashing.hpp — local hashing: BLH (g = 2) and OLH (g = round(e^ε) + 1).
+//
+// Each report draws a fresh seed s (seed_bits uniform bits, 32 by default), hashes the value
+// to h = H(s, v) ∈ [0, g) and sends {s, k-RR(h) over [0, g)}. The k-RR step is KaryRr's exact
+// construction, so for every seed the likelihood ratio is bounded by KaryRr's realized ε —
+// which is this mechanism's realized ε (the seed is independent of the value).
+//
+// The hash, exactly (the collector evaluates it over every item of every report):
+//   x = (v · 0x9E3779B1 mod 2^32) XOR s
+//   x ^= x >> 16; x *= 0x85EBCA6B; x ^= x >> 13; x *= 0xC2B2AE35; x ^= x >> 16   (mod 2^32)
+//   H(s, v) = ⌊x · g / 2^32⌋
+// Its uniformity affects only utility (the estimator assumes Pr[H(s,i) = H(s,v)] = 1/g).
+// Cost: context 48 bytes; report seed_bits + ⌈log2 g⌉ bits (a {seed, value} pair here);
+// random bits per report = seed_bits + the k-RR's bits; privatize is branch-free in the value
+// (one 32×32→64 multiply, a libgcc call on Cortex-M0, and one 64-bit division in the k-RR).
+// Estimator (collector): support C(i) = #{reports with H(s, i) = y}; ĉ(i) = (C(i) − n/g)/(p − 1/g).
+#ifndef TINYLDP_LOCAL_HASHING_HPP
+#define TINYLDP_LOCAL_HASHING_HPP
+
+#include <stdint.h>
+
+#include "tinyldp/config_error.hpp"
+#include "tinyldp/krr.hpp"
+
+namespace tinyldp {
+
+struct LocalHashingReport {
+  uint32_t seed = 0;
+  uint32_t value = 0;  // in [0, g)
+};
+
+constexpr uint32_t local_hash(uint32_t seed, uint32_t value, uint32_t g) {
+  uint32_t x = (value * 0x9E3779B1u) ^ seed;
+  x ^= x >> 16;
+  x *= 0x85EBCA6Bu;
+  x ^= x >> 13;
+  x *= 0xC2B2AE35u;
+  x ^= x >> 16;
+  return static_cast<uint32_t>((uint64_t{x} * g) >> 32);
+}
+
+class LocalHashing {
+ public:
+  static constexpr uint32_t max_domain = uint32_t{1} << 30;
+  static constexpr uint32_t max_range = uint32_t{1} << 24;
+
+  // OLH: g = round(e^ε) + 1 (from the rigorous lower bound on e^ε; g only affects utility).
+  static constexpr Status configure_olh(Epsilon eps, uint32_t d, LocalHashing& out,
+                                        Precision precision = {}, unsigned seed_bits = 32) {
+    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    const detail::Wide L = exp_lower_bound(eps);
+    const detail::Wide half = detail::Wide::power_of_two(detail::exp_fraction_bits - 1);
+    const detail::Wide rounded = (L + half).shr(detail::exp_fraction_bits);
+    uint64_t g = rounded.fits_u64() ? rounded.low64() + 1 : max_range;
+    if (g > max_range) g = max_range;
+    return configure(eps, d, static_cast<uint32_t>(g), out, precision, seed_bits);
+  }
+  // BLH: g = 2.
+  static constexpr Status configure_blh(Epsilon eps, uint32_t d, LocalHashing& out,
+                                        Precision precision = {}, unsigned seed_bits = 32) {
+    return configure(eps, d, 2, out, precision, seed_bits);
+  }
+  // Any hash range g ≥ 2. seed_bits (1..32) below 32 only for exhaustive tests.
+  static constexpr Status configure(Epsilon eps, uint32_t d, uint32_t g, LocalHashing& out,
+                                    Precision precision = {}, unsigned seed_bits = 32) {
+    if (d < 2 || d > max_domain || g < 2 || g > max_range || seed_bits < 1 || seed_bits > 32)
+      return Status::bad_parameter;
+    KaryRr grr;
+    const Status s = KaryRr::configure(eps, g, grr, precision);
+    if (s != Status::ok) return s;
+    out.d_ = d;
+    out.seed_bits_ = seed_bits;
+    out.grr_ = grr;
+    return Status::ok;
+  }
+
+  static consteval LocalHashing make_olh(Epsilon eps, uint32_t d, Precision precision = {}) {
+    LocalHashing r;
+    detail::require_ok(configure_olh(eps, d, r, precision));
+    return r;
+  }
+  static consteval LocalHashing make_blh(Epsilon eps, uint32_t d, Precision precision = {}) {
+    LocalHashing r;
+    detail::require_ok(configure_blh(eps, d, r, precision));
+    return r;
+  }
+
+  constexpr uint32_t domain() const { return d_; }
+  constexpr uint32_t range() const { return grr_.domain(); }
+  constexpr unsigned seed_bits() const { return seed_bits_; }
+  constexpr const KaryRr& randomizer() const { return grr_; }
+  constexpr Epsilon realized_epsilon() const { return grr_.realized_epsilon(); }
+  constexpr unsigned random_bits_per_report() const {
+    return seed_bits_ + grr_.random_bits_per_report();
+  }
+
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, LocalHashingReport& report) const {
+    const uint32_t in_domain = ct::less(value, d_);
+    const uint32_t seed = static_cast<uint32_t>(rng.draw(seed_bits_));
+    uint32_t y = 0;
+    grr_.privatize(local_hash(seed, value, grr_.domain()), rng, y);
+    if (!rng.ok()) {
+      report = {};
+      return rng.status();
+    }
+    report.seed = seed & ct::mask(in_domain);
+    report.value = y & ct::mask(in_domain);
+    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
+                               (1u - in_domain));
+  }
+
+ private:
+  uint32_t d_ = 0;
+  unsigned seed_bits_ = 32;
+  KaryRr grr_{};
+};
+
+}  // namespace tinyldp
+
+#endif

@@ -1,0 +1,74 @@
+// Hadamard response: configuration, the Hadamard bit, failure behaviour, golden reports.
+#include "check.hpp"
+#include "digest.hpp"
+#include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+using tinyldp::Epsilon;
+using tinyldp::HadamardReport;
+using tinyldp::HadamardResponse;
+using tinyldp::Status;
+using tinyldp::port::InsecureTestSource;
+using Rng = tinyldp::RandomBits<InsecureTestSource>;
+
+TEST(rows_span_the_next_power_of_two) {
+  static_assert(HadamardResponse::make(Epsilon::from_double(1.0), 2).row_bits() == 1);
+  static_assert(HadamardResponse::make(Epsilon::from_double(1.0), 1000).row_bits() == 10);
+  static_assert(HadamardResponse::make(Epsilon::from_double(1.0), 1024).row_bits() == 10);
+  static_assert(HadamardResponse::make(Epsilon::from_double(1.0), 1025).row_bits() == 11);
+  HadamardResponse hr;
+  CHECK(HadamardResponse::configure(Epsilon::from_ratio(1, 1), 1, hr) == Status::bad_parameter);
+}
+
+TEST(hadamard_columns_are_orthogonal) {
+  // Over all 16 rows, two distinct columns agree on exactly half of them.
+  for (uint32_t a = 0; a < 16; ++a) {
+    for (uint32_t b = 0; b < 16; ++b) {
+      uint32_t agree = 0;
+      for (uint32_t j = 0; j < 16; ++j) agree += tinyldp::hadamard_bit(j, a) == tinyldp::hadamard_bit(j, b);
+      CHECK_EQ(agree, a == b ? 16u : 8u);
+    }
+  }
+}
+
+TEST(out_of_domain_and_entropy_failure_emit_nothing) {
+  constexpr HadamardResponse hr = HadamardResponse::make(Epsilon::from_double(1.0), 12);
+  InsecureTestSource src(3);
+  Rng rng(src);
+  HadamardReport r{5, 1};
+  CHECK(hr.privatize(12, rng, r) == Status::value_out_of_domain);
+  CHECK_EQ(r.row, 0u);
+  CHECK_EQ(r.bit, 0u);
+  src.fail_on_call(1);
+  Rng failing(src);
+  r = {5, 1};
+  CHECK(hr.privatize(3, failing, r) == Status::entropy_failed);
+  CHECK_EQ(r.row + r.bit, 0u);
+}
+
+TEST(consumes_the_same_bits_for_every_input) {
+  constexpr HadamardResponse hr = HadamardResponse::make(Epsilon::from_double(0.5), 100);
+  for (uint32_t v = 0; v < 100; v += 33) {
+    InsecureTestSource src(4);
+    Rng rng(src);
+    HadamardReport r;
+    for (int i = 0; i < 50; ++i) CHECK(hr.privatize(v, rng, r) == Status::ok);
+    CHECK_EQ(rng.bits_drawn(), 50u * hr.random_bits_per_report());
+  }
+}
+
+TEST(golden_reports_are_identical_everywhere) {
+  constexpr HadamardResponse hr = HadamardResponse::make(Epsilon::from_double(1.0), 300);
+  InsecureTestSource src(2024);
+  Rng rng(src);
+  tinyldp::test::Digest digest;
+  for (uint32_t i = 0; i < 500; ++i) {
+    HadamardReport r;
+    CHECK(hr.privatize(i % 300, rng, r) == Status::ok);
+    CHECK_LT(r.row, 512u);
+    digest.add_u32(r.row);
+    digest.add(&r.bit, 1);
+  }
+  CHECK_EQ(digest.state, 7142349306955905779ull);
+}

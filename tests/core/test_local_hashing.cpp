@@ -1,0 +1,83 @@
+// Local hashing (OLH, BLH): configuration, errors, failure behaviour, golden reports.
+#include "check.hpp"
+#include "digest.hpp"
+#include "tinyldp/local_hashing.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+using tinyldp::Epsilon;
+using tinyldp::LocalHashing;
+using tinyldp::LocalHashingReport;
+using tinyldp::Status;
+using tinyldp::port::InsecureTestSource;
+using Rng = tinyldp::RandomBits<InsecureTestSource>;
+
+TEST(olh_picks_g_from_epsilon) {
+  constexpr LocalHashing olh1 = LocalHashing::make_olh(Epsilon::from_double(1.0), 1000);
+  static_assert(olh1.range() == 4);  // round(e) + 1
+  constexpr LocalHashing olh2 = LocalHashing::make_olh(Epsilon::from_double(2.0), 1000);
+  static_assert(olh2.range() == 8);  // round(7.39) + 1
+  constexpr LocalHashing blh = LocalHashing::make_blh(Epsilon::from_double(2.0), 1000);
+  static_assert(blh.range() == 2);
+  static_assert(olh1.realized_epsilon() <= Epsilon::from_double(1.0));
+  CHECK_EQ(olh1.random_bits_per_report(), 32u + olh1.randomizer().random_bits_per_report());
+}
+
+TEST(rejects_bad_parameters) {
+  LocalHashing lh;
+  CHECK(LocalHashing::configure_olh(Epsilon::from_ratio(1, 1), 1, lh) == Status::bad_parameter);
+  CHECK(LocalHashing::configure(Epsilon::from_ratio(1, 1), 10, 1, lh) == Status::bad_parameter);
+  CHECK(LocalHashing::configure_blh(Epsilon::from_ratio(1, 1), 10, lh, {}, 33) == Status::bad_parameter);
+  CHECK(LocalHashing::configure_olh(Epsilon::from_q32(0), 10, lh) == Status::bad_epsilon);
+}
+
+TEST(hash_is_close_to_uniform) {
+  // 4096 seeds × value 7 into g = 4: each bucket within 6σ of 1024.
+  uint32_t hits[4] = {};
+  for (uint32_t s = 0; s < 4096; ++s) ++hits[tinyldp::local_hash(s * 2654435761u, 7, 4)];
+  for (uint32_t h : hits) {
+    CHECK_GT(h, 1024u - 166u);
+    CHECK_LT(h, 1024u + 166u);
+  }
+}
+
+TEST(out_of_domain_and_entropy_failure_emit_nothing) {
+  constexpr LocalHashing olh = LocalHashing::make_olh(Epsilon::from_double(1.0), 50);
+  InsecureTestSource src(3);
+  Rng rng(src);
+  LocalHashingReport r{7, 7};
+  CHECK(olh.privatize(50, rng, r) == Status::value_out_of_domain);
+  CHECK_EQ(r.seed, 0u);
+  CHECK_EQ(r.value, 0u);
+  src.fail_on_call(1);
+  Rng failing(src);
+  r = {7, 7};
+  CHECK(olh.privatize(3, failing, r) == Status::entropy_failed);
+  CHECK_EQ(r.seed | r.value, 0u);
+}
+
+TEST(consumes_the_same_bits_for_every_input) {
+  constexpr LocalHashing olh = LocalHashing::make_olh(Epsilon::from_double(3.0), 40);
+  for (uint32_t v = 0; v < 40; v += 13) {
+    InsecureTestSource src(4);
+    Rng rng(src);
+    LocalHashingReport r;
+    for (int i = 0; i < 50; ++i) CHECK(olh.privatize(v, rng, r) == Status::ok);
+    CHECK_EQ(rng.bits_drawn(), 50u * olh.random_bits_per_report());
+  }
+}
+
+TEST(golden_reports_are_identical_everywhere) {
+  constexpr LocalHashing olh = LocalHashing::make_olh(Epsilon::from_double(2.0), 300);
+  InsecureTestSource src(2024);
+  Rng rng(src);
+  tinyldp::test::Digest digest;
+  for (uint32_t i = 0; i < 500; ++i) {
+    LocalHashingReport r;
+    CHECK(olh.privatize(i % 300, rng, r) == Status::ok);
+    CHECK_LT(r.value, olh.range());
+    digest.add_u32(r.seed);
+    digest.add_u32(r.value);
+  }
+  CHECK_EQ(digest.state, 18375293399012219375ull);
+}

@@ -1,0 +1,127 @@
+// Exhaustive privacy verification of local hashing (BLH, OLH) and Hadamard response: every
+// input, every seed or row, every random string — with planted mutants the check must catch.
+#include "check.hpp"
+#include "exhaustive.hpp"
+#include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/local_hashing.hpp"
+
+using tinyldp::Epsilon;
+using tinyldp::HadamardResponse;
+using tinyldp::LocalHashing;
+using tinyldp::Precision;
+using tinyldp::Status;
+using tinyldp::test::CountingRng;
+using tinyldp::test::verify_exhaustively;
+
+namespace {
+#if defined(TINYLDP_TEST_ON_TARGET)
+constexpr uint32_t max_range = 16;  // 16 KiB of RAM on the micro:bit
+#else
+constexpr uint32_t max_range = 64;
+#endif
+uint32_t counts[8 * 8 * max_range];
+const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 2),
+                            Epsilon::from_ratio(1, 1), Epsilon::from_ratio(3, 1),
+                            Epsilon::from_ratio(8, 1)};
+const uint32_t domains[] = {2, 3, 5, 8};
+
+void expect_private_and_tight(const tinyldp::test::ExhaustiveVerdict& v, Epsilon claimed) {
+  CHECK(v.fixed_consumption);
+  CHECK(v.within_claim);
+  CHECK(v.tight);
+  CHECK_EQ(v.observed.q32, claimed.q32);
+}
+}  // namespace
+
+TEST(local_hashing_is_exactly_as_private_as_it_claims) {
+  int verified = 0;
+  for (uint32_t d : domains) {
+    for (Epsilon eps : epsilons) {
+      for (int blh = 0; blh < 2; ++blh) {
+        LocalHashing lh;
+        const Precision precision{8, 1u << 11};
+        const Status s = blh ? LocalHashing::configure_blh(eps, d, lh, precision, 3)
+                             : LocalHashing::configure_olh(eps, d, lh, precision, 3);
+        if (s == Status::precision_too_low) continue;
+        CHECK_EQ(s, Status::ok);
+        if (s != Status::ok || lh.range() > max_range) continue;
+        const uint32_t g = lh.range();
+        const auto v = verify_exhaustively(d, 8 * g, lh.realized_epsilon(), counts,
+                                           [&](uint32_t x, CountingRng& rng) {
+                                             tinyldp::LocalHashingReport r;
+                                             lh.privatize(x, rng, r);
+                                             return r.seed * g + r.value;
+                                           });
+        expect_private_and_tight(v, lh.realized_epsilon());
+        CHECK_EQ(v.random_bits, lh.random_bits_per_report());
+        // Exactly the k-RR's probabilities around H(seed, x).
+        for (uint32_t x = 0; x < d; ++x)
+          for (uint32_t seed = 0; seed < 8; ++seed)
+            for (uint32_t y = 0; y < g; ++y)
+              CHECK_EQ(uint64_t{counts[x * 8 * g + seed * g + y]},
+                       y == tinyldp::local_hash(seed, x, g) ? lh.randomizer().keep_numerator()
+                                                            : lh.randomizer().other_probability().num);
+        ++verified;
+      }
+    }
+  }
+  CHECK_GE(verified, 20);  // 40 configurations less those too coarse at 8 bits or with large g
+}
+
+TEST(hadamard_response_is_exactly_as_private_as_it_claims) {
+  int verified = 0;
+  for (uint32_t d : domains) {
+    for (Epsilon eps : epsilons) {
+      HadamardResponse hr;
+      CHECK_EQ(HadamardResponse::configure(eps, d, hr, Precision{6, 1u << 11}), Status::ok);
+      const uint32_t rows = 1u << hr.row_bits();
+      const auto v = verify_exhaustively(d, 2 * rows, hr.realized_epsilon(), counts,
+                                         [&](uint32_t x, CountingRng& rng) {
+                                           tinyldp::HadamardReport r;
+                                           hr.privatize(x, rng, r);
+                                           return r.row * 2 + r.bit;
+                                         });
+      expect_private_and_tight(v, hr.realized_epsilon());
+      const tinyldp::Dyadic p = hr.randomizer().keep_probability();
+      for (uint32_t x = 0; x < d; ++x)
+        for (uint32_t row = 0; row < rows; ++row)
+          for (uint32_t bit = 0; bit < 2; ++bit)
+            CHECK_EQ(uint64_t{counts[x * 2 * rows + row * 2 + bit]},
+                     bit == tinyldp::hadamard_bit(row, x) ? p.num : (uint64_t{1} << p.bits) - p.num);
+      ++verified;
+    }
+  }
+  CHECK_EQ(verified, 20);
+}
+
+// --- Planted mutants ---
+
+TEST(catches_local_hashing_that_skips_the_randomizer_for_one_seed) {
+  LocalHashing lh;
+  CHECK_EQ(LocalHashing::configure_olh(Epsilon::from_ratio(1, 1), 4, lh, Precision{8, 1u << 11}, 3),
+           Status::ok);
+  const uint32_t g = lh.range();
+  const auto v = verify_exhaustively(4, 8 * g, lh.realized_epsilon(), counts,
+                                     [&](uint32_t x, CountingRng& rng) {
+                                       tinyldp::LocalHashingReport r;
+                                       lh.privatize(x, rng, r);
+                                       if (r.seed == 0) r.value = tinyldp::local_hash(0, x, g);
+                                       return r.seed * g + r.value;
+                                     });
+  CHECK(!v.within_claim);
+}
+
+TEST(catches_hadamard_response_with_the_wrong_column) {
+  HadamardResponse hr;
+  CHECK_EQ(HadamardResponse::configure(Epsilon::from_ratio(1, 1), 4, hr, Precision{6, 1u << 11}),
+           Status::ok);
+  // The bug: the row is drawn from the value's bits instead of fresh randomness for row 0.
+  const auto v = verify_exhaustively(4, 8, hr.realized_epsilon(), counts,
+                                     [&](uint32_t x, CountingRng& rng) {
+                                       tinyldp::HadamardReport r;
+                                       hr.privatize(x, rng, r);
+                                       if (r.row == 0) r.row = x;  // row now depends on x
+                                       return r.row * 2 + r.bit;
+                                     });
+  CHECK(!v.within_claim);
+}
