@@ -35,7 +35,8 @@ void feed(const Mechanism& m, std::uint64_t seed, int n, std::vector<Aggregator*
 }
 
 TEST(Aggregator, ShardsMergeToExactlyTheWhole) {
-  for (auto id : {MechanismId::rr, MechanismId::krr, MechanismId::sue, MechanismId::oue}) {
+  for (auto id : {MechanismId::rr, MechanismId::krr, MechanismId::sue, MechanismId::oue,
+                  MechanismId::blh, MechanismId::olh, MechanismId::hr}) {
     const Mechanism m = make(id, 10);
     Aggregator whole(m), a(m), b(m), c(m);
     feed(m, 1, 3000, {&whole});
@@ -46,6 +47,28 @@ TEST(Aggregator, ShardsMergeToExactlyTheWhole) {
     ASSERT_TRUE(merged.merge(b));
     EXPECT_EQ(merged.reports(), whole.reports());
     EXPECT_EQ(merged.support(), whole.support());
+  }
+}
+
+TEST(Aggregator, LocalHashingSupportMatchesTheCoreHash) {
+  // The collector's vectorizable range test must agree with the core's H(s, v) exactly.
+  Mechanism m;
+  ASSERT_EQ(Mechanism::configure({MechanismId::olh, Epsilon::from_ratio(3, 1), 300, {}}, m), Status::ok);
+  port::InsecureTestSource src(9);
+  Rng rng(src);
+  const std::uint32_t g = 21;  // round(e^3) + 1
+  for (int r = 0; r < 200; ++r) {
+    std::vector<std::uint8_t> report;
+    ASSERT_EQ(m.privatize(static_cast<std::uint32_t>(r), rng, {}, report), Status::ok);
+    const auto payload = std::span(report).subspan(wire::fixed_header_bytes);
+    std::vector<std::uint64_t> fast(300, 0);
+    m.add_support(payload, fast);
+    const std::uint64_t bits = wire::unpack_bits(payload.data(), m.description().payload_bits);
+    const auto seed = static_cast<std::uint32_t>(bits);
+    const auto y = static_cast<std::uint32_t>(bits >> 32);
+    ASSERT_LT(y, g);
+    for (std::uint32_t i = 0; i < 300; ++i)
+      ASSERT_EQ(fast[i], local_hash(seed, i, g) == y ? 1u : 0u) << "item " << i;
   }
 }
 

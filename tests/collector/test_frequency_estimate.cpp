@@ -3,6 +3,7 @@
 // empirical variances within 10 % of Var ĉ(i) = [c_i p(1−p) + (n−c_i) q(1−q)]/(p−q)² (for
 // items nobody holds, the BRIEF's n·q(1−q)/(p−q)²).
 #include "tinyldp/collector/frequency_estimate.hpp"
+#include "tinyldp/collector/mechanism.hpp"
 
 #include <gtest/gtest.h>
 
@@ -135,6 +136,35 @@ TEST(FrequencyEstimate, SueIsUnbiasedWithTheBriefVariance) {
   const double h = std::exp(tinyldp::collector::to_double(sue.realized_epsilon()) / 2);
   EXPECT_NEAR(tinyldp::collector::count_variance(n, 0, ch), n * h / ((h - 1) * (h - 1)), 1e-3 * n);
   check_ue(sue, 4);
+}
+
+TEST(FrequencyEstimate, OlhIsUnbiasedWithTheBriefVariance) {
+  tinyldp::collector::Mechanism m;
+  ASSERT_EQ(tinyldp::collector::Mechanism::configure(
+                {tinyldp::wire::MechanismId::olh, Epsilon::from_ratio(1, 1), 16, {}}, m),
+            Status::ok);
+  // The BRIEF's OLH variance: n·4e^ε/(e^ε−1)² (exact for g = e^ε + 1; here g = round(e) + 1).
+  const double e = std::exp(tinyldp::collector::to_double(m.realized_epsilon()));
+  EXPECT_NEAR(tinyldp::collector::count_variance(n, 0, m.channel()), n * 4 * e / ((e - 1) * (e - 1)),
+              0.05 * n * 4 * e / ((e - 1) * (e - 1)));
+  std::vector<std::uint64_t> support(16);
+  check_estimator(16, m.channel(), 250, 5, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
+    std::vector<std::uint8_t> report;
+    ASSERT_EQ(m.privatize(v, rng, {}, report), Status::ok);
+    m.add_support(std::span(report).subspan(tinyldp::wire::fixed_header_bytes), t);
+  });
+}
+
+TEST(FrequencyEstimate, HadamardResponseIsUnbiased) {
+  tinyldp::collector::Mechanism m;
+  ASSERT_EQ(tinyldp::collector::Mechanism::configure(
+                {tinyldp::wire::MechanismId::hr, Epsilon::from_ratio(1, 1), 16, {}}, m),
+            Status::ok);
+  check_estimator(16, m.channel(), 250, 6, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
+    std::vector<std::uint8_t> report;
+    ASSERT_EQ(m.privatize(v, rng, {}, report), Status::ok);
+    m.add_support(std::span(report).subspan(tinyldp::wire::fixed_header_bytes), t);
+  });
 }
 
 }  // namespace

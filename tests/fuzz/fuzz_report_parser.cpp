@@ -24,6 +24,9 @@ const std::vector<Mechanism>& mechanisms() {
         {MechanismId::krr, Epsilon::from_ratio(2, 1), 13, {}},
         {MechanismId::oue, Epsilon::from_ratio(1, 1), 20, {}},
         {MechanismId::sue, Epsilon::from_ratio(1, 2), 100, {}},
+        {MechanismId::olh, Epsilon::from_ratio(2, 1), 50, {}},
+        {MechanismId::blh, Epsilon::from_ratio(1, 1), 50, {}},
+        {MechanismId::hr, Epsilon::from_ratio(1, 1), 50, {}},
     };
     for (const auto& c : configs) {
       Mechanism m;

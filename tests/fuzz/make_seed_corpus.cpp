@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
       {MechanismId::krr, Epsilon::from_ratio(2, 1), 13, {}},
       {MechanismId::oue, Epsilon::from_ratio(1, 1), 20, {}},
       {MechanismId::sue, Epsilon::from_ratio(1, 2), 100, {}},
+        {MechanismId::olh, Epsilon::from_ratio(2, 1), 50, {}},
+        {MechanismId::blh, Epsilon::from_ratio(1, 1), 50, {}},
+        {MechanismId::hr, Epsilon::from_ratio(1, 1), 50, {}},
   };
   port::InsecureTestSource src(1);
   RandomBits<port::InsecureTestSource> rng(src);

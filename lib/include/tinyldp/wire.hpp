@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
+#include "tinyldp/local_hashing.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/unary_encoding.hpp"
@@ -134,6 +136,44 @@ constexpr Description describe(const KaryRr& m) {
 constexpr Description describe(const UnaryEncoding& m, MechanismId as) {
   return {as, m.domain(),
           Digest().byte(static_cast<uint8_t>(as)).u32(m.domain()).dyadic(m.p()).dyadic(m.q()).value()};
+}
+
+// OLH/BLH: payload = seed (seed_bits, LSB first) then the hashed value (⌈log2 g⌉ bits).
+constexpr Description describe(const LocalHashing& m) {
+  const MechanismId id = m.range() == 2 ? MechanismId::blh : MechanismId::olh;
+  return {id, m.seed_bits() + bits_for_values(m.range()),
+          Digest()
+              .byte(static_cast<uint8_t>(id))
+              .u32(m.domain())
+              .u32(m.range())
+              .byte(static_cast<uint8_t>(m.seed_bits()))
+              .dyadic(m.randomizer().other_probability())
+              .value()};
+}
+// HR: payload = row (log2 K bits) then the bit.
+constexpr Description describe(const HadamardResponse& m) {
+  return {MechanismId::hr, m.row_bits() + 1,
+          Digest()
+              .byte(static_cast<uint8_t>(MechanismId::hr))
+              .u32(m.domain())
+              .dyadic(m.randomizer().keep_probability())
+              .value()};
+}
+
+// Packs up to 64 bits (LSB first) into ⌈bits/8⌉ payload bytes.
+constexpr void pack_bits(uint64_t value, unsigned bits, uint8_t* payload) {
+  for (unsigned i = 0; i < (bits + 7) / 8; ++i) payload[i] = static_cast<uint8_t>(value >> (8 * i));
+}
+constexpr uint64_t unpack_bits(const uint8_t* payload, unsigned bits) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < (bits + 7) / 8; ++i) v |= uint64_t{payload[i]} << (8 * i);
+  return bits >= 64 ? v : v & ((uint64_t{1} << bits) - 1);
+}
+constexpr void pack(const LocalHashing& m, const LocalHashingReport& r, uint8_t* payload) {
+  pack_bits(uint64_t{r.seed} | (uint64_t{r.value} << m.seed_bits()), describe(m).payload_bits, payload);
+}
+constexpr void pack(const HadamardResponse& m, const HadamardReport& r, uint8_t* payload) {
+  pack_bits(uint64_t{r.row} | (uint64_t{r.bit} << m.row_bits()), m.row_bits() + 1u, payload);
 }
 
 // Writes header + payload into out. The payload holds payload_bits bits, LSB first; its

@@ -59,7 +59,8 @@ class Mechanism {
 
  private:
   MechanismConfig config_{};
-  std::variant<BinaryRr, KaryRr, UnaryEncoding> core_{};
+  std::variant<BinaryRr, KaryRr, UnaryEncoding, LocalHashing, HadamardResponse> core_{};
+  std::vector<std::uint32_t> hash_keys_;  // OLH/BLH: i · 0x9E3779B1 for every item i
   wire::Description description_{};
   Channel channel_{};
   std::uint32_t domain_ = 0;
@@ -78,6 +79,14 @@ Status Mechanism::privatize(std::uint32_t value, Rng& rng, const wire::Header& h
     wire::pack_value(y, description_.payload_bits, payload.data());
   } else if (const auto* ue = std::get_if<UnaryEncoding>(&core_)) {
     s = ue->privatize(value, rng, payload.data(), payload.size());
+  } else if (const auto* lh = std::get_if<LocalHashing>(&core_)) {
+    LocalHashingReport r;
+    s = lh->privatize(value, rng, r);
+    wire::pack(*lh, r, payload.data());
+  } else if (const auto* hr = std::get_if<HadamardResponse>(&core_)) {
+    HadamardReport r;
+    s = hr->privatize(value, rng, r);
+    wire::pack(*hr, r, payload.data());
   }
   if (s != Status::ok) return s;
   const std::size_t start = out.size();
