@@ -86,7 +86,7 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
   c.precision.tolerance_q32 = get_u64(p + 18);
   const std::uint64_t digest = get_u64(p + 26);
   const std::uint64_t reports = get_u64(p + 34);
-  if (domain > (std::uint64_t{1} << 24)) {
+  if (domain > max_collector_domain) {
     error = "aggregate declares an impossible domain";
     return std::nullopt;
   }

@@ -14,6 +14,7 @@ std::optional<MechanismId> mechanism_from_name(std::string_view name) {
 }
 
 Status Mechanism::configure(const MechanismConfig& config, Mechanism& out) {
+  if (config.domain > max_collector_domain) return Status::bad_parameter;
   Mechanism m;
   m.config_ = config;
   Status s = Status::bad_parameter;

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "tinyldp/collector/estimates.hpp"
+#include "tinyldp/collector/report_file.hpp"
 #include "tinyldp/port/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -148,4 +149,23 @@ TEST(Estimates, PostProcessingYieldsDistributions) {
   EXPECT_LE(dist(b), dist(clip_and_renormalize(raw)));
 }
 
+}  // namespace
+
+namespace {
+TEST(ReportFile, HugeDeclaredDomainsAreRefusedBeforeAnyAllocation) {
+  // Found by the fuzzer: an OLH header declaring 2^30 items made the collector allocate 4 GiB.
+  Mechanism m;
+  ASSERT_EQ(Mechanism::configure({MechanismId::olh, Epsilon::from_ratio(1, 1), 10, {}}, m), Status::ok);
+  auto header = report_file_header(m);
+  header[17] = 0;
+  header[18] = 0;
+  header[19] = 0;
+  header[20] = 0x40;  // domain = 2^30
+  std::string error;
+  EXPECT_FALSE(parse_report_file_header(header, error));
+  EXPECT_NE(error.find("invalid mechanism"), std::string::npos) << error;
+  Mechanism big;
+  EXPECT_EQ(Mechanism::configure({MechanismId::olh, Epsilon::from_ratio(1, 1), max_collector_domain + 1, {}}, big),
+            Status::bad_parameter);
+}
 }  // namespace

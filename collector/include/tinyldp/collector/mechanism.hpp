@@ -25,6 +25,10 @@ using wire::MechanismId;
 
 std::optional<MechanismId> mechanism_from_name(std::string_view name);
 
+// The largest domain the collector accepts (32 MiB of support counts): configurations come
+// from untrusted files too, and nothing is allocated in proportion to an unchecked number.
+inline constexpr std::uint32_t max_collector_domain = std::uint32_t{1} << 22;
+
 struct MechanismConfig {
   MechanismId id = MechanismId::oue;
   Epsilon epsilon{};
