@@ -95,6 +95,25 @@ std::uint64_t Mechanism::random_bits_per_report() const {
 }
 
 namespace {
+// support[i] += [lo ≤ mix(keys[i] XOR seed) < lo + width] for every item: the OLH/BLH support
+// count. Compiled for AVX2 as well as baseline x86-64 and picked at run time, so the loop runs
+// eight items per instruction where the machine allows.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default"), optimize("O3")))
+#endif
+void count_hash_matches(const std::uint32_t* keys, std::uint32_t n, std::uint32_t seed,
+                        std::uint32_t lo, std::uint32_t width, std::uint64_t* support) {
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t x = keys[i] ^ seed;
+    x ^= x >> 16;
+    x *= 0x85EBCA6Bu;
+    x ^= x >> 13;
+    x *= 0xC2B2AE35u;
+    x ^= x >> 16;
+    support[i] += (x - lo) < width ? 1u : 0u;
+  }
+}
+
 std::string fraction(std::uint64_t num, unsigned bits) {
   return std::to_string(num) + "/2^" + std::to_string(bits);
 }
@@ -154,17 +173,7 @@ void Mechanism::add_support(std::span<const std::uint8_t> payload,
     const std::uint64_t g = lh->range();
     const auto lo = static_cast<std::uint32_t>(((std::uint64_t{y} << 32) + g - 1) / g);
     const auto width = static_cast<std::uint32_t>((((std::uint64_t{y} + 1) << 32) + g - 1) / g - lo);
-    const std::uint32_t* keys = hash_keys_.data();
-    std::uint64_t* out = support.data();
-    for (std::uint32_t i = 0; i < domain_; ++i) {
-      std::uint32_t x = keys[i] ^ seed;
-      x ^= x >> 16;
-      x *= 0x85EBCA6Bu;
-      x ^= x >> 13;
-      x *= 0xC2B2AE35u;
-      x ^= x >> 16;
-      out[i] += (x - lo) < width;
-    }
+    count_hash_matches(hash_keys_.data(), domain_, seed, lo, width, support.data());
   } else if (const auto* hr = std::get_if<HadamardResponse>(&core_)) {
     const std::uint64_t bits = wire::unpack_bits(payload.data(), description_.payload_bits);
     const auto row = static_cast<std::uint32_t>(bits & ((std::uint64_t{1} << hr->row_bits()) - 1));
