@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the `tinyldp` command: round trips for every mechanism, `plan` against
+the formulas, `inspect`, the SVG, and every error path's exit code and message.
+usage: test_cli.py <path to tinyldp>"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+TINYLDP = sys.argv[1]
+failures = 0
+
+
+def run(*args, expect=0):
+    p = subprocess.run([TINYLDP, *map(str, args)], capture_output=True, text=True)
+    if p.returncode != expect:
+        fail(f"{' '.join(map(str, args))}: exit {p.returncode}, expected {expect}\n{p.stderr}")
+    return p
+
+
+def fail(message):
+    global failures
+    failures += 1
+    print("FAIL", message)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    path = lambda name: os.path.join(tmp, name)
+    # 20000 values over 8 categories with shares 30, 20, 15, 15, 10, 5, 5, 0 %.
+    shares = [30, 20, 15, 15, 10, 5, 5, 0]
+    values = [v for v, s in enumerate(shares) for _ in range(200 * s)]
+    with open(path("values.txt"), "w") as f:
+        f.write("\n".join(map(str, values)) + "\n")
+    with open(path("data.csv"), "w") as f:
+        f.write("id,colour\n")
+        for i, v in enumerate(values):
+            f.write(f"{i}, {['red', 'green', 'blue', 'grey', 'pink', 'teal', 'gold', 'void'][v]}\n")
+    truth = [s / 100 for s in shares]
+
+    # Round trips: every estimate within 5 standard errors of the truth.
+    for mech, d in [("rr", 2), ("krr", 8), ("sue", 8), ("oue", 8), ("blh", 8), ("olh", 8), ("hr", 8)]:
+        src = path("values.txt")
+        if mech == "rr":
+            src = path("bits.txt")
+            with open(src, "w") as f:
+                f.write("\n".join("1" if v < 2 else "0" for v in values) + "\n")
+        run("simulate", "-m", mech, "-e", "1.5", "-d", d, "-i", src, "-o", path(f"{mech}.tldp"), "--seed", 7)
+        out = json.loads(run("aggregate", path(f"{mech}.tldp"), "--format", "json").stdout)
+        check(out["reports"] == len(values), f"{mech}: {out['reports']} reports")
+        expected = [0.5, 0.5] if mech == "rr" else truth
+        for item, t in zip(out["items"], expected):
+            err = abs(item["frequency"] - t)
+            check(err <= 5 * item["standard_error"], f"{mech} item {item['item']}: {item['frequency']} vs {t}")
+            check(item["ci_low"] <= item["frequency"] <= item["ci_high"], f"{mech}: CI around the estimate")
+
+    # CSV column with labels, truth, plot and post-processing.
+    run("simulate", "-m", "oue", "-e", "2", "-d", 8, "-i", path("data.csv"), "-c", "colour", "--labels",
+        "-o", path("colour.tldp"), "--seed", 3)
+    check(open(path("colour.tldp.labels")).read().split() == ["red", "green", "blue", "grey", "pink", "teal", "gold"],
+          "label file lists labels in order of first appearance")
+    p = run("aggregate", path("colour.tldp"), "--labels", path("colour.tldp.labels"), "--truth", path("data.csv"),
+            "--truth-column", "colour", "--postprocess", "simplex", "--plot", path("colour.svg"))
+    rows = [line.split(",") for line in p.stdout.strip().splitlines()]
+    check(rows[0][-1] == "true_frequency" and rows[1][0] == "red", "CSV output with labels and truth")
+    check(abs(sum(float(r[2]) for r in rows[1:]) - 1) < 1e-4, "simplex output sums to 1 (6 printed digits)")
+    check(all(float(r[2]) >= 0 for r in rows[1:]), "simplex output is non-negative")
+    root = ET.parse(path("colour.svg")).getroot()
+    check(root.tag.endswith("svg") and len(root.findall("{http://www.w3.org/2000/svg}circle")) >= 8,
+          "SVG is well-formed and draws the true frequencies")
+
+    # Shards: saved states merge to the same estimate as one pass.
+    run("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("values.txt"), "-o", path("a.tldp"), "--seed", 1)
+    run("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("values.txt"), "-o", path("b.tldp"), "--seed", 2)
+    both = run("aggregate", path("a.tldp"), path("b.tldp")).stdout
+    run("aggregate", path("a.tldp"), "--save-state", path("a.state"))
+    run("aggregate", path("b.tldp"), "--save-state", path("b.state"))
+    merged = run("aggregate", "--merge-state", path("a.state"), "--merge-state", path("b.state")).stdout
+    check(both == merged, "merged shard states give the same estimates")
+
+    # plan: the numbers follow from the printed fractions.
+    plan = json.loads(run("plan", "-m", "oue", "-e", "1", "-d", 16, "--n", 100000, "--target-se", 0.005,
+                          "--group", 3, "--json").stdout)
+    q_num, q_den = plan["probabilities"].split("q = ")[1].split("/2^")
+    q = int(q_num) / 2 ** int(q_den)
+    v1 = q * (1 - q) / (0.5 - q) ** 2
+    check(math.isclose(plan["frequency_standard_error"], math.sqrt(v1 / 100000), rel_tol=1e-9), "plan SE")
+    check(plan["n_for_target_se"] == math.ceil(v1 / 0.005 ** 2), "plan n for a target SE")
+    check(math.isclose(plan["realized_epsilon"], math.log(0.5 * (1 - q) / (0.5 * q)), abs_tol=1e-9),
+          "plan realized epsilon = ln(p(1-q)/((1-p)q))")
+    check(plan["realized_epsilon"] <= 1.0, "realized epsilon never above the requested one")
+    check(math.isclose(plan["group_epsilon"], 3 * plan["realized_epsilon"]), "group privacy")
+    e = plan["epsilon_for_target_se"]
+    check(e is not None and 1.0 < e < 1.5, f"epsilon for the target SE at n = 1e5: {e}")
+    check(plan["random_bits_per_report"] == 1 + 16 * int(q_den), "random bits per report")
+
+    # inspect, and a damaged record.
+    lines = run("inspect", path("oue.tldp"), "--json").stdout.strip().splitlines()
+    check(len(lines) == len(values), "inspect prints one line per report")
+    first = json.loads(lines[0])
+    check(first["mechanism"] == "oue" and isinstance(first["bits_set"], list), "inspect decodes UE bits")
+    data = bytearray(open(path("krr.tldp"), "rb").read())
+    data[40 + 2 + 3] ^= 0xFF  # first record, a digest byte
+    open(path("damaged.tldp"), "wb").write(data)
+    p = run("inspect", path("damaged.tldp"), expect=3)
+    check("rejected" in p.stdout.splitlines()[0], "inspect names a rejected report")
+    p = run("aggregate", path("damaged.tldp"), expect=3)
+    check("parameter digest mismatch" in p.stderr, "aggregate gives the rejection reason")
+    run("aggregate", path("damaged.tldp"), "--allow-rejected")
+
+    # Bad input: exit 2 with a message; bad usage: exit 1.
+    for args, needle in [
+        (("plan", "-m", "nope", "-e", "1"), "unknown mechanism"),
+        (("plan", "-m", "oue", "-e", "abc", "-d", 4), "not a decimal"),
+        (("plan", "-m", "oue", "-e", "25", "-d", 4), "epsilon must be in"),
+        (("simulate", "-m", "krr", "-e", "1", "-d", 4, "-i", path("values.txt"), "-o", path("x.tldp")), "outside the domain"),
+        (("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("missing.txt"), "-o", path("x.tldp")), "cannot open"),
+        (("aggregate", path("values.txt")), "not a tinyldp report file"),
+        (("aggregate", path("a.tldp"), path("oue.tldp")), "another mechanism"),
+    ]:
+        p = run(*args, expect=2)
+        check(needle in p.stderr, f"{args[0]}: message mentions '{needle}': {p.stderr.strip()}")
+    open(path("truncated.tldp"), "wb").write(open(path("krr.tldp"), "rb").read()[:-3])
+    check("truncated" in run("aggregate", path("truncated.tldp"), expect=2).stderr, "truncated file")
+    run("simulate", "-m", "oue", expect=1)
+    check("Examples:" in run("--help").stdout, "--help teaches with examples")
+
+print(f"{1 if failures == 0 else 0} passed, {1 if failures else 0} failed ({failures} failed checks)")
+sys.exit(1 if failures else 0)
