@@ -7,6 +7,7 @@
 #include "tinyldp/port/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
 TEST(documented_context_sizes_hold) {
@@ -15,6 +16,7 @@ TEST(documented_context_sizes_hold) {
   static_assert(sizeof(tinyldp::UnaryEncoding) == 48);
   static_assert(sizeof(tinyldp::LocalHashing) == 48);
   static_assert(sizeof(tinyldp::HadamardResponse) == 32);
+  static_assert(sizeof(tinyldp::StochasticDiscretization) == 56);
   static_assert(tinyldp::UnaryEncoding::report_bytes_for(1024) == 128);
   constexpr size_t reader = sizeof(tinyldp::RandomBits<tinyldp::port::CountingSource>);
   // 32-byte buffer + state: 80 B with 32-bit pointers, 88 B on 64-bit hosts.

@@ -6,6 +6,7 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/uniform.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
@@ -77,6 +78,17 @@ int guard_hr(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t d, uint32_t 
   out[0] = r.row;
   out[1] = r.bit;
   return static_cast<int>(s);
+}
+
+int guard_sd(tinyldp_entropy_source src, uint64_t eps_q32, int32_t lo, int32_t hi, uint32_t levels,
+             int32_t v, uint32_t* out) {
+  tinyldp::StochasticDiscretization sd;
+  if (tinyldp::StochasticDiscretization::configure(tinyldp::Epsilon::from_q32(eps_q32), lo, hi, levels,
+                                                   sd) != tinyldp::Status::ok)
+    return -1;
+  tinyldp::CEntropySource source(src);
+  Rng rng(source);
+  return static_cast<int>(sd.privatize(v, rng, *out));
 }
 
 }  // extern "C"

@@ -16,6 +16,7 @@
 #include "tinyldp/port/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
 using tinyldp::Epsilon;
@@ -107,6 +108,14 @@ int main(int argc, char** argv) {
     declassify(s);
     declassify(hrep);
     expect(s == Status::ok && hrep.row < 64, "hr");
+  }
+  constexpr auto sd = tinyldp::StochasticDiscretization::make(Epsilon::from_double(1.0), -50, 77, 7);
+  for (int32_t v = -50; v <= 77; ++v) {
+    uint32_t report = 0;
+    Status s = sd.privatize(secret(v), rng, report);
+    declassify(s);
+    declassify(report);
+    expect(s == Status::ok && report < 7, "sd");
   }
   // Out-of-domain values take the same path: nothing about them leaks either.
   {

@@ -23,6 +23,7 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
 namespace tinyldp::wire {
@@ -157,6 +158,19 @@ constexpr Description describe(const HadamardResponse& m) {
               .byte(static_cast<uint8_t>(MechanismId::hr))
               .u32(m.domain())
               .dyadic(m.randomizer().keep_probability())
+              .value()};
+}
+
+// SD: payload = the reported level (⌈log2 L⌉ bits).
+constexpr Description describe(const StochasticDiscretization& m) {
+  return {MechanismId::sd, bits_for_values(m.levels()),
+          Digest()
+              .byte(static_cast<uint8_t>(MechanismId::sd))
+              .u32(static_cast<uint32_t>(m.low()))
+              .u32(static_cast<uint32_t>(m.high()))
+              .u32(m.levels())
+              .byte(static_cast<uint8_t>(m.rounding_bits()))
+              .dyadic(m.randomizer().other_probability())
               .value()};
 }
 

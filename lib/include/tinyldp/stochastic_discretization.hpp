@@ -1,0 +1,113 @@
+// tinyldp/stochastic_discretization.hpp — a bounded integer, randomly rounded to one of L
+// equally spaced levels (unbiased), then privatized by k-RR over the levels.
+//
+// A value v ∈ [lo, hi] sits at real position t/W between levels, with W = hi − lo and
+// t = (v − lo)(L − 1). It is rounded to level ⌊t/W⌋ + 1 with probability (t mod W)/W, else to
+// ⌊t/W⌋, so E[lo + level·W/(L−1)] = v; then k-RR over the L levels (binary RR when L = 2)
+// reports a level. The realized ε is the k-RR's: for every v the report's distribution is a
+// mixture of the k-RR's rows, so every likelihood ratio stays within p/q.
+//
+// Rounding draws B = rounding_bits uniform bits u (24 by default) and rounds up when
+// t·2^B + u·W ≥ (⌊t/W⌋ + 1)·W·2^B, evaluated for every level boundary with a fixed number of
+// branch-free 64-bit comparisons — no division of a value-dependent number (Cortex-M0 has no
+// divider, and libgcc's would branch on it). The up-probability is ⌊(t mod W)·2^B/W⌋/2^B, at most
+// 2^-B below the exact (t mod W)/W: the mean is low by less than 2^-B·W/(L−1) value units
+// (exactly unbiased when W is a power of two ≤ 2^B). B ≤ 24.
+// Cost: context 56 bytes; report ⌈log2 L⌉ bits (a uint32_t level here); random bits per report
+// = B + the k-RR's; time L − 1 comparisons plus the k-RR. Limits: W < 2^31, 2 ≤ L ≤ 256.
+#ifndef TINYLDP_STOCHASTIC_DISCRETIZATION_HPP
+#define TINYLDP_STOCHASTIC_DISCRETIZATION_HPP
+
+#include <stdint.h>
+
+#include "tinyldp/config_error.hpp"
+#include "tinyldp/constant_time.hpp"
+#include "tinyldp/krr.hpp"
+
+namespace tinyldp {
+
+class StochasticDiscretization {
+ public:
+  static constexpr uint32_t max_levels = 256;
+  static constexpr unsigned default_rounding_bits = 24;
+
+  static constexpr Status configure(Epsilon eps, int32_t lo, int32_t hi, uint32_t levels,
+                                    StochasticDiscretization& out, Precision precision = {},
+                                    unsigned rounding_bits = default_rounding_bits) {
+    if (hi <= lo || levels < 2 || levels > max_levels || rounding_bits < 1 || rounding_bits > 24)
+      return Status::bad_parameter;
+    const uint64_t width = static_cast<uint64_t>(int64_t{hi} - int64_t{lo});
+    if (width >= (uint64_t{1} << 31)) return Status::bad_parameter;
+    KaryRr krr;
+    const Status s = KaryRr::configure(eps, levels, krr, precision);
+    if (s != Status::ok) return s;
+    out.lo_ = lo;
+    out.width_ = static_cast<uint32_t>(width);
+    out.levels_ = levels;
+    out.rounding_bits_ = rounding_bits;
+    out.krr_ = krr;
+    return Status::ok;
+  }
+  static consteval StochasticDiscretization make(Epsilon eps, int32_t lo, int32_t hi,
+                                                 uint32_t levels, Precision precision = {}) {
+    StochasticDiscretization r;
+    detail::require_ok(configure(eps, lo, hi, levels, r, precision));
+    return r;
+  }
+
+  constexpr int32_t low() const { return lo_; }
+  constexpr int32_t high() const { return static_cast<int32_t>(int64_t{lo_} + width_); }
+  constexpr uint32_t levels() const { return levels_; }
+  constexpr unsigned rounding_bits() const { return rounding_bits_; }
+  constexpr const KaryRr& randomizer() const { return krr_; }
+  constexpr Epsilon realized_epsilon() const { return krr_.realized_epsilon(); }
+  constexpr unsigned random_bits_per_report() const {
+    return rounding_bits_ + krr_.random_bits_per_report();
+  }
+
+  // The level v rounds to for the rounding draw u (exposed for tests and the collector).
+  constexpr uint32_t round(int32_t value, uint64_t u) const {
+    const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});  // ≤ W if valid
+    const uint64_t position = (offset * (levels_ - 1u) << rounding_bits_) + u * width_;
+    const uint64_t step = uint64_t{width_} << rounding_bits_;
+    uint32_t level = 0;
+    uint64_t boundary = 0;
+    for (uint32_t j = 1; j < levels_; ++j) {  // fixed trip count: one comparison per boundary
+      boundary += step;
+      level += static_cast<uint32_t>(ct::less64(position, boundary) ^ 1u);
+    }
+    return level;
+  }
+
+  template <class Rng>
+  Status privatize(int32_t value, Rng& rng, uint32_t& report) const {
+    const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});
+    const uint32_t in_domain = static_cast<uint32_t>(ct::less64(offset, uint64_t{width_} + 1));
+    const uint64_t u = rng.draw(rounding_bits_);
+    // Out-of-range values are replaced by lo before rounding, so nothing overflows; their report
+    // is discarded below anyway.
+    const int32_t safe = static_cast<int32_t>(
+        static_cast<uint32_t>(value) & ct::mask(in_domain)) |
+        static_cast<int32_t>(static_cast<uint32_t>(lo_) & ct::mask(in_domain ^ 1u));
+    uint32_t y = 0;
+    krr_.privatize(round(safe, u), rng, y);
+    if (!rng.ok()) {
+      report = 0;
+      return rng.status();
+    }
+    report = y & ct::mask(in_domain);
+    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
+                               (1u - in_domain));
+  }
+
+ private:
+  int32_t lo_ = 0;
+  uint32_t width_ = 1;
+  uint32_t levels_ = 2;
+  unsigned rounding_bits_ = default_rounding_bits;
+  KaryRr krr_{};
+};
+
+}  // namespace tinyldp
+
+#endif

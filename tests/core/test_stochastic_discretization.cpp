@@ -1,0 +1,81 @@
+// Stochastic discretization: configuration, unbiased rounding, failure behaviour, golden reports.
+#include "check.hpp"
+#include "digest.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
+
+using tinyldp::Epsilon;
+using tinyldp::Status;
+using tinyldp::StochasticDiscretization;
+using tinyldp::port::InsecureTestSource;
+using Rng = tinyldp::RandomBits<InsecureTestSource>;
+
+TEST(configures_and_rejects) {
+  constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), -40, 85, 5);
+  static_assert(sd.levels() == 5 && sd.low() == -40 && sd.high() == 85);
+  static_assert(sd.realized_epsilon() <= Epsilon::from_double(1.0));
+  StochasticDiscretization x;
+  CHECK(StochasticDiscretization::configure(Epsilon::from_ratio(1, 1), 5, 5, 2, x) == Status::bad_parameter);
+  CHECK(StochasticDiscretization::configure(Epsilon::from_ratio(1, 1), 0, 9, 1, x) == Status::bad_parameter);
+  CHECK(StochasticDiscretization::configure(Epsilon::from_ratio(1, 1), 0, 9, 257, x) == Status::bad_parameter);
+  CHECK(StochasticDiscretization::configure(Epsilon::from_ratio(1, 1), -2000000000, 2000000000, 2, x) ==
+        Status::bad_parameter);
+  CHECK(StochasticDiscretization::configure(Epsilon::from_q32(0), 0, 9, 2, x) == Status::bad_epsilon);
+}
+
+TEST(rounding_is_unbiased_over_all_draws) {
+  // Σ_u level(v, u) · W/(L−1) / 2^B + lo = v up to the stated 2^-B bias, for every v (B = 12).
+  StochasticDiscretization sd;
+  CHECK(StochasticDiscretization::configure(Epsilon::from_ratio(1, 1), -7, 93, 4, sd, {}, 12) == Status::ok);
+  for (int32_t v = -7; v <= 93; ++v) {
+    uint64_t sum = 0;
+    for (uint64_t u = 0; u < 4096; ++u) sum += sd.round(v, u);
+    // mean value ×3×4096 (levels − 1 = 3, W = 100): lo·3·4096 + sum·100 vs v·3·4096
+    const int64_t scaled_mean = int64_t{-7} * 3 * 4096 + static_cast<int64_t>(sum) * 100;
+    const int64_t target = int64_t{v} * 3 * 4096;
+    CHECK_LE(scaled_mean - target, 0);     // the up-probability is rounded down: never above
+    CHECK_GE(scaled_mean - target, -100);  // bias < 2^-12 · W/(L−1) → > −100 in these units
+  }
+}
+
+TEST(out_of_range_and_entropy_failure_emit_nothing) {
+  constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), 0, 100, 3);
+  InsecureTestSource src(3);
+  Rng rng(src);
+  uint32_t report = 9;
+  CHECK(sd.privatize(101, rng, report) == Status::value_out_of_domain);
+  CHECK_EQ(report, 0u);
+  CHECK(sd.privatize(-1, rng, report) == Status::value_out_of_domain);
+  CHECK_EQ(report, 0u);
+  src.fail_on_call(1);
+  Rng failing(src);
+  report = 9;
+  CHECK(sd.privatize(50, failing, report) == Status::entropy_failed);
+  CHECK_EQ(report, 0u);
+}
+
+TEST(consumes_the_same_bits_for_every_input) {
+  constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(2.0), -10, 10, 4);
+  for (int32_t v = -10; v <= 10; v += 7) {
+    InsecureTestSource src(5);
+    Rng rng(src);
+    uint32_t r;
+    for (int i = 0; i < 40; ++i) CHECK(sd.privatize(v, rng, r) == Status::ok);
+    CHECK_EQ(rng.bits_drawn(), 40u * sd.random_bits_per_report());
+  }
+}
+
+TEST(golden_reports_are_identical_everywhere) {
+  constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), -40, 85, 6);
+  InsecureTestSource src(2024);
+  Rng rng(src);
+  tinyldp::test::Digest digest;
+  for (int32_t i = 0; i < 500; ++i) {
+    uint32_t r = 0;
+    CHECK(sd.privatize(-40 + i % 126, rng, r) == Status::ok);
+    CHECK_LT(r, 6u);
+    digest.add_u32(r);
+  }
+  CHECK_EQ(digest.state, 14338565792743544258ull);
+}
