@@ -1,6 +1,7 @@
 // Contexts are caller-owned and their sizes are documented in each header; this keeps the
 // documentation true on every target (and the sizes constexpr).
 #include "check.hpp"
+#include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
@@ -17,6 +18,7 @@ TEST(documented_context_sizes_hold) {
   static_assert(sizeof(tinyldp::LocalHashing) == 48);
   static_assert(sizeof(tinyldp::HadamardResponse) == 32);
   static_assert(sizeof(tinyldp::StochasticDiscretization) == 56);
+  static_assert(sizeof(tinyldp::DiscreteLaplace) == 56);
   static_assert(tinyldp::UnaryEncoding::report_bytes_for(1024) == 128);
   constexpr size_t reader = sizeof(tinyldp::RandomBits<tinyldp::port::CountingSource>);
   // 32-byte buffer + state: 80 B with 32-bit pointers, 88 B on 64-bit hosts.

@@ -1,6 +1,7 @@
 // Instantiates every mechanism's configuration and report path with the C entropy adapter,
 // exactly as firmware would, so the freestanding guard can inspect the machine code the core
 // really produces on each target (the core itself is header-only).
+#include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
@@ -89,6 +90,17 @@ int guard_sd(tinyldp_entropy_source src, uint64_t eps_q32, int32_t lo, int32_t h
   tinyldp::CEntropySource source(src);
   Rng rng(source);
   return static_cast<int>(sd.privatize(v, rng, *out));
+}
+
+int guard_dlaplace(tinyldp_entropy_source src, uint64_t eps_q32, int32_t lo, int32_t hi, uint64_t* table,
+                   size_t table_size, int32_t v, int32_t* out) {
+  tinyldp::DiscreteLaplace dl;
+  if (tinyldp::DiscreteLaplace::configure(tinyldp::Epsilon::from_q32(eps_q32), lo, hi, 1, table,
+                                          table_size, dl) != tinyldp::Status::ok)
+    return -1;
+  tinyldp::CEntropySource source(src);
+  Rng rng(source);
+  return static_cast<int>(dl.privatize(v, rng, *out));
 }
 
 }  // extern "C"

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
@@ -116,6 +117,20 @@ int main(int argc, char** argv) {
     declassify(s);
     declassify(report);
     expect(s == Status::ok && report < 7, "sd");
+  }
+  {
+    static uint64_t table[41];
+    tinyldp::DiscreteLaplace dl;
+    expect(tinyldp::DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -20, 20, 40, table, 41, dl) ==
+               Status::ok,
+           "dlaplace configure");
+    for (int32_t v = -20; v <= 20; ++v) {
+      int32_t report = 0;
+      Status s = dl.privatize(secret(v), rng, report);
+      declassify(s);
+      declassify(report);
+      expect(s == Status::ok && report >= -20 && report <= 20, "dlaplace");
+    }
   }
   // Out-of-domain values take the same path: nothing about them leaks either.
   {

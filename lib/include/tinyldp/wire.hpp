@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
@@ -171,6 +172,21 @@ constexpr Description describe(const StochasticDiscretization& m) {
               .u32(m.levels())
               .byte(static_cast<uint8_t>(m.rounding_bits()))
               .dyadic(m.randomizer().other_probability())
+              .value()};
+}
+
+// Discrete Laplace: payload = report − lo (⌈log2 (W+1)⌉ bits). The digest covers the weights'
+// defining numbers (range, Δ, B) and the realized per-step ε.
+constexpr Description describe(const DiscreteLaplace& m) {
+  const uint32_t width = static_cast<uint32_t>(int64_t{m.high()} - int64_t{m.low()});
+  return {MechanismId::dlaplace, bits_for_values(width + 1u),
+          Digest()
+              .byte(static_cast<uint8_t>(MechanismId::dlaplace))
+              .u32(static_cast<uint32_t>(m.low()))
+              .u32(static_cast<uint32_t>(m.high()))
+              .u32(m.sensitivity())
+              .byte(static_cast<uint8_t>(m.random_bits_per_report()))
+              .u64(m.realized_epsilon().q32)
               .value()};
 }
 
