@@ -15,7 +15,9 @@
 // Cost: context 56 bytes plus a caller-owned table of W + 1 uint64_t (table_entries()); report
 // one int32_t; random bits per report = B (precision bits, ≤ 62; default 48); time ~2W + 1
 // 64-bit compare-and-adds per report. Configuration (integer, ~W wide multiplications) can run
-// on the device. Limits: 1 ≤ W ≤ 65535, 1 ≤ Δ ≤ W.
+// on the device. Limits: 1 ≤ W ≤ 65535, 1 ≤ Δ ≤ W. Stack (Cortex-M0, -Os, -fstack-usage, per
+// function): privatize ≈ 80 B plus RandomBits::draw ≈ 56 B and the caller's RandomBits (80 B);
+// configure ≈ 1.3 KiB (384-bit temporaries).
 #ifndef TINYLDP_DISCRETE_LAPLACE_HPP
 #define TINYLDP_DISCRETE_LAPLACE_HPP
 

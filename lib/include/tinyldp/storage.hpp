@@ -1,0 +1,280 @@
+// tinyldp/storage.hpp — the storage contract: a few small records that must survive power loss
+// (a device secret, counters, the privacy-budget ledger, a DRBG seed).
+//
+// Two layers:
+//  - a StorageDevice (the port): flash-like read / program / erase of sectors. C++ backends
+//    are checked against the concept at compile time; C firmware fills a
+//    `tinyldp_storage_device` (function pointers + context), wrapped by CStorageDevice.
+//  - a Record<Device>: one record in two slots of its own, each slot a header (magic, sequence
+//    number, length, CRC-32) and the payload. A write goes to the slot *not* holding the
+//    newest valid copy — erase, payload, header last — so a power cut at any point leaves the
+//    old value or the new one, never a mix: a torn slot fails its CRC and the other slot wins.
+// Reads return not_found when neither slot holds a valid copy. No heap, no static state.
+// Cost: RAM sizeof(Record) = 24 bytes + a device reference; stack ~ 80 bytes; a write erases
+// one slot (sectors_per_slot sectors) and programs length + 16 bytes; CRC-32 is computed
+// bitwise (no table): ~ 8 shifts per bit, fine for records of a few hundred bytes.
+#ifndef TINYLDP_STORAGE_HPP
+#define TINYLDP_STORAGE_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyldp/entropy.hpp"  // is_same_type
+
+extern "C" {
+typedef enum tinyldp_storage_result {
+  TINYLDP_STORAGE_OK = 0,
+  TINYLDP_STORAGE_NOT_FOUND = 1,     /* no valid copy of the record */
+  TINYLDP_STORAGE_TOO_LARGE = 2,     /* payload does not fit the slot or the caller's buffer */
+  TINYLDP_STORAGE_BAD_GEOMETRY = 3,  /* slot layout outside the device, or unusable sizes */
+  TINYLDP_STORAGE_IO_ERROR = 4,      /* the device failed (or lost power); verify failed */
+} tinyldp_storage_result;
+
+typedef struct tinyldp_storage_geometry {
+  uint32_t sector_size;   /* erase unit, bytes */
+  uint32_t sector_count;
+  uint32_t program_size;  /* program unit, bytes (1, 4, 8, …); programs are aligned to it */
+  uint8_t erased_value;   /* byte value after erase (0xFF on NOR flash) */
+} tinyldp_storage_geometry;
+
+typedef struct tinyldp_storage_device {
+  tinyldp_storage_result (*read)(void* context, uint32_t address, uint8_t* out, size_t length);
+  /* Programs erased bytes; address and length are multiples of program_size. */
+  tinyldp_storage_result (*program)(void* context, uint32_t address, const uint8_t* data,
+                                    size_t length);
+  tinyldp_storage_result (*erase)(void* context, uint32_t sector);
+  void* context;
+  tinyldp_storage_geometry geometry;
+} tinyldp_storage_device;
+}
+
+namespace tinyldp {
+
+enum class StorageResult : uint8_t {
+  ok = TINYLDP_STORAGE_OK,
+  not_found = TINYLDP_STORAGE_NOT_FOUND,
+  too_large = TINYLDP_STORAGE_TOO_LARGE,
+  bad_geometry = TINYLDP_STORAGE_BAD_GEOMETRY,
+  io_error = TINYLDP_STORAGE_IO_ERROR,
+};
+using StorageGeometry = tinyldp_storage_geometry;
+
+template <class D>
+concept StorageDevice = requires(D& d, uint32_t address, uint8_t* out, const uint8_t* in,
+                                 size_t length, uint32_t sector) {
+  requires is_same_type<decltype(d.read(address, out, length)), StorageResult>;
+  requires is_same_type<decltype(d.program(address, in, length)), StorageResult>;
+  requires is_same_type<decltype(d.erase(sector)), StorageResult>;
+  requires is_same_type<decltype(d.geometry()), StorageGeometry>;
+};
+
+// Adapts a C storage driver. A missing function is an I/O error.
+class CStorageDevice {
+ public:
+  explicit constexpr CStorageDevice(tinyldp_storage_device device) : device_(device) {}
+  StorageResult read(uint32_t address, uint8_t* out, size_t length) {
+    if (device_.read == nullptr) return StorageResult::io_error;
+    return convert(device_.read(device_.context, address, out, length));
+  }
+  StorageResult program(uint32_t address, const uint8_t* data, size_t length) {
+    if (device_.program == nullptr) return StorageResult::io_error;
+    return convert(device_.program(device_.context, address, data, length));
+  }
+  StorageResult erase(uint32_t sector) {
+    if (device_.erase == nullptr) return StorageResult::io_error;
+    return convert(device_.erase(device_.context, sector));
+  }
+  StorageGeometry geometry() const { return device_.geometry; }
+
+ private:
+  static StorageResult convert(tinyldp_storage_result r) {
+    switch (r) {
+      case TINYLDP_STORAGE_OK: return StorageResult::ok;
+      case TINYLDP_STORAGE_NOT_FOUND: return StorageResult::not_found;
+      case TINYLDP_STORAGE_TOO_LARGE: return StorageResult::too_large;
+      case TINYLDP_STORAGE_BAD_GEOMETRY: return StorageResult::bad_geometry;
+      case TINYLDP_STORAGE_IO_ERROR: break;
+    }
+    return StorageResult::io_error;
+  }
+  tinyldp_storage_device device_;
+};
+
+// CRC-32 (IEEE 802.3, reflected, as zlib): continue with crc32_update(crc, …), start at 0.
+constexpr uint32_t crc32_update(uint32_t crc, const uint8_t* data, size_t length) {
+  crc = ~crc;
+  for (size_t i = 0; i < length; ++i) {
+    crc ^= data[i];
+    for (int b = 0; b < 8; ++b) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+// One record in two slots: slot s occupies sectors first_sector + s * sectors_per_slot ….
+template <StorageDevice Device>
+class Record {
+ public:
+  static constexpr uint32_t header_bytes = 16;
+  static constexpr uint32_t magic = 0x52444C54u;  // "TLDR"
+
+  Record(Device& device, uint32_t first_sector, uint32_t sectors_per_slot)
+      : device_(device), first_sector_(first_sector), sectors_per_slot_(sectors_per_slot) {}
+
+  // Largest payload a slot holds.
+  uint32_t capacity() const {
+    const StorageGeometry g = device_.geometry();
+    const uint32_t slot = g.sector_size * sectors_per_slot_;
+    return slot > header_bytes ? slot - header_bytes : 0;
+  }
+
+  // Finds the newest valid copy. Called by read/write as needed; call again after a reboot.
+  StorageResult mount() {
+    if (!geometry_ok()) return StorageResult::bad_geometry;
+    mounted_ = true;
+    current_ = no_slot;
+    for (uint32_t s = 0; s < 2; ++s) {
+      uint32_t seq = 0, length = 0;
+      const StorageResult r = validate(s, seq, length);
+      if (r == StorageResult::io_error) {
+        mounted_ = false;
+        return r;
+      }
+      if (r != StorageResult::ok) continue;
+      if (current_ == no_slot || static_cast<int32_t>(seq - sequence_) > 0) {
+        current_ = s;
+        sequence_ = seq;
+        length_ = length;
+      }
+    }
+    return StorageResult::ok;
+  }
+
+  // Copies the newest value into out[0..capacity) and its length into *length.
+  StorageResult read(uint8_t* out, size_t out_capacity, size_t* length) {
+    if (!mounted_) {
+      const StorageResult r = mount();
+      if (r != StorageResult::ok) return r;
+    }
+    if (current_ == no_slot) return StorageResult::not_found;
+    if (length_ > out_capacity) return StorageResult::too_large;
+    const uint32_t base = slot_address(current_);
+    StorageResult r = device_.read(base + header_bytes, out, length_);
+    if (r != StorageResult::ok) return r;
+    // Re-check against the header (the device may have changed under us).
+    uint8_t header[header_bytes];
+    r = device_.read(base, header, header_bytes);
+    if (r != StorageResult::ok) return r;
+    uint32_t crc = crc32_update(0, header + 4, 8);
+    crc = crc32_update(crc, out, length_);
+    if (load32(header) != magic || crc != load32(header + 12)) {
+      for (size_t i = 0; i < length_; ++i) out[i] = 0;
+      mounted_ = false;
+      return StorageResult::io_error;
+    }
+    *length = length_;
+    return StorageResult::ok;
+  }
+
+  // Replaces the value. On ok the new value is durable; on any error (power loss included) a
+  // later read returns either this value or the previous one.
+  StorageResult write(const uint8_t* data, size_t length) {
+    if (!mounted_) {
+      const StorageResult r = mount();
+      if (r != StorageResult::ok) return r;
+    }
+    if (length > capacity()) return StorageResult::too_large;
+    const StorageGeometry g = device_.geometry();
+    const uint32_t target = current_ == 0 ? 1u : 0u;
+    const uint32_t seq = current_ == no_slot ? 1u : sequence_ + 1u;
+    const uint32_t base = slot_address(target);
+    mounted_ = false;  // whatever happens next, re-read the slots before trusting them
+    for (uint32_t i = 0; i < sectors_per_slot_; ++i) {
+      const StorageResult r = device_.erase(first_sector_ + target * sectors_per_slot_ + i);
+      if (r != StorageResult::ok) return r;
+    }
+    // Payload, in program units padded with the erased value.
+    uint8_t unit[32];
+    const uint32_t step = g.program_size;
+    for (uint32_t offset = 0; offset < length; offset += step) {
+      for (uint32_t i = 0; i < step; ++i)
+        unit[i] = offset + i < length ? data[offset + i] : g.erased_value;
+      const StorageResult r = device_.program(base + header_bytes + offset, unit, step);
+      if (r != StorageResult::ok) return r;
+    }
+    // Header last: until it is complete the slot is invalid.
+    uint8_t header[header_bytes];
+    store32(header, magic);
+    store32(header + 4, seq);
+    store32(header + 8, static_cast<uint32_t>(length));
+    store32(header + 12, crc32_update(crc32_update(0, header + 4, 8), data, length));
+    for (uint32_t offset = 0; offset < header_bytes; offset += step) {
+      const StorageResult r = device_.program(base + offset, header + offset, step);
+      if (r != StorageResult::ok) return r;
+    }
+    // Verify what the device now holds.
+    uint32_t seq_read = 0, length_read = 0;
+    if (validate(target, seq_read, length_read) != StorageResult::ok || seq_read != seq)
+      return StorageResult::io_error;
+    current_ = target;
+    sequence_ = seq;
+    length_ = static_cast<uint32_t>(length);
+    mounted_ = true;
+    return StorageResult::ok;
+  }
+
+  uint32_t sequence() const { return sequence_; }
+
+ private:
+  static constexpr uint32_t no_slot = 2;
+
+  static constexpr uint32_t load32(const uint8_t* p) {
+    return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+  }
+  static constexpr void store32(uint8_t* p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+
+  bool geometry_ok() const {
+    const StorageGeometry g = device_.geometry();
+    return g.program_size >= 1 && g.program_size <= 16 && header_bytes % g.program_size == 0 &&
+           sectors_per_slot_ >= 1 && g.sector_size % g.program_size == 0 &&
+           first_sector_ + 2 * sectors_per_slot_ <= g.sector_count && capacity() > 0;
+  }
+
+  uint32_t slot_address(uint32_t slot) const {
+    return (first_sector_ + slot * sectors_per_slot_) * device_.geometry().sector_size;
+  }
+
+  // ok if the slot holds a complete, CRC-correct copy.
+  StorageResult validate(uint32_t slot, uint32_t& seq, uint32_t& length) {
+    const uint32_t base = slot_address(slot);
+    uint8_t header[header_bytes];
+    StorageResult r = device_.read(base, header, header_bytes);
+    if (r != StorageResult::ok) return r;
+    if (load32(header) != magic) return StorageResult::not_found;
+    seq = load32(header + 4);
+    length = load32(header + 8);
+    if (length > capacity()) return StorageResult::not_found;
+    uint32_t crc = crc32_update(0, header + 4, 8);
+    uint8_t chunk[32];
+    for (uint32_t offset = 0; offset < length; offset += sizeof chunk) {
+      const uint32_t n = length - offset < sizeof chunk ? length - offset : sizeof chunk;
+      r = device_.read(base + header_bytes + offset, chunk, n);
+      if (r != StorageResult::ok) return r;
+      crc = crc32_update(crc, chunk, n);
+    }
+    return crc == load32(header + 12) ? StorageResult::ok : StorageResult::not_found;
+  }
+
+  Device& device_;
+  uint32_t first_sector_;
+  uint32_t sectors_per_slot_;
+  uint32_t current_ = no_slot;
+  uint32_t sequence_ = 0;
+  uint32_t length_ = 0;
+  bool mounted_ = false;
+};
+
+}  // namespace tinyldp
+
+#endif
