@@ -1,0 +1,35 @@
+// Collector ingest: strict parse + support counting, per report; payload bytes/s and reports/s.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "tinyldp/collector/aggregator.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+namespace {
+using namespace tinyldp;
+using namespace tinyldp::collector;
+
+void BM_ingest(benchmark::State& s, MechanismId id) {
+  Mechanism m;
+  Mechanism::configure({id, Epsilon::from_ratio(1, 1), static_cast<uint32_t>(s.range(0)), {}}, m);
+  port::InsecureTestSource src(1);
+  RandomBits<port::InsecureTestSource> rng(src);
+  std::vector<std::vector<uint8_t>> reports(512);
+  for (std::size_t i = 0; i < reports.size(); ++i) m.privatize(static_cast<uint32_t>(i) % m.domain(), rng, {}, reports[i]);
+  Aggregator a(m);
+  std::size_t i = 0;
+  for (auto _ : s) {
+    benchmark::DoNotOptimize(a.ingest(reports[i]));
+    i = (i + 1) % reports.size();
+  }
+  benchmark::DoNotOptimize(a.support());
+  s.SetItemsProcessed(s.iterations());
+  s.SetBytesProcessed(static_cast<int64_t>(s.iterations() * m.description().payload_bytes()));
+}
+BENCHMARK_CAPTURE(BM_ingest, oue, MechanismId::oue)->Arg(256)->Arg(1024)->Arg(4096);
+BENCHMARK_CAPTURE(BM_ingest, olh, MechanismId::olh)->Arg(256)->Arg(1024)->Arg(4096);
+BENCHMARK_CAPTURE(BM_ingest, krr, MechanismId::krr)->Arg(1024);
+BENCHMARK_CAPTURE(BM_ingest, hr, MechanismId::hr)->Arg(1024);
+}  // namespace
