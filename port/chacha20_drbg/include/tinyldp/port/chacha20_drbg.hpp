@@ -64,7 +64,7 @@ class ChaCha20Drbg {
                           const uint8_t* personalization, size_t personalization_length);
 
   // Mixes caller-held material into the state and marks the generator seeded. The caller
-  // vouches for its entropy: for a persisted seed (see PersistedSeed in storage) and for
+  // vouches for its entropy: for a persisted seed (see persisted_seed.hpp) and for
   // known-answer tests. Does not reset the reseed counter unless `counts_as_reseed`.
   void seed_from_bytes(const uint8_t* material, size_t length, bool counts_as_reseed = true);
 
