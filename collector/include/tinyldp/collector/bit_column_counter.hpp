@@ -1,11 +1,12 @@
 // tinyldp/collector/bit_column_counter.hpp — counts, for every bit position i, how many added
 // bit strings have bit i set, without looking at bits one by one.
 //
-// Vertical (bit-sliced) counters: each 64-bit word of a report is added to an 8-plane
-// carry-save counter — plane k holds bit k of 64 per-column counts — with a few AND/XOR per
-// word; every 255 reports the planes are flushed into ordinary 64-bit counts. Cost: 64 bytes
-// of planes per 64 columns; about 3 operations per report word on average, plus a flush of
-// 8 operations per column every 255 reports. Host only.
+// Vertical (bit-sliced) counters: each 64-bit word of a report is added to a 16-plane
+// ripple-carry counter — plane k holds bit k of 64 per-column counts — with a few AND/XOR per
+// word (a carry reaches plane k for about 2^-k of the bits); every 65535 reports the planes are
+// flushed into ordinary 64-bit counts. Cost: 128 bytes of planes per 64 columns; a handful of
+// operations per report word, plus a flush of 16 operations per column every 65535 reports.
+// Host only.
 #ifndef TINYLDP_COLLECTOR_BIT_COLUMN_COUNTER_HPP
 #define TINYLDP_COLLECTOR_BIT_COLUMN_COUNTER_HPP
 
@@ -26,7 +27,7 @@ class BitColumnCounter {
   bool empty() const { return pending_ == 0; }
 
  private:
-  static constexpr unsigned planes = 8;  // up to 255 pending additions
+  static constexpr unsigned planes = 16;  // up to 65535 pending additions
   std::size_t columns_;
   std::size_t words_;
   std::vector<std::uint64_t> plane_;  // words_ × planes
