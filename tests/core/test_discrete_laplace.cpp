@@ -26,11 +26,66 @@ TEST(realized_epsilon_is_at_most_the_request_and_close) {
       CHECK(dl.realized_epsilon() <= eps);
       // Within 1e-6 relative at 48 bits (ceil rounding of 2^48-scale weights).
       CHECK_GE(dl.realized_epsilon().q32, eps.q32 - eps.q32 / 1000000 - delta);
-      CHECK_EQ(dl.local_epsilon().q32, dl.realized_epsilon().q32 / delta * 200);
+      CHECK(dl.realized_epsilon() <= dl.local_epsilon());
       uint64_t total = dl.tail_low() + dl.tail_high() + dl.weight(0);
       for (uint32_t k = 1; k < 200; ++k) total += 2 * dl.weight(k);
       CHECK_EQ(total, uint64_t{1} << 48);  // the weights are a distribution, exactly
     }
+  }
+}
+
+TEST(realized_epsilon_is_exact_for_the_sensitivity) {
+  // Δ = W: the Δ-neighbour figure and the whole-range figure are the same maximum.
+  DiscreteLaplace dl;
+  CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(3, 1), 0, 30, 30, table, 201, dl), Status::ok);
+  CHECK_EQ(dl.realized_epsilon().q32, dl.local_epsilon().q32);
+  // Δ < W: the whole-range figure is larger; for Δ = 1 it is ln of the largest adjacent ratio,
+  // at most e^(ε) — here the interior ratio w_0/w_1 is the largest.
+  CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 2), 0, 30, 1, table, 201, dl), Status::ok);
+  CHECK(dl.realized_epsilon() < dl.local_epsilon());
+  CHECK(dl.realized_epsilon() <= Epsilon::from_ratio(1, 2));
+  CHECK_GE(dl.realized_epsilon().q32, Epsilon::from_ratio(1, 2).q32 - 4096);
+}
+
+namespace {
+constexpr Epsilon compile_time_eps = Epsilon::from_double(1.0);
+constexpr auto compile_time_noise =
+    tinyldp::DiscreteLaplaceTable<DiscreteLaplace::table_entries(-20, 20)>::make(compile_time_eps, -20, 20, 2);
+constexpr DiscreteLaplace compile_time_dl = compile_time_noise.bind();
+static_assert(compile_time_dl.realized_epsilon() <= compile_time_eps);
+static_assert(compile_time_dl.low() == -20 && compile_time_dl.high() == 20);
+}  // namespace
+
+TEST(configures_at_compile_time_like_at_run_time) {
+  DiscreteLaplace dl;
+  CHECK_EQ(DiscreteLaplace::configure(compile_time_eps, -20, 20, 2, table, 201, dl), Status::ok);
+  CHECK_EQ(compile_time_dl.realized_epsilon().q32, dl.realized_epsilon().q32);
+  CHECK_EQ(compile_time_dl.local_epsilon().q32, dl.local_epsilon().q32);
+  CHECK_EQ(compile_time_dl.tail_low(), dl.tail_low());
+  CHECK_EQ(compile_time_dl.tail_high(), dl.tail_high());
+  for (uint32_t k = 0; k < 40; ++k) CHECK_EQ(compile_time_dl.weight(k), dl.weight(k));
+  // Same reports from the same stream.
+  InsecureTestSource a(77), b(77);
+  Rng ra(a), rb(b);
+  for (int32_t v = -20; v <= 20; ++v) {
+    int32_t x = 0, y = 0;
+    CHECK(compile_time_dl.privatize(v, ra, x) == Status::ok);
+    CHECK(dl.privatize(v, rb, y) == Status::ok);
+    CHECK_EQ(x, y);
+  }
+}
+
+TEST(consumes_the_same_bits_for_every_input) {
+  DiscreteLaplace dl;
+  CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -30, 30, 3, table, 201, dl), Status::ok);
+  for (int32_t v = -30; v <= 30; v += 12) {
+    InsecureTestSource src(6);
+    Rng rng(src);
+    for (int i = 0; i < 40; ++i) {
+      int32_t r = 0;
+      CHECK(dl.privatize(v, rng, r) == Status::ok);
+    }
+    CHECK_EQ(rng.bits_drawn(), 40u * dl.random_bits_per_report());
   }
 }
 

@@ -103,4 +103,18 @@ int guard_dlaplace(tinyldp_entropy_source src, uint64_t eps_q32, int32_t lo, int
   return static_cast<int>(dl.privatize(v, rng, *out));
 }
 
+// Compile-time configuration: the weights must land in read-only data, not in .data.
+namespace {
+constexpr auto guard_noise =
+    tinyldp::DiscreteLaplaceTable<tinyldp::DiscreteLaplace::table_entries(-8, 8)>::make(
+        tinyldp::Epsilon::from_double(1.0), -8, 8, 2);
+}  // namespace
+
+int guard_dlaplace_static(tinyldp_entropy_source src, int32_t v, int32_t* out) {
+  constexpr tinyldp::DiscreteLaplace dl = guard_noise.bind();
+  tinyldp::CEntropySource source(src);
+  Rng rng(source);
+  return static_cast<int>(dl.privatize(v, rng, *out));
+}
+
 }  // extern "C"

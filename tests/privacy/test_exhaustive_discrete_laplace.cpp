@@ -1,6 +1,6 @@
 // Exhaustive privacy verification of the discrete Laplace mechanism: every value of small
-// ranges, every random string, the exact output distribution against the integer weights, and
-// a planted mutant.
+// ranges, every random string, the exact output distribution against the integer weights; both
+// claims (Δ-neighbours and the whole range) must hold and be tight; and planted mutants.
 #include "check.hpp"
 #include "exhaustive.hpp"
 #include "tinyldp/discrete_laplace.hpp"
@@ -10,12 +10,21 @@ using tinyldp::Epsilon;
 using tinyldp::Status;
 using tinyldp::test::CountingRng;
 using tinyldp::test::verify_exhaustively;
+using W = tinyldp::detail::Wide;
 
 namespace {
+#if defined(TINYLDP_TEST_ON_TARGET)
+constexpr unsigned fine_bits = 12;  // keeps the run under ~10 s on the Cortex-M0
+constexpr unsigned closeness_shift = 7;  // realized ε within 2^-7 ε of the request
+#else
+constexpr unsigned fine_bits = 16;
+constexpr unsigned closeness_shift = 10;
+#endif
 uint32_t counts[6 * 6];
 uint64_t table[6];
-const Epsilon epsilons[] = {Epsilon::from_ratio(1, 2), Epsilon::from_ratio(1, 1), Epsilon::from_ratio(2, 1),
-                            Epsilon::from_ratio(4, 1)};
+const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 2), Epsilon::from_ratio(1, 1),
+                            Epsilon::from_ratio(2, 1),   Epsilon::from_ratio(4, 1), Epsilon::from_ratio(8, 1)};
+const unsigned precisions[] = {10, fine_bits};
 
 // Pr[y | v] · 2^B from the weights: interior |y − v|, end points the folded sums.
 uint64_t expected_count(const DiscreteLaplace& m, uint32_t v, uint32_t y, uint32_t width) {
@@ -25,46 +34,88 @@ uint64_t expected_count(const DiscreteLaplace& m, uint32_t v, uint32_t y, uint32
   for (uint32_t k = nearest; k < width; ++k) c += m.weight(k);
   return c;
 }
+
+// ε (rounded up) of the largest ratio in `counts` between inputs at distance ≤ reach.
+Epsilon observed_within(uint32_t reach, uint32_t width) {
+  W worst_num = W::from(1), worst_den = W::from(1);
+  const uint32_t n = width + 1;
+  for (uint32_t a = 0; a < n; ++a)
+    for (uint32_t b = 0; b < n; ++b) {
+      if ((a > b ? a - b : b - a) > reach) continue;
+      for (uint32_t y = 0; y < n; ++y) {
+        const W x = W::from(counts[a * n + y]), z = W::from(counts[b * n + y]);
+        if (z.is_zero()) return Epsilon{~uint64_t{0}};
+        if (x * worst_den > worst_num * z) {
+          worst_num = x;
+          worst_den = z;
+        }
+      }
+    }
+  Epsilon e{};
+  if (!tinyldp::ln_upper_bound(worst_num, worst_den, e)) return Epsilon{~uint64_t{0}};
+  return e;
+}
+
+tinyldp::test::ExhaustiveVerdict run_all(const DiscreteLaplace& dl, uint32_t width, Epsilon claim) {
+  return verify_exhaustively(width + 1, width + 1, claim, counts, [&](uint32_t x, CountingRng& rng) {
+    int32_t y = 0;
+    dl.privatize(static_cast<int32_t>(x), rng, y);
+    return static_cast<uint32_t>(y);
+  });
+}
 }  // namespace
 
-TEST(discrete_laplace_is_as_private_as_it_claims) {
-  int verified = 0;
-  for (uint32_t width = 1; width <= 4; ++width) {
-    for (Epsilon eps : epsilons) {
-      for (uint32_t delta = 1; delta <= width; delta += width - 1 > 0 ? width - 1 : 1) {
-        DiscreteLaplace dl;
-        const Status s = DiscreteLaplace::configure(eps, 0, static_cast<int32_t>(width), delta, table, 6, dl, 10);
-        if (s == Status::precision_too_low) continue;
-        CHECK_EQ(s, Status::ok);
-        if (s != Status::ok) continue;
-        CHECK(dl.realized_epsilon() <= eps);
-        const auto v = verify_exhaustively(width + 1, width + 1, dl.local_epsilon(), counts,
-                                           [&](uint32_t x, CountingRng& rng) {
-                                             int32_t y = 0;
-                                             dl.privatize(static_cast<int32_t>(x), rng, y);
-                                             return static_cast<uint32_t>(y);
-                                           });
-        CHECK(v.fixed_consumption);
-        CHECK(v.within_claim);
-        CHECK_EQ(v.random_bits, 10u);
-        for (uint32_t x = 0; x <= width; ++x)
-          for (uint32_t y = 0; y <= width; ++y)
-            CHECK_EQ(uint64_t{counts[x * (width + 1) + y]}, expected_count(dl, x, y, width));
-        // Neighbouring values stay within e^(ε_step), ε_step = realized ε / Δ, on the exact counts.
-        const auto bound = tinyldp::exp_lower_bound(Epsilon{dl.realized_epsilon().q32 / delta});
-        using W = tinyldp::detail::Wide;
-        for (uint32_t x = 0; x < width; ++x)
-          for (uint32_t y = 0; y <= width; ++y) {
-            const W a = W::from(counts[x * (width + 1) + y]), b = W::from(counts[(x + 1) * (width + 1) + y]);
-            CHECK(a.shl(128) <= bound * b);
-            CHECK(b.shl(128) <= bound * a);
-          }
-        ++verified;
+TEST(discrete_laplace_is_exactly_as_private_as_it_claims) {
+  int verified = 0, tiny = 0;
+  for (unsigned bits : precisions) {
+    for (uint32_t width = 1; width <= 4; ++width) {
+      for (Epsilon eps : epsilons) {
+        for (uint32_t delta = 1; delta <= width; delta += width - 1 > 0 ? width - 1 : 1) {
+          DiscreteLaplace dl;
+          const Status s =
+              DiscreteLaplace::configure(eps, 0, static_cast<int32_t>(width), delta, table, 6, dl, bits);
+          if (s == Status::precision_too_low) continue;
+          CHECK_EQ(s, Status::ok);
+          if (s != Status::ok) continue;
+          CHECK(dl.realized_epsilon() <= eps);
+          CHECK(dl.realized_epsilon() <= dl.local_epsilon());
+          // The whole range: the LDP claim holds, and is the largest ratio met.
+          const auto v = run_all(dl, width, dl.local_epsilon());
+          CHECK(v.fixed_consumption);
+          CHECK(v.within_claim);
+          CHECK(v.tight);
+          CHECK_EQ(v.random_bits, bits);
+          for (uint32_t x = 0; x <= width; ++x)
+            for (uint32_t y = 0; y <= width; ++y)
+              CHECK_EQ(uint64_t{counts[x * (width + 1) + y]}, expected_count(dl, x, y, width));
+          // Inputs at distance ≤ Δ: exactly the realized ε.
+          CHECK_EQ(observed_within(delta, width).q32, dl.realized_epsilon().q32);
+          if (eps.q32 < (uint64_t{1} << 32) / 50) ++tiny;
+          ++verified;
+        }
       }
     }
   }
-  CHECK_GE(verified, 20);
+  CHECK_GE(verified, 70);  // of 84 configurations, less those too coarse at 10 bits
+  CHECK_GE(tiny, 6);
 }
+
+TEST(realized_epsilon_is_close_to_the_request_when_precision_allows) {
+  // At the fine precision the Δ-ratio is within a small margin of e^ε: the ceiling rounding of
+  // the weights costs about 1/w_{W−1} per step, so the margin shrinks as 2^-B.
+  for (uint32_t width = 2; width <= 4; ++width) {
+    for (uint32_t delta = 1; delta <= width; ++delta) {
+      DiscreteLaplace dl;
+      const Epsilon eps = Epsilon::from_ratio(1, 1);
+      CHECK_EQ(DiscreteLaplace::configure(eps, 0, static_cast<int32_t>(width), delta, table, 6, dl, fine_bits),
+               Status::ok);
+      CHECK(dl.realized_epsilon() <= eps);
+      CHECK_GE(dl.realized_epsilon().q32, eps.q32 - (eps.q32 >> closeness_shift));
+    }
+  }
+}
+
+// --- Planted mutants ---
 
 TEST(catches_discrete_laplace_that_skips_the_noise_at_the_top) {
   DiscreteLaplace dl;
@@ -76,4 +127,19 @@ TEST(catches_discrete_laplace_that_skips_the_noise_at_the_top) {
     return static_cast<uint32_t>(y);
   });
   CHECK(!v.within_claim);
+}
+
+TEST(catches_a_centre_weight_one_unit_too_large) {
+  // The bug: w_0 one unit above what the realized ε was computed from (the top tail loses it).
+  const uint32_t widths[] = {1, 2, 4};
+  for (uint32_t width : widths) {
+    DiscreteLaplace dl;
+    CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), 0, static_cast<int32_t>(width), width, table, 6,
+                                        dl, 10),
+             Status::ok);
+    const Epsilon claim = dl.local_epsilon();
+    CHECK(run_all(dl, width, claim).within_claim);  // the real mechanism passes…
+    table[0] += 1;
+    CHECK(!run_all(dl, width, claim).within_claim);  // …the mutant does not
+  }
 }

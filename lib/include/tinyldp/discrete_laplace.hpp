@@ -8,15 +8,19 @@
 // exactly; a report draws B bits u and finds Z by scanning *all* 2W + 1 cumulative weights with
 // branch-free comparisons: the loop's trip count never depends on the noise or the value.
 //
-// Privacy, from the integers actually used: ε_step = ln(max adjacent ratio, end points
-// included), rounded up. Values at distance ≤ Δ are then e^(Δ·ε_step)-indistinguishable
-// (realized_epsilon(), ≤ the requested ε), and any two values of the range are
-// e^(W·ε_step)-indistinguishable (local_epsilon(): the LDP guarantee; equal when Δ = W).
+// Privacy, from the integers actually used: realized_epsilon() is ln of the largest ratio
+// Pr[y | v]/Pr[y | v'] over every output y and every pair of inputs with |v − v'| ≤ Δ, computed
+// exactly from the weights (O(W), see worst_ratio) and rounded up; it is ≤ the requested ε
+// because every adjacent ratio is ≤ e^(ε/Δ). local_epsilon() is the same over *all* pairs of
+// the range — the LDP guarantee, equal to realized_epsilon() when Δ = W (W·ε_step, with ε_step
+// the adjacent-pair figure, when that ratio is beyond e^20).
+// Configure at run time into a caller-owned table, or at compile time with
+// DiscreteLaplaceTable<N>::make (below), which puts the weights in flash.
 // Cost: context 56 bytes plus a caller-owned table of W + 1 uint64_t (table_entries()); report
 // one int32_t; random bits per report = B (precision bits, ≤ 62; default 48); time ~2W + 1
-// 64-bit compare-and-adds per report. Configuration (integer, ~W wide multiplications) can run
-// on the device. Limits: 1 ≤ W ≤ 65535, 1 ≤ Δ ≤ W. Stack (Cortex-M0, -Os, -fstack-usage, per
-// function): privatize ≈ 80 B plus RandomBits::draw ≈ 56 B and the caller's RandomBits (80 B);
+// 64-bit compare-and-adds per report. Run-time configuration (integer: ~50·W 128-bit
+// multiplications and three ln bounds) can run on the device. Limits: 1 ≤ W ≤ 65535,
+// 1 ≤ Δ ≤ W. Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize ≈ 80 B plus RandomBits::draw ≈ 56 B and the caller's RandomBits (80 B);
 // configure ≈ 1.3 KiB (384-bit temporaries).
 #ifndef TINYLDP_DISCRETE_LAPLACE_HPP
 #define TINYLDP_DISCRETE_LAPLACE_HPP
@@ -24,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
@@ -73,16 +78,19 @@ class DiscreteLaplace {
         hi_m = mid;
     }
     const uint64_t sum = weights_sum(lo_m, width, decay, tail, table);
-    out.lo_ = lo;
-    out.width_ = width;
-    out.sensitivity_ = sensitivity;
-    out.bits_ = bits;
-    out.table_ = table;
+    DiscreteLaplace r;
+    r.lo_ = lo;
+    r.width_ = width;
+    r.sensitivity_ = sensitivity;
+    r.bits_ = bits;
+    r.table_ = table;
     // Both folded tails hold table[width]; the deficit is added to them (more tail only helps).
     const uint64_t deficit = total - sum;
-    out.tail_low_ = table[width] + deficit / 2;
-    out.tail_high_ = table[width] + deficit - deficit / 2;
-    return out.compute_realized();
+    r.tail_low_ = table[width] + deficit / 2;
+    r.tail_high_ = table[width] + deficit - deficit / 2;
+    const Status s = r.compute_realized(eps);
+    if (s == Status::ok) out = r;
+    return s;
   }
 
   constexpr int32_t low() const { return lo_; }
@@ -153,36 +161,73 @@ class DiscreteLaplace {
     return q.low64() + (p.limb[0] != 0 ? 1u : 0u);
   }
 
-  // ε_step = ln of the largest ratio between the output distributions of neighbouring values:
-  // interior outputs give w_{k−1}/w_k; the end points give 1 + w_{s−1}/(w_s + … + tail).
-  constexpr Status compute_realized() {
-    using detail::Wide;
-    Wide worst_num = Wide::from(1), worst_den = Wide::from(1);
-    auto consider = [&](const Wide& num, const Wide& den) {
-      if (den.is_zero()) return false;
-      if (num * worst_den > worst_num * den) {
+  // The largest likelihood ratio between inputs at distance ≤ D, over every output, from the
+  // integers used. Pr[y | v]·2^B is w_{|y−v|} for an interior y, and at the end points a suffix
+  // S(s) = w_s + … + w_{W−1} + tail with s = v − lo (y = lo) or s = hi − v (y = hi). For each y
+  // this is unimodal in v, so over |v − v'| ≤ D the largest ratio sits at distance D or at the
+  // range's end: interior max_a w_a / w_{min(a+D, W−1)}, end points max_s S(s)/S(min(s+D, W)).
+  // Every candidate is attained by some pair of inputs, so the maximum is exact. O(W).
+  constexpr bool worst_ratio(uint32_t distance, detail::Wide& out_num, detail::Wide& out_den) const {
+    using R = UInt<4>;  // products of two values < 2^63
+    uint64_t worst_num = 1, worst_den = 1;
+    bool ok = true;
+    auto consider = [&](uint64_t num, uint64_t den) {
+      if (den == 0) {
+        ok = false;
+        return;
+      }
+      if (R::from(num).times(worst_den) > R::from(worst_num).times(den)) {
         worst_num = num;
         worst_den = den;
       }
-      return true;
     };
-    for (uint32_t k = 1; k < width_; ++k)
-      if (!consider(Wide::from(table_[k - 1]), Wide::from(table_[k]))) return Status::precision_too_low;
-    // Tails, both sides: Σ_{z ≥ s} = weights s … W−1 plus the tail.
+    for (uint32_t a = 0; a + 1 < width_; ++a) {
+      const uint32_t b = distance < width_ - 1 - a ? a + distance : width_ - 1;
+      consider(table_[a], table_[b]);
+    }
     const uint64_t tails[2] = {tail_low_, tail_high_};
-    for (uint64_t t : tails) {
-      Wide suffix = Wide::from(t);
-      for (uint32_t s = width_; s >= 1; --s) {
-        const Wide previous = Wide::from(table_[s - 1]);
-        if (!consider(suffix + previous, suffix)) return Status::precision_too_low;
-        suffix = suffix + previous;
+    for (uint64_t tail : tails) {
+      uint64_t whole = tail;  // S(0)
+      for (uint32_t k = 0; k < width_; ++k) whole += table_[k];
+      uint64_t head = 0, ahead = 0;  // w_0 + … + w_{s−1} and w_0 + … + w_{j−1}
+      uint32_t j = 0;
+      for (; j < distance && j < width_; ++j) ahead += table_[j];
+      for (uint32_t s = 0; s < width_; ++s) {
+        consider(whole - head, whole - ahead);  // S(s) / S(j), j = min(s + D, W)
+        head += table_[s];
+        if (j < width_) ahead += table_[j++];
       }
     }
-    Epsilon step{};
-    if (!ln_upper_bound(worst_num, worst_den, step)) return Status::precision_too_low;
-    realized_ = Epsilon{step.q32 * sensitivity_};
-    local_ = Epsilon{step.q32 * width_};
+    out_num = detail::Wide::from(worst_num);
+    out_den = detail::Wide::from(worst_den);
+    return ok;
+  }
+
+  // realized ε: ln of the worst ratio at distance ≤ Δ, rounded up; local ε: the same at
+  // distance ≤ W (or W·ε_step, ε_step from distance 1, when that ratio exceeds e^20).
+  // Both are ≤ the requested ε's bound because every adjacent ratio is ≤ L ≤ e^(ε/Δ).
+  constexpr Status compute_realized(Epsilon requested) {
+    detail::Wide num, den;
+    Epsilon step{}, realized{}, local{};
+    if (!worst_ratio(1, num, den) || !ln_upper_bound(num, den, step)) return Status::precision_too_low;
+    if (!worst_ratio(sensitivity_, num, den) || !ln_upper_bound(num, den, realized))
+      return Status::precision_too_low;
+    // Never met in practice (the weights' ratios sit ≥ 2^-33 below L); kept so that the claim
+    // is always both ≤ the request and verifiable with exp_lower_bound.
+    if (requested < realized) return Status::precision_too_low;
+    if (!worst_ratio(width_, num, den)) return Status::precision_too_low;
+    if (!ln_upper_bound(num, den, local)) local = Epsilon{step.q32 * width_};
+    realized_ = realized;
+    local_ = local;
     return Status::ok;
+  }
+
+  template <size_t Entries>
+  friend class DiscreteLaplaceTable;
+  constexpr DiscreteLaplace with_table(const uint64_t* table) const {
+    DiscreteLaplace r = *this;
+    r.table_ = table;
+    return r;
   }
 
   int32_t lo_ = 0;
@@ -192,6 +237,37 @@ class DiscreteLaplace {
   const uint64_t* table_ = nullptr;
   uint64_t tail_low_ = 0, tail_high_ = 0;
   Epsilon realized_{}, local_{};
+};
+
+// Compile-time configuration: the compiler computes the weights and the parameters, so the
+// device runs no configuration code and the table lives in flash.
+//   static constexpr auto noise =
+//       tinyldp::DiscreteLaplaceTable<tinyldp::DiscreteLaplace::table_entries(-50, 50)>::make(
+//           tinyldp::Epsilon::from_double(1.0), -50, 50, 1);
+//   constexpr tinyldp::DiscreteLaplace dl = noise.bind();  // points into `noise`: keep it static
+// Entries must equal table_entries(lo, hi), or the build fails.
+template <size_t Entries>
+class DiscreteLaplaceTable {
+ public:
+  static consteval DiscreteLaplaceTable make(Epsilon eps, int32_t lo, int32_t hi,
+                                             uint32_t sensitivity,
+                                             unsigned bits = DiscreteLaplace::default_bits) {
+    DiscreteLaplaceTable t;
+    detail::require_ok(DiscreteLaplace::table_entries(lo, hi) == Entries ? Status::ok
+                                                                         : Status::buffer_too_small);
+    DiscreteLaplace configured;
+    detail::require_ok(
+        DiscreteLaplace::configure(eps, lo, hi, sensitivity, t.weights_, Entries, configured, bits));
+    t.parameters_ = configured.with_table(nullptr);  // a constant may not point at this local
+    return t;
+  }
+  // The mechanism reading this table; valid while the table object lives.
+  constexpr DiscreteLaplace bind() const { return parameters_.with_table(weights_); }
+  constexpr uint64_t weight(size_t k) const { return weights_[k]; }
+
+ private:
+  uint64_t weights_[Entries] = {};
+  DiscreteLaplace parameters_{};
 };
 
 }  // namespace tinyldp
