@@ -23,6 +23,36 @@ TEST(olh_picks_g_from_epsilon) {
   CHECK_EQ(olh1.random_bits_per_report(), 32u + olh1.randomizer().random_bits_per_report());
 }
 
+TEST(realized_epsilon_is_at_most_the_request_and_close) {
+  // The k-RR over [g] at default precision: at most 2^-21 (the tolerance) below ε, never above.
+  const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 10), Epsilon::from_ratio(1, 1),
+                              Epsilon::from_ratio(5, 1), Epsilon::from_ratio(10, 1)};
+  for (Epsilon eps : epsilons) {
+    for (int blh = 0; blh < 2; ++blh) {
+      LocalHashing lh;
+      CHECK_EQ(blh ? LocalHashing::configure_blh(eps, 1000, lh) : LocalHashing::configure_olh(eps, 1000, lh),
+               Status::ok);
+      CHECK(lh.realized_epsilon() <= eps);
+      CHECK_GE(lh.realized_epsilon().q32 + (uint64_t{1} << 11), eps.q32);
+    }
+  }
+  LocalHashing olh10;
+  CHECK_EQ(LocalHashing::configure_olh(Epsilon::from_ratio(10, 1), 1000, olh10), Status::ok);
+  CHECK_EQ(olh10.range(), 22027u);  // round(e^10 = 22026.47) + 1
+}
+
+TEST(hash_collisions_are_close_to_one_over_g) {
+  // The estimator's assumption, for a few pairs of items over 8192 seeds: Pr[H(s,a) = H(s,b)]
+  // within 6σ of 1/g (g = 4: σ = √(8192·3/16) ≈ 39).
+  const uint32_t pairs[][2] = {{0, 1}, {1, 2}, {7, 1000}, {123456, 123457}};
+  for (const auto& p : pairs) {
+    uint32_t same = 0;
+    for (uint32_t s = 0; s < 8192; ++s) same += tinyldp::local_hash(s, p[0], 4) == tinyldp::local_hash(s, p[1], 4);
+    CHECK_GT(same, 2048u - 235u);
+    CHECK_LT(same, 2048u + 235u);
+  }
+}
+
 TEST(rejects_bad_parameters) {
   LocalHashing lh;
   CHECK(LocalHashing::configure_olh(Epsilon::from_ratio(1, 1), 1, lh) == Status::bad_parameter);

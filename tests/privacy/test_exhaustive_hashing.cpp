@@ -125,3 +125,38 @@ TEST(catches_hadamard_response_with_the_wrong_column) {
                                      });
   CHECK(!v.within_claim);
 }
+
+TEST(tiny_epsilon_is_verified_at_a_finer_precision) {
+  // At 6–8 bits ε = 0.01 rounds to p = q (rejected) for local hashing and to p = 1/2 (ε = 0)
+  // for Hadamard response; at 12 bits both stay non-degenerate and are still enumerable.
+  const Epsilon tiny[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 20)};
+  const uint32_t tiny_domains[] = {3, 8};
+  const Precision fine{12, 1u << 11};
+  for (Epsilon eps : tiny) {
+    for (uint32_t d : tiny_domains) {
+      for (int blh = 0; blh < 2; ++blh) {
+        LocalHashing lh;
+        CHECK_EQ(blh ? LocalHashing::configure_blh(eps, d, lh, fine, 3) : LocalHashing::configure_olh(eps, d, lh, fine, 3),
+                 Status::ok);
+        CHECK_EQ(lh.range(), 2u);  // round(e^ε) + 1 = 2 for tiny ε
+        CHECK(lh.realized_epsilon().q32 > 0 && lh.realized_epsilon() <= eps);
+        const auto v = verify_exhaustively(d, 8 * 2, lh.realized_epsilon(), counts, [&](uint32_t x, CountingRng& rng) {
+          tinyldp::LocalHashingReport r;
+          lh.privatize(x, rng, r);
+          return r.seed * 2 + r.value;
+        });
+        expect_private_and_tight(v, lh.realized_epsilon());
+      }
+      HadamardResponse hr;
+      CHECK_EQ(HadamardResponse::configure(eps, d, hr, fine), Status::ok);
+      CHECK(hr.realized_epsilon().q32 > 0 && hr.realized_epsilon() <= eps);
+      const uint32_t rows = 1u << hr.row_bits();
+      const auto v = verify_exhaustively(d, 2 * rows, hr.realized_epsilon(), counts, [&](uint32_t x, CountingRng& rng) {
+        tinyldp::HadamardReport r;
+        hr.privatize(x, rng, r);
+        return r.row * 2 + r.bit;
+      });
+      expect_private_and_tight(v, hr.realized_epsilon());
+    }
+  }
+}

@@ -9,7 +9,14 @@
 //   x = (v · 0x9E3779B1 mod 2^32) XOR s
 //   x ^= x >> 16; x *= 0x85EBCA6B; x ^= x >> 13; x *= 0xC2B2AE35; x ^= x >> 16   (mod 2^32)
 //   H(s, v) = ⌊x · g / 2^32⌋
-// Its uniformity affects only utility (the estimator assumes Pr[H(s,i) = H(s,v)] = 1/g).
+// (an odd-constant multiply, then the well-known MurmurHash3 32-bit finalizer "fmix32", then a
+// multiply-high into [0, g)). For a fixed seed, v ↦ x is a bijection on 32 bits. Its
+// uniformity affects only utility (the estimator assumes Pr[H(s,i) = H(s,v)] = 1/g for i ≠ v),
+// never privacy. Vectorizing it at the collector: v·0x9E3779B1 is seed-free (precompute once
+// per item); per report it is one XOR, two multiplies, three shift-XORs and a 32×32→64
+// multiply-high per item — all lane-wise on 32-bit integers.
+// g: OLH takes round(e^ε) + 1 from exp_lower_bound (so 4 at ε = 1, 8 at ε = 2), capped at
+// max_range = 2^24; configure() accepts any g in [2, 2^24].
 // Cost: context 48 bytes; report seed_bits + ⌈log2 g⌉ bits (a {seed, value} pair here);
 // random bits per report = seed_bits + the k-RR's bits; privatize is branch-free in the value
 // (one 32×32→64 multiply, a libgcc call on Cortex-M0, and one 64-bit division in the k-RR).
