@@ -45,6 +45,28 @@ TEST(discretization_is_exactly_as_private_as_it_claims) {
   CHECK_GE(verified, 8);  // 12 configurations less those too coarse at 8 bits
 }
 
+TEST(tiny_and_large_epsilon_are_verified) {
+  // ε = 0.01 needs 12 bits (at 8, p = q and configuration refuses); ε = 8 makes q a single unit.
+  const Epsilon extremes[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(8, 1)};
+  const uint32_t few_levels[] = {2, 3};
+  for (Epsilon eps : extremes) {
+    for (uint32_t levels : few_levels) {
+      StochasticDiscretization sd;
+      CHECK_EQ(StochasticDiscretization::configure(eps, lo, hi, levels, sd, Precision{12, 1u << 11}, 4), Status::ok);
+      CHECK(sd.realized_epsilon().q32 > 0 && sd.realized_epsilon() <= eps);
+      const auto v = verify_exhaustively(6, levels, sd.realized_epsilon(), counts, [&](uint32_t x, CountingRng& rng) {
+        uint32_t y = 0;
+        sd.privatize(lo + static_cast<int32_t>(x), rng, y);
+        return y;
+      });
+      CHECK(v.fixed_consumption);
+      CHECK(v.within_claim);
+      CHECK(v.tight);
+      CHECK_EQ(v.random_bits, sd.random_bits_per_report());
+    }
+  }
+}
+
 TEST(rounding_probabilities_are_the_stated_ones) {
   // Up-probability ⌊r·2^B/W⌋/2^B with r = t mod W, for every value, B = 4 and 8.
   const unsigned bits[] = {4, 8};
