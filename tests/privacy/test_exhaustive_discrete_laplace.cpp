@@ -14,8 +14,8 @@ using W = tinyldp::detail::Wide;
 
 namespace {
 #if defined(TINYLDP_TEST_ON_TARGET)
-constexpr unsigned fine_bits = 12;  // keeps the run under ~10 s on the Cortex-M0
-constexpr unsigned closeness_shift = 7;  // realized ε within 2^-7 ε of the request
+constexpr unsigned fine_bits = 11;  // keeps the run to a few seconds on the targets
+constexpr unsigned closeness_shift = 6;  // realized ε within 2^-6 ε of the request
 #else
 constexpr unsigned fine_bits = 16;
 constexpr unsigned closeness_shift = 10;
