@@ -39,6 +39,26 @@ TEST(rounding_is_unbiased_over_all_draws) {
   }
 }
 
+TEST(two_levels_randomize_exactly_like_the_k_rr_they_reuse) {
+  // L = 2 takes the division-free path (krr_two_way.hpp): same draws, same reports as KaryRr.
+  const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 1), Epsilon::from_ratio(8, 1)};
+  for (Epsilon eps : epsilons) {
+    StochasticDiscretization sd;
+    CHECK(StochasticDiscretization::configure(eps, -10, 30, 2, sd) == Status::ok);
+    InsecureTestSource a(12), b(12);
+    Rng ra(a), rb(b);
+    for (int32_t i = 0; i < 400; ++i) {
+      const int32_t v = -10 + i % 41;
+      uint32_t r = 9, y = 9;
+      CHECK(sd.privatize(v, ra, r) == Status::ok);
+      const uint32_t level = sd.round(v, rb.draw(sd.rounding_bits()));
+      CHECK(sd.randomizer().privatize(level, rb, y) == Status::ok);
+      CHECK_EQ(r, y);
+    }
+    CHECK_EQ(ra.bits_drawn(), rb.bits_drawn());
+  }
+}
+
 TEST(out_of_range_and_entropy_failure_emit_nothing) {
   constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), 0, 100, 3);
   InsecureTestSource src(3);

@@ -19,7 +19,8 @@
 // max_range = 2^24; configure() accepts any g in [2, 2^24].
 // Cost: context 48 bytes; report seed_bits + ⌈log2 g⌉ bits (a {seed, value} pair here);
 // random bits per report = seed_bits + the k-RR's bits; privatize is branch-free in the value
-// (one 32×32→64 multiply, a libgcc call on Cortex-M0, and one 64-bit division in the k-RR).
+// (one 32×32→64 multiply, a libgcc call on Cortex-M0; OLH adds the k-RR's 64-bit division,
+// BLH has none — see krr_two_way.hpp).
 // Stack (Cortex-M0, -Os, -fstack-usage, per function): the k-RR's privatize ≈ 56 B plus
 // RandomBits::draw ≈ 56 B, plus the caller's RandomBits (80 B); run-time configure ≈ 1.3 KiB.
 // Estimator (collector): support C(i) = #{reports with H(s, i) = y}; ĉ(i) = (C(i) − n/g)/(p − 1/g).
@@ -30,6 +31,7 @@
 
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/krr.hpp"
+#include "tinyldp/krr_two_way.hpp"
 
 namespace tinyldp {
 
@@ -107,8 +109,7 @@ class LocalHashing {
   Status privatize(uint32_t value, Rng& rng, LocalHashingReport& report) const {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t seed = static_cast<uint32_t>(rng.draw(seed_bits_));
-    uint32_t y = 0;
-    grr_.privatize(local_hash(seed, value, grr_.domain()), rng, y);
+    const uint32_t y = detail::randomize_over(grr_, local_hash(seed, value, grr_.domain()), rng);
     if (!rng.ok()) {
       report = {};
       return rng.status();

@@ -3,7 +3,7 @@
 //
 // A value v ∈ [lo, hi] sits at real position t/W between levels, with W = hi − lo and
 // t = (v − lo)(L − 1). It is rounded to level ⌊t/W⌋ + 1 with probability (t mod W)/W, else to
-// ⌊t/W⌋, so E[lo + level·W/(L−1)] = v; then k-RR over the L levels (binary RR when L = 2)
+// ⌊t/W⌋, so E[lo + level·W/(L−1)] = v; then k-RR over the L levels (binary RR, no division, when L = 2)
 // reports a level. The realized ε is the k-RR's: for every v the report's distribution is a
 // mixture of the k-RR's rows, so every likelihood ratio stays within p/q.
 //
@@ -25,6 +25,7 @@
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/krr.hpp"
+#include "tinyldp/krr_two_way.hpp"
 
 namespace tinyldp {
 
@@ -91,8 +92,7 @@ class StochasticDiscretization {
     const int32_t safe = static_cast<int32_t>(
         static_cast<uint32_t>(value) & ct::mask(in_domain)) |
         static_cast<int32_t>(static_cast<uint32_t>(lo_) & ct::mask(in_domain ^ 1u));
-    uint32_t y = 0;
-    krr_.privatize(round(safe, u), rng, y);
+    const uint32_t y = detail::randomize_over(krr_, round(safe, u), rng);
     if (!rng.ok()) {
       report = 0;
       return rng.status();
