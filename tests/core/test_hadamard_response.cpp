@@ -21,6 +21,25 @@ TEST(rows_span_the_next_power_of_two) {
   CHECK(HadamardResponse::configure(Epsilon::from_ratio(1, 1), 1, hr) == Status::bad_parameter);
 }
 
+TEST(run_time_configuration_matches_compile_time_and_is_close) {
+  constexpr HadamardResponse made = HadamardResponse::make(Epsilon::from_double(1.0), 300);
+  HadamardResponse hr;
+  CHECK_EQ(HadamardResponse::configure(Epsilon::from_double(1.0), 300, hr), Status::ok);
+  CHECK(hr.randomizer().keep_probability() == made.randomizer().keep_probability());
+  CHECK_EQ(hr.realized_epsilon().q32, made.realized_epsilon().q32);
+  // The binary RR at default precision: never above ε, at most 2^-21 below.
+  const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 10), Epsilon::from_ratio(1, 1),
+                              Epsilon::from_ratio(5, 1), Epsilon::from_ratio(10, 1)};
+  for (Epsilon eps : epsilons) {
+    CHECK_EQ(HadamardResponse::configure(eps, 1000, hr), Status::ok);
+    CHECK(hr.realized_epsilon() <= eps);
+    CHECK_GE(hr.realized_epsilon().q32 + (uint64_t{1} << 11), eps.q32);
+    CHECK_EQ(hr.random_bits_per_report(), 10u + hr.randomizer().random_bits_per_report());
+  }
+  CHECK(HadamardResponse::configure(Epsilon::from_q32(0), 10, hr) == Status::bad_epsilon);
+  CHECK(HadamardResponse::configure(Epsilon::from_ratio(1, 1), (1u << 30) + 1, hr) == Status::bad_parameter);
+}
+
 TEST(hadamard_columns_are_orthogonal) {
   // Over all 16 rows, two distinct columns agree on exactly half of them.
   for (uint32_t a = 0; a < 16; ++a) {

@@ -24,6 +24,21 @@ TEST(configures_and_rejects) {
   CHECK(StochasticDiscretization::configure(Epsilon::from_q32(0), 0, 9, 2, x) == Status::bad_epsilon);
 }
 
+TEST(realized_epsilon_is_at_most_the_request_and_close) {
+  // The k-RR over the levels at default precision: never above ε, at most 2^-21 below.
+  const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 10), Epsilon::from_ratio(1, 1),
+                              Epsilon::from_ratio(5, 1), Epsilon::from_ratio(10, 1)};
+  const uint32_t level_counts[] = {2, 3, 16, 256};
+  for (Epsilon eps : epsilons) {
+    for (uint32_t levels : level_counts) {
+      StochasticDiscretization sd;
+      CHECK(StochasticDiscretization::configure(eps, -1000, 1000, levels, sd) == Status::ok);
+      CHECK(sd.realized_epsilon() <= eps);
+      CHECK_GE(sd.realized_epsilon().q32 + (uint64_t{1} << 11), eps.q32);
+    }
+  }
+}
+
 TEST(rounding_is_unbiased_over_all_draws) {
   // Σ_u level(v, u) · W/(L−1) / 2^B + lo = v up to the stated 2^-B bias, for every v (B = 12).
   StochasticDiscretization sd;
