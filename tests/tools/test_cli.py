@@ -44,6 +44,7 @@ with tempfile.TemporaryDirectory() as tmp:
         for i, v in enumerate(values):
             f.write(f"{i}, {['red', 'green', 'blue', 'grey', 'pink', 'teal', 'gold', 'void'][v]}\n")
     truth = [s / 100 for s in shares]
+    open(path("empty.txt"), "w").close()
 
     # Round trips: every estimate within 5 standard errors of the truth.
     for mech, d in [("rr", 2), ("krr", 8), ("sue", 8), ("oue", 8), ("blh", 8), ("olh", 8), ("hr", 8)]:
@@ -67,7 +68,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check(open(path("colour.tldp.labels")).read().split() == ["red", "green", "blue", "grey", "pink", "teal", "gold"],
           "label file lists labels in order of first appearance")
     p = run("aggregate", path("colour.tldp"), "--labels", path("colour.tldp.labels"), "--truth", path("data.csv"),
-            "--truth-column", "colour", "--postprocess", "simplex", "--plot", path("colour.svg"))
+            "--column", "colour", "--postprocess", "simplex", "--plot", path("colour.svg"))
+    same = run("aggregate", path("colour.tldp"), "--labels", path("colour.tldp.labels"), "--truth", path("data.csv"),
+               "--truth-column", 1, "--postprocess", "simplex")
+    check(p.stdout == same.stdout, "--column and --truth-column, by name or index, agree")
     rows = [line.split(",") for line in p.stdout.strip().splitlines()]
     check(rows[0][-1] == "true_frequency" and rows[1][0] == "red", "CSV output with labels and truth")
     check(abs(sum(float(r[2]) for r in rows[1:]) - 1) < 1e-4, "simplex output sums to 1 (6 printed digits)")
@@ -75,6 +79,10 @@ with tempfile.TemporaryDirectory() as tmp:
     root = ET.parse(path("colour.svg")).getroot()
     check(root.tag.endswith("svg") and len(root.findall("{http://www.w3.org/2000/svg}circle")) >= 8,
           "SVG is well-formed and draws the true frequencies")
+    svg_text = open(path("colour.svg")).read()
+    check("estimate, with confidence interval" in svg_text and "true frequency" in svg_text, "SVG legend")
+    check(len(root.findall("{http://www.w3.org/2000/svg}rect")) >= 1 + 7 + 1, "SVG: background, bars, legend")
+    check(">red<" in svg_text and ">frequency<" in svg_text and ">item<" in svg_text, "SVG: axis labels")
 
     # Shards: saved states merge to the same estimate as one pass.
     run("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("values.txt"), "-o", path("a.tldp"), "--seed", 1)
@@ -101,11 +109,58 @@ with tempfile.TemporaryDirectory() as tmp:
     check(e is not None and 1.0 < e < 1.5, f"epsilon for the target SE at n = 1e5: {e}")
     check(plan["random_bits_per_report"] == 1 + 16 * int(q_den), "random bits per report")
 
+    # A file with a header and no records (the header is the file up to the first record).
+    with open(path("one.txt"), "w") as f:
+        f.write("3\n")
+    run("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("one.txt"), "-o", path("one.tldp"), "--seed", 1)
+    open(path("empty.tldp"), "wb").write(open(path("one.tldp"), "rb").read()[:40])
+
+    # plan against the closed forms of docs (BRIEF §3), evaluated at the realized probabilities.
+    def fraction(text):
+        num, exp = text.split("/2^")
+        return int(num) / 2 ** int(exp)
+
+    for mech, d, formula in [
+        ("rr", 2, lambda e, k: e / (e - 1) ** 2),  # p(1-p)/(2p-1)^2 with e = p/(1-p)
+        ("krr", 8, lambda e, k: (e + k - 2) / (e - 1) ** 2),
+        ("krr", 100, lambda e, k: (e + k - 2) / (e - 1) ** 2),
+        ("sue", 8, lambda e, k: math.sqrt(e) / (math.sqrt(e) - 1) ** 2),
+    ]:
+        for eps in ["0.5", "1", "2", "4"]:
+            j = json.loads(run("plan", "-m", mech, "-e", eps, "-d", d, "--n", 5000, "--json").stdout)
+            probs = dict(part.split(" = ") for part in j["probabilities"].split(", "))
+            p_ = fraction(probs["p"])
+            q_ = 1 - p_ if mech in ("rr", "sue") else fraction(probs["q"])
+            ratio = p_ / q_ if mech == "krr" else (p_ / (1 - p_)) ** (2 if mech == "sue" else 1)
+            check(j["realized_epsilon"] >= math.log(ratio) - 1e-9, f"{mech} ε={eps}: realized ε ≥ ln ratio")
+            check(j["realized_epsilon"] - math.log(ratio) < 2 ** -28, f"{mech} ε={eps}: realized ε tight")
+            check(j["realized_epsilon"] <= float(eps), f"{mech} ε={eps}: realized ε ≤ requested")
+            se = math.sqrt(formula(ratio, d) / 5000)
+            check(math.isclose(j["frequency_standard_error"], se, rel_tol=1e-6),
+                  f"{mech} ε={eps} d={d}: SE {j['frequency_standard_error']} vs formula {se}")
+    j = json.loads(run("plan", "-m", "krr", "-e", "1", "-d", 8, "--n", 5000, "--target-se", 0.02, "--json").stdout)
+    se_at_answer = json.loads(run("plan", "-m", "krr", "-e", j["epsilon_for_target_se"], "-d", 8, "--n", 5000,
+                                  "--json").stdout)["frequency_standard_error"]
+    check(se_at_answer <= 0.02, f"the epsilon plan proposes reaches the target: {se_at_answer}")
+    lower = json.loads(run("plan", "-m", "krr", "-e", round(j["epsilon_for_target_se"] - 0.01, 6), "-d", 8,
+                           "--n", 5000, "--json").stdout)["frequency_standard_error"]
+    check(lower > 0.02, f"and 0.01 less does not: {lower}")
+    text = run("plan", "-m", "krr", "-e", "0.1", "-d", 8).stdout
+    check("rounded down" in text and "0.0999999998" in text, "plan shows how a decimal ε was rounded")
+
     # inspect, and a damaged record.
     lines = run("inspect", path("oue.tldp"), "--json").stdout.strip().splitlines()
     check(len(lines) == len(values), "inspect prints one line per report")
     first = json.loads(lines[0])
     check(first["mechanism"] == "oue" and isinstance(first["bits_set"], list), "inspect decodes UE bits")
+    check(list(first)[:2] == ["record", "mechanism"], "inspect: record number and mechanism first")
+    run("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("values.txt"), "-o", path("ids.tldp"), "--seed", 4,
+        "--device-ids", "--epoch", 12, "--cohort", 3)
+    lines = run("inspect", path("ids.tldp")).stdout.splitlines()
+    check(lines[1].startswith(path("ids.tldp") + " #2 mechanism=\"krr\" device_id=1 epoch=12 cohort=3 value="),
+          f"inspect text line: {lines[1]}")
+    values_seen = [int(l.rsplit("value=", 1)[1]) for l in lines]
+    check(all(0 <= v < 8 for v in values_seen) and len(set(values_seen)) == 8, "inspect: k-RR values in range")
     data = bytearray(open(path("krr.tldp"), "rb").read())
     data[40 + 2 + 3] ^= 0xFF  # first record, a digest byte
     open(path("damaged.tldp"), "wb").write(data)
@@ -119,7 +174,20 @@ with tempfile.TemporaryDirectory() as tmp:
     for args, needle in [
         (("plan", "-m", "nope", "-e", "1"), "unknown mechanism"),
         (("plan", "-m", "oue", "-e", "abc", "-d", 4), "not a decimal"),
-        (("plan", "-m", "oue", "-e", "25", "-d", 4), "epsilon must be in"),
+        (("plan", "-m", "oue", "-e", "25", "-d", 4), "largest accepted epsilon, 20"),
+        (("plan", "-m", "oue", "-e", "0", "-d", 4), "must be positive"),
+        (("plan", "-m", "oue", "-e", "1", "-d", 1), "--domain must be at least 2"),
+        (("plan", "-m", "rr", "-e", "1", "-d", 8), "--domain must be 2"),
+        (("plan", "-m", "krr", "-e", "1", "-d", 1 << 23), "above the collector's limit"),
+        (("simulate", "-m", "krr", "-e", "1", "-d", 4, "-i", path("empty.txt"), "-o", path("x.tldp")), "no values"),
+        (("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("data.csv"), "-c", "colour", "-o", path("x.tldp")),
+         "use --labels"),
+        (("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("data.csv"), "-c", "shade", "-o", path("x.tldp")),
+         "no column named"),
+        (("simulate", "-m", "krr", "-e", "1", "-d", 4, "-i", path("data.csv"), "-c", "colour", "--labels",
+          "-o", path("x.tldp")), "more than 4 distinct labels"),
+        (("aggregate", path("empty.tldp")), "no reports"),
+        (("aggregate", path("missing.tldp")), "cannot open"),
         (("simulate", "-m", "krr", "-e", "1", "-d", 4, "-i", path("values.txt"), "-o", path("x.tldp")), "outside the domain"),
         (("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("missing.txt"), "-o", path("x.tldp")), "cannot open"),
         (("aggregate", path("values.txt")), "not a tinyldp report file"),
@@ -130,7 +198,13 @@ with tempfile.TemporaryDirectory() as tmp:
     open(path("truncated.tldp"), "wb").write(open(path("krr.tldp"), "rb").read()[:-3])
     check("truncated" in run("aggregate", path("truncated.tldp"), expect=2).stderr, "truncated file")
     run("simulate", "-m", "oue", expect=1)
-    check("Examples:" in run("--help").stdout, "--help teaches with examples")
+    run("plan", "-m", "oue", "-e", "1", "-d", 4, "--n", 0, expect=1)
+    run("aggregate", path("a.tldp"), "--postprocess", "smooth", expect=1)
+    helptext = run("--help").stdout
+    check("Examples:" in helptext, "--help teaches with examples")
+    for mech in ["rr", "krr", "sue", "oue", "blh", "olh", "hr"]:
+        check(mech in helptext.split("Mechanisms:")[1].splitlines()[0], f"--help lists {mech}")
+    check("Exit codes:" in helptext, "--help lists the exit codes")
 
 print(f"{1 if failures == 0 else 0} passed, {1 if failures else 0} failed ({failures} failed checks)")
 sys.exit(1 if failures else 0)

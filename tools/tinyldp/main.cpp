@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "epsilon_text.hpp"
 #include "input.hpp"
 #include "svg_plot.hpp"
 #include "tinyldp/collector/aggregator.hpp"
@@ -42,34 +43,39 @@ struct BadInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// "1.25" → exactly 125/100 → Epsilon, rounded down to 2^-32 (never more privacy loss).
-Epsilon parse_epsilon(const std::string& text) {
-  std::uint64_t num = 0, den = 1;
-  bool dot = false, digits = false;
-  for (char c : text) {
-    if (c == '.' && !dot) {
-      dot = true;
-    } else if (c >= '0' && c <= '9') {
-      if (num > 1'000'000'000'000ull || (dot && den > 1'000'000'000'000ull))
-        throw BadInput("epsilon \"" + text + "\" has too many digits");
-      num = num * 10 + static_cast<std::uint64_t>(c - '0');
-      if (dot) den *= 10;
-      digits = true;
-    } else {
-      throw BadInput("epsilon \"" + text + "\" is not a decimal number like 0.5 or 2");
-    }
+double as_double(Epsilon e) { return std::ldexp(static_cast<double>(e.q32), -32); }
+
+using tools::parse_epsilon;
+using Json = nlohmann::ordered_json;  // keys in the order written
+
+// The mechanisms the collector knows, in id order: whatever mechanism_from_name accepts, so a
+// new mechanism needs no change here.
+std::vector<std::string> mechanism_names() {
+  std::vector<std::string> names;
+  for (unsigned v = 1; v < 256; ++v) {
+    const auto id = static_cast<MechanismId>(v);
+    const char* name = wire::name_of(id);
+    if (mechanism_from_name(name) == id) names.emplace_back(name);
   }
-  if (!digits) throw BadInput("epsilon \"" + text + "\" is not a number");
-  const Epsilon e = Epsilon::from_ratio(num, den);
-  if (!is_valid_epsilon(e)) throw BadInput("epsilon must be in (0, 20], got " + text);
-  return e;
+  return names;
 }
 
-double as_double(Epsilon e) { return std::ldexp(static_cast<double>(e.q32), -32); }
+std::string mechanism_list() {
+  std::string out;
+  for (const auto& n : mechanism_names()) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
 
 Mechanism configure(const std::string& name, Epsilon eps, std::uint32_t domain) {
   const auto id = mechanism_from_name(name);
-  if (!id) throw BadInput("unknown mechanism \"" + name + "\" (rr, krr, sue, oue, blh, olh, hr)");
+  if (!id) throw BadInput("unknown mechanism \"" + name + "\" (known: " + mechanism_list() + ")");
+  if (*id == MechanismId::rr && domain != 2)
+    throw BadInput("rr is binary randomized response: --domain must be 2 (values 0 and 1); use krr for more");
+  if (*id != MechanismId::rr && domain < 2)
+    throw BadInput("--domain must be at least 2 (got " + std::to_string(domain) + ")");
+  if (domain > max_collector_domain)
+    throw BadInput("--domain " + std::to_string(domain) + " is above the collector's limit " +
+                   std::to_string(max_collector_domain));
   Mechanism m;
   const Status s = Mechanism::configure({*id, eps, domain, {}}, m);
   if (s != Status::ok)
@@ -85,6 +91,12 @@ void progress(const char* what, std::uint64_t done, std::uint64_t total) {
   std::fprintf(stderr, "\r%s %llu/%llu", what, static_cast<unsigned long long>(done),
                static_cast<unsigned long long>(total));
   if (done == total) std::fprintf(stderr, "\n");
+}
+
+// What a file's reports are, for messages: "krr, epsilon 1, domain 8".
+std::string describe(const Mechanism& m) {
+  return std::string(wire::name_of(m.config().id)) + ", epsilon " +
+         tools::to_decimal(m.config().epsilon) + ", domain " + std::to_string(m.domain());
 }
 
 // ---- simulate -------------------------------------------------------------------------------
@@ -129,6 +141,7 @@ int run_simulate(const SimulateOptions& o) {
   const Mechanism m = configure(o.mechanism, parse_epsilon(o.epsilon), o.domain);
   ValueSource source{o.input, o.column, !o.no_header, o.labels};
   const auto values = tools::read_values(source, m.domain());
+  if (values.values.empty()) throw BadInput(o.input + ": no values to privatize");
   if (o.labels) tools::write_label_file(o.output + ".labels", values.labels);
   ReportFileWriter writer(o.output, m);
   if (!writer.ok()) throw BadInput("cannot write " + o.output);
@@ -161,13 +174,19 @@ int run_aggregate(const AggregateOptions& o) {
   if (!post) throw BadInput("unknown --postprocess \"" + o.postprocess + "\" (none, clip, norm-sub, simplex)");
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
   std::optional<Aggregator> total;
+  std::string first;  // the file that fixed the mechanism
   auto add = [&](const Aggregator& a, const std::string& from) {
     if (!total) {
       total = a;
+      first = from;
     } else if (!total->merge(a)) {
-      throw BadInput(from + " holds reports of another mechanism or other parameters");
+      throw BadInput(from + " holds reports of another mechanism or other parameters (" +
+                     describe(a.mechanism()) + ") than " + first + " (" +
+                     describe(total->mechanism()) + ")");
     }
   };
+  std::uint64_t read = 0;
+  const bool show_progress = stderr_is_terminal();
   std::map<std::string, std::uint64_t> rejected;
   for (const auto& path : o.inputs) {
     ReportFileReader reader(path);
@@ -177,6 +196,8 @@ int run_aggregate(const AggregateOptions& o) {
     while (reader.next(report)) {
       const ParseError e = a.ingest(report);
       if (e != ParseError::none) ++rejected[to_string(e)];
+      if (show_progress && ++read % 65536 == 0)
+        std::fprintf(stderr, "\raggregated %llu reports", static_cast<unsigned long long>(read));
     }
     if (!reader.ok()) throw BadInput(path + ": " + reader.error());
     add(a, path);
@@ -190,6 +211,7 @@ int run_aggregate(const AggregateOptions& o) {
     if (!a) throw BadInput(path + ": " + error);
     add(*a, path);
   }
+  if (show_progress && read >= 65536) std::fprintf(stderr, "\n");
   if (!total) throw BadInput("nothing to aggregate: give report files or --merge-state");
   if (o.save_state) {
     const auto bytes = total->serialize();
@@ -202,6 +224,9 @@ int run_aggregate(const AggregateOptions& o) {
     std::cerr << "tinyldp: rejected " << count << " report(s): " << reason << "\n";
     rejected_total += count;
   }
+  if (total->reports() == 0)
+    throw BadInput(rejected_total > 0 ? "every report was rejected; nothing to estimate from"
+                                      : "the inputs hold no reports; nothing to estimate from");
   const Mechanism& m = total->mechanism();
   const auto estimates = estimate(*total, *post, o.confidence);
   std::vector<std::string> labels;
@@ -215,7 +240,7 @@ int run_aggregate(const AggregateOptions& o) {
   }
   auto label_of = [&](std::size_t i) { return i < labels.size() ? labels[i] : std::to_string(i); };
   if (o.format == "json") {
-    nlohmann::json j;
+    Json j;
     j["mechanism"] = wire::name_of(m.description().id);
     j["requested_epsilon"] = as_double(m.config().epsilon);
     j["realized_epsilon"] = as_double(m.realized_epsilon());
@@ -225,7 +250,7 @@ int run_aggregate(const AggregateOptions& o) {
     j["postprocess"] = name_of(*post);
     j["confidence"] = o.confidence;
     for (std::size_t i = 0; i < estimates.size(); ++i) {
-      nlohmann::json item = {{"item", label_of(i)},       {"count", estimates[i].count},
+      Json item = {{"item", label_of(i)},       {"count", estimates[i].count},
                              {"frequency", estimates[i].frequency},
                              {"standard_error", estimates[i].standard_error},
                              {"ci_low", estimates[i].ci_low}, {"ci_high", estimates[i].ci_high}};
@@ -275,11 +300,12 @@ double per_report_variance(const Mechanism& m) {
 }
 
 int run_plan(const PlanOptions& o) {
-  const Epsilon eps = parse_epsilon(o.epsilon);
+  bool exact = false;
+  const Epsilon eps = parse_epsilon(o.epsilon, &exact);
   const Mechanism m = configure(o.mechanism, eps, o.domain);
   const double v1 = per_report_variance(m);
   const double se = std::sqrt(v1 / static_cast<double>(o.n));
-  nlohmann::json j;
+  Json j;
   j["mechanism"] = o.mechanism;
   j["domain"] = m.domain();
   j["requested_epsilon"] = as_double(eps);
@@ -318,7 +344,8 @@ int run_plan(const PlanOptions& o) {
   }
   std::cout.precision(10);
   std::cout << "mechanism           " << o.mechanism << " over " << m.domain() << " items\n"
-            << "requested epsilon   " << as_double(eps) << "\n"
+            << "requested epsilon   " << tools::to_decimal(eps)
+            << (exact ? "" : "  (" + o.epsilon + " rounded down to a multiple of 2^-32)") << "\n"
             << "realized epsilon    " << as_double(m.realized_epsilon()) << "  (= "
             << m.realized_epsilon().q32 << " / 2^32, from the integers below)\n"
             << "probabilities       " << m.probabilities_as_fractions() << "\n"
@@ -358,16 +385,17 @@ int run_inspect(const std::vector<std::string>& inputs, bool json) {
         const ParseError e = m.check_payload(r.report.payload);
         if (e != ParseError::none) r.error = e;
       }
-      nlohmann::json j = {{"record", index}};
+      Json j;
+      j["record"] = index;
       if (!r.ok()) {
         j["rejected"] = to_string(r.error);
         status = exit_rejected;
       } else {
+        j["mechanism"] = wire::name_of(d.id);
         const auto& h = r.report.header;
         if (h.fields & wire::field_device_id) j["device_id"] = h.device_id;
         if (h.fields & wire::field_epoch) j["epoch"] = h.epoch;
         if (h.fields & wire::field_cohort) j["cohort"] = h.cohort;
-        j["mechanism"] = wire::name_of(d.id);
         const std::uint64_t bits =
             d.payload_bits <= 64 ? wire::unpack_bits(r.report.payload.data(), d.payload_bits) : 0;
         switch (d.id) {
@@ -414,19 +442,23 @@ int main(int argc, char** argv) {
       "Simulate devices privatizing a column of data, aggregate their reports into frequency\n"
       "estimates with confidence intervals, plan epsilon and sample sizes, inspect reports."};
   app.require_subcommand(1);
+  const std::string mechanisms = mechanism_list();
   app.footer(
       "Examples:\n"
       "  tinyldp plan --mechanism oue --epsilon 1 --domain 16 --n 100000\n"
       "  tinyldp simulate --mechanism oue --epsilon 1 --domain 16 --input ages.txt --output r.tldp\n"
       "  tinyldp aggregate r.tldp --postprocess norm-sub --truth ages.txt --plot ages.svg\n"
+      "  tinyldp simulate -m krr -e 0.5 -d 16 -i adult.csv -c education --labels -o edu.tldp\n"
+      "  tinyldp aggregate edu.tldp --labels edu.tldp.labels -f json\n"
       "  tinyldp inspect r.tldp --json\n"
-      "Mechanisms: rr (binary, domain 2), krr, sue, oue, blh, olh, hr.\n"
+      "Mechanisms: " + mechanisms + " (rr is binary: domain 2).\n"
+      "Epsilon is a decimal (0.5, 2, 1e-1), read exactly and rounded down to 2^-32.\n"
       "Exit codes: 0 ok, 1 bad usage, 2 bad input, 3 reports rejected (aggregate, inspect).\n"
       "Full manual: docs/cli.md");
 
   SimulateOptions sim;
   auto* s = app.add_subcommand("simulate", "privatize a column of values into a report file");
-  s->add_option("--mechanism,-m", sim.mechanism, "rr, krr, sue, oue, blh, olh, hr")->required();
+  s->add_option("--mechanism,-m", sim.mechanism, mechanisms)->required();
   s->add_option("--epsilon,-e", sim.epsilon, "privacy budget per report, a decimal like 0.5")->required();
   s->add_option("--domain,-d", sim.domain, "number of categories; values are 0 … D−1")->required();
   s->add_option("--input,-i", sim.input, "CSV file, or one integer per line")->required();
@@ -448,7 +480,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "clip", "norm-sub", "simplex"}));
   a->add_option("--confidence", agg.confidence, "confidence level of the intervals (default 0.95)");
   a->add_option("--truth", agg.truth, "the raw input, to compare with (same format as simulate's)");
-  a->add_option("--truth-column", agg.truth_column, "CSV column of --truth");
+  a->add_option("--column,--truth-column,-c", agg.truth_column, "CSV column of --truth: header name or 0-based index");
   a->add_flag("--truth-no-header", agg.truth_no_header, "the --truth CSV has no header row");
   a->add_option("--labels", agg.labels, "label file written by simulate --labels");
   a->add_option("--plot", agg.plot, "write an SVG chart of the estimates (and truth)");
@@ -458,12 +490,13 @@ int main(int argc, char** argv) {
 
   PlanOptions plan;
   auto* p = app.add_subcommand("plan", "realized probabilities, epsilon and expected accuracy");
-  p->add_option("--mechanism,-m", plan.mechanism, "rr, krr, sue, oue, blh, olh, hr")->required();
+  p->add_option("--mechanism,-m", plan.mechanism, mechanisms)->required();
   p->add_option("--epsilon,-e", plan.epsilon, "privacy budget per report")->required();
   p->add_option("--domain,-d", plan.domain, "number of categories (default 2)");
-  p->add_option("--n", plan.n, "number of reports (default 10000)");
+  p->add_option("--n", plan.n, "number of reports (default 10000)")->check(CLI::PositiveNumber);
   p->add_option("--target-se", plan.target_se, "also answer: n and epsilon needed for this frequency SE");
-  p->add_option("--group", plan.group, "privacy loss for a group of t records (t·epsilon)");
+  p->add_option("--group", plan.group, "privacy loss for a group of t records (t·epsilon)")
+      ->check(CLI::PositiveNumber);
   p->add_flag("--json", plan.json, "machine-readable output");
 
   std::vector<std::string> inspect_inputs;

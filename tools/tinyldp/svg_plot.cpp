@@ -26,8 +26,8 @@ std::string frequency_plot_svg(const std::vector<collector::ItemEstimate>& e,
                                const std::optional<std::vector<double>>& truth,
                                const std::vector<std::string>& labels, const std::string& title) {
   const std::size_t n = e.size();
-  const double width = std::max(480.0, 70.0 + 28.0 * static_cast<double>(n)), height = 360;
-  const double left = 60, right = 20, top = 40, bottom = 70;
+  const double width = std::max(480.0, 70.0 + 28.0 * static_cast<double>(n)), height = 400;
+  const double left = 60, right = 20, top = 66, bottom = 90;  // legend above the plot
   const double plot_w = width - left - right, plot_h = height - top - bottom;
   double lo = 0, hi = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -45,14 +45,26 @@ std::string frequency_plot_svg(const std::vector<collector::ItemEstimate>& e,
     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
     << "<text x=\"" << width / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">"
     << escape(title) << "</text>\n";
-  for (int t = 0; t <= 5; ++t) {  // y axis grid and ticks
-    const double v = lo + (hi - lo) * t / 5.0;
+  // y axis grid and ticks at a "nice" step: 1, 2 or 5 times a power of ten, about 5 of them.
+  const double raw_step = (hi - lo) / 5;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
+  const double step = magnitude * (raw_step / magnitude < 1.5 ? 1 : raw_step / magnitude < 3.5 ? 2 : 5);
+  const int digits = std::max(0, -static_cast<int>(std::floor(std::log10(step))));
+  for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
+    std::ostringstream tick;
+    tick.setf(std::ios::fixed);
+    tick.precision(digits);
+    tick << (std::fabs(v) < step * 1e-9 ? 0.0 : v);
     s << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y(v) << "\" y2=\""
       << y(v) << "\" stroke=\"#ddd\"/>\n<text x=\"" << left - 6 << "\" y=\"" << y(v) + 4
-      << "\" text-anchor=\"end\">" << v << "</text>\n";
+      << "\" text-anchor=\"end\">" << tick.str() << "</text>\n";
   }
   s << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << y(0) << "\" y2=\""
     << y(0) << "\" stroke=\"black\"/>\n";
+  s << "<line x1=\"" << left << "\" x2=\"" << left << "\" y1=\"" << top << "\" y2=\"" << top + plot_h
+    << "\" stroke=\"black\"/>\n";  // y axis
+  s << "<text x=\"" << left + plot_w / 2 << "\" y=\"" << height - 6
+    << "\" text-anchor=\"middle\">item</text>\n";
   s << "<text transform=\"translate(16," << top + plot_h / 2
     << ") rotate(-90)\" text-anchor=\"middle\">frequency</text>\n";
   for (std::size_t i = 0; i < n; ++i) {
@@ -72,7 +84,7 @@ std::string frequency_plot_svg(const std::vector<collector::ItemEstimate>& e,
     s << "<text transform=\"translate(" << cx << "," << top + plot_h + 14
       << ") rotate(45)\">" << escape(name.substr(0, 16)) << "</text>\n";
   }
-  const double lx = width - right - 190;
+  const double lx = width - right - 230;
   s << "<rect x=\"" << lx << "\" y=\"30\" width=\"12\" height=\"10\" fill=\"#4a7fc1\"/><text x=\""
     << lx + 16 << "\" y=\"39\">estimate, with confidence interval</text>\n";
   if (truth)
