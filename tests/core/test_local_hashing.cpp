@@ -53,24 +53,28 @@ TEST(hash_collisions_are_close_to_one_over_g) {
   }
 }
 
-TEST(blh_randomizes_exactly_like_the_k_rr_it_reuses) {
-  // g = 2 takes the division-free path (krr_two_way.hpp): same draws, same reports as KaryRr.
-  const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 1), Epsilon::from_ratio(8, 1)};
+TEST(randomizes_exactly_like_the_k_rr_it_reuses) {
+  // The division-free k-RR (krr_no_division.hpp): same draws, same reports as KaryRr, for
+  // BLH (g = 2) and OLH from g = 2 to g = 22027, with the report seed included.
+  const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 1), Epsilon::from_ratio(3, 1),
+                              Epsilon::from_ratio(8, 1), Epsilon::from_ratio(10, 1)};
   for (Epsilon eps : epsilons) {
-    LocalHashing blh;
-    CHECK_EQ(LocalHashing::configure_blh(eps, 100, blh), Status::ok);
-    InsecureTestSource a(11), b(11);
-    Rng ra(a), rb(b);
-    for (uint32_t i = 0; i < 400; ++i) {
-      LocalHashingReport r;
-      CHECK(blh.privatize(i % 100, ra, r) == Status::ok);
-      const uint32_t seed = static_cast<uint32_t>(rb.draw(32));
-      uint32_t y = 9;
-      CHECK(blh.randomizer().privatize(tinyldp::local_hash(seed, i % 100, 2), rb, y) == Status::ok);
-      CHECK_EQ(r.seed, seed);
-      CHECK_EQ(r.value, y);
+    for (int blh = 0; blh < 2; ++blh) {
+      LocalHashing lh;
+      CHECK_EQ(blh ? LocalHashing::configure_blh(eps, 100, lh) : LocalHashing::configure_olh(eps, 100, lh), Status::ok);
+      InsecureTestSource a(11), b(11);
+      Rng ra(a), rb(b);
+      for (uint32_t i = 0; i < 400; ++i) {
+        LocalHashingReport r;
+        CHECK(lh.privatize(i % 100, ra, r) == Status::ok);
+        const uint32_t seed = static_cast<uint32_t>(rb.draw(32));
+        uint32_t y = 9;
+        CHECK(lh.randomizer().privatize(tinyldp::local_hash(seed, i % 100, lh.range()), rb, y) == Status::ok);
+        CHECK_EQ(r.seed, seed);
+        CHECK_EQ(r.value, y);
+      }
+      CHECK_EQ(ra.bits_drawn(), rb.bits_drawn());
     }
-    CHECK_EQ(ra.bits_drawn(), rb.bits_drawn());
   }
 }
 

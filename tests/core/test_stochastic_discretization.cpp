@@ -54,23 +54,26 @@ TEST(rounding_is_unbiased_over_all_draws) {
   }
 }
 
-TEST(two_levels_randomize_exactly_like_the_k_rr_they_reuse) {
-  // L = 2 takes the division-free path (krr_two_way.hpp): same draws, same reports as KaryRr.
+TEST(randomizes_exactly_like_the_k_rr_it_reuses) {
+  // The division-free k-RR (krr_no_division.hpp): same draws, same reports as KaryRr.
   const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 1), Epsilon::from_ratio(8, 1)};
+  const uint32_t level_counts[] = {2, 3, 7, 64, 256};
   for (Epsilon eps : epsilons) {
-    StochasticDiscretization sd;
-    CHECK(StochasticDiscretization::configure(eps, -10, 30, 2, sd) == Status::ok);
-    InsecureTestSource a(12), b(12);
-    Rng ra(a), rb(b);
-    for (int32_t i = 0; i < 400; ++i) {
-      const int32_t v = -10 + i % 41;
-      uint32_t r = 9, y = 9;
-      CHECK(sd.privatize(v, ra, r) == Status::ok);
-      const uint32_t level = sd.round(v, rb.draw(sd.rounding_bits()));
-      CHECK(sd.randomizer().privatize(level, rb, y) == Status::ok);
-      CHECK_EQ(r, y);
+    for (uint32_t levels : level_counts) {
+      StochasticDiscretization sd;
+      CHECK(StochasticDiscretization::configure(eps, -10, 30, levels, sd) == Status::ok);
+      InsecureTestSource a(12), b(12);
+      Rng ra(a), rb(b);
+      for (int32_t i = 0; i < 300; ++i) {
+        const int32_t v = -10 + i % 41;
+        uint32_t r = 9, y = 9;
+        CHECK(sd.privatize(v, ra, r) == Status::ok);
+        const uint32_t level = sd.round(v, rb.draw(sd.rounding_bits()));
+        CHECK(sd.randomizer().privatize(level, rb, y) == Status::ok);
+        CHECK_EQ(r, y);
+      }
+      CHECK_EQ(ra.bits_drawn(), rb.bits_drawn());
     }
-    CHECK_EQ(ra.bits_drawn(), rb.bits_drawn());
   }
 }
 

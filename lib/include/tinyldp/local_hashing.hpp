@@ -19,8 +19,8 @@
 // max_range = 2^24; configure() accepts any g in [2, 2^24].
 // Cost: context 48 bytes; report seed_bits + ⌈log2 g⌉ bits (a {seed, value} pair here);
 // random bits per report = seed_bits + the k-RR's bits; privatize is branch-free in the value
-// (one 32×32→64 multiply, a libgcc call on Cortex-M0; OLH adds the k-RR's 64-bit division,
-// BLH has none — see krr_two_way.hpp).
+// (one 32×32→64 multiply, a libgcc call on Cortex-M0) and division-free in the random draw too
+// (the k-RR's index by a fixed-trip restoring division, see krr_no_division.hpp).
 // Stack (Cortex-M0, -Os, -fstack-usage, per function): the k-RR's privatize ≈ 56 B plus
 // RandomBits::draw ≈ 56 B, plus the caller's RandomBits (80 B); run-time configure ≈ 1.3 KiB.
 // Estimator (collector): support C(i) = #{reports with H(s, i) = y}; ĉ(i) = (C(i) − n/g)/(p − 1/g).
@@ -31,7 +31,7 @@
 
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/krr.hpp"
-#include "tinyldp/krr_two_way.hpp"
+#include "tinyldp/krr_no_division.hpp"
 
 namespace tinyldp {
 

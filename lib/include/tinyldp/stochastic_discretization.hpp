@@ -3,7 +3,7 @@
 //
 // A value v ∈ [lo, hi] sits at real position t/W between levels, with W = hi − lo and
 // t = (v − lo)(L − 1). It is rounded to level ⌊t/W⌋ + 1 with probability (t mod W)/W, else to
-// ⌊t/W⌋, so E[lo + level·W/(L−1)] = v; then k-RR over the L levels (binary RR, no division, when L = 2)
+// ⌊t/W⌋, so E[lo + level·W/(L−1)] = v; then k-RR over the L levels (binary RR when L = 2)
 // reports a level. The realized ε is the k-RR's: for every v the report's distribution is a
 // mixture of the k-RR's rows, so every likelihood ratio stays within p/q.
 //
@@ -14,7 +14,8 @@
 // 2^-B below the exact (t mod W)/W: the mean is low by less than 2^-B·W/(L−1) value units
 // (exactly unbiased when W is a power of two ≤ 2^B). B ≤ 24.
 // Cost: context 56 bytes; report ⌈log2 L⌉ bits (a uint32_t level here); random bits per report
-// = B + the k-RR's; time L − 1 comparisons plus the k-RR. Limits: W < 2^31, 2 ≤ L ≤ 256.
+// = B + the k-RR's; time L − 1 comparisons plus the k-RR (whose index needs no division
+// either: krr_no_division.hpp). Limits: W < 2^31, 2 ≤ L ≤ 256.
 // Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize ≈ 80 B plus the k-RR's 56 B
 // and RandomBits::draw ≈ 56 B, plus the caller's RandomBits (80 B); run-time configure ≈ 1.3 KiB.
 #ifndef TINYLDP_STOCHASTIC_DISCRETIZATION_HPP
@@ -25,7 +26,7 @@
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/krr.hpp"
-#include "tinyldp/krr_two_way.hpp"
+#include "tinyldp/krr_no_division.hpp"
 
 namespace tinyldp {
 
