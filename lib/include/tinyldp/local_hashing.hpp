@@ -21,8 +21,9 @@
 // random bits per report = seed_bits + the k-RR's bits; privatize is branch-free in the value
 // (one 32×32→64 multiply, a libgcc call on Cortex-M0) and division-free in the random draw too
 // (the k-RR's index by a fixed-trip restoring division, see krr_no_division.hpp).
-// Stack (Cortex-M0, -Os, -fstack-usage, per function): the k-RR's privatize ≈ 56 B plus
-// RandomBits::draw ≈ 56 B, plus the caller's RandomBits (80 B); run-time configure ≈ 1.3 KiB.
+// Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize is inlined into its caller;
+// the k-RR step (detail::randomize_over) ≈ 80 B plus RandomBits::draw ≈ 56 B, plus the
+// caller's RandomBits (80 B); run-time configure ≈ 1.3 KiB (make_olh/make_blh: none).
 // Estimator (collector): support C(i) = #{reports with H(s, i) = y}; ĉ(i) = (C(i) − n/g)/(p − 1/g).
 #ifndef TINYLDP_LOCAL_HASHING_HPP
 #define TINYLDP_LOCAL_HASHING_HPP

@@ -16,8 +16,9 @@
 // Cost: context 56 bytes; report ⌈log2 L⌉ bits (a uint32_t level here); random bits per report
 // = B + the k-RR's; time L − 1 comparisons plus the k-RR (whose index needs no division
 // either: krr_no_division.hpp). Limits: W < 2^31, 2 ≤ L ≤ 256.
-// Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize ≈ 80 B plus the k-RR's 56 B
-// and RandomBits::draw ≈ 56 B, plus the caller's RandomBits (80 B); run-time configure ≈ 1.3 KiB.
+// Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize ≈ 80 B plus the k-RR step
+// (detail::randomize_over) ≈ 80 B and RandomBits::draw ≈ 56 B, plus the caller's RandomBits
+// (80 B); run-time configure ≈ 1.3 KiB (make(): none).
 #ifndef TINYLDP_STOCHASTIC_DISCRETIZATION_HPP
 #define TINYLDP_STOCHASTIC_DISCRETIZATION_HPP
 
