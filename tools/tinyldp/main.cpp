@@ -361,6 +361,7 @@ int run_plan(const PlanOptions& o) {
       std::cout << "epsilon for SE " << *o.target_se << " at n = " << o.n << ": "
                 << j["epsilon_for_target_se"].get<double>() << "\n";
   }
+  std::cout.precision(10);
   if (o.group)
     std::cout << "group of " << *o.group << "         epsilon " << *o.group << " x "
               << as_double(m.realized_epsilon()) << " = " << j["group_epsilon"].get<double>() << "\n";
@@ -493,10 +494,11 @@ int main(int argc, char** argv) {
   p->add_option("--mechanism,-m", plan.mechanism, mechanisms)->required();
   p->add_option("--epsilon,-e", plan.epsilon, "privacy budget per report")->required();
   p->add_option("--domain,-d", plan.domain, "number of categories (default 2)");
-  p->add_option("--n", plan.n, "number of reports (default 10000)")->check(CLI::PositiveNumber);
+  p->add_option("--n", plan.n, "number of reports (default 10000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 53));
   p->add_option("--target-se", plan.target_se, "also answer: n and epsilon needed for this frequency SE");
   p->add_option("--group", plan.group, "privacy loss for a group of t records (t·epsilon)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1u, 1000000u));
   p->add_flag("--json", plan.json, "machine-readable output");
 
   std::vector<std::string> inspect_inputs;
