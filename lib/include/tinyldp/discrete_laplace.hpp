@@ -20,8 +20,8 @@
 // DiscreteLaplaceTable<N>::make (below), which puts the weights in flash.
 // Cost: context 56 bytes plus a caller-owned table of W + 1 uint64_t (table_entries()); report
 // one int32_t; random bits per report = B (precision bits, ≤ 62; default 48); time ~2W + 1
-// 64-bit compare-and-adds per report. Run-time configuration (integer: ~50·W 128-bit
-// multiplications and three ln bounds) can run on the device. Limits: 1 ≤ W ≤ 65535,
+// 64-bit compare-and-adds per report. Run-time configuration (integer: ~50·W 64×64→128-bit
+// multiplications and two ln bounds) can run on the device. Limits: 1 ≤ W ≤ 65535,
 // 1 ≤ Δ ≤ W. Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize ≈ 80 B plus RandomBits::draw ≈ 56 B and the caller's RandomBits (80 B);
 // configure ≈ 1.3 KiB (384-bit temporaries).
 #ifndef TINYLDP_DISCRETE_LAPLACE_HPP
@@ -66,7 +66,7 @@ class DiscreteLaplace {
     // fraction would cost up to ~5e-6 of ε at ε = 10). L ≥ 1 + 2^-32, so tail < 2^97.
     const Wide decay_wide = ceil_div(one.shl(64), L);
     const Wide tail_wide = ceil_div(one.shl(64), L - one);
-    if (tail_wide.bit_length() > 128) return Status::precision_too_low;
+    if (tail_wide.bit_length() > 97) return Status::precision_too_low;
     const Fraction decay = to_fraction(decay_wide);
     const Fraction tail = to_fraction(tail_wide);
     const uint64_t total = uint64_t{1} << bits;
@@ -139,7 +139,10 @@ class DiscreteLaplace {
   }
 
  private:
-  using Fraction = UInt<4>;  // a factor below 2^97, with 64 fraction bits
+  struct Fraction {  // whole + frac/2^64: a factor below 2^33
+    uint64_t whole = 0;
+    uint64_t frac = 0;
+  };
 
   // Fills table[0..W−1] from w_0 = centre, w_k = ⌈w_{k−1}·decay/2^64⌉, and table[W] with the
   // folded tail ⌈w_{W−1}·tail/2^64⌉; returns w_0 + 2·(w_1 + … + w_{W−1}) + 2·table[W].
@@ -159,18 +162,21 @@ class DiscreteLaplace {
     return t > (uint64_t{1} << 62) ? ~uint64_t{0} : sum + 2 * t;
   }
   static constexpr Fraction to_fraction(const detail::Wide& w) {
-    Fraction f;
-    for (int i = 0; i < 4; ++i) f.limb[i] = w.limb[i];
-    return f;
+    return Fraction{w.shr(64).low64(), w.low64()};
   }
-  // ⌈a·f/2^64⌉, or ~0 when it does not fit (a < 2^63, f < 2^128).
+  // ⌈a·f⌉ for f = whole + frac/2^64, or ~0 when above 2^62 (a < 2^63). Plain 64-bit pieces:
+  // this runs ~50·W times per configuration, also inside the compiler for compile-time tables.
   static constexpr uint64_t mul_shift_ceil(uint64_t a, const Fraction& f) {
-    UInt<8> wide_f;
-    for (int i = 0; i < 4; ++i) wide_f.limb[i] = f.limb[i];
-    const UInt<8> p = UInt<8>::from(a) * wide_f;
-    const UInt<8> q = p.shr(64);
-    if (!q.fits_u64() || q.low64() == ~uint64_t{0}) return ~uint64_t{0};
-    return q.low64() + ((p.limb[0] | p.limb[1]) != 0 ? 1u : 0u);
+    constexpr uint64_t limit = uint64_t{1} << 62;
+    if (f.whole != 0 && a > limit / f.whole) return ~uint64_t{0};
+    const uint64_t a_hi = a >> 32, a_lo = a & 0xFFFFFFFFu;
+    const uint64_t f_hi = f.frac >> 32, f_lo = f.frac & 0xFFFFFFFFu;
+    const uint64_t ll = a_lo * f_lo, lh = a_lo * f_hi, hl = a_hi * f_lo, hh = a_hi * f_hi;
+    const uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+    const uint64_t low = (ll & 0xFFFFFFFFu) | (mid << 32);
+    const uint64_t high = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);  // ⌊a·frac/2^64⌋ < 2^63
+    const uint64_t result = a * f.whole + high + (low != 0 ? 1u : 0u);
+    return result > limit ? ~uint64_t{0} : result;
   }
 
   // The largest likelihood ratio between inputs at distance ≤ D, over every output, from the
@@ -220,15 +226,22 @@ class DiscreteLaplace {
   // Both are ≤ the requested ε's bound because every adjacent ratio is ≤ L ≤ e^(ε/Δ).
   constexpr Status compute_realized(Epsilon requested) {
     detail::Wide num, den;
-    Epsilon step{}, realized{}, local{};
-    if (!worst_ratio(1, num, den) || !ln_upper_bound(num, den, step)) return Status::precision_too_low;
+    Epsilon realized{}, local{};
     if (!worst_ratio(sensitivity_, num, den) || !ln_upper_bound(num, den, realized))
       return Status::precision_too_low;
     // Never met in practice (the weights' ratios sit ≥ 2^-33 below L); kept so that the claim
     // is always both ≤ the request and verifiable with exp_lower_bound.
     if (requested < realized) return Status::precision_too_low;
-    if (!worst_ratio(width_, num, den)) return Status::precision_too_low;
-    if (!ln_upper_bound(num, den, local)) local = Epsilon{step.q32 * width_};
+    if (sensitivity_ == width_) {
+      local = realized;
+    } else {
+      if (!worst_ratio(width_, num, den)) return Status::precision_too_low;
+      if (!ln_upper_bound(num, den, local)) {  // beyond e^20: W·ε_step, from adjacent inputs
+        Epsilon step{};
+        if (!worst_ratio(1, num, den) || !ln_upper_bound(num, den, step)) return Status::precision_too_low;
+        local = Epsilon{step.q32 * width_};
+      }
+    }
     realized_ = realized;
     local_ = local;
     return Status::ok;
@@ -257,7 +270,9 @@ class DiscreteLaplace {
 //       tinyldp::DiscreteLaplaceTable<tinyldp::DiscreteLaplace::table_entries(-50, 50)>::make(
 //           tinyldp::Epsilon::from_double(1.0), -50, 50, 1);
 //   constexpr tinyldp::DiscreteLaplace dl = noise.bind();  // points into `noise`: keep it static
-// Entries must equal table_entries(lo, hi), or the build fails.
+// Entries must equal table_entries(lo, hi), or the build fails. Within GCC's default constant-
+// evaluation budget up to W ≈ 1000 (about 1 s of compile time); beyond, raise the budget
+// (GCC -fconstexpr-ops-limit=, Clang -fconstexpr-steps=) or configure at run time.
 template <size_t Entries>
 class DiscreteLaplaceTable {
  public:
