@@ -176,7 +176,7 @@ constexpr Description describe(const StochasticDiscretization& m) {
 }
 
 // Discrete Laplace: payload = report − lo (⌈log2 (W+1)⌉ bits). The digest covers the weights'
-// defining numbers (range, Δ, B) and the realized per-step ε.
+// defining numbers (range, Δ, B) and the realized ε between inputs within Δ.
 constexpr Description describe(const DiscreteLaplace& m) {
   const uint32_t width = static_cast<uint32_t>(int64_t{m.high()} - int64_t{m.low()});
   return {MechanismId::dlaplace, bits_for_values(width + 1u),
