@@ -16,8 +16,11 @@
 // - FROM_ISR and NONBLOCKING are served (pure computation); a due reseed passes the flags on to
 //   the reseed source. One instance must not be used from an ISR and a thread at once.
 // Cost: RAM sizeof(ChaCha20Drbg) = 64 * TINYLDP_CHACHA20_DRBG_BLOCKS + 64 bytes on 32-bit
-// targets (320 with the default 4 blocks; 328 on a 64-bit host); stack < 256 bytes (seeding: + 32); time ~ 1 block function per 56 bytes
-// of output in buffered use, 1 per 64 bytes for long requests.
+// targets (320 with the default 4 blocks; 328 on a 64-bit host); stack < 256 bytes (seeding:
+// + 32); code ~ 1.1 KiB + the block function (Cortex-M3, -Os). Time, measured on Cortex-M3
+// (QEMU -icount): 29.6 instructions/byte for 32-byte requests, 28.8 for 64-byte, 20.4 for
+// long requests (whole blocks go straight to the caller); 27.6 / 25.6 / 20.7 with 8 blocks.
+// Host (x86-64, GCC 12 -O2): ~430 MB/s for 32-byte requests, ~600 MB/s for long ones.
 #ifndef TINYLDP_PORT_CHACHA20_DRBG_HPP
 #define TINYLDP_PORT_CHACHA20_DRBG_HPP
 

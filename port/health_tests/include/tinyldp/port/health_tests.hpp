@@ -8,7 +8,7 @@
 // (sample_bits = 8, e.g. nRF51/STM32 output) or single bits (sample_bits = 1, LSB first).
 // Cutoffs come from the claimed min-entropy H per sample and α = 2^-k (health_cutoffs.hpp).
 // The estimate it reports is the claim itself: H per byte-sample, 8H per byte of bit-samples.
-// Cost: RAM sizeof(HealthMonitor) = 28 bytes + a reference to the raw source; time a few
+// Cost: RAM sizeof(HealthMonitor) = 32 bytes + a reference to the raw source; time a few
 // instructions per sample (8 per byte with bit samples); the start-up test reads 1024 samples.
 #ifndef TINYLDP_PORT_HEALTH_TESTS_HPP
 #define TINYLDP_PORT_HEALTH_TESTS_HPP
