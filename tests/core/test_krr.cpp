@@ -59,6 +59,62 @@ TEST(reports_stay_in_the_domain_and_use_fixed_bits) {
   }
 }
 
+namespace {
+// Hands the mechanism one chosen draw, to check its index arithmetic against plain division.
+struct FixedDraw {
+  uint64_t u = 0;
+  uint64_t draw(unsigned) { return u; }
+  bool ok() const { return true; }
+  Status status() const { return Status::ok; }
+};
+
+uint32_t reference_report(const KaryRr& krr, uint32_t value, uint64_t u) {
+  const uint64_t t = krr.keep_numerator();
+  if (u < t) return value;
+  return static_cast<uint32_t>((value + 1 + (u - t) / krr.other_probability().num) % krr.domain());
+}
+}  // namespace
+
+TEST(division_free_index_matches_plain_division) {
+  // Every draw of 12-bit configurations, k from 2 to 1000 (m chosen so the keep part exceeds m).
+  const uint32_t domains[] = {2, 3, 5, 7, 37, 1000};
+  for (uint32_t k : domains) {
+    const uint64_t m = (uint64_t{1} << 12) / (2 * k) | 1u;
+    KaryRr krr;
+    CHECK(KaryRr::from_other_probability(k, tinyldp::make_dyadic(m, 12), krr) == Status::ok);
+    uint32_t mismatches = 0;
+    for (uint64_t u = 0; u < 4096; ++u) {
+      FixedDraw rng{u};
+      const uint32_t value = static_cast<uint32_t>(u % k);
+      uint32_t report = 0;
+      CHECK(krr.privatize(value, rng, report) == Status::ok);
+      mismatches += report != reference_report(krr, value, u);
+    }
+    CHECK_EQ(mismatches, 0u);
+  }
+  // Full-precision configurations up to k = 2^20, with draws spread over the whole range.
+  const uint32_t big_domains[] = {2, 100, 65537, uint32_t{1} << 20};
+  const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 1), Epsilon::from_ratio(10, 1)};
+  for (uint32_t k : big_domains) {
+    for (Epsilon eps : epsilons) {
+      KaryRr krr;
+      CHECK(KaryRr::configure(eps, k, krr) == Status::ok);
+      const unsigned bits = krr.other_probability().bits;
+      InsecureTestSource src(5);
+      Rng draws(src);
+      uint32_t mismatches = 0;
+      for (int i = 0; i < 2000; ++i) {
+        FixedDraw rng{draws.draw(bits)};
+        const uint32_t value = static_cast<uint32_t>(i) % k;
+        uint32_t report = 0;
+        CHECK(krr.privatize(value, rng, report) == Status::ok);
+        mismatches += report != reference_report(krr, value, rng.u);
+      }
+      CHECK_EQ(mismatches, 0u);
+    }
+  }
+}
+
 TEST(golden_reports_are_identical_everywhere) {
   constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(2.0), 13);
   InsecureTestSource src(2024);

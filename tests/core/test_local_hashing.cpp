@@ -54,7 +54,7 @@ TEST(hash_collisions_are_close_to_one_over_g) {
 }
 
 TEST(randomizes_exactly_like_the_k_rr_it_reuses) {
-  // The division-free k-RR (krr_no_division.hpp): same draws, same reports as KaryRr, for
+  // The k-RR step (KaryRr::randomize): same draws, same reports as KaryRr::privatize. for
   // BLH (g = 2) and OLH from g = 2 to g = 22027, with the report seed included.
   const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 1), Epsilon::from_ratio(3, 1),
                               Epsilon::from_ratio(8, 1), Epsilon::from_ratio(10, 1)};

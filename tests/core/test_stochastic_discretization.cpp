@@ -55,7 +55,7 @@ TEST(rounding_is_unbiased_over_all_draws) {
 }
 
 TEST(randomizes_exactly_like_the_k_rr_it_reuses) {
-  // The division-free k-RR (krr_no_division.hpp): same draws, same reports as KaryRr.
+  // The k-RR step (KaryRr::randomize): same draws, same reports as KaryRr::privatize.
   const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 1), Epsilon::from_ratio(8, 1)};
   const uint32_t level_counts[] = {2, 3, 7, 64, 256};
   for (Epsilon eps : epsilons) {

@@ -3,13 +3,13 @@
 // — a sampler loop whose trip count follows the noise magnitude, a table index picked by the
 // draw — is reported. The report is a function of value and noise, so an observer who could
 // time the noise and read the report would learn the value: local hashing, Hadamard response,
-// stochastic discretization and the discrete Laplace scan must not branch on it.
+// stochastic discretization and the discrete Laplace scan must not branch on it, nor may k-RR.
 //   valgrind --error-exitcode=99 test_constant_time_noise
 // passes only if valgrind reports nothing. The value is marked undefined too (as in
 // test_constant_time), which also covers the paths that test leaves out (BLH, two levels). --planted-leak runs a geometric sampler written the
 // naive way (loop until a 0 bit), which valgrind must report: the test of the check itself.
-// (Valgrind does not see variable-time instructions such as division; krr_no_division.hpp
-// keeps those out of the k-RR step.)
+// (Valgrind does not see variable-time instructions such as division; the k-RR step computes
+// its index without one, see krr.hpp.)
 #include <valgrind/memcheck.h>
 
 #include <cstdio>
@@ -17,6 +17,7 @@
 
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -93,6 +94,19 @@ int main(int argc, char** argv) {
         declassify(r);
         expect(s == Status::ok && r.value < lh.range(), "local hashing");
       }
+    }
+  }
+
+  const uint32_t domains[] = {2, 3, 37, 1000};
+  for (uint32_t k : domains) {
+    tinyldp::KaryRr krr;
+    expect(tinyldp::KaryRr::configure(Epsilon::from_double(1.0), k, krr) == Status::ok, "krr configure");
+    for (uint32_t v = 0; v < 40; ++v) {
+      uint32_t r = 0;
+      Status s = krr.privatize(secret(v % k), rng, r);
+      declassify(s);
+      declassify(r);
+      expect(s == Status::ok && r < k, "k-rr");
     }
   }
 

@@ -5,9 +5,13 @@
 // Realized: q = m/2^b is a Dyadic rounded *up*, and p = 1 − (k−1)q exactly, so p/q ≤ e^ε.
 // One draw u of b bits decides everything: keep if u < T = 2^b − (k−1)m, otherwise the
 // report is value + 1 + ⌊(u − T)/m⌋ (mod k) — each other value exactly m/2^b. No rejection
-// loop, no branch or index on the value. realized_epsilon() = ln(T/m), rounded up.
+// loop, no branch or index on the value or on the noise: the quotient comes from a restoring
+// division with a fixed trip count (one branch-free 64-bit compare-and-subtract per bit of
+// k − 2, set by the configuration alone), not from a 64-bit `/` — a variable-time libgcc call
+// on 32-bit cores whose operand is the draw, and the draw with the report reveals the value.
+// realized_epsilon() = ln(T/m), rounded up.
 // Cost: context 40 bytes; report ⌈log2 k⌉ bits (a uint32_t here); random bits per report =
-// other_probability().bits (≤ 64); one 64-bit division per report (libgcc on Cortex-M0).
+// other_probability().bits (≤ 64); ⌈log2(k − 1)⌉ compare-and-subtract steps (≤ 30).
 // Stack (Cortex-M0, -Os): privatize ≈ 100 B plus the caller's RandomBits (80 B); run-time
 // configure ≈ 1.3 KiB (use make() at compile time to avoid it).
 // Estimator (collector): ĉ(v) = (C(v) − nq)/(p − q), Var = n(e^ε+k−2)/(e^ε−1)².
@@ -72,13 +76,7 @@ class KaryRr {
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, uint32_t& report) const {
     const uint32_t in_domain = ct::less(value, k_);
-    const uint64_t u = rng.draw(q_.bits);
-    const uint32_t keep = static_cast<uint32_t>(ct::less64(u, keep_threshold_));
-    // For u ≥ T this is the index of the other value; for u < T it is masked away.
-    const uint64_t other_index = (u - keep_threshold_) / q_.num;
-    const uint32_t offset = (static_cast<uint32_t>(other_index) + 1u) & ct::mask(keep ^ 1u);
-    uint32_t y = value + offset;                     // < 2k
-    y -= k_ & ct::mask(ct::less(y, k_) ^ 1u);        // y mod k
+    const uint32_t y = randomize(value, rng);
     if (!rng.ok()) {
       report = 0;
       return rng.status();
@@ -88,7 +86,38 @@ class KaryRr {
                                (1u - in_domain));
   }
 
+  // The k-RR step alone, for mechanisms that randomize an internal value (a hash, a level):
+  // value < domain() gives the report (for other values the result is meaningless but drawn
+  // the same way). rng.ok() tells whether the draw succeeded.
+  template <class Rng>
+  uint32_t randomize(uint32_t value, Rng& rng) const {
+    const uint64_t m = q_.num;
+    const uint64_t u = rng.draw(q_.bits);
+    const uint32_t keep = static_cast<uint32_t>(ct::less64(u, keep_threshold_));
+    // With u ≥ T the remainder u − T < (k − 1)m, so every shifted divisor m·2^i (2^i ≤ k − 2)
+    // stays below 2^64 and the quotient is the other value's index, ≤ k − 2.
+    uint64_t rest = (u - keep_threshold_) & ct::mask64(keep ^ 1u);  // 0 when kept
+    uint32_t index = 0;
+    for (unsigned i = index_bits(); i-- > 0;) {
+      const uint64_t step = m << i;
+      const uint32_t fits = static_cast<uint32_t>(ct::less64(rest, step)) ^ 1u;
+      rest -= step & ct::mask64(fits);
+      index |= fits << i;
+    }
+    const uint32_t offset = (index + 1u) & ct::mask(keep ^ 1u);
+    uint32_t y = value + offset;                  // < 2k for an in-domain value
+    y -= k_ & ct::mask(ct::less(y, k_) ^ 1u);     // y mod k
+    return y;
+  }
+
  private:
+  // Bit length of k − 2: the public trip count of the index division.
+  constexpr unsigned index_bits() const {
+    unsigned n = 0;
+    for (uint32_t x = k_ - 2; x != 0; x >>= 1) ++n;
+    return n;
+  }
+
   uint32_t k_ = 0;
   Dyadic q_{};
   uint64_t keep_threshold_ = 0;

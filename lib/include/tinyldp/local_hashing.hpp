@@ -20,9 +20,9 @@
 // Cost: context 48 bytes; report seed_bits + ⌈log2 g⌉ bits (a {seed, value} pair here);
 // random bits per report = seed_bits + the k-RR's bits; privatize is branch-free in the value
 // (one 32×32→64 multiply, a libgcc call on Cortex-M0) and division-free in the random draw too
-// (the k-RR's index by a fixed-trip restoring division, see krr_no_division.hpp).
+// (the k-RR's index by a fixed-trip restoring division, see krr.hpp).
 // Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize is inlined into its caller;
-// the k-RR step (detail::randomize_over) ≈ 80 B plus RandomBits::draw ≈ 56 B, plus the
+// the k-RR step (KaryRr::randomize) ≈ 80 B plus RandomBits::draw ≈ 56 B, plus the
 // caller's RandomBits (80 B); run-time configure ≈ 1.3 KiB (make_olh/make_blh: none).
 // Estimator (collector): support C(i) = #{reports with H(s, i) = y}; ĉ(i) = (C(i) − n/g)/(p − 1/g).
 #ifndef TINYLDP_LOCAL_HASHING_HPP
@@ -32,7 +32,6 @@
 
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/krr.hpp"
-#include "tinyldp/krr_no_division.hpp"
 
 namespace tinyldp {
 
@@ -110,7 +109,7 @@ class LocalHashing {
   Status privatize(uint32_t value, Rng& rng, LocalHashingReport& report) const {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t seed = static_cast<uint32_t>(rng.draw(seed_bits_));
-    const uint32_t y = detail::randomize_over(grr_, local_hash(seed, value, grr_.domain()), rng);
+    const uint32_t y = grr_.randomize(local_hash(seed, value, grr_.domain()), rng);
     if (!rng.ok()) {
       report = {};
       return rng.status();

@@ -15,9 +15,9 @@
 // (exactly unbiased when W is a power of two ≤ 2^B). B ≤ 24.
 // Cost: context 56 bytes; report ⌈log2 L⌉ bits (a uint32_t level here); random bits per report
 // = B + the k-RR's; time L − 1 comparisons plus the k-RR (whose index needs no division
-// either: krr_no_division.hpp). Limits: W < 2^31, 2 ≤ L ≤ 256.
+// either: krr.hpp). Limits: W < 2^31, 2 ≤ L ≤ 256.
 // Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize ≈ 80 B plus the k-RR step
-// (detail::randomize_over) ≈ 80 B and RandomBits::draw ≈ 56 B, plus the caller's RandomBits
+// (KaryRr::randomize) ≈ 80 B and RandomBits::draw ≈ 56 B, plus the caller's RandomBits
 // (80 B); run-time configure ≈ 1.3 KiB (make(): none).
 #ifndef TINYLDP_STOCHASTIC_DISCRETIZATION_HPP
 #define TINYLDP_STOCHASTIC_DISCRETIZATION_HPP
@@ -27,7 +27,6 @@
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/krr.hpp"
-#include "tinyldp/krr_no_division.hpp"
 
 namespace tinyldp {
 
@@ -94,7 +93,7 @@ class StochasticDiscretization {
     const int32_t safe = static_cast<int32_t>(
         static_cast<uint32_t>(value) & ct::mask(in_domain)) |
         static_cast<int32_t>(static_cast<uint32_t>(lo_) & ct::mask(in_domain ^ 1u));
-    const uint32_t y = detail::randomize_over(krr_, round(safe, u), rng);
+    const uint32_t y = krr_.randomize(round(safe, u), rng);
     if (!rng.ok()) {
       report = 0;
       return rng.status();
