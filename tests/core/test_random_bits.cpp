@@ -83,3 +83,49 @@ TEST(c_sources_plug_in_and_fail_closed) {
   rng3.draw(3);
   CHECK(rng3.status() == tinyldp::Status::entropy_failed);
 }
+
+TEST(bulk_raw_draws_are_the_stream_at_the_returned_offset) {
+  // After 0..63 leftover bits, blocks of 1..70 words (within, across and spanning whole 32-byte
+  // buffers) read at the returned bit offset equal the same number of draw64() calls, and the
+  // source sees the same requests.
+  static uint64_t raw[71];
+  for (unsigned lead = 0; lead < 64; lead += 9) {
+    const size_t blocks[] = {1, 3, 4, 5, 8, 9, 70};
+    InsecureTestSource a(lead), b(lead);
+    tinyldp::RandomBits<InsecureTestSource> bulk(a), single(b);
+    if (lead != 0) {
+      CHECK_EQ(bulk.draw(lead), single.draw(lead));
+    }
+    uint32_t mismatches = 0;
+    for (size_t n : blocks) {
+      const unsigned offset = bulk.draw64_block_raw(raw, n);
+      CHECK_EQ(offset, lead == 0 ? 64u : lead);
+      for (size_t i = 0; i < n; ++i) {
+        const size_t bit = offset + 64 * i;  // start of drawn word i in raw[0..n]
+        const uint64_t lo = raw[bit / 64] >> (bit % 64);
+        const uint64_t word = bit % 64 == 0 ? lo : lo | (raw[bit / 64 + 1] << (64 - bit % 64));
+        mismatches += word != single.draw64();
+      }
+    }
+    CHECK_EQ(mismatches, 0u);
+    CHECK_EQ(bulk.draw(13), single.draw(13));  // the reservoir continues where it should
+    CHECK_EQ(bulk.bits_drawn(), single.bits_drawn());
+    CHECK_EQ(bulk.bytes_pulled(), single.bytes_pulled());
+    CHECK_EQ(a.calls(), b.calls());
+  }
+}
+
+TEST(bulk_raw_draws_read_zero_after_a_failure) {
+  InsecureTestSource src(1);
+  src.fail_on_call(2);
+  tinyldp::RandomBits<InsecureTestSource> rng(src);
+  static uint64_t raw[13];
+  rng.draw(5);
+  const unsigned offset = rng.draw64_block_raw(raw, 12);  // the second buffer fails
+  CHECK(rng.status() == tinyldp::Status::entropy_failed);
+  CHECK_EQ(offset, 5u);
+  uint32_t nonzero = 0;
+  for (size_t i = 4; i <= 12; ++i) nonzero += raw[i] != 0;  // words from the failed requests
+  CHECK_EQ(nonzero, 0u);
+  CHECK_EQ(rng.draw(64), 0u);
+}

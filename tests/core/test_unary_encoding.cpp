@@ -72,6 +72,62 @@ TEST(consumes_the_same_bits_for_every_input) {
   }
 }
 
+namespace {
+// Forwards draws one at a time only: hides RandomBits' bulk interface, so privatize takes the
+// word-by-word ladder (the definition the bulk path on 64-bit machines must reproduce).
+struct OneWordAtATime {
+  Rng& rng;
+  uint64_t draw(unsigned n) { return rng.draw(n); }
+  uint64_t draw64() { return rng.draw64(); }
+  bool ok() const { return rng.ok(); }
+  Status status() const { return rng.status(); }
+};
+}  // namespace
+
+TEST(bulk_and_word_by_word_ladders_give_the_same_reports) {
+  // d multiples of 64 (the bulk path on 64-bit machines, one or several blocks of steps, at
+  // every bit offset left by p's draw) and others (word by word everywhere).
+#ifdef TINYLDP_TEST_ON_TARGET
+  const uint32_t domains[] = {64, 1024, 100};
+  static uint8_t a[128], b[128];
+#else
+  const uint32_t domains[] = {64, 128, 1024, 4096, 16384, 16448, 32768, 100, 1000};
+  static uint8_t a[4096], b[4096];
+#endif
+  const Epsilon epsilons[] = {Epsilon::from_ratio(1, 10), Epsilon::from_ratio(1, 1), Epsilon::from_ratio(7, 1)};
+  for (uint32_t d : domains) {
+    for (Epsilon eps : epsilons) {
+      for (int sue = 0; sue < 2; ++sue) {
+        UnaryEncoding ue;
+        CHECK((sue ? UnaryEncoding::configure_sue(eps, d, ue) : UnaryEncoding::configure_oue(eps, d, ue)) == Status::ok);
+        InsecureTestSource s1(d), s2(d);
+        Rng bulk(s1), words(s2);
+        OneWordAtATime one{words};
+        uint32_t mismatches = 0;
+        for (uint32_t i = 0; i < 5; ++i) {
+          const uint32_t v = (i * 7919u) % d;
+          CHECK(ue.privatize(v, bulk, a, sizeof a) == Status::ok);
+          CHECK(ue.privatize(v, one, b, sizeof b) == Status::ok);
+          for (size_t j = 0; j < ue.report_bytes(); ++j) mismatches += a[j] != b[j];
+        }
+        CHECK_EQ(mismatches, 0u);
+        CHECK_EQ(bulk.bits_drawn(), words.bits_drawn());
+        CHECK_EQ(bulk.bytes_pulled(), words.bytes_pulled());
+      }
+    }
+  }
+  // A source failing in the middle of a bulk block: nothing is emitted.
+  constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 1024);
+  InsecureTestSource src(3);
+  src.fail_on_call(20);
+  Rng failing(src);
+  a[0] = 0xFF;
+  CHECK(oue.privatize(5, failing, a, sizeof a) == Status::entropy_failed);
+  uint32_t nonzero = 0;
+  for (size_t j = 0; j < oue.report_bytes(); ++j) nonzero += a[j] != 0;
+  CHECK_EQ(nonzero, 0u);
+}
+
 TEST(golden_reports_are_identical_everywhere) {
   constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 100);
   constexpr UnaryEncoding sue = UnaryEncoding::make_sue(Epsilon::from_double(1.0), 37);
@@ -86,4 +142,13 @@ TEST(golden_reports_are_identical_everywhere) {
     digest.add(report, sue.report_bytes());
   }
   CHECK_EQ(digest.state, 2567194661593964260ull);
+  // d a multiple of 64: the bulk ladder on 64-bit machines, word by word on 32-bit ones.
+  constexpr UnaryEncoding oue_wide = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 1024);
+  tinyldp::test::Digest wide;
+  uint8_t wide_report[128];
+  for (uint32_t i = 0; i < 50; ++i) {
+    CHECK(oue_wide.privatize(i * 20, rng, wide_report, sizeof wide_report) == Status::ok);
+    wide.add(wide_report, sizeof wide_report);
+  }
+  CHECK_EQ(wide.state, 15798488968841624740ull);
 }

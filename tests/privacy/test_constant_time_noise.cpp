@@ -3,7 +3,7 @@
 // — a sampler loop whose trip count follows the noise magnitude, a table index picked by the
 // draw — is reported. The report is a function of value and noise, so an observer who could
 // time the noise and read the report would learn the value: local hashing, Hadamard response,
-// stochastic discretization and the discrete Laplace scan must not branch on it, nor may k-RR.
+// stochastic discretization and the discrete Laplace scan must not branch on it, nor may k-RR or unary encoding.
 //   valgrind --error-exitcode=99 test_constant_time_noise
 // passes only if valgrind reports nothing. The value is marked undefined too (as in
 // test_constant_time), which also covers the paths that test leaves out (BLH, two levels). --planted-leak runs a geometric sampler written the
@@ -22,6 +22,7 @@
 #include "tinyldp/port/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
+#include "tinyldp/unary_encoding.hpp"
 
 using tinyldp::Epsilon;
 using tinyldp::Status;
@@ -94,6 +95,20 @@ int main(int argc, char** argv) {
         declassify(r);
         expect(s == Status::ok && r.value < lh.range(), "local hashing");
       }
+    }
+  }
+
+  // Unary encoding: the word-by-word ladder (d = 100) and, on 64-bit machines, the bulk one.
+  const uint32_t ue_domains[] = {100, 1024};
+  for (uint32_t d : ue_domains) {
+    tinyldp::UnaryEncoding ue;
+    expect(tinyldp::UnaryEncoding::configure_oue(Epsilon::from_double(1.0), d, ue) == Status::ok, "ue configure");
+    static uint8_t report[128];
+    for (uint32_t v = 0; v < d; v += d / 10) {
+      Status s = ue.privatize(secret(v), rng, report, sizeof report);
+      declassify(s);
+      VALGRIND_MAKE_MEM_DEFINED(report, sizeof report);
+      expect(s == Status::ok, "unary encoding");
     }
   }
 

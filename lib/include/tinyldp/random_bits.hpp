@@ -10,7 +10,7 @@
 // status() keeps the first failure until reset(); mechanisms check it and emit nothing.
 // Cost: RAM = BufferBytes + 48 bytes on 32-bit targets (80 B with the default 32-byte buffer;
 // caller-owned, usually on the stack); time per draw is a few shifts plus one source call per
-// BufferBytes bytes.
+// BufferBytes bytes (hosts: use a few hundred bytes, e.g. RandomBits<Source, 256>).
 #ifndef TINYLDP_RANDOM_BITS_HPP
 #define TINYLDP_RANDOM_BITS_HPP
 
@@ -65,6 +65,40 @@ class RandomBits {
     return r;
   }
 
+  // Bulk draws for 64-bit machines (the unary-encoding ladder), without shifting every word:
+  // out[0] receives the a bits left from earlier draws (a = 0..63) in its top bits, out[1..n]
+  // the next n source words as they are; the returned offset is 64 − a. The next 64·n bits of
+  // the stream — what n calls of draw64() would return — are then bits [offset, offset + 64n)
+  // of out[0..n] read as one little-endian bit array. The source is asked for the same
+  // BufferBytes requests in the same order as by draw64(); whole requests land straight in out.
+  unsigned draw64_block_raw(uint64_t* out, size_t n) {
+    bits_drawn_ += 64 * uint64_t{n};
+    const unsigned a = available_;
+    out[0] = a == 0 ? 0 : reservoir_ << (64 - a);
+    uint8_t* dst = reinterpret_cast<uint8_t*>(out + 1);
+    size_t left = 8 * n;
+    while (left != 0) {
+      if (position_ == BufferBytes && left >= BufferBytes) {
+        fill_from_source(dst);
+      } else {
+        if (position_ == BufferBytes) refill_buffer();
+        const size_t bytes = BufferBytes - position_ < left ? BufferBytes - position_ : left;
+        __builtin_memcpy(dst, buffer_ + position_, bytes);
+        position_ += bytes;
+        dst += bytes;
+        left -= bytes;
+        continue;
+      }
+      dst += BufferBytes;
+      left -= BufferBytes;
+    }
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    for (size_t i = 1; i <= n; ++i) out[i] = load_le<uint64_t>(reinterpret_cast<uint8_t*>(out + i));
+#endif
+    if (a != 0) reservoir_ = out[n] >> (64 - a);
+    return 64 - a;
+  }
+
   Status status() const { return status_; }
   bool ok() const { return status_ == Status::ok; }
   // Bits handed out by draw() since construction or reset().
@@ -97,8 +131,13 @@ class RandomBits {
   // Kept out of line so the per-draw path stays small (no register spills around the call).
   __attribute__((noinline)) void refill_buffer() {
     position_ = 0;
+    fill_from_source(buffer_);
+  }
+
+  // BufferBytes from the source into out; zeros once the source has failed.
+  void fill_from_source(uint8_t* out) {
     if (status_ == Status::ok) {
-      const EntropyResult r = source_.fill(buffer_, BufferBytes, flags_);
+      const EntropyResult r = source_.fill(out, BufferBytes, flags_);
       if (r == EntropyResult::ok) {
         bytes_pulled_ += BufferBytes;
       } else {
@@ -106,7 +145,7 @@ class RandomBits {
       }
     }
     if (status_ != Status::ok) {
-      for (size_t i = 0; i < BufferBytes; ++i) buffer_[i] = 0;
+      for (size_t i = 0; i < BufferBytes; ++i) out[i] = 0;
     }
   }
 

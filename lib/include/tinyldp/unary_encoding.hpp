@@ -14,10 +14,15 @@
 //  3. every word is rewritten with the true position's bit spliced in under a mask
 //     computed without branches — the value picks neither a branch nor an address.
 // Random bits per report: p.bits + d·q.bits, the same for every value.
-// Cost: context 48 bytes; report ⌈d/8⌉ bytes (caller-owned, report_bytes()); no other RAM.
-// Stack (Cortex-M0, -Os): privatize 72 B + draw 56 B, plus the caller's RandomBits (80 B);
-// run-time configure ≈ 1.3 KiB (use make_oue/make_sue at compile time to avoid it).
-// Time ≈ q.bits·⌈d/32⌉ word steps plus the draws.
+// Cost: context 48 bytes; report ⌈d/8⌉ bytes (caller-owned, report_bytes()); no other RAM on
+// 32-bit targets. Stack (Cortex-M0, -Os): privatize 72 B + draw 56 B, plus the caller's
+// RandomBits (80 B); run-time configure ≈ 1.3 KiB (use make_oue/make_sue at compile time).
+// Time ≈ q.bits·⌈d/32⌉ word steps plus the draws on 32-bit targets. On 64-bit machines, when d
+// is a multiple of 64 (≤ 2^14) and the Rng offers bulk draws (RandomBits does), several steps'
+// draws arrive at once in a 2 KiB stack block (plus 2 KiB of lanes) and each step is one
+// vector "or"/"and" per lane
+// word (q's bit decides which — a public branch): the same report, ≈ 5 M OUE reports/s at
+// d = 1024, ε = 1 with the simulation source (docs/benchmarks.md).
 // Estimator (collector): ĉ(i) = (c(i) − nq)/(p − q), Var = n q(1−q)/(p−q)².
 #ifndef TINYLDP_UNARY_ENCODING_HPP
 #define TINYLDP_UNARY_ENCODING_HPP
@@ -122,18 +127,15 @@ class UnaryEncoding {
     // where they fit, then one partial word; the random bit order is the same either way.
     const uint32_t full_words = d_ / word_bits;
     const unsigned tail_lanes = d_ % word_bits;
-    for (unsigned step = 0; step < q_.bits; ++step) {
-      const Word q_bit_mask = static_cast<Word>(Word{0} - static_cast<Word>((q_.num >> step) & 1u));
-      uint8_t* word = report;
-      for (uint32_t w = 0; w < full_words; ++w, word += sizeof(Word)) {
-        const Word u = draw_word(rng);
-        const Word r = load_le<Word>(word);
-        store_le<Word>(word, static_cast<Word>((r & u) | (q_bit_mask & (r | u))));
-      }
-      if (tail_lanes != 0) {
-        const Word u = static_cast<Word>(rng.draw(tail_lanes));
-        const Word r = load_tail(word, tail_lanes);
-        store_tail(word, tail_lanes, static_cast<Word>((r & u) | (q_bit_mask & (r | u))));
+    if (!ladder_word_major(rng, report, full_words, tail_lanes)) {
+      for (unsigned step = 0; step < q_.bits; ++step) {
+        const Word q_bit_mask = bit_mask(step);
+        uint8_t* word = ladder_full_words(rng, q_bit_mask, report, full_words);
+        if (tail_lanes != 0) {
+          const Word u = static_cast<Word>(rng.draw(tail_lanes));
+          const Word r = load_tail(word, tail_lanes);
+          store_tail(word, tail_lanes, ladder_step(r, u, q_bit_mask));
+        }
       }
     }
     // Splice in the true position's bit, touching every word the same way.
@@ -169,6 +171,113 @@ class UnaryEncoding {
   // The machine word the lanes are processed in: 64 lanes on 64-bit hosts, 32 on MCUs.
   using Word = __UINTPTR_TYPE__;
   static constexpr unsigned word_bits = sizeof(Word) * 8;
+
+  // One ladder step on a lane word: r = "u < q" over the q bits seen so far (LSB first).
+  static constexpr Word ladder_step(Word r, Word u, Word q_bit_mask) {
+    return static_cast<Word>((r & u) | (q_bit_mask & (r | u)));
+  }
+
+  // Word{all ones} where bit `step` of q is 1.
+  constexpr Word bit_mask(unsigned step) const {
+    return static_cast<Word>(Word{0} - static_cast<Word>((q_.num >> step) & 1u));
+  }
+
+  template <class Rng>
+  static constexpr bool bulk_draws =
+      sizeof(Word) == 8 && requires(Rng& rng, uint64_t* out) { rng.draw64_block_raw(out, size_t{1}); };
+
+  // 64-bit machines with a bulk-capable Rng and d a multiple of 64, d ≤ 2^14. Each step's d
+  // draws are d/64 whole words of the stream, all starting at the same bit offset within a
+  // source word, so the ladder runs on the source words as they come ("rotated" lanes: lane i
+  // at bit offset + i of the rotated array) and the lanes are shifted into place once per
+  // block of steps, not once per step. Several steps' draws come at once into a 2 KiB stack
+  // block — the same bits, in the same order, as step-major draw64() calls. Returns false
+  // (nothing drawn) where it does not apply.
+  template <class Rng>
+  bool ladder_word_major(Rng& rng, uint8_t* report, uint32_t words, unsigned tail_lanes) const {
+    if constexpr (bulk_draws<Rng>) {
+      constexpr uint32_t block_words = 256, group = 16;
+      if (tail_lanes != 0 || words > block_words) return false;
+      uint64_t raw[block_words + 1];
+      uint64_t rotated[block_words + 1];
+      const uint32_t span = words + 1;  // rotated words covering one step's lanes
+      const unsigned steps_per_block = block_words / words;
+      for (unsigned first = 0; first < q_.bits; first += steps_per_block) {
+        const unsigned steps = q_.bits - first < steps_per_block ? q_.bits - first : steps_per_block;
+        const unsigned offset = rng.draw64_block_raw(raw, size_t{steps} * words);
+        rotate_lanes(report, rotated, words, offset);
+        uint32_t k = 0;
+        for (; k + group <= span; k += group) run_steps<group>(rotated, raw, k, words, first, steps);
+        for (; k < span; ++k) run_steps<1>(rotated, raw, k, words, first, steps);
+        unrotate_lanes(rotated, report, words, offset);
+      }
+      return true;
+    } else {
+      (void)rng, (void)report, (void)words, (void)tail_lanes;
+      return false;
+    }
+  }
+
+  // Lane i (report bit i) ↔ bit offset + i of the rotated array (offset 1..64), and back.
+  static void rotate_lanes(const uint8_t* report, uint64_t* rotated, uint32_t words, unsigned offset) {
+    uint64_t previous = 0;
+    for (uint32_t k = 0; k < words; ++k) {
+      const uint64_t lanes = load_le<uint64_t>(report + 8 * k);
+      rotated[k] = offset == 64 ? previous : (previous >> (64 - offset)) | (lanes << offset);
+      previous = lanes;
+    }
+    rotated[words] = offset == 64 ? previous : previous >> (64 - offset);
+  }
+  static void unrotate_lanes(const uint64_t* rotated, uint8_t* report, uint32_t words, unsigned offset) {
+    for (uint32_t k = 0; k < words; ++k) {
+      const uint64_t lanes =
+          offset == 64 ? rotated[k + 1] : (rotated[k] >> offset) | (rotated[k + 1] << (64 - offset));
+      store_le<uint64_t>(report + 8 * k, lanes);
+    }
+  }
+
+  // Rotated words [k, k + N) through `steps` ladder steps starting at `first`; step s of the
+  // block reads raw words s·words + k … (raw[0] holds the bits left from earlier draws).
+  template <uint32_t N>
+  void run_steps(uint64_t* rotated, const uint64_t* raw, uint32_t k, uint32_t words, unsigned first,
+                 unsigned steps) const {
+    // N words in vector registers (GCC vector extension; plain words where the machine has no
+    // vectors): one load and one "or"/"and" per word and step.
+    constexpr uint32_t per = N % 2 == 0 ? 2 : 1;
+    typedef uint64_t Lanes __attribute__((vector_size(8 * per)));
+    Lanes acc[N / per];
+#pragma GCC unroll 16
+    for (uint32_t j = 0; j < N / per; ++j) __builtin_memcpy(&acc[j], rotated + k + per * j, sizeof(Lanes));
+    for (unsigned s = 0; s < steps; ++s) {
+      // The ladder step with q's bit known: "or" where it is 1, "and" where it is 0. A branch
+      // on the configuration only, taken the same way for every value and every draw.
+      const uint64_t* u = raw + size_t{s} * words + k;
+      if ((q_.num >> (first + s)) & 1u) {
+#pragma GCC unroll 16
+        for (uint32_t j = 0; j < N / per; ++j) acc[j] |= load_lanes<Lanes>(u + per * j);
+      } else {
+#pragma GCC unroll 16
+        for (uint32_t j = 0; j < N / per; ++j) acc[j] &= load_lanes<Lanes>(u + per * j);
+      }
+    }
+#pragma GCC unroll 16
+    for (uint32_t j = 0; j < N / per; ++j) __builtin_memcpy(rotated + k + per * j, &acc[j], sizeof(Lanes));
+  }
+
+  template <class Lanes>
+  static Lanes load_lanes(const uint64_t* p) {
+    Lanes v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+  }
+
+  // One ladder step on the first `words` whole lane words; returns the first byte after them.
+  template <class Rng>
+  static uint8_t* ladder_full_words(Rng& rng, Word q_bit_mask, uint8_t* word, uint32_t words) {
+    for (uint32_t w = 0; w < words; ++w, word += sizeof(Word))
+      store_le<Word>(word, ladder_step(load_le<Word>(word), draw_word(rng), q_bit_mask));
+    return word;
+  }
 
   template <class Rng>
   static Word draw_word(Rng& rng) {
