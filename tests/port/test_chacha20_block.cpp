@@ -97,3 +97,27 @@ TEST(rfc8439_2_4_2_two_block_keystream) {
                    "5af90bbf74a35be6b40b8eedf2785e42874d",
                    n));
 }
+
+TEST(many_blocks_at_once_equal_one_block_at_a_time) {
+  // chacha20_blocks (16 blocks side by side on x86-64 hosts, with a partial batch for the
+  // remainder) against chacha20_block per counter, for every count up to 40 and a counter
+  // that wraps.
+  uint32_t key[tinyldp::port::chacha20_key_words];
+  for (uint32_t i = 0; i < 8; ++i) key[i] = 0x01234567u * (i + 1);
+  const uint32_t nonce[tinyldp::port::chacha20_nonce_words] = {7, 0x4a, 0};
+  static uint8_t many[40 * 64 + 1], one[64];
+  const uint32_t starts[] = {0, 1, 0xFFFFFFF0u};
+  uint32_t mismatches = 0;
+  for (uint32_t start : starts) {
+    for (size_t count = 0; count <= 40; ++count) {
+      many[count * 64] = 0xA5;  // the byte after the output stays untouched
+      tinyldp::port::chacha20_blocks(key, start, nonce, many, count);
+      for (size_t b = 0; b < count; ++b) {
+        tinyldp::port::chacha20_block(key, start + static_cast<uint32_t>(b), nonce, one);
+        for (size_t i = 0; i < 64; ++i) mismatches += many[64 * b + i] != one[i];
+      }
+      mismatches += many[count * 64] != 0xA5;
+    }
+  }
+  CHECK_EQ(mismatches, 0u);
+}

@@ -98,11 +98,11 @@ void ChaCha20Drbg::seed_from_bytes(const uint8_t* material, size_t length, bool 
 
 void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
   const uint32_t nonce[chacha20_nonce_words] = {0, 0, 0};
-  chacha20_block(key_, 0, nonce, buffer_);
-  for (size_t i = 1; i < blocks; ++i) {
-    uint8_t* to = direct != nullptr ? direct + chacha20_block_bytes * (i - 1)
-                                    : buffer_ + chacha20_block_bytes * i;
-    chacha20_block(key_, static_cast<uint32_t>(i), nonce, to);
+  if (direct != nullptr) {
+    chacha20_block(key_, 0, nonce, buffer_);
+    chacha20_blocks(key_, 1, nonce, direct, blocks - 1);
+  } else {
+    chacha20_blocks(key_, 0, nonce, buffer_, blocks);
   }
   // Fast key erasure: the next key is the first half of block 0, which never leaves.
   for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = load_le32(buffer_ + 4 * i);

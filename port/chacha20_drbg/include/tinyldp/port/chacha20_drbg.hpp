@@ -20,7 +20,8 @@
 // + 32); code ~ 1.1 KiB + the block function (Cortex-M3, -Os). Time, measured on Cortex-M3
 // (QEMU -icount): 29.6 instructions/byte for 32-byte requests, 28.8 for 64-byte, 20.4 for
 // long requests (whole blocks go straight to the caller); 27.6 / 25.6 / 20.7 with 8 blocks.
-// Host (x86-64, GCC 12 -O2): ~430 MB/s for 32-byte requests, ~600 MB/s for long ones.
+// Host (x86-64, GCC 12 -O2, 16 blocks side by side in vector registers, see chacha20.hpp):
+// ~0.5 GB/s for 32-byte requests, ~2–3 GB/s for requests of 1–64 KiB (docs/benchmarks.md).
 #ifndef TINYLDP_PORT_CHACHA20_DRBG_HPP
 #define TINYLDP_PORT_CHACHA20_DRBG_HPP
 
