@@ -44,14 +44,17 @@ class RandomBits {
       available_ -= n;
       return r;
     }
-    // Take the `have` bits left, then the rest from the next 64-bit word.
-    const uint64_t low = reservoir_;
-    const unsigned have = available_;
-    const unsigned need = n - have;  // 1..64
-    const uint64_t next = next_word();
-    const uint64_t r = low | ((next & low_mask(need)) << have);  // have < 64 here
-    reservoir_ = shift_right(next, need);
-    available_ = 64 - need;
+    return draw_across(n);
+  }
+
+  // draw(32), for the lane words of 32-bit machines: when 32 bits are buffered, a word move
+  // (the 64-bit shift by 32 is a register move on a 32-bit core).
+  uint32_t draw32() {
+    if (available_ < 32) return static_cast<uint32_t>(draw(32));
+    bits_drawn_ += 32;
+    const uint32_t r = static_cast<uint32_t>(reservoir_);
+    reservoir_ >>= 32;
+    available_ -= 32;
     return r;
   }
 
@@ -119,6 +122,19 @@ class RandomBits {
     return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
   }
   static constexpr uint64_t shift_right(uint64_t v, unsigned n) { return n >= 64 ? 0 : v >> n; }
+
+  // draw(n) when fewer than n bits are buffered: the `have` bits left, then the rest from the
+  // next 64-bit word.
+  uint64_t draw_across(unsigned n) {
+    const uint64_t low = reservoir_;
+    const unsigned have = available_;
+    const unsigned need = n - have;  // 1..64
+    const uint64_t next = next_word();
+    const uint64_t r = low | ((next & low_mask(need)) << have);  // have < 64 here
+    reservoir_ = shift_right(next, need);
+    available_ = 64 - need;
+    return r;
+  }
 
   // The next 64 bits of the stream, refilling the buffer from the source when it is empty.
   uint64_t next_word() {

@@ -130,7 +130,7 @@ class UnaryEncoding {
     if (!ladder_word_major(rng, report, full_words, tail_lanes)) {
       for (unsigned step = 0; step < q_.bits; ++step) {
         const Word q_bit_mask = bit_mask(step);
-        uint8_t* word = ladder_full_words(rng, q_bit_mask, report, full_words);
+        uint8_t* word = ladder_full_words(rng, q_bit_mask != 0, report, full_words);
         if (tail_lanes != 0) {
           const Word u = static_cast<Word>(rng.draw(tail_lanes));
           const Word r = load_tail(word, tail_lanes);
@@ -272,10 +272,15 @@ class UnaryEncoding {
   }
 
   // One ladder step on the first `words` whole lane words; returns the first byte after them.
+  // q's bit picks "or" or "and" for the whole step: a branch on the configuration only.
   template <class Rng>
-  static uint8_t* ladder_full_words(Rng& rng, Word q_bit_mask, uint8_t* word, uint32_t words) {
-    for (uint32_t w = 0; w < words; ++w, word += sizeof(Word))
-      store_le<Word>(word, ladder_step(load_le<Word>(word), draw_word(rng), q_bit_mask));
+  static uint8_t* ladder_full_words(Rng& rng, bool q_bit, uint8_t* word, uint32_t words) {
+    uint8_t* const end = word + size_t{words} * sizeof(Word);
+    if (q_bit) {
+      for (; word != end; word += sizeof(Word)) store_le<Word>(word, load_le<Word>(word) | draw_word(rng));
+    } else {
+      for (; word != end; word += sizeof(Word)) store_le<Word>(word, load_le<Word>(word) & draw_word(rng));
+    }
     return word;
   }
 
@@ -283,6 +288,8 @@ class UnaryEncoding {
   static Word draw_word(Rng& rng) {
     if constexpr (word_bits == 64 && requires { rng.draw64(); })
       return static_cast<Word>(rng.draw64());
+    else if constexpr (word_bits == 32 && requires { rng.draw32(); })
+      return static_cast<Word>(rng.draw32());
     else
       return static_cast<Word>(rng.draw(word_bits));
   }
