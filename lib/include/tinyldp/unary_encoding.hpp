@@ -17,12 +17,12 @@
 // Cost: context 48 bytes; report ⌈d/8⌉ bytes (caller-owned, report_bytes()); no other RAM on
 // 32-bit targets. Stack (Cortex-M0, -Os): privatize 72 B + draw 56 B, plus the caller's
 // RandomBits (80 B); run-time configure ≈ 1.3 KiB (use make_oue/make_sue at compile time).
-// Time ≈ q.bits·⌈d/32⌉ word steps plus the draws on 32-bit targets. On 64-bit machines, when d
-// is a multiple of 64 (≤ 2^14) and the Rng offers bulk draws (RandomBits does), several steps'
-// draws arrive at once in a 2 KiB stack block (plus 2 KiB of lanes) and each step is one
-// vector "or"/"and" per lane
-// word (q's bit decides which — a public branch): the same report, ≈ 5 M OUE reports/s at
-// d = 1024, ε = 1 with the simulation source (docs/benchmarks.md).
+// Time ≈ q.bits·⌈d/32⌉ word steps, each one "or" or "and" (q's bit decides which — a public
+// branch) plus a 32-bit draw, on 32-bit targets. On 64-bit machines, when d is a multiple of 64
+// (≤ 2^14) and the Rng offers bulk draws (RandomBits does), several steps' draws arrive at once
+// in a 2 KiB stack block (plus 2 KiB of lanes) and each step is one vector operation per lane
+// word: the same report, ≈ 5 M OUE reports/s at d = 1024, ε = 1 with the simulation source
+// (docs/benchmarks.md).
 // Estimator (collector): ĉ(i) = (c(i) − nq)/(p − q), Var = n q(1−q)/(p−q)².
 #ifndef TINYLDP_UNARY_ENCODING_HPP
 #define TINYLDP_UNARY_ENCODING_HPP
