@@ -1,0 +1,15 @@
+// Port: the ChaCha20 DRBG alone — seeded from the platform TRNG, one 32-byte request sent.
+#include "footprint.hpp"
+#include "tinyldp/port/chacha20_drbg.hpp"
+
+AppStatic<tinyldp::port::ChaCha20Drbg> app_drbg;
+
+extern "C" int footprint_run() {
+  tinyldp::port::ChaCha20Drbg& drbg = app_drbg.construct();
+  PlatformTrng trng;
+  if (drbg.seed(trng) != tinyldp::EntropyResult::ok) return 1;
+  uint8_t out[32];
+  if (drbg.fill(out, sizeof out, TINYLDP_ENTROPY_BLOCKING) != tinyldp::EntropyResult::ok) return 1;
+  platform_radio_send(out, sizeof out);
+  return 0;
+}

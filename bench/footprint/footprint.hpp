@@ -1,0 +1,66 @@
+// Footprint programs: each one is a minimal firmware that uses one mechanism or one port the
+// way a device would, built at -Os with -ffunction-sections/-fdata-sections/--gc-sections.
+// Every program (and the baseline) links the same board startup and the same platform stubs
+// below, so `image - baseline` is what tinyldp adds. scripts/footprint measures them and writes
+// docs/footprint.md; tests/footprint checks the budgets on every target.
+//
+// The stubs stand in for the firmware's own drivers (not part of the library): a hardware
+// TRNG, a radio and a sensor. They are out of line (platform.cpp) so the compiler can neither
+// fold the private value nor drop the report.
+#ifndef TINYLDP_BENCH_FOOTPRINT_HPP
+#define TINYLDP_BENCH_FOOTPRINT_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyldp/entropy.hpp"
+#include "tinyldp/wire.hpp"
+
+extern "C" {
+// The program under measurement; main() calls it once. Returns 0 on success.
+int footprint_run();
+// Sends a finished report (the firmware's radio driver).
+void platform_radio_send(const uint8_t* data, size_t length);
+// The private value to report (the firmware's sensor).
+uint32_t platform_sensor_value();
+// Fills out[0..length) from the platform's (stand-in) hardware TRNG.
+tinyldp_entropy_result platform_trng_fill(uint8_t* out, size_t length);
+}
+
+// The platform TRNG as a C++ entropy source (full entropy claimed, as a conditioned TRNG would).
+struct PlatformTrng {
+  tinyldp::EntropyResult fill(uint8_t* out, size_t length, uint32_t) {
+    return static_cast<tinyldp::EntropyResult>(platform_trng_fill(out, length));
+  }
+  uint16_t min_entropy_q8() const { return TINYLDP_ENTROPY_ESTIMATE_FULL; }
+};
+
+// Application-owned objects that live for the whole program (a DRBG, a flash image) are
+// globals named app_*: their RAM is the application's, not the library's. AppStatic<T> is
+// zero-initialized storage (.bss) in which the program constructs its T at boot: a plain global
+// T with non-zero member initializers would sit in .data and cost its size again in flash
+// (ChaCha20Drbg: 324 bytes), and would register a destructor.
+struct FootprintPlacement {};
+inline void* operator new(size_t, FootprintPlacement, void* where) noexcept { return where; }
+
+template <class T>
+class AppStatic {
+ public:
+  T& construct() { return *new (FootprintPlacement{}, storage_) T(); }
+
+ private:
+  alignas(T) unsigned char storage_[sizeof(T)];
+};
+
+// Frames a payload with the wire header (no optional fields) and sends it.
+template <size_t ReportBytes>
+int footprint_send(const tinyldp::wire::Description& what, const uint8_t* payload) {
+  uint8_t out[ReportBytes];
+  size_t written = 0;
+  if (tinyldp::wire::encode(what, {}, payload, out, sizeof out, written) != tinyldp::Status::ok)
+    return 1;
+  platform_radio_send(out, written);
+  return 0;
+}
+
+#endif

@@ -1,0 +1,763 @@
+#!/usr/bin/env python3
+"""Code, data, bss and worst-case call-graph stack of tinyldp's footprint programs.
+
+Reads the footprint.config that bench/footprint/CMakeLists.txt writes into a target build
+directory (the ELF and the object files of every program), and for each program computes
+
+  flash   .text + .rodata + .data initializers of the whole image, and minus the baseline
+          image (same board startup, main() and platform stubs, no tinyldp): what the library adds;
+  data/bss  bytes of .data/.bss the library defines: every such symbol of the image that is
+          neither in the baseline nor an application object (named app_*) — must be 0;
+  stack   worst case over every call path from footprint_run(), from GCC's per-function frame
+          sizes and call graph (-fcallgraph-info=su, the .ci file next to each object).
+
+Functions without a call graph (libgcc, newlib's mem*) are read from the disassembly: every
+stack-pointer decrement is summed (an upper bound) and their direct calls followed. An
+indirect call may reach any function whose address is taken in the program's objects (a
+relocation other than a call against it), except vector-table and reset entries: its cost is
+the largest of theirs. Recursion, an unbounded dynamic frame, an indirect call in code without
+a call graph, or a function that is found nowhere makes the analysis fail — it never guesses.
+Interrupt entry (8 words on Cortex-M) and handlers are not included.
+
+usage:
+  footprint.py measure <build>/footprint.config
+  footprint.py check <build>/footprint.config <budgets> [--set metric:program=N]...
+                 [--expect-violation metric:program]   (passes only if that one is reported)
+  footprint.py report <config>... --budgets <budgets> --commit <id> --out docs/footprint.md
+  footprint.py selftest
+"""
+
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+class AnalysisError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------- configuration
+
+Program = collections.namedtuple("Program", "name elf objects")
+
+
+class Config:
+    def __init__(self, path):
+        self.path = path
+        self.values = {}
+        self.programs = collections.OrderedDict()
+        with open(path) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if not line.strip():
+                    continue
+                key, _, rest = line.partition(" ")
+                if key == "program":
+                    parts = rest.split()
+                    self.programs[parts[0]] = Program(parts[0], parts[1], parts[2:])
+                else:
+                    self.values[key] = rest.strip()
+        for key in ("target", "objdump", "readelf", "nm"):
+            if key not in self.values:
+                raise AnalysisError(f"{path}: no '{key}' line")
+        if "baseline" not in self.programs:
+            raise AnalysisError(f"{path}: no baseline program")
+
+    @property
+    def target(self):
+        return self.values["target"]
+
+    def tool(self, name):
+        return self.values[name]
+
+
+def run(cmd):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise AnalysisError(f"{' '.join(cmd)} failed: {r.stderr.strip()}")
+    return r.stdout
+
+
+# ---------------------------------------------------------------------------- sizes
+
+def section_sizes(config, elf):
+    """(flash, ram_data, bss) of an image from its section headers."""
+    flash = data = bss = 0
+    pattern = re.compile(r"^\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S*)")
+    for line in run([config.tool("readelf"), "-S", "-W", elf]).splitlines():
+        m = pattern.match(line)
+        if not m:
+            continue
+        name, kind, size, flags = m.group(1), m.group(2), int(m.group(3), 16), m.group(4)
+        if "A" not in flags or size == 0:
+            continue
+        if kind == "NOBITS":
+            bss += size
+        elif "W" in flags:
+            data += size
+            flash += size  # initial values are stored in flash
+        else:
+            flash += size
+    return flash, data, bss
+
+
+def symbols(config, elf):
+    """{name: (address, size, type letter)} of the image's defined symbols."""
+    out = {}
+    for line in run([config.tool("nm"), "-S", "--defined-only", elf]).splitlines():
+        parts = line.split()
+        if len(parts) == 4:
+            addr, size, kind, name = parts
+            out[name] = (int(addr, 16), int(size, 16), kind)
+        elif len(parts) == 3:
+            addr, kind, name = parts
+            out.setdefault(name, (int(addr, 16), 0, kind))
+    return out
+
+
+def static_data(syms, baseline_syms):
+    """Bytes of .data and .bss defined by the library: not in the baseline, not app_*."""
+    data = bss = 0
+    names = []
+    for name, (_, size, kind) in syms.items():
+        if kind not in "dDbBcC" or size == 0 or name in baseline_syms or name.startswith("app_"):
+            continue
+        if kind in "dD":
+            data += size
+        else:
+            bss += size
+        names.append(name)
+    return data, bss, names
+
+
+# ---------------------------------------------------------------------------- call graphs
+
+Node = collections.namedtuple("Node", "frame calls indirect")
+
+
+def parse_ci(text, origin="<ci>"):
+    """{title: (frame or None, [callee titles], has_indirect_call)} from one .ci file.
+    frame is None for a declaration (a function defined elsewhere)."""
+    nodes = {}
+    edges = collections.defaultdict(list)
+    node_re = re.compile(r'^node: \{ title: "([^"]+)" label: "((?:[^"\\]|\\.)*)"(.*)\}$')
+    edge_re = re.compile(r'^edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
+    for line in text.splitlines():
+        m = node_re.match(line)
+        if m:
+            title, label = m.group(1), m.group(2)
+            if title == "__indirect_call":
+                continue
+            f = re.search(r"\\n(\d+) bytes \(([a-z,]+)\)$", label)
+            if f:
+                qualifier = f.group(2)
+                if qualifier not in ("static", "dynamic,bounded"):
+                    raise AnalysisError(f"{origin}: {title} has a {qualifier} stack frame (unbounded)")
+                nodes[title] = int(f.group(1))
+            else:
+                nodes.setdefault(title, None)
+            continue
+        m = edge_re.match(line)
+        if m:
+            edges[m.group(1)].append(m.group(2))
+    graph = {}
+    for title, frame in nodes.items():
+        calls = edges.get(title, [])
+        graph[title] = Node(frame, [c for c in calls if c != "__indirect_call"],
+                            "__indirect_call" in calls)
+    return graph
+
+
+def bare(title):
+    """The symbol name of a .ci node title ('file:name' for file-local functions)."""
+    return title.rsplit(":", 1)[-1] if ":" in title else title
+
+
+class Disassembly:
+    """Frames and calls of functions without a call graph (libgcc, newlib), from objdump."""
+
+    def __init__(self, config, elf, syms):
+        self.arm = "arm" in os.path.basename(config.tool("objdump"))
+        self.by_address = collections.defaultdict(list)
+        for name, (addr, _, kind) in syms.items():
+            if kind in "tTwW":
+                self.by_address[addr & ~1].append(name)
+        self.syms = syms
+        self.blocks = {}
+        current = None
+        for line in run([config.tool("objdump"), "-d", "--no-show-raw-insn", elf]).splitlines():
+            m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
+            if m:
+                current = []
+                self.blocks[int(m.group(1), 16)] = current
+                continue
+            if current is not None and re.match(r"^\s+[0-9a-f]+:\s", line):
+                current.append(line.split(":", 1)[1].strip())
+
+    def function(self, name):
+        if name not in self.syms:
+            raise AnalysisError(f"{name}: called, but neither in a call graph nor in the image")
+        addr = self.syms[name][0] & ~1
+        if addr not in self.blocks:
+            raise AnalysisError(f"{name}: no disassembly at {addr:#x}")
+        size = max(self.syms[n][1] for n in self.by_address[addr])
+        if size == 0:  # assembly without .size: up to the next symbol
+            later = [a for a in self.blocks if a > addr]
+            size = (min(later) if later else addr + 4 * len(self.blocks[addr]) + 4) - addr
+
+        def outside(args):  # the function a branch leaves to, or None if it stays inside
+            m = re.match(r"^(?:\S+,\s*)*([0-9a-f]+) <", args)
+            if not m:
+                raise AnalysisError(f"{name}: cannot read the branch target in '{args}'")
+            to = int(m.group(1), 16)
+            if addr <= to < addr + size:
+                return None
+            if to not in self.by_address:
+                raise AnalysisError(f"{name}: branch to {to:#x}, not the start of a function")
+            return self.by_address[to][0]
+        frame = 0
+        calls = []
+        for insn in self.blocks[addr]:
+            op, _, args = insn.partition("\t")
+            op = op.strip()
+            args = args.split(";")[0].split("@")[0].strip()
+            target = re.search(r"<([^>+]+)(?:\+0x[0-9a-f]+)?>", args)
+            if self.arm:
+                if op in ("push", "push.w", "stmdb", "stmdb.w", "vpush") and (op.startswith("push") or op == "vpush" or args.startswith("sp!")):
+                    regs = args[args.index("{") + 1:args.index("}")]
+                    count = 0
+                    for r in regs.split(","):
+                        r = r.strip()
+                        if "-" in r:
+                            a, b = r.split("-")
+                            count += int(b[1:]) - int(a[1:]) + 1
+                        else:
+                            count += 1
+                    frame += count * (8 if op == "vpush" and "d" in regs else 4)
+                elif re.match(r"^sub(s|\.w)?$", op) and re.match(r"^sp,\s*(sp,\s*)?#\d+", args):
+                    frame += int(re.search(r"#(\d+)", args).group(1))
+                elif re.match(r"^(str|strd)(\.w)?$", op) and "[sp, #-" in args and args.endswith("!"):
+                    frame += int(re.search(r"#-(\d+)", args).group(1))
+                elif op in ("bl", "blx") and target:
+                    calls.append(outside(args) or name)
+                elif op == "blx" or (op in ("bx", "mov", "mov.w") and args.startswith("pc") and "lr" not in args):
+                    raise AnalysisError(f"{name}: indirect call or jump without a call graph ({insn})")
+                elif re.match(r"^b(\.[nw])?$", op) and outside(args):
+                    calls.append(outside(args))  # tail call
+                elif re.search(r"\bsp\b", args) and re.match(r"^(mov|add|sub)", op) and args.startswith("sp") and "#" not in args:
+                    raise AnalysisError(f"{name}: dynamic stack adjustment ({insn})")
+            else:
+                if op in ("add", "addi", "c.addi16sp", "c.addi") and re.match(r"^sp,\s*sp,\s*-\d+$", args):
+                    frame += int(args.rsplit("-", 1)[1])
+                elif op in ("jal", "c.jal", "call") and target:
+                    calls.append(outside(args) or name)
+                elif op in ("j", "c.j", "tail") and outside(args):
+                    calls.append(outside(args))  # tail call
+                elif op in ("jalr", "c.jalr") or (op in ("jr", "c.jr") and args not in ("ra",)):
+                    raise AnalysisError(f"{name}: indirect call without a call graph ({insn})")
+                elif (args.startswith("sp,") and op in ("sub", "add", "addi", "mv", "c.mv")
+                      and not re.match(r"^sp,\s*sp,\s*-?\d+$", args)):
+                    raise AnalysisError(f"{name}: dynamic stack adjustment ({insn})")
+        return Node(frame, calls, False)
+
+
+def address_taken(config, objects, syms):
+    """Functions of the image whose address is taken by code or data in the objects (the
+    possible targets of an indirect call). Vector tables and reset code are entry points."""
+    call_relocs = re.compile(r"^R_(ARM_(THM_)?(CALL|JUMP\d*|PC\d+)|ARM_V4BX|ARM_NONE|RISCV_(CALL|CALL_PLT|JAL|BRANCH|RVC_JUMP|RVC_BRANCH|RELAX|ALIGN|PCREL_LO12_[IS]|TPREL.*))$")
+    skip_sections = re.compile(r"^\.rela?(\.isr_vector|\.ARM\.exidx.*|\.debug.*|\.eh_frame|\.text\.start|\.init_array.*|\.comment)$")
+    taken = set()
+    section = None
+    for obj in objects:
+        for line in run([config.tool("readelf"), "-r", "-W", obj]).splitlines():
+            m = re.match(r"^Relocation section '([^']+)'", line)
+            if m:
+                section = m.group(1)
+                continue
+            parts = line.split()
+            if len(parts) < 5 or not re.match(r"^[0-9a-f]{8}$", parts[0]) or section is None:
+                continue
+            if skip_sections.match(section) or call_relocs.match(parts[2]):
+                continue
+            symbol = parts[4]
+            if symbol.startswith(".text."):
+                symbol = symbol[len(".text."):]
+            if symbol in syms and syms[symbol][2] in "tTwW" and syms[symbol][1] > 0:
+                taken.add(symbol)
+    return taken
+
+
+class CallGraph:
+    def __init__(self, config, program, syms):
+        self.config = config
+        self.graph = {}
+        self.by_bare = collections.defaultdict(list)
+        for obj in program.objects:
+            if re.search(r"\.[sS]\.(obj|o)$", obj):
+                continue  # assembly: no call graph; its functions are read from the disassembly
+            ci = re.sub(r"\.(obj|o)$", "", obj) + ".ci"
+            if not os.path.exists(ci):
+                raise AnalysisError(f"{ci}: missing (build with -fcallgraph-info=su)")
+            with open(ci) as f:
+                for title, node in parse_ci(f.read(), ci).items():
+                    self.merge(title, node)
+        for title in self.graph:
+            self.by_bare[bare(title)].append(title)
+        self.syms = syms
+        self.disassembly = None
+        self.indirect_targets = sorted(address_taken(config, program.objects, syms))
+        self.memo = {}
+        self.skip = set()  # (caller, callee) edges left out (only for the report's what-ifs)
+
+    def merge(self, title, node):
+        old = self.graph.get(title)
+        if old is None or old.frame is None:
+            if old is not None and node.frame is None:
+                node = Node(None, old.calls + node.calls, old.indirect or node.indirect)
+            self.graph[title] = node
+        elif node.frame is not None:  # defined in several objects (inline, templates): max
+            self.graph[title] = Node(max(old.frame, node.frame), old.calls + node.calls,
+                                     old.indirect or node.indirect)
+
+    def resolve(self, title):
+        node = self.graph.get(title)
+        if node is not None and node.frame is not None:
+            return title, node
+        candidates = [t for t in self.by_bare.get(bare(title), []) if self.graph[t].frame is not None]
+        if candidates:
+            best = max(candidates, key=lambda t: self.graph[t].frame)
+            return best, self.graph[best]
+        name = bare(title)
+        if name in self.syms:  # an alias (e.g. a C1/C2 constructor pair) defined in a call graph
+            addr = self.syms[name][0]
+            for other, (a, _, kind) in self.syms.items():
+                if a == addr and other != name and kind in "tTwW":
+                    defined = [t for t in self.by_bare.get(other, []) if self.graph[t].frame is not None]
+                    if defined:
+                        best = max(defined, key=lambda t: self.graph[t].frame)
+                        return best, self.graph[best]
+        if bare(title) not in self.syms:
+            # GCC lists some helper calls it later expanded inline (e.g. a division by a
+            # constant); a call that really exists would have pulled its callee into the image.
+            return "absent:" + bare(title), Node(0, [], False)
+        if self.disassembly is None:
+            self.disassembly = Disassembly(self.config, self.program_elf, self.syms)
+        key = "asm:" + bare(title)
+        if key not in self.graph:
+            self.graph[key] = self.disassembly.function(bare(title))
+        return key, self.graph[key]
+
+    def worst(self, title, path=()):
+        """(bytes, [path]) of the deepest call chain from title."""
+        key, node = self.resolve(title)
+        if key in path:
+            cycle = [bare(p) for p in path[path.index(key):]] + [bare(key)]
+            raise AnalysisError("recursion: " + " -> ".join(cycle))
+        if key in self.memo:
+            return self.memo[key]
+        path = path + (key,)
+        deepest, chain = 0, []
+        callees = list(node.calls)
+        if node.indirect:
+            if not self.indirect_targets:
+                raise AnalysisError(f"{bare(key)}: indirect call, and no function of the image has its address taken")
+            callees += self.indirect_targets
+        for callee in callees:
+            if any(bare(key).startswith(a) and bare(callee).startswith(b) for a, b in self.skip):
+                continue
+            d, c = self.worst(callee, path)
+            if d > deepest:
+                deepest, chain = d, c
+        result = (node.frame + deepest, [(bare(key), node.frame)] + chain)
+        self.memo[key] = result
+        return result
+
+
+# ---------------------------------------------------------------------------- measurement
+
+Measure = collections.namedtuple("Measure", "flash data bss lib_flash lib_data lib_bss stack chain static_names")
+
+
+def measure(config, names=None):
+    baseline = config.programs["baseline"]
+    base_syms = symbols(config, baseline.elf)
+    base_flash, _, _ = section_sizes(config, baseline.elf)
+    results = collections.OrderedDict()
+    extras = {}
+    results.extras = extras  # headline what-ifs (not budgets)
+    for name, program in config.programs.items():
+        if names and name not in names:
+            continue
+        syms = symbols(config, program.elf)
+        flash, data, bss = section_sizes(config, program.elf)
+        lib_data, lib_bss, static_names = static_data(syms, base_syms)
+        graph = CallGraph(config, program, syms)
+        graph.program_elf = program.elf
+        stack, chain = graph.worst("footprint_run")
+        results[name] = Measure(flash, data, bss, flash - base_flash, lib_data, lib_bss, stack,
+                                chain, static_names)
+        if name == "oue_firmware":
+            # What-ifs for the report: the report path alone with no DRBG reseed nested in it
+            # (as when no reseed source is set), seeding alone, and the largest functions.
+            _, node = graph.resolve("footprint_run")
+            graph.skip = {(RESEED_IF_DUE, SEED_FROM)}
+            graph.memo = {}
+            extras["report_path"] = max((graph.worst(c) for c in node.calls if "send_report" in c),
+                                        default=(0, []))
+            graph.skip = set()
+            graph.memo = {}
+            seed = [c for c in node.calls if bare(c).startswith(SEED_FROM)]
+            extras["seed_path"] = graph.worst(seed[0]) if seed else (0, [])
+            extras["largest"] = sorted(((size, n) for n, (_, size, kind) in syms.items()
+                                        if kind in "tTwWrR" and size > 0 and n not in base_syms),
+                                       reverse=True)
+    return results
+
+
+# ---------------------------------------------------------------------------- budgets
+
+def read_budgets(path):
+    """{(metric, program): {target: limit}}; program '*' applies to every program."""
+    budgets = collections.OrderedDict()
+    targets = None
+    with open(path) as f:
+        for line in f:
+            text = line.split("#", 1)[0].split()
+            if not text:
+                continue
+            if text[0] == "targets":
+                targets = text[1:]
+                continue
+            if targets is None:
+                raise AnalysisError(f"{path}: a 'targets' line must come first")
+            metric, program, limits = text[0], text[1], text[2:]
+            if metric not in ("flash", "lib_flash", "stack", "lib_data", "lib_bss"):
+                raise AnalysisError(f"{path}: unknown metric {metric}")
+            if len(limits) != len(targets):
+                raise AnalysisError(f"{path}: {metric} {program}: {len(limits)} limits for {len(targets)} targets")
+            budgets[(metric, program)] = {t: int(v) for t, v in zip(targets, limits)}
+    return budgets
+
+
+def violations(results, budgets, target):
+    found, checked = [], 0
+    for (metric, program), limits in budgets.items():
+        limit = limits.get(target)
+        if limit is None:
+            continue
+        for name, m in results.items():
+            if program not in ("*", name) or (program == "*" and name == "baseline"):
+                continue
+            value = getattr(m, metric)
+            checked += 1
+            if value > limit:
+                found.append((metric, name, value, limit))
+    return found, checked
+
+
+# ---------------------------------------------------------------------------- report
+
+def markdown(configs, all_results, budgets, commit):
+    targets = [c.target for c in configs]
+    first = configs[0]
+    lines = []
+    w = lines.append
+    w("# Footprint")
+    w("")
+    w("Generated by `scripts/footprint` (do not edit by hand): every program in `bench/footprint/` built")
+    w("for each target preset at MinSizeRel and measured by `bench/footprint/footprint.py`. The budgets")
+    w("are `tests/footprint/budgets.txt`; the `footprint_budgets` test fails on every target preset")
+    w("when one is exceeded.")
+    w("")
+    w(f"- commit: `{commit}`")
+    for c in configs:
+        w(f"- {c.target}: {c.values.get('compiler_version', '?')} (`{os.path.basename(c.values.get('compiler', '?'))}`),"
+          f" flags `{c.values.get('cxx_flags', '?')}`, link `{c.values.get('link_flags', '?')}`")
+    w("")
+    w("**What the numbers are.** *flash*: `.text` + `.rodata` + `.data` initializers that the")
+    w("program adds to the baseline image (board startup, `main`, the platform stubs standing in for")
+    w("the firmware's TRNG, radio and sensor; no tinyldp code) — the library's code and constants, the")
+    w("wire header included, plus the few bytes of calling code. *stack*: worst case over every call")
+    w("path from `footprint_run()` — the report buffers, the `RandomBits` and everything the library")
+    w("calls, from GCC's per-function frames and call graph (`-fcallgraph-info=su`); libgcc and newlib")
+    w("helpers from their disassembly; an indirect call is charged the deepest function whose address")
+    w("is taken; recursion fails the analysis. Interrupt entry frames are not included. *data/bss*:")
+    w("static RAM the library defines (objects named `app_*` — a DRBG, a flash image — are the")
+    w("application's; their size is given separately).")
+    w("")
+
+    def table(names, title):
+        w(f"## {title}")
+        w("")
+        header = "| program | " + " | ".join(f"{t} flash | {t} stack" for t in targets) + " |"
+        w(header)
+        w("|" + " --- |" * (1 + 2 * len(targets)))
+        for name in names:
+            cells = []
+            for results in all_results:
+                m = results.get(name)
+                cells += [str(m.lib_flash), str(m.stack)] if m else ["—", "—"]
+            w(f"| `{name}` | " + " | ".join(cells) + " |")
+        w("")
+
+    programs = list(all_results[0].keys())
+    mechanisms = [p for p in programs if p in MECHANISMS]
+    ports = [p for p in programs if p in PORTS]
+    head = all_results[0].get("oue_firmware")
+    w("## Headline: OUE d = 256 + ChaCha20 DRBG + wire encoding")
+    w("")
+    w("`bench/footprint/oue_firmware.cpp`: ε = 1, d = 256, `RandomBits<ChaCha20Drbg>` (32-byte buffer),")
+    w("DRBG seeded from the platform TRNG at boot, 39-byte wire report (7-byte header + 32-byte payload).")
+    w("The DRBG object (320 bytes) is the application's RAM (`.bss`, constructed at boot).")
+    w("")
+    w("| target | library flash | whole image flash | stack from `footprint_run` | library .data / .bss | budget (flash / stack) |")
+    w("| --- | --- | --- | --- | --- | --- |")
+    for c, results in zip(configs, all_results):
+        m = results["oue_firmware"]
+        fb = budgets.get(("flash", "oue_firmware"), {}).get(c.target, "—")
+        sb = budgets.get(("stack", "oue_firmware"), {}).get(c.target, "—")
+        w(f"| {c.target} | {m.lib_flash} B | {m.flash} B | {m.stack} B | {m.lib_data} / {m.lib_bss} B | {fb} / {sb} B |")
+    w("")
+    w("The whole image includes the test board's startup and semihosting exit "
+      f"({all_results[0]['baseline'].flash} B on {targets[0]}, the baseline).")
+    w("")
+    m0 = all_results[0]
+    extras = m0.extras
+    if head:
+        met_flash = head.flash <= 4096
+        met_stack = head.stack <= 512
+        w(f"**Goal on {targets[0]}: ≤ 4096 B of flash, ≤ 512 B of stack, no library .data/.bss.** "
+          f"Flash: {head.flash} B for the whole image — {'met' if met_flash else 'missed'}. "
+          f"Library .data/.bss: {head.lib_data} / {head.lib_bss} B — {'met' if head.lib_data == head.lib_bss == 0 else 'missed'}. "
+          f"Stack: {head.stack} B worst case — {'met' if met_stack else 'missed'}. Where it goes:")
+        w("")
+        if "report_path" in extras:
+            w(f"- a report alone (`send_report`, no reseed nested in it — true when no reseed source"
+              f" is set, but the analysis cannot know): {extras['report_path'][0]} B;")
+            w(f"- seeding at boot (`ChaCha20Drbg::seed_from` and below): {extras['seed_path'][0]} B"
+              f" on top of `footprint_run`'s {head.chain[0][1]} B;")
+            w("- the worst case is a reseed nested inside a report's refill (`fill` → `reseed_if_due` →")
+            w("  `seed_from` → `absorb_bytes` → `absorb` → `chacha20_block`), below.")
+        w("")
+        w(f"Deepest call path on {targets[0]} (frame bytes per function):")
+        w("")
+        w("```")
+        for fn, frame in head.chain:
+            w(f"{frame:5d}  {demangle(first, fn)}")
+        w(f"{head.stack:5d}  total")
+        w("```")
+        w("")
+        if "largest" in extras:
+            w(f"Largest functions the library adds to the image on {targets[0]} (bytes of flash):")
+            w("")
+            w("| bytes | function |")
+            w("| --- | --- |")
+            for size, fn in extras["largest"][:12]:
+                w(f"| {size} | `{demangle(first, fn)}` |")
+            w("")
+    table(mechanisms, "Mechanisms (privatize + wire encode + send; ε = 1)")
+    w("Parameters: `rr` binary; `krr` k = 16; `sue`, `oue`, `hr` d = 256; `blh`, `olh` d = 1024;")
+    w("`sd` [0, 1000] in 16 levels; `dlaplace` [−50, 50], Δ = 1 (101 weights in flash); `wire` only")
+    w("frames a 32-byte payload. Each draws from `RandomBits<PlatformTrng>` (the stub TRNG, in the baseline).")
+    w("")
+    table(ports, "Ports")
+    w("`chacha20_drbg`: seed from the platform TRNG + one 32-byte request (the DRBG object, 320 B, is")
+    w("`app_drbg`); `health_tests`: `HealthTested<PlatformTrng>`, first fill (start-up test included);")
+    w("`nrf51_rng`, `stm32_rng`: the register-level drivers, one blocking 32-byte request;")
+    w("`ram_storage`, `emulated_flash`: the core's `Record` (two slots, CRC-32) on that device, one")
+    w("32-byte write and read — the rows include `Record`; `persisted_seed`: `restore_seed`/`save_seed`")
+    w("on RAM storage plus the DRBG (`Record` and the DRBG included). `host_os` and `file_storage` are")
+    w("host-only and not listed.")
+    w("")
+    w("## Budgets")
+    w("")
+    w("From `tests/footprint/budgets.txt` (bytes; `*` = every program):")
+    w("")
+    w("| metric | program | " + " | ".join(targets) + " |")
+    w("|" + " --- |" * (2 + len(targets)))
+    for (metric, program), limits in budgets.items():
+        w(f"| {metric} | `{program}` | " + " | ".join(str(limits.get(t, "—")) for t in targets) + " |")
+    w("")
+    return "\n".join(lines)
+
+
+RESEED_IF_DUE = "_ZN7tinyldp4port12ChaCha20Drbg13reseed_if_due"
+SEED_FROM = "_ZN7tinyldp4port12ChaCha20Drbg9seed_from"
+
+MECHANISMS = ["rr", "krr", "sue", "oue", "blh", "olh", "hr", "sd", "dlaplace", "wire"]
+PORTS = ["chacha20_drbg", "health_tests", "nrf51_rng", "stm32_rng", "ram_storage", "emulated_flash",
+         "persisted_seed"]
+
+
+def demangle(config, name):
+    tool = config.tool("nm").replace("-nm", "-c++filt")
+    try:
+        out = subprocess.run([tool, name], stdout=subprocess.PIPE, text=True).stdout.strip()
+    except OSError:
+        return name
+    return out or name
+
+
+# ---------------------------------------------------------------------------- self-test
+
+def selftest():
+    """The call-graph arithmetic on synthetic graphs (host ctest: runs without a cross toolchain)."""
+    failures = 0
+
+    def expect(cond, what):
+        nonlocal failures
+        print(("ok   " if cond else "FAIL ") + what)
+        failures += 0 if cond else 1
+
+    ci = "\n".join([
+        'graph: { title: "t.cpp"',
+        'node: { title: "a" label: "int a()\\nt.cpp:1:1\\n16 bytes (static)" }',
+        'node: { title: "t.cpp:_ZL1bv" label: "int b()\\nt.cpp:2:1\\n40 bytes (static)" }',
+        'node: { title: "c" label: "int c()\\nt.cpp:3:1\\n8 bytes (dynamic,bounded)" }',
+        'node: { title: "ext" label: "void ext()\\nt.cpp:9:1" shape : ellipse }',
+        'edge: { sourcename: "a" targetname: "t.cpp:_ZL1bv" label: "t.cpp:1:5" }',
+        'edge: { sourcename: "a" targetname: "c" label: "t.cpp:1:9" }',
+        'edge: { sourcename: "c" targetname: "ext" label: "t.cpp:3:9" }',
+        "}"])
+    g = parse_ci(ci)
+    expect(g["a"].frame == 16 and g["t.cpp:_ZL1bv"].frame == 40 and g["c"].frame == 8, "frames parsed")
+    expect(g["ext"].frame is None and g["a"].calls == ["t.cpp:_ZL1bv", "c"], "declarations and edges parsed")
+
+    class Fake(CallGraph):
+        def __init__(self, graph, targets=()):
+            self.graph = graph
+            self.by_bare = collections.defaultdict(list)
+            for t in graph:
+                self.by_bare[bare(t)].append(t)
+            self.indirect_targets = list(targets)
+            self.memo = {}
+            self.skip = set()
+            self.disassembly = None
+
+        def resolve(self, title):
+            key = title if title in self.graph else next(
+                (t for t in self.by_bare.get(bare(title), []) if self.graph[t].frame is not None), None)
+            if key is None:
+                raise AnalysisError(f"{title}: unknown")
+            return key, self.graph[key]
+
+    g["ext2"] = Node(100, [], False)
+    g["ext"] = Node(24, [], False)
+    expect(Fake(g).worst("a")[0] == 56, "deepest path: max(16+40, 16+8+24) = 56")
+    g2 = dict(g)
+    g2["c"] = Node(8, ["ext", "a"], False)
+    try:
+        Fake(g2).worst("a")
+        expect(False, "recursion is an error")
+    except AnalysisError as e:
+        expect("recursion" in str(e), "recursion is an error: " + str(e))
+    g3 = dict(g)
+    g3["c"] = Node(8, [], True)
+    try:
+        Fake(g3).worst("a")
+        expect(False, "an indirect call with no possible target is an error")
+    except AnalysisError as e:
+        expect("indirect" in str(e), "an indirect call with no possible target is an error")
+    expect(Fake(g3, ["ext2"]).worst("a")[0] == 16 + 8 + 100, "an indirect call costs the deepest address-taken function")
+    try:
+        parse_ci('node: { title: "d" label: "int d()\\nt.cpp:1:1\\n8 bytes (dynamic)" }')
+        expect(False, "an unbounded dynamic frame is an error")
+    except AnalysisError:
+        expect(True, "an unbounded dynamic frame is an error")
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("targets m0 rv\nstack oue 100 120\nlib_bss * 0 0\n")
+    budgets = read_budgets(f.name)
+    os.unlink(f.name)
+    m = Measure(0, 0, 0, 0, 0, 0, 110, [], [])
+    found, _ = violations({"oue": m}, budgets, "m0")
+    expect([v[:2] for v in found] == [("stack", "oue")], "a stack over budget is reported")
+    found, _ = violations({"oue": m}, budgets, "rv")
+    expect(found == [], "a stack within budget passes")
+    found, _ = violations({"oue": m._replace(lib_bss=4)}, budgets, "rv")
+    expect([v[:2] for v in found] == [("lib_bss", "oue")], "library .bss is reported")
+    print(f"{failures} failed")
+    return 1 if failures else 0
+
+
+# ---------------------------------------------------------------------------- main
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("measure")
+    p.add_argument("config")
+    p = sub.add_parser("check")
+    p.add_argument("config")
+    p.add_argument("budgets")
+    p.add_argument("--set", action="append", default=[], metavar="METRIC:PROGRAM=N",
+                   help="override one budget (to show that the check can fail)")
+    p.add_argument("--expect-violation", metavar="METRIC:PROGRAM",
+                   help="pass only if this violation is reported")
+    p = sub.add_parser("report")
+    p.add_argument("configs", nargs="+")
+    p.add_argument("--budgets", required=True)
+    p.add_argument("--commit", required=True)
+    p.add_argument("--out", required=True)
+    sub.add_parser("selftest")
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "selftest":
+            return selftest()
+        if args.command == "measure":
+            config = Config(args.config)
+            for name, m in measure(config).items():
+                print(f"{config.target:10} {name:15} image {m.flash:6} B  library {m.lib_flash:6} B flash,"
+                      f" {m.lib_data} B data, {m.lib_bss} B bss; stack {m.stack:5} B")
+            return 0
+        if args.command == "check":
+            config = Config(args.config)
+            budgets = read_budgets(args.budgets)
+            for item in args.set:
+                key, _, value = item.partition("=")
+                metric, _, program = key.partition(":")
+                budgets.setdefault((metric, program), {})[config.target] = int(value)
+            results = measure(config)
+            found, checked = violations(results, budgets, config.target)
+            for metric, name, value, limit in found:
+                print(f"OVER BUDGET on {config.target}: {metric} of {name} is {value} B, budget {limit} B")
+            if args.expect_violation:
+                metric, _, program = args.expect_violation.partition(":")
+                hit = [v for v in found if v[0] == metric and v[1] == program]
+                if hit:
+                    print(f"the check reports the planted violation ({metric} of {program})")
+                    return 0
+                print(f"expected the violation {args.expect_violation}, got {found}")
+                return 1
+            if found:
+                return 1
+            head = results.get("oue_firmware")
+            print(f"{config.target}: {checked} budgets hold over {len(results) - 1} programs"
+                  + (f" (oue_firmware: {head.flash} B image, {head.lib_flash} B library flash,"
+                     f" {head.stack} B stack)" if head else ""))
+            return 0
+        if args.command == "report":
+            configs = [Config(c) for c in args.configs]
+            budgets = read_budgets(args.budgets)
+            all_results = [measure(c) for c in configs]
+            for c, results in zip(configs, all_results):
+                found, _ = violations(results, budgets, c.target)
+                for metric, name, value, limit in found:
+                    print(f"warning: {c.target}: {metric} of {name} is {value} B, budget {limit} B")
+            text = markdown(configs, all_results, budgets, args.commit)
+            with open(args.out, "w") as f:
+                f.write(text)
+            print(f"wrote {args.out}")
+            return 0
+    except AnalysisError as e:
+        print(f"footprint: {e}", file=sys.stderr)
+        return 2
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
