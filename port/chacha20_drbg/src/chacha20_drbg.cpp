@@ -51,6 +51,16 @@ void absorb_bytes(uint32_t key[chacha20_key_words], const uint8_t* data, size_t 
 EntropyResult ChaCha20Drbg::seed_from(tinyldp_entropy_source source, uint16_t estimate_q8,
                                       uint32_t flags, const uint8_t* personalization,
                                       size_t personalization_length) {
+  const EntropyResult result = absorb_seed(source, estimate_q8, flags);
+  // After the seed, as if absorbed before the commit: the same key either way.
+  if (result == EntropyResult::ok && personalization_length > 0 && personalization != nullptr) {
+    absorb_bytes(key_, personalization, personalization_length, domain_personal);
+  }
+  return result;
+}
+
+EntropyResult ChaCha20Drbg::absorb_seed(tinyldp_entropy_source source, uint16_t estimate_q8,
+                                        uint32_t flags) {
   if (source.fill == nullptr) return EntropyResult::failed;
   if (estimate_q8 < min_seed_estimate_q8) return EntropyResult::not_supported;
   // Bytes carrying >= 256 bits: ceil(256 * 256 / estimate), estimate in 1/256 bit per byte.
@@ -75,9 +85,6 @@ EntropyResult ChaCha20Drbg::seed_from(tinyldp_entropy_source source, uint16_t es
   }
   secure_zero(chunk, chunk_bytes);
   if (result == EntropyResult::ok) {
-    if (personalization_length > 0 && personalization != nullptr) {
-      absorb_bytes(key, personalization, personalization_length, domain_personal);
-    }
     for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = key[i];
     secure_zero(buffer_, buffer_bytes);  // nothing generated under the old key is served
     position_ = end_ = 0;
@@ -116,7 +123,7 @@ void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
 EntropyResult ChaCha20Drbg::reseed_if_due(size_t blocks, uint32_t flags) {
   if (blocks_ + blocks <= interval_) return EntropyResult::ok;
   if (reseed_source_.fill == nullptr) return EntropyResult::failed;  // fail closed
-  return seed_from(reseed_source_, reseed_estimate_, flags, nullptr, 0);
+  return absorb_seed(reseed_source_, reseed_estimate_, flags);
 }
 
 EntropyResult ChaCha20Drbg::fill(uint8_t* out, size_t length, uint32_t flags) {

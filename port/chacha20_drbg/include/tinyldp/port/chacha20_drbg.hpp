@@ -101,6 +101,9 @@ class ChaCha20Drbg {
   // its second half goes to the buffer, blocks 1.. go to `direct` (or the buffer if null).
   void generate(uint8_t* direct, size_t blocks);
   EntropyResult reseed_if_due(size_t blocks, uint32_t flags);
+  // seed_from without the personalization string: what a due reseed runs (so the reseed
+  // nested in a report's fill does not carry the personalization path's stack).
+  EntropyResult absorb_seed(tinyldp_entropy_source source, uint16_t estimate_q8, uint32_t flags);
 
   uint32_t key_[chacha20_key_words] = {};
   uint8_t buffer_[buffer_bytes] = {};
