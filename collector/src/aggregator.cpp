@@ -6,13 +6,22 @@ namespace tinyldp::collector {
 
 namespace {
 constexpr char magic[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '1'};
+constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '2'};
 
 void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
 }
+void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
 std::uint64_t get_u64(const std::uint8_t* p) {
   std::uint64_t v = 0;
   for (int i = 0; i < 8; ++i) v |= std::uint64_t{p[i]} << (8 * i);
+  return v;
+}
+std::uint32_t get_u32(const std::uint8_t* p) {
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= std::uint32_t{p[i]} << (8 * i);
   return v;
 }
 }  // namespace
@@ -54,17 +63,28 @@ bool Aggregator::merge(const Aggregator& other) {
   return true;
 }
 
-// Layout: magic(8) id(1) eps_q32(8) domain(8) max_bits(1) tolerance_q32(8) digest(8)
-//         reports(8) support(8 × domain)
+// Layout, version 1 (categorical mechanisms):
+//   magic "TLDPAGG1"(8) id(1) eps_q32(8) domain(8) max_bits(1) tolerance_q32(8) digest(8)
+//   reports(8) support(8 × domain)
+// version 2 (numeric mechanisms, and only they): "TLDPAGG2" and, after the digest, lo(i32 4)
+//   hi(i32 4) levels(4) sensitivity(4) noise_bits(1), then reports and support as in version 1.
 std::vector<std::uint8_t> Aggregator::serialize() const {
-  std::vector<std::uint8_t> out(magic, magic + 8);
   const MechanismConfig& c = mechanism_.config();
+  const bool v2 = c.numeric();
+  std::vector<std::uint8_t> out(v2 ? magic_v2 : magic, (v2 ? magic_v2 : magic) + 8);
   out.push_back(static_cast<std::uint8_t>(c.id));
   put_u64(out, c.epsilon.q32);
   put_u64(out, c.domain);
   out.push_back(c.precision.max_bits);
   put_u64(out, c.precision.tolerance_q32);
   put_u64(out, mechanism_.description().digest);
+  if (v2) {
+    put_u32(out, static_cast<std::uint32_t>(c.lo));
+    put_u32(out, static_cast<std::uint32_t>(c.hi));
+    put_u32(out, c.levels);
+    put_u32(out, c.sensitivity);
+    out.push_back(c.noise_bits);
+  }
   put_u64(out, reports_);
   for (std::uint64_t s : support()) put_u64(out, s);
   return out;
@@ -72,8 +92,9 @@ std::vector<std::uint8_t> Aggregator::serialize() const {
 
 std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> bytes,
                                                   std::string& error) {
-  constexpr std::size_t fixed = 8 + 1 + 8 + 8 + 1 + 8 + 8 + 8;
-  if (bytes.size() < fixed || std::memcmp(bytes.data(), magic, 8) != 0) {
+  const bool v2 = bytes.size() >= 8 && std::memcmp(bytes.data(), magic_v2, 8) == 0;
+  const std::size_t fixed = 8 + 1 + 8 + 8 + 1 + 8 + 8 + 8 + (v2 ? 17 : 0);
+  if (bytes.size() < fixed || (!v2 && std::memcmp(bytes.data(), magic, 8) != 0)) {
     error = "not a tinyldp aggregate (bad magic or too short)";
     return std::nullopt;
   }
@@ -85,7 +106,14 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
   c.precision.max_bits = p[17];
   c.precision.tolerance_q32 = get_u64(p + 18);
   const std::uint64_t digest = get_u64(p + 26);
-  const std::uint64_t reports = get_u64(p + 34);
+  if (v2) {
+    c.lo = static_cast<std::int32_t>(get_u32(p + 34));
+    c.hi = static_cast<std::int32_t>(get_u32(p + 38));
+    c.levels = get_u32(p + 42);
+    c.sensitivity = get_u32(p + 46);
+    c.noise_bits = p[50];
+  }
+  const std::uint64_t reports = get_u64(p + (v2 ? 51 : 34));
   if (domain > max_collector_domain) {
     error = "aggregate declares an impossible domain";
     return std::nullopt;
@@ -98,6 +126,10 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
   }
   if (m.description().digest != digest) {
     error = "aggregate's parameter digest does not match its configuration";
+    return std::nullopt;
+  }
+  if (m.config().numeric() != v2) {  // one encoding per state: serialize() gives these bytes back
+    error = "aggregate state version 2 is for numeric mechanisms only";
     return std::nullopt;
   }
   if (bytes.size() != fixed + 8 * std::size_t{m.domain()}) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "tinyldp/collector/numeric_estimate.hpp"
+
 namespace tinyldp::collector {
 
 std::optional<Postprocess> postprocess_from_name(std::string_view name) {
@@ -86,8 +88,20 @@ std::vector<double> project_onto_simplex(std::vector<double> f) {
   return f;
 }
 
+std::vector<double> apply_postprocess(std::vector<double> raw, Postprocess post) {
+  switch (post) {
+    case Postprocess::none: return raw;
+    case Postprocess::clip: return clip_and_renormalize(std::move(raw));
+    case Postprocess::norm_sub: return norm_sub(std::move(raw));
+    case Postprocess::simplex: return project_onto_simplex(std::move(raw));
+  }
+  return raw;
+}
+
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
                                    double confidence) {
+  if (aggregator.mechanism().discrete_laplace() != nullptr)  // no (p, q) channel: deconvolution
+    return estimate_distribution(aggregator, numeric_model(aggregator.mechanism()), post, confidence);
   const Channel ch = aggregator.mechanism().channel();
   const std::uint64_t n = aggregator.reports();
   const double nd = static_cast<double>(n);
@@ -104,15 +118,7 @@ std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess pos
     e.ci_low = raw[i] - z * e.standard_error;
     e.ci_high = raw[i] + z * e.standard_error;
   }
-  std::vector<double> f = raw;
-  if (n > 0) {
-    switch (post) {
-      case Postprocess::none: break;
-      case Postprocess::clip: f = clip_and_renormalize(raw); break;
-      case Postprocess::norm_sub: f = norm_sub(raw); break;
-      case Postprocess::simplex: f = project_onto_simplex(raw); break;
-    }
-  }
+  const std::vector<double> f = n > 0 ? apply_postprocess(raw, post) : raw;
   for (std::size_t i = 0; i < out.size(); ++i) out[i].frequency = f[i];
   return out;
 }

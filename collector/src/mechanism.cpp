@@ -7,7 +7,8 @@ namespace tinyldp::collector {
 
 std::optional<MechanismId> mechanism_from_name(std::string_view name) {
   for (auto id : {MechanismId::rr, MechanismId::krr, MechanismId::sue, MechanismId::oue,
-                  MechanismId::blh, MechanismId::olh, MechanismId::hr}) {
+                  MechanismId::blh, MechanismId::olh, MechanismId::hr, MechanismId::sd,
+                  MechanismId::dlaplace}) {
     if (name == wire::name_of(id)) return id;
   }
   return std::nullopt;
@@ -79,13 +80,86 @@ Status Mechanism::configure(const MechanismConfig& config, Mechanism& out) {
       m.domain_ = config.domain;
       break;
     }
+    case MechanismId::sd: {
+      const unsigned bits = config.noise_bits == 0 ? StochasticDiscretization::default_rounding_bits
+                                                   : config.noise_bits;
+      StochasticDiscretization sd;
+      s = StochasticDiscretization::configure(config.epsilon, config.lo, config.hi, config.levels,
+                                              sd, config.precision, bits);
+      if (s != Status::ok) return s;
+      if (config.domain != 0 && config.domain != sd.levels()) return Status::bad_parameter;
+      m.config_.domain = sd.levels();
+      m.config_.noise_bits = static_cast<std::uint8_t>(bits);
+      m.config_.sensitivity = 0;
+      m.core_ = sd;
+      m.description_ = wire::describe(sd);
+      m.channel_ = channel_of(sd.randomizer());
+      m.domain_ = sd.levels();
+      break;
+    }
+    case MechanismId::dlaplace: {
+      if (config.hi <= config.lo) return Status::bad_parameter;
+      const std::uint64_t width = static_cast<std::uint64_t>(std::int64_t{config.hi} - config.lo);
+      if (width > max_collector_dlaplace_width) return Status::bad_parameter;
+      const std::uint32_t sensitivity =
+          config.sensitivity == 0 ? static_cast<std::uint32_t>(width) : config.sensitivity;
+      const unsigned bits = config.noise_bits == 0 ? DiscreteLaplace::default_bits : config.noise_bits;
+      auto table = std::make_shared<std::vector<std::uint64_t>>(
+          DiscreteLaplace::table_entries(config.lo, config.hi));
+      DiscreteLaplace dl;
+      s = DiscreteLaplace::configure(config.epsilon, config.lo, config.hi, sensitivity,
+                                     table->data(), table->size(), dl, bits);
+      if (s != Status::ok) return s;
+      if (config.domain != 0 && config.domain != width + 1) return Status::bad_parameter;
+      m.config_.domain = static_cast<std::uint32_t>(width + 1);
+      m.config_.sensitivity = sensitivity;
+      m.config_.noise_bits = static_cast<std::uint8_t>(bits);
+      m.config_.levels = 0;
+      m.weights_ = std::move(table);
+      m.core_ = dl;
+      m.description_ = wire::describe(dl);
+      m.channel_ = {};
+      m.domain_ = static_cast<std::uint32_t>(width + 1);
+      break;
+    }
     default:
       return Status::bad_parameter;
   }
+  if (!config.numeric() &&
+      (config.lo != 0 || config.hi != 0 || config.levels != 0 || config.sensitivity != 0 ||
+       config.noise_bits != 0))
+    return Status::bad_parameter;  // numeric parameters on a categorical mechanism
+  if (config.id != MechanismId::sd && config.levels != 0) return Status::bad_parameter;
+  if (config.id != MechanismId::dlaplace && config.sensitivity != 0) return Status::bad_parameter;
   out = m;
   return Status::ok;
 }
 
+Status Mechanism::finish(Status s, const std::vector<std::uint8_t>& payload,
+                         const wire::Header& header, std::vector<std::uint8_t>& out) const {
+  if (s != Status::ok) return s;
+  const std::size_t start = out.size();
+  out.resize(start + description_.report_bytes(header.fields));
+  std::size_t written = 0;
+  s = wire::encode(description_, header, payload.data(), out.data() + start, out.size() - start,
+                   written);
+  if (s != Status::ok) out.resize(start);
+  return s;
+}
+
+double Mechanism::item_value(std::uint32_t item) const {
+  if (const auto* sd = discretization())
+    return sd->low() + static_cast<double>(item) *
+                           static_cast<double>(std::int64_t{sd->high()} - sd->low()) /
+                           static_cast<double>(sd->levels() - 1);
+  if (const auto* dl = discrete_laplace()) return static_cast<double>(std::int64_t{dl->low()} + item);
+  return item;
+}
+
+Epsilon Mechanism::local_epsilon() const {
+  if (const auto* dl = discrete_laplace()) return dl->local_epsilon();
+  return realized_epsilon();
+}
 Epsilon Mechanism::realized_epsilon() const {
   return std::visit([](const auto& m) { return m.realized_epsilon(); }, core_);
 }
@@ -139,6 +213,20 @@ std::string Mechanism::probabilities_as_fractions() const {
     return "K = " + std::to_string(1u << hr->row_bits()) + ", p = " + fraction(p.num, p.bits) +
            " (binary RR of the Hadamard bit)";
   }
+  if (const auto* sd = discretization()) {
+    const Dyadic q = sd->randomizer().other_probability();
+    return "L = " + std::to_string(sd->levels()) + ", p = " +
+           fraction(sd->randomizer().keep_numerator(), q.bits) + ", q = " + fraction(q.num, q.bits) +
+           " (k-RR over the levels), rounding with " + std::to_string(sd->rounding_bits()) + " bits";
+  }
+  if (const auto* dl = discrete_laplace()) {
+    const unsigned b = dl->random_bits_per_report();
+    const auto w = static_cast<std::uint32_t>(std::int64_t{dl->high()} - dl->low());
+    return "w(0) = " + fraction(dl->weight(0), b) +
+           (w > 1 ? ", w(1) = " + fraction(dl->weight(1), b) : std::string()) + ", ends " +
+           fraction(dl->tail_low(), b) + " and " + fraction(dl->tail_high(), b) +
+           " (Pr[noise = z] = w(|z|), |z| < " + std::to_string(w) + ")";
+  }
   const auto& ue = std::get<UnaryEncoding>(core_);
   return "p = " + fraction(ue.p().num, ue.p().bits) + ", q = " + fraction(ue.q().num, ue.q().bits);
 }
@@ -153,6 +241,8 @@ ParseError Mechanism::check_payload(std::span<const std::uint8_t> payload) const
     const auto y = wire::unpack_bits(payload.data(), description_.payload_bits) >> lh->seed_bits();
     if (y >= lh->range()) return ParseError::value_out_of_range;
   }
+  if (numeric() && wire::unpack_bits(payload.data(), description_.payload_bits) >= domain_)
+    return ParseError::value_out_of_range;  // a level ≥ L, or a value above hi
   return ParseError::none;
 }
 
@@ -160,7 +250,7 @@ void Mechanism::add_support(std::span<const std::uint8_t> payload,
                             std::span<std::uint64_t> support) const {
   if (std::holds_alternative<BinaryRr>(core_)) {
     support[payload[0] & 1u] += 1;
-  } else if (std::holds_alternative<KaryRr>(core_)) {
+  } else if (std::holds_alternative<KaryRr>(core_) || numeric()) {
     std::uint32_t v = 0;
     for (std::size_t i = 0; i < payload.size(); ++i) v |= std::uint32_t{payload[i]} << (8 * i);
     support[v] += 1;

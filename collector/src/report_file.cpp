@@ -6,6 +6,7 @@ namespace tinyldp::collector {
 
 namespace {
 constexpr char magic[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '1'};
+constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '2'};
 std::uint64_t get_le(const std::uint8_t* p, int bytes) {
   std::uint64_t v = 0;
   for (int i = 0; i < bytes; ++i) v |= std::uint64_t{p[i]} << (8 * i);
@@ -16,9 +17,13 @@ void put_le(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
 }
 }  // namespace
 
-// magic(8) id(1) eps_q32(8) domain(4) max_bits(1) tolerance_q32(8) digest(4) reserved(6)
-std::vector<std::uint8_t> report_file_header(const Mechanism& m) {
-  std::vector<std::uint8_t> h(magic, magic + 8);
+// Version 1: magic(8) id(1) eps_q32(8) domain(4) max_bits(1) tolerance_q32(8) digest(4)
+//            reserved(6)
+// Version 2: the same 34 bytes (magic "TLDPREP2"), then lo(i32 4) hi(i32 4) levels(4)
+//            sensitivity(4) noise_bits(1) reserved(13): 64 bytes.
+namespace {
+std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
+  std::vector<std::uint8_t> h(which, which + 8);
   const MechanismConfig& c = m.config();
   h.push_back(static_cast<std::uint8_t>(c.id));
   put_le(h, c.epsilon.q32, 8);
@@ -26,14 +31,46 @@ std::vector<std::uint8_t> report_file_header(const Mechanism& m) {
   h.push_back(c.precision.max_bits);
   put_le(h, c.precision.tolerance_q32, 8);
   put_le(h, m.description().digest, 4);
+  return h;
+}
+}  // namespace
+
+std::vector<std::uint8_t> report_file_header(const Mechanism& m) {
+  if (m.numeric()) return report_file_header_v2(m);
+  std::vector<std::uint8_t> h = common_header(m, magic);
   put_le(h, 0, 6);
   return h;
 }
 
+std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m) {
+  std::vector<std::uint8_t> h = common_header(m, magic_v2);
+  const MechanismConfig& c = m.config();
+  put_le(h, static_cast<std::uint32_t>(c.lo), 4);
+  put_le(h, static_cast<std::uint32_t>(c.hi), 4);
+  put_le(h, c.levels, 4);
+  put_le(h, c.sensitivity, 4);
+  h.push_back(c.noise_bits);
+  put_le(h, 0, 8);
+  put_le(h, 0, 5);
+  return h;
+}
+
+std::size_t report_file_header_size(std::span<const std::uint8_t> m) {
+  if (m.size() < 8) return 0;
+  if (std::memcmp(m.data(), magic, 8) == 0) return report_file_header_bytes;
+  if (std::memcmp(m.data(), magic_v2, 8) == 0) return report_file_header_v2_bytes;
+  return 0;
+}
+
 std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> h,
                                                   std::string& error) {
-  if (h.size() != report_file_header_bytes || std::memcmp(h.data(), magic, 8) != 0) {
+  const std::size_t size = report_file_header_size(h);
+  if (size == 0) {
     error = "not a tinyldp report file (bad magic)";
+    return std::nullopt;
+  }
+  if (h.size() != size) {
+    error = "report file header of the wrong size";
     return std::nullopt;
   }
   MechanismConfig c;
@@ -43,7 +80,18 @@ std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> 
   c.precision.max_bits = h[21];
   c.precision.tolerance_q32 = get_le(&h[22], 8);
   const auto digest = static_cast<std::uint32_t>(get_le(&h[30], 4));
-  if (get_le(&h[34], 6) != 0) {
+  bool reserved_zero = true;
+  if (size == report_file_header_bytes) {
+    reserved_zero = get_le(&h[34], 6) == 0;
+  } else {
+    c.lo = static_cast<std::int32_t>(get_le(&h[34], 4));
+    c.hi = static_cast<std::int32_t>(get_le(&h[38], 4));
+    c.levels = static_cast<std::uint32_t>(get_le(&h[42], 4));
+    c.sensitivity = static_cast<std::uint32_t>(get_le(&h[46], 4));
+    c.noise_bits = h[50];
+    reserved_zero = get_le(&h[51], 8) == 0 && get_le(&h[59], 5) == 0;
+  }
+  if (!reserved_zero) {
     error = "report file header has nonzero reserved bytes";
     return std::nullopt;
   }
@@ -78,9 +126,16 @@ ReportFileReader::ReportFileReader(const std::string& path) : in_(path, std::ios
     error_ = "cannot open " + path;
     return;
   }
-  std::vector<std::uint8_t> h(report_file_header_bytes);
-  in_.read(reinterpret_cast<char*>(h.data()), static_cast<std::streamsize>(h.size()));
-  if (in_.gcount() != static_cast<std::streamsize>(h.size())) {
+  std::vector<std::uint8_t> h(8);
+  in_.read(reinterpret_cast<char*>(h.data()), 8);
+  const std::size_t size = in_.gcount() == 8 ? report_file_header_size(h) : 0;
+  if (size == 0) {
+    error_ = path + ": not a tinyldp report file (bad magic)";
+    return;
+  }
+  h.resize(size);
+  in_.read(reinterpret_cast<char*>(h.data() + 8), static_cast<std::streamsize>(size - 8));
+  if (in_.gcount() != static_cast<std::streamsize>(size - 8)) {
     error_ = path + ": too short for a report file header";
     return;
   }

@@ -37,6 +37,8 @@ struct ItemEstimate {
 // z such that P(|Z| ≤ z) = confidence for a standard normal Z (0 < confidence < 1).
 double normal_quantile_two_sided(double confidence);
 
+// Categorical mechanisms and sd (its levels: a k-RR channel); dlaplace goes through
+// estimate_distribution (numeric_estimate.hpp), which inverts the noise kernel.
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
                                    double confidence = 0.95);
 
@@ -44,6 +46,7 @@ std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess pos
 std::vector<double> clip_and_renormalize(std::vector<double> f);
 std::vector<double> norm_sub(std::vector<double> f);
 std::vector<double> project_onto_simplex(std::vector<double> f);
+std::vector<double> apply_postprocess(std::vector<double> raw, Postprocess post);
 
 }  // namespace tinyldp::collector
 

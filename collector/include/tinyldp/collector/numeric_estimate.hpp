@@ -1,0 +1,78 @@
+// tinyldp/collector/numeric_estimate.hpp — the mean and the distribution of a numeric
+// attribute from `sd` (stochastic discretization + k-RR) and `dlaplace` (discrete Laplace)
+// reports.
+//
+// Both reduce to a channel from an input atom x to a reported item y with an exactly known
+// matrix M[x][y] = Pr[y | x], built from the core's own configuration object:
+//  - sd: the atoms are the L levels a value is rounded to (level j stands for
+//    lo + j·W/(L − 1)), and M is the k-RR's: p on the diagonal, q elsewhere.
+//  - dlaplace: the atoms are the values lo … hi, and M[x][y] is the core's integer noise
+//    kernel, clamp included: y − lo = clamp(x − lo + Z, 0, W) with Pr[Z = z] = w(|z|)/2^B for
+//    |z| < W and the folded ends tail_low/2^B (z = −W), tail_high/2^B (z = W). The first and
+//    last columns therefore collect the tails: M[x][lo] = Pr[Z ≤ −x], M[x][hi] = Pr[Z ≥ W − x].
+//    Every row sums to 2^B exactly in integers (dlaplace_kernel, tested against the sampler by
+//    enumerating every draw of small configurations).
+// Mean: a score g(y) with E[g(Y) | x] = value(x) for every atom x, so μ̂ = (1/n)·Σ g(y_i) is
+// unbiased, and its standard error is the sample standard deviation of the scores over √n.
+//  - sd: g(y) = lo + W/(L − 1)·(y − q·L(L − 1)/2)/(p − q) (E[Y | j] = q·L(L − 1)/2 + (p − q)·j).
+//    Rounding is unbiased up to 2^-B of a level (stochastic_discretization.hpp), so μ̂ is low
+//    by less than 2^-B·W/(L − 1): 6e-8 of W at the default B = 24, L = 2.
+//  - dlaplace: g = M⁻¹·(lo, …, hi), solved in double (M is well conditioned: its smallest
+//    eigenvalue is about (1 − α)/(1 + α) for α = e^(−ε/Δ)).
+// Distribution (dlaplace): f̂ = π̂·M⁻¹ with π̂ the reported frequencies — unbiased, with the
+// plug-in variance Var f̂_x = (Σ_y π̂_y A[y][x]² − f̂_x²)/n, A = M⁻¹; for sd the level
+// distribution is the k-RR frequency estimate (estimates.hpp). Cost: dlaplace O(W³) time and
+// 16·(W + 1)² bytes for the inverse (W ≤ max_collector_dlaplace_width), sd O(L). Host only.
+#ifndef TINYLDP_COLLECTOR_NUMERIC_ESTIMATE_HPP
+#define TINYLDP_COLLECTOR_NUMERIC_ESTIMATE_HPP
+
+#include <cstdint>
+#include <vector>
+
+#include "tinyldp/collector/aggregator.hpp"
+#include "tinyldp/collector/estimates.hpp"
+
+namespace tinyldp::collector {
+
+// The exact dlaplace kernel in integers: kernel[x·(W+1) + y] = 2^B·Pr[report lo + y | value lo + x].
+std::vector<std::uint64_t> dlaplace_kernel(const DiscreteLaplace& dl);
+
+// The exact distribution of the sd level a value rounds to, before randomized response:
+// level ⌊t/W⌋ + 1 w.p. ⌊(t mod W)·2^B/W⌋/2^B, else ⌊t/W⌋ (t = (v − lo)(L − 1)); value in range.
+std::vector<double> sd_level_distribution(const StochasticDiscretization& sd, std::int32_t value);
+
+struct NumericModel {
+  std::uint32_t size = 0;           // K atoms = K reported items (L levels, or W + 1 values)
+  std::vector<double> kernel;       // K×K row-major: Pr[item y | atom x]
+  std::vector<double> inverse;      // kernel⁻¹ (dlaplace only)
+  std::vector<double> atom_value;   // the value atom x stands for
+  std::vector<double> score;        // g(y): E[g(Y) | x] = atom_value[x]
+};
+
+// The model of a numeric mechanism (m.numeric() must hold).
+NumericModel numeric_model(const Mechanism& m);
+
+struct MeanEstimate {
+  double mean = 0;
+  double standard_error = 0;
+  double ci_low = 0, ci_high = 0;  // mean ± z·SE (normal interval)
+};
+
+MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, double confidence = 0.95);
+
+// The distribution over the mechanism's items (sd: levels; dlaplace: values lo … hi).
+std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const NumericModel& model,
+                                                Postprocess post, double confidence = 0.95);
+
+// The largest variance of one report's score over every distribution of the data (at most two
+// atoms carry it: the objective depends on the distribution only through (E h, E value), whose
+// upper boundary is an edge between two atoms); the mean's SE at n reports is √(this/n).
+double worst_case_score_variance(const NumericModel& model);
+
+// The inverse of a dense n×n row-major matrix (Gauss–Jordan, partial pivoting); empty if
+// numerically singular.
+std::vector<double> invert(std::vector<double> a, std::size_t n);
+
+}  // namespace tinyldp::collector
+
+#endif

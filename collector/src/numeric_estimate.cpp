@@ -1,0 +1,196 @@
+#include "tinyldp/collector/numeric_estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace tinyldp::collector {
+
+std::vector<std::uint64_t> dlaplace_kernel(const DiscreteLaplace& dl) {
+  const auto width = static_cast<std::uint32_t>(std::int64_t{dl.high()} - dl.low());
+  const std::size_t k = std::size_t{width} + 1;
+  // Pr[Z = z]·2^B for z = −W … W.
+  std::vector<std::uint64_t> noise(2 * std::size_t{width} + 1);
+  for (std::uint32_t i = 0; i < noise.size(); ++i) {
+    const std::int64_t z = std::int64_t{i} - width;
+    const auto a = static_cast<std::uint32_t>(z < 0 ? -z : z);
+    noise[i] = z == -std::int64_t{width} ? dl.tail_low()
+               : z == std::int64_t{width} ? dl.tail_high()
+                                          : dl.weight(a);
+  }
+  std::vector<std::uint64_t> m(k * k, 0);
+  for (std::uint32_t x = 0; x <= width; ++x)
+    for (std::uint32_t i = 0; i < noise.size(); ++i) {
+      const std::int64_t y = std::int64_t{x} + i - width;  // x + z
+      const std::int64_t clamped = std::clamp<std::int64_t>(y, 0, width);
+      m[x * k + static_cast<std::size_t>(clamped)] += noise[i];
+    }
+  return m;
+}
+
+std::vector<double> sd_level_distribution(const StochasticDiscretization& sd, std::int32_t value) {
+  const std::uint64_t width = static_cast<std::uint64_t>(std::int64_t{sd.high()} - sd.low());
+  const std::uint64_t t = static_cast<std::uint64_t>(std::int64_t{value} - sd.low()) * (sd.levels() - 1);
+  const std::uint64_t base = t / width, rest = t % width;
+  const unsigned b = sd.rounding_bits();
+  const double up = std::ldexp(static_cast<double>((rest << b) / width), -static_cast<int>(b));
+  std::vector<double> f(sd.levels(), 0.0);
+  f[base] += 1 - up;
+  if (up > 0) f[base + 1] += up;
+  return f;
+}
+
+std::vector<double> invert(std::vector<double> a, std::size_t n) {
+  std::vector<double> inv(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) inv[i * n + i] = 1;
+  for (std::size_t col = 0; col < n; ++col) {
+    std::size_t pivot = col;
+    for (std::size_t r = col + 1; r < n; ++r)
+      if (std::fabs(a[r * n + col]) > std::fabs(a[pivot * n + col])) pivot = r;
+    if (!(std::fabs(a[pivot * n + col]) > 1e-300)) return {};
+    if (pivot != col) {
+      std::swap_ranges(a.begin() + static_cast<std::ptrdiff_t>(col * n),
+                       a.begin() + static_cast<std::ptrdiff_t>(col * n + n),
+                       a.begin() + static_cast<std::ptrdiff_t>(pivot * n));
+      std::swap_ranges(inv.begin() + static_cast<std::ptrdiff_t>(col * n),
+                       inv.begin() + static_cast<std::ptrdiff_t>(col * n + n),
+                       inv.begin() + static_cast<std::ptrdiff_t>(pivot * n));
+    }
+    const double scale = 1 / a[col * n + col];
+    double* arow = &a[col * n];
+    double* irow = &inv[col * n];
+    for (std::size_t j = 0; j < n; ++j) {
+      arow[j] *= scale;
+      irow[j] *= scale;
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+      if (r == col) continue;
+      const double factor = a[r * n + col];
+      if (factor == 0) continue;
+      double* ar = &a[r * n];
+      double* ir = &inv[r * n];
+      for (std::size_t j = 0; j < n; ++j) {
+        ar[j] -= factor * arow[j];
+        ir[j] -= factor * irow[j];
+      }
+    }
+  }
+  return inv;
+}
+
+NumericModel numeric_model(const Mechanism& m) {
+  NumericModel model;
+  const std::uint32_t k = m.domain();
+  model.size = k;
+  model.atom_value.resize(k);
+  for (std::uint32_t x = 0; x < k; ++x) model.atom_value[x] = m.item_value(x);
+  model.kernel.assign(std::size_t{k} * k, 0.0);
+  model.score.assign(k, 0.0);
+  if (const auto* sd = m.discretization()) {
+    const Channel ch = channel_of(sd->randomizer());
+    for (std::uint32_t x = 0; x < k; ++x)
+      for (std::uint32_t y = 0; y < k; ++y) model.kernel[std::size_t{x} * k + y] = x == y ? ch.p : ch.q;
+    const double levels = k;
+    const double step = (model.atom_value[k - 1] - model.atom_value[0]) / (levels - 1);
+    for (std::uint32_t y = 0; y < k; ++y)
+      model.score[y] = model.atom_value[0] +
+                       step * (y - ch.q * levels * (levels - 1) / 2) / (ch.p - ch.q);
+    return model;
+  }
+  const auto* dl = m.discrete_laplace();
+  if (dl == nullptr) throw std::invalid_argument("numeric_model: not a numeric mechanism");
+  const std::vector<std::uint64_t> exact = dlaplace_kernel(*dl);
+  const int b = static_cast<int>(dl->random_bits_per_report());
+  for (std::size_t i = 0; i < exact.size(); ++i)
+    model.kernel[i] = std::ldexp(static_cast<double>(exact[i]), -b);
+  model.inverse = invert(model.kernel, k);
+  if (model.inverse.empty()) throw std::runtime_error("dlaplace noise matrix is singular");
+  // g = M⁻¹·value, with values taken relative to lo (M⁻¹ rows sum to 1, so lo adds back).
+  for (std::uint32_t y = 0; y < k; ++y) {
+    double g = 0;
+    for (std::uint32_t x = 0; x < k; ++x) g += model.inverse[std::size_t{y} * k + x] * x;
+    model.score[y] = model.atom_value[0] + g;
+  }
+  return model;
+}
+
+MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, double confidence) {
+  MeanEstimate e;
+  const std::uint64_t n = a.reports();
+  if (n == 0) return e;
+  const auto& support = a.support();
+  const double nd = static_cast<double>(n);
+  double sum = 0;
+  for (std::uint32_t y = 0; y < model.size; ++y) sum += static_cast<double>(support[y]) * model.score[y];
+  e.mean = sum / nd;
+  double squares = 0;  // Σ c_y (g_y − mean)², the spread of the scores around their mean
+  for (std::uint32_t y = 0; y < model.size; ++y) {
+    const double d = model.score[y] - e.mean;
+    squares += static_cast<double>(support[y]) * d * d;
+  }
+  const double sample_variance = n > 1 ? squares / (nd - 1) : 0.0;
+  e.standard_error = std::sqrt(sample_variance / nd);
+  const double z = normal_quantile_two_sided(confidence);
+  e.ci_low = e.mean - z * e.standard_error;
+  e.ci_high = e.mean + z * e.standard_error;
+  return e;
+}
+
+std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const NumericModel& model,
+                                                Postprocess post, double confidence) {
+  if (model.inverse.empty()) return estimate(a, post, confidence);  // sd: k-RR over the levels
+  const std::uint32_t k = model.size;
+  const std::uint64_t n = a.reports();
+  std::vector<ItemEstimate> out(k);
+  if (n == 0) return out;
+  const double nd = static_cast<double>(n);
+  const double z = normal_quantile_two_sided(confidence);
+  std::vector<double> pi(k), f(k, 0.0), second(k, 0.0);
+  for (std::uint32_t y = 0; y < k; ++y) pi[y] = static_cast<double>(a.support()[y]) / nd;
+  for (std::uint32_t y = 0; y < k; ++y) {
+    if (pi[y] == 0) continue;
+    const double* row = &model.inverse[std::size_t{y} * k];
+    for (std::uint32_t x = 0; x < k; ++x) {
+      f[x] += pi[y] * row[x];
+      second[x] += pi[y] * row[x] * row[x];
+    }
+  }
+  for (std::uint32_t x = 0; x < k; ++x) {
+    ItemEstimate& e = out[x];
+    e.count = f[x] * nd;
+    e.standard_error = std::sqrt(std::max(second[x] - f[x] * f[x], 0.0) / nd);
+    e.ci_low = f[x] - z * e.standard_error;
+    e.ci_high = f[x] + z * e.standard_error;
+  }
+  const std::vector<double> processed = apply_postprocess(f, post);
+  for (std::uint32_t x = 0; x < k; ++x) out[x].frequency = processed[x];
+  return out;
+}
+
+double worst_case_score_variance(const NumericModel& model) {
+  const std::uint32_t k = model.size;
+  // Variances do not change with a shift: centre everything on the range's midpoint, so that
+  // E[g²] − μ² does not cancel large numbers far from 0.
+  const double centre = (model.atom_value[0] + model.atom_value[k - 1]) / 2;
+  std::vector<double> h(k, 0.0);  // E[(g(Y) − centre)² | x]
+  for (std::uint32_t x = 0; x < k; ++x)
+    for (std::uint32_t y = 0; y < k; ++y) {
+      const double g = model.score[y] - centre;
+      h[x] += model.kernel[std::size_t{x} * k + y] * g * g;
+    }
+  // Over distributions t·δ_a + (1 − t)·δ_b: t·h_a + (1 − t)·h_b − (t·μ_a + (1 − t)·μ_b)².
+  double worst = 0;
+  for (std::uint32_t a = 0; a < k; ++a) {
+    const double mu_a = model.atom_value[a] - centre;
+    worst = std::max(worst, h[a] - mu_a * mu_a);
+    for (std::uint32_t b = a + 1; b < k; ++b) {
+      const double mu_b = model.atom_value[b] - centre, d = mu_a - mu_b;
+      const double t = std::clamp(((h[a] - h[b]) / (2 * d) - mu_b) / d, 0.0, 1.0);
+      const double mu = t * mu_a + (1 - t) * mu_b;
+      worst = std::max(worst, t * h[a] + (1 - t) * h[b] - mu * mu);
+    }
+  }
+  return worst;
+}
+
+}  // namespace tinyldp::collector

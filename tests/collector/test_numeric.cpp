@@ -1,0 +1,393 @@
+// Numeric mechanisms on the collector (sd, dlaplace): strict parsing with reasons, exact
+// serialize/merge, the report-file header version 2, the noise kernel against the core's
+// sampler (every draw enumerated), and unbiased mean and distribution estimates at fixed seeds
+// with bounds from the exact variance.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "tinyldp/collector/aggregator.hpp"
+#include "tinyldp/collector/numeric_estimate.hpp"
+#include "tinyldp/collector/report_file.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+namespace {
+
+using namespace tinyldp;
+using namespace tinyldp::collector;
+using Rng = RandomBits<port::InsecureTestSource>;
+
+MechanismConfig sd_config(std::int32_t lo, std::int32_t hi, std::uint32_t levels, double eps = 1.0) {
+  MechanismConfig c{MechanismId::sd, Epsilon::from_q32(static_cast<std::uint64_t>(eps * 4294967296.0)), 0, {}};
+  c.lo = lo;
+  c.hi = hi;
+  c.levels = levels;
+  return c;
+}
+MechanismConfig dl_config(std::int32_t lo, std::int32_t hi, std::uint32_t sensitivity = 0,
+                          double eps = 1.0) {
+  MechanismConfig c{MechanismId::dlaplace,
+                    Epsilon::from_q32(static_cast<std::uint64_t>(eps * 4294967296.0)), 0, {}};
+  c.lo = lo;
+  c.hi = hi;
+  c.sensitivity = sensitivity;
+  return c;
+}
+Mechanism make(const MechanismConfig& c) {
+  Mechanism m;
+  EXPECT_EQ(Mechanism::configure(c, m), Status::ok);
+  return m;
+}
+
+std::vector<std::uint8_t> report_of(const Mechanism& m, std::int32_t v, std::uint64_t seed,
+                                    wire::Header h = {}) {
+  port::InsecureTestSource src(seed);
+  Rng rng(src);
+  std::vector<std::uint8_t> out;
+  EXPECT_EQ(m.privatize_number(v, rng, h, out), Status::ok);
+  return out;
+}
+
+// A report with the given payload value, built by the core's encoder (for values a device
+// would never send).
+std::vector<std::uint8_t> forged(const Mechanism& m, std::uint32_t payload_value) {
+  std::vector<std::uint8_t> payload(m.description().payload_bytes(), 0);
+  wire::pack_value(payload_value, m.description().payload_bits, payload.data());
+  std::vector<std::uint8_t> out(m.description().report_bytes(0));
+  std::size_t written = 0;
+  EXPECT_EQ(wire::encode(m.description(), {}, payload.data(), out.data(), out.size(), written), Status::ok);
+  return out;
+}
+
+TEST(NumericMechanism, ConfigurationIsStrict) {
+  Mechanism m;
+  EXPECT_EQ(Mechanism::configure(sd_config(0, 100, 5), m), Status::ok);
+  EXPECT_EQ(m.domain(), 5u);
+  EXPECT_EQ(m.config().noise_bits, StochasticDiscretization::default_rounding_bits);
+  EXPECT_EQ(Mechanism::configure(sd_config(5, 5, 5), m), Status::bad_parameter);   // empty range
+  EXPECT_EQ(Mechanism::configure(sd_config(0, 10, 1), m), Status::bad_parameter);  // L < 2
+  EXPECT_EQ(Mechanism::configure(sd_config(0, 10, 257), m), Status::bad_parameter);
+  auto wrong_domain = sd_config(0, 10, 4);
+  wrong_domain.domain = 5;
+  EXPECT_EQ(Mechanism::configure(wrong_domain, m), Status::bad_parameter);
+  EXPECT_EQ(Mechanism::configure(dl_config(-10, 10), m), Status::ok);
+  EXPECT_EQ(m.domain(), 21u);
+  EXPECT_EQ(m.config().sensitivity, 20u);  // 0 = the whole range: local DP
+  EXPECT_EQ(m.local_epsilon().q32, m.realized_epsilon().q32);
+  EXPECT_EQ(Mechanism::configure(dl_config(0, 10, 11), m), Status::bad_parameter);  // Δ > W
+  EXPECT_EQ(Mechanism::configure(dl_config(0, max_collector_dlaplace_width + 1), m), Status::bad_parameter);
+  MechanismConfig krr{MechanismId::krr, Epsilon::from_ratio(1, 1), 4, {}};
+  krr.hi = 3;  // numeric parameters on a categorical mechanism
+  EXPECT_EQ(Mechanism::configure(krr, m), Status::bad_parameter);
+  // The kinds do not mix.
+  const Mechanism sd = make(sd_config(0, 10, 4));
+  port::InsecureTestSource src(1);
+  Rng rng(src);
+  std::vector<std::uint8_t> out;
+  EXPECT_EQ(sd.privatize(1, rng, {}, out), Status::bad_parameter);
+  EXPECT_EQ(make({MechanismId::krr, Epsilon::from_ratio(1, 1), 4, {}}).privatize_number(1, rng, {}, out),
+            Status::bad_parameter);
+  EXPECT_EQ(sd.privatize_number(11, rng, {}, out), Status::value_out_of_domain);
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(NumericParser, RejectsEachKindOfMalformedReportWithItsReason) {
+  const Mechanism sd = make(sd_config(0, 100, 5));        // levels 0 … 4 in 3 bits
+  const Mechanism dl = make(dl_config(-5, 5, 2));         // values 0 … 10 in 4 bits
+  EXPECT_EQ(sd.description().payload_bits, 3u);
+  EXPECT_EQ(dl.description().payload_bits, 4u);
+  for (const Mechanism* m : {&sd, &dl}) {
+    Aggregator a(*m);
+    const auto valid = report_of(*m, 1, 3);
+    EXPECT_EQ(a.ingest(valid), ParseError::none);
+    const auto before = a.serialize();
+    auto expect = [&](std::vector<std::uint8_t> bytes, ParseError e) {
+      EXPECT_EQ(a.ingest(bytes), e) << to_string(e);
+      EXPECT_EQ(a.serialize(), before) << "a rejected report changed the state";
+    };
+    auto bytes = valid;
+    bytes.pop_back();
+    expect(bytes, ParseError::truncated);
+    bytes = valid;
+    bytes.push_back(0);
+    expect(bytes, ParseError::oversized);
+    bytes = valid;
+    bytes[0] = 2;
+    expect(bytes, ParseError::bad_version);
+    bytes = valid;
+    bytes[1] = static_cast<std::uint8_t>(m == &sd ? MechanismId::dlaplace : MechanismId::sd);
+    expect(bytes, ParseError::wrong_mechanism);
+    bytes = valid;
+    bytes[3] ^= 1;
+    expect(bytes, ParseError::wrong_parameters);
+    bytes = valid;
+    bytes[6] = 0x08;
+    expect(bytes, ParseError::unknown_fields);
+    bytes = valid;
+    bytes.back() |= 0x80;
+    expect(bytes, ParseError::nonzero_padding);
+    // Values a device never sends: sd levels 5, 6, 7 (L = 5); dlaplace offsets 11 … 15 (W = 10).
+    for (std::uint32_t v = m->domain(); v < (1u << m->description().payload_bits); ++v)
+      expect(forged(*m, v), ParseError::value_out_of_range);
+    EXPECT_EQ(a.ingest(forged(*m, m->domain() - 1)), ParseError::none);  // the largest valid one
+  }
+  // Same mechanism, other range: the digest tells them apart.
+  const Mechanism other = make(sd_config(0, 101, 5));
+  EXPECT_EQ(parse_report(report_of(sd, 1, 3), other.description()).error, ParseError::wrong_parameters);
+  const Mechanism other_dl = make(dl_config(-5, 5, 3));
+  EXPECT_EQ(parse_report(report_of(dl, 1, 3), other_dl.description()).error, ParseError::wrong_parameters);
+}
+
+template <class Make>
+void feed(const Mechanism& m, std::uint64_t seed, int n, Make value, std::vector<Aggregator*> sinks) {
+  port::InsecureTestSource src(seed);
+  Rng rng(src);
+  std::vector<std::uint8_t> r;
+  for (int i = 0; i < n; ++i) {
+    r.clear();
+    ASSERT_EQ(m.privatize_number(value(i), rng, {}, r), Status::ok);
+    ASSERT_EQ(sinks[static_cast<std::size_t>(i) % sinks.size()]->ingest(r), ParseError::none);
+  }
+}
+
+TEST(NumericAggregator, ShardsMergeAndSerializeExactly) {
+  for (const auto& c : {sd_config(-50, 50, 7), dl_config(0, 30, 3)}) {
+    const Mechanism m = make(c);
+    auto value = [&](int i) { return c.lo + i % (c.hi - c.lo + 1); };
+    Aggregator whole(m), a(m), b(m), c3(m);
+    feed(m, 4, 3000, value, {&whole});
+    feed(m, 4, 3000, value, {&a, &b, &c3});
+    Aggregator merged(m);
+    ASSERT_TRUE(merged.merge(c3));
+    ASSERT_TRUE(merged.merge(a));
+    ASSERT_TRUE(merged.merge(b));
+    EXPECT_EQ(merged.reports(), 3000u);
+    EXPECT_EQ(merged.support(), whole.support());
+    const auto bytes = whole.serialize();
+    EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 8), "TLDPAGG2");
+    std::string error;
+    const auto back = Aggregator::deserialize(bytes, error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(back->serialize(), bytes);
+    EXPECT_EQ(back->mechanism().config().lo, c.lo);
+    EXPECT_EQ(back->mechanism().description().digest, m.description().digest);
+    // Other parameters do not merge; a version-1 magic is refused for a numeric state.
+    auto other = c;
+    other.hi += 1;
+    EXPECT_FALSE(merged.merge(Aggregator(make(other))));
+    auto v1 = bytes;
+    v1[7] = '1';
+    EXPECT_FALSE(Aggregator::deserialize(v1, error));
+    auto shifted = bytes;
+    shifted[8 + 1 + 8 + 8 + 1 + 8 + 8] ^= 1;  // lo
+    EXPECT_FALSE(Aggregator::deserialize(shifted, error));
+    EXPECT_FALSE(error.empty());
+    auto longer = bytes;
+    longer.push_back(0);
+    EXPECT_FALSE(Aggregator::deserialize(longer, error));
+  }
+  // Categorical states stay version 1, and a version-2 magic on them is refused.
+  Mechanism krr = make({MechanismId::krr, Epsilon::from_ratio(1, 1), 4, {}});
+  auto bytes = Aggregator(krr).serialize();
+  EXPECT_EQ(bytes[7], '1');
+  bytes[7] = '2';
+  std::string error;
+  EXPECT_FALSE(Aggregator::deserialize(bytes, error));
+}
+
+TEST(NumericReportFile, VersionTwoHeaderRoundTripsAndVersionOneStaysForCategorical) {
+  const Mechanism m = make(dl_config(-7, 93, 4, 2.0));
+  const auto h = report_file_header(m);
+  ASSERT_EQ(h.size(), report_file_header_v2_bytes);
+  EXPECT_EQ(std::string(h.begin(), h.begin() + 8), "TLDPREP2");
+  std::string error;
+  auto back = parse_report_file_header(h, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->description().digest, m.description().digest);
+  EXPECT_EQ(back->config().lo, -7);
+  EXPECT_EQ(back->config().hi, 93);
+  EXPECT_EQ(back->config().sensitivity, 4u);
+  auto reserved = h;
+  reserved[63] = 1;
+  EXPECT_FALSE(parse_report_file_header(reserved, error));
+  EXPECT_NE(error.find("reserved"), std::string::npos);
+  auto digest = h;
+  digest[30] ^= 1;
+  EXPECT_FALSE(parse_report_file_header(digest, error));
+  EXPECT_NE(error.find("digest"), std::string::npos);
+  auto short_header = h;
+  short_header.resize(report_file_header_bytes);
+  EXPECT_FALSE(parse_report_file_header(short_header, error));
+  // Categorical: version 1 is written; version 2 is read too.
+  const Mechanism krr = make({MechanismId::krr, Epsilon::from_ratio(1, 1), 6, {}});
+  EXPECT_EQ(report_file_header(krr).size(), report_file_header_bytes);
+  back = parse_report_file_header(report_file_header_v2(krr), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->description().digest, krr.description().digest);
+  auto sd_v2 = report_file_header(make(sd_config(1, 9, 3)));
+  back = parse_report_file_header(sd_v2, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->config().levels, 3u);
+}
+
+// Hands out one fixed draw: enumerating it covers every random outcome of a report.
+struct FixedDraw {
+  std::uint64_t u = 0;
+  std::uint64_t draw(unsigned) { return u; }
+  bool ok() const { return true; }
+  Status status() const { return Status::ok; }
+};
+
+TEST(NumericModel, DiscreteLaplaceKernelIsTheSamplersExactDistribution) {
+  for (const auto& [lo, hi, sensitivity, bits] :
+       std::vector<std::tuple<int, int, unsigned, unsigned>>{{0, 1, 1, 12}, {-3, 3, 2, 14}, {10, 18, 8, 16}}) {
+    std::vector<std::uint64_t> table(DiscreteLaplace::table_entries(lo, hi));
+    DiscreteLaplace dl;
+    ASSERT_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), lo, hi, sensitivity, table.data(),
+                                         table.size(), dl, bits),
+              Status::ok);
+    const auto kernel = dlaplace_kernel(dl);
+    const std::size_t k = static_cast<std::size_t>(hi - lo) + 1;
+    std::vector<std::uint64_t> counted(k * k, 0);
+    for (std::size_t x = 0; x < k; ++x) {
+      std::uint64_t row = 0;
+      for (std::size_t y = 0; y < k; ++y) row += kernel[x * k + y];
+      EXPECT_EQ(row, std::uint64_t{1} << bits) << "row " << x;
+      FixedDraw rng;
+      for (rng.u = 0; rng.u < (std::uint64_t{1} << bits); ++rng.u) {
+        std::int32_t y = 0;
+        ASSERT_EQ(dl.privatize(lo + static_cast<std::int32_t>(x), rng, y), Status::ok);
+        ++counted[x * k + static_cast<std::size_t>(y - lo)];
+      }
+    }
+    EXPECT_EQ(counted, kernel) << "W = " << hi - lo;
+  }
+}
+
+TEST(NumericModel, DiscretizationLevelsAreTheRoundingsExactDistribution) {
+  StochasticDiscretization sd;
+  ASSERT_EQ(StochasticDiscretization::configure(Epsilon::from_ratio(1, 1), -3, 10, 4, sd, {}, 8), Status::ok);
+  for (std::int32_t v = -3; v <= 10; ++v) {
+    std::vector<double> counted(4, 0.0);
+    for (std::uint64_t u = 0; u < 256; ++u) counted[sd.round(v, u)] += 1.0 / 256;
+    EXPECT_EQ(counted, sd_level_distribution(sd, v)) << "value " << v;
+  }
+}
+
+TEST(NumericModel, ScoresAreUnbiasedForEveryAtom) {
+  for (const auto& c : {sd_config(-20, 40, 2), sd_config(0, 1000, 9, 0.5), dl_config(-10, 10, 0, 0.5),
+                        dl_config(100, 164, 1, 3.0)}) {
+    const Mechanism m = make(c);
+    const NumericModel model = numeric_model(m);
+    for (std::uint32_t x = 0; x < model.size; ++x) {
+      double e = 0;
+      for (std::uint32_t y = 0; y < model.size; ++y) e += model.kernel[x * model.size + y] * model.score[y];
+      EXPECT_NEAR(e, model.atom_value[x], 1e-9 * (1 + std::fabs(model.atom_value[x])));
+    }
+  }
+  std::vector<double> a = {4, 1, 2, 3};
+  const auto inv = invert(a, 2);
+  ASSERT_EQ(inv.size(), 4u);
+  EXPECT_NEAR(inv[0], 0.3, 1e-15);
+  EXPECT_NEAR(inv[1], -0.1, 1e-15);
+  EXPECT_NEAR(inv[2], -0.2, 1e-15);
+  EXPECT_NEAR(inv[3], 0.4, 1e-15);
+  EXPECT_TRUE(invert({1, 2, 2, 4}, 2).empty());
+}
+
+// The exact variance of Σ g(Y_i)/n and of the distribution estimates for the given data.
+struct Exact {
+  double mean = 0, mean_variance = 0;  // conditional on the data (the noise alone)
+  double score_second_moment = 0;      // mean over the data of E[g(Y)²]
+  std::vector<double> truth, item_variance;
+};
+Exact exact_for(const Mechanism& m, const NumericModel& model, const std::vector<std::int32_t>& data) {
+  const std::uint32_t k = model.size;
+  Exact e;
+  e.truth.assign(k, 0.0);
+  e.item_variance.assign(k, 0.0);
+  const double n = static_cast<double>(data.size());
+  for (std::int32_t v : data) {
+    std::vector<double> atoms(k, 0.0);  // the distribution over atoms this value induces
+    if (const auto* sd = m.discretization())
+      atoms = sd_level_distribution(*sd, v);
+    else
+      atoms[static_cast<std::size_t>(v - m.config().lo)] = 1;
+    std::vector<double> reported(k, 0.0);
+    for (std::uint32_t x = 0; x < k; ++x)
+      for (std::uint32_t y = 0; y < k; ++y) reported[y] += atoms[x] * model.kernel[x * k + y];
+    double g1 = 0, g2 = 0;
+    for (std::uint32_t y = 0; y < k; ++y) {
+      g1 += reported[y] * model.score[y];
+      g2 += reported[y] * model.score[y] * model.score[y];
+    }
+    e.mean += v / n;
+    e.mean_variance += (g2 - g1 * g1) / (n * n);
+    e.score_second_moment += g2 / n;
+    for (std::uint32_t x = 0; x < k; ++x) e.truth[x] += atoms[x] / n;
+    if (!model.inverse.empty())
+      for (std::uint32_t x = 0; x < k; ++x) {
+        double a1 = 0, a2 = 0;
+        for (std::uint32_t y = 0; y < k; ++y) {
+          a1 += reported[y] * model.inverse[y * k + x];
+          a2 += reported[y] * model.inverse[y * k + x] * model.inverse[y * k + x];
+        }
+        e.item_variance[x] += (a2 - a1 * a1) / (n * n);
+      }
+  }
+  return e;
+}
+
+TEST(NumericEstimate, MeanAndDistributionAreUnbiasedWithinFiveSigma) {
+  for (const auto& c : {sd_config(-20, 80, 2), sd_config(0, 1000, 6, 2.0), dl_config(-15, 15, 0, 1.0),
+                        dl_config(0, 40, 4, 2.0)}) {
+    const Mechanism m = make(c);
+    const NumericModel model = numeric_model(m);
+    // Skewed data: a third at lo, the rest spread over the upper half.
+    std::vector<std::int32_t> data;
+    const int n = 60000;
+    const std::int32_t w = c.hi - c.lo;
+    for (int i = 0; i < n; ++i) data.push_back(i % 3 == 0 ? c.lo : c.lo + w / 2 + (i * 7) % (w / 2 + 1));
+    Aggregator a(m);
+    feed(m, 2024, n, [&](int i) { return data[static_cast<std::size_t>(i)]; }, {&a});
+    const Exact exact = exact_for(m, model, data);
+    const MeanEstimate mean = estimate_mean(a, model);
+    const double sigma = std::sqrt(exact.mean_variance);
+    // The mean is low by at most 2^-B·W/(L−1) for sd (rounding resolution): far below sigma.
+    EXPECT_LE(std::fabs(mean.mean - exact.mean), 5 * sigma)
+        << wire::name_of(c.id) << ": " << mean.mean << " vs " << exact.mean << ", sigma " << sigma;
+    // The reported SE is the scores' sample SD/√n: the SE for reporters drawn at random from a
+    // population (it adds the data's own spread to the noise). Exact value for this data:
+    const double sampled = std::sqrt((exact.score_second_moment - exact.mean * exact.mean) / n);
+    EXPECT_NEAR(mean.standard_error, sampled, 0.03 * sampled) << wire::name_of(c.id) << ": estimated SE";
+    EXPECT_GE(sampled, sigma);
+    EXPECT_LE(mean.ci_low, mean.mean);
+    EXPECT_GE(mean.ci_high, mean.mean);
+    // The mean SE for the worst data is at least this data's.
+    EXPECT_GE(std::sqrt(worst_case_score_variance(model) / n), sigma * (1 - 1e-9));
+    const auto items = estimate_distribution(a, model, Postprocess::none);
+    ASSERT_EQ(items.size(), model.size);
+    for (std::uint32_t x = 0; x < model.size; ++x) {
+      const double s = m.discrete_laplace() ? std::sqrt(exact.item_variance[x]) : items[x].standard_error;
+      EXPECT_LE(std::fabs(items[x].frequency - exact.truth[x]), 5 * s)
+          << wire::name_of(c.id) << " item " << x << ": " << items[x].frequency << " vs " << exact.truth[x];
+      if (m.discrete_laplace()) {
+        EXPECT_NEAR(items[x].standard_error, s, 0.1 * s);
+      }
+    }
+  }
+}
+
+TEST(NumericEstimate, WorstCaseVarianceIsAttainedAtTheEnds) {
+  // sd with L = 2 is binary RR of the randomly rounded value: the worst data sits half at lo,
+  // half at hi, and Var g = (W/(p − q))²·(p(1 − p) + (p − q)²/4)… checked against that formula.
+  const Mechanism m = make(sd_config(0, 10, 2, 1.0));
+  const NumericModel model = numeric_model(m);
+  const double p = model.kernel[0], q = model.kernel[1];
+  const double var_y = p * (1 - p) + (p - q) * (p - q) / 4;  // Y ∈ {0, 1}, levels half/half
+  EXPECT_NEAR(worst_case_score_variance(model), var_y * 100 / ((p - q) * (p - q)), 1e-9);
+}
+
+}  // namespace
