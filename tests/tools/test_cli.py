@@ -170,6 +170,103 @@ with tempfile.TemporaryDirectory() as tmp:
     check("parameter digest mismatch" in p.stderr, "aggregate gives the rejection reason")
     run("aggregate", path("damaged.tldp"), "--allow-rejected")
 
+    # Numeric mechanisms: sd and dlaplace on a numeric column.
+    ages = [17 + (i * 37) % 23 + (i % 7) * 5 for i in range(20000)]  # integers of [17, 69]
+    with open(path("ages.csv"), "w") as f:
+        f.write("id,age\n" + "".join(f"{i},{a}\n" for i, a in enumerate(ages)))
+    true_mean = sum(ages) / len(ages)
+    for mech, extra in [("sd", ["--levels", 5]), ("sd", []), ("dlaplace", ["--sensitivity", 10])]:
+        name = f"{mech}{len(extra)}"
+        run("simulate", "-m", mech, "-e", "2", "--lo", 10, "--hi", 70, *extra, "-i", path("ages.csv"), "-c", "age",
+            "-o", path(f"{name}.tldp"), "--seed", 11)
+        check(open(path(f"{name}.tldp"), "rb").read(8) == b"TLDPREP2", f"{name}: version 2 file header")
+        out = json.loads(run("aggregate", path(f"{name}.tldp"), "-f", "json", "--truth", path("ages.csv"),
+                             "-c", "age").stdout)
+        mean = out["mean"]
+        check(out["reports"] == len(ages) and out["lo"] == 10 and out["hi"] == 70, f"{name}: header fields")
+        check(abs(mean["estimate"] - true_mean) <= 5 * mean["standard_error"],
+              f"{name}: mean {mean['estimate']} vs {true_mean} (SE {mean['standard_error']})")
+        check(math.isclose(mean["true_mean"], true_mean), f"{name}: true mean")
+        check(mean["ci_low"] < mean["estimate"] < mean["ci_high"], f"{name}: CI around the mean")
+        levels = 5 if extra == ["--levels", 5] else 2 if mech == "sd" else 61
+        check(len(out["items"]) == levels, f"{name}: {len(out['items'])} items")
+        check(out["items"][0]["item"] == 10 and out["items"][-1]["item"] == 70, f"{name}: items are values")
+        for item in out["items"]:
+            check(abs(item["frequency"] - item["true_frequency"]) <= 5 * item["standard_error"],
+                  f"{name} item {item['item']}: {item['frequency']} vs {item['true_frequency']}")
+        csv_lines = run("aggregate", path(f"{name}.tldp")).stdout.splitlines()
+        check(csv_lines[0] == "statistic,estimate,standard_error,ci_low,ci_high" and csv_lines[1].startswith("mean,")
+              and csv_lines[2] == "" and csv_lines[3].startswith("item,count,frequency"), f"{name}: CSV layout")
+        check(len(csv_lines) == 4 + levels, f"{name}: one CSV row per item")
+    # The mean is unbiased from one seed to the next too: pooled over 4 seeds, within 5 SE / 2.
+    sd_means = []
+    for seed in range(4):
+        run("simulate", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 100, "-i", path("ages.csv"), "-c", 1, "-o",
+            path(f"sd_seed{seed}.tldp"), "--seed", 100 + seed)
+        sd_means.append(json.loads(run("aggregate", path(f"sd_seed{seed}.tldp"), "-f", "json").stdout)["mean"])
+    pooled = sum(m["estimate"] for m in sd_means) / 4
+    pooled_se = math.sqrt(sum(m["standard_error"] ** 2 for m in sd_means)) / 4
+    check(abs(pooled - true_mean) <= 5 * pooled_se, f"sd pooled mean {pooled} vs {true_mean}")
+    # Shards of a numeric mechanism merge exactly.
+    run("aggregate", path("sd_seed0.tldp"), "--save-state", path("sd0.state"))
+    run("aggregate", path("sd_seed1.tldp"), "--save-state", path("sd1.state"))
+    check(run("aggregate", path("sd_seed0.tldp"), path("sd_seed1.tldp")).stdout ==
+          run("aggregate", "--merge-state", path("sd1.state"), "--merge-state", path("sd0.state")).stdout,
+          "sd: merged states give the same estimates")
+    check(open(path("sd0.state"), "rb").read(8) == b"TLDPAGG2", "numeric aggregate state is version 2")
+    check("another mechanism" in run("aggregate", path("sd_seed0.tldp"), path("sd2.tldp"), expect=2).stderr,
+          "sd files of other levels do not mix")
+    # plan: sd with L = 2 is binary RR of a randomly rounded value: worst-case mean SE
+    # W/(2(2p − 1)√n) (data half at lo, half at hi; p + q = 1).
+    j = json.loads(run("plan", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 100, "--n", 10000, "--json").stdout)
+    probs = dict(part.split(" = ") for part in j["probabilities"].split(", ")[:3])
+    p_ = fraction(probs["p"])
+    check(math.isclose(j["mean_standard_error"], 100 / (2 * (2 * p_ - 1) * 100), rel_tol=1e-9),
+          f"sd plan mean SE {j['mean_standard_error']}")
+    check(j["realized_epsilon"] <= 1 and math.isclose(j["realized_epsilon"], math.log(p_ / (1 - p_)), abs_tol=1e-9),
+          "sd plan: realized epsilon = ln(p/q)")
+    j = json.loads(run("plan", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 100, "--n", 10000, "--target-se", 2,
+                       "--json").stdout)
+    check(j["n_for_target_se"] == math.ceil(j["mean_standard_error"] ** 2 * 10000 / 4), "sd plan: n for a mean SE")
+    j = json.loads(run("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 20, "--sensitivity", 2, "--json").stdout)
+    check(j["realized_epsilon"] <= 1 and j["local_epsilon"] > 5, f"dlaplace plan: local epsilon {j['local_epsilon']}")
+    j = json.loads(run("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 20, "--json").stdout)
+    check(j["local_epsilon"] == j["realized_epsilon"] and j["sensitivity"] == 20, "dlaplace: Δ defaults to W")
+    text = run("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 20).stdout
+    check("local epsilon" in text and "mean SE" in text, "dlaplace plan text")
+    # inspect decodes numeric reports.
+    first = json.loads(run("inspect", path("sd2.tldp"), "--json").stdout.splitlines()[0])
+    check(first["mechanism"] == "sd" and first["level"] in (0, 1, 2, 3, 4) and first["value"] == 10 + 15 * first["level"],
+          f"inspect sd: {first}")
+    lines = run("inspect", path("dlaplace2.tldp")).stdout.splitlines()
+    seen = [int(l.rsplit("value=", 1)[1]) for l in lines]
+    check(len(seen) == len(ages) and all(10 <= v <= 70 for v in seen), "inspect dlaplace: values in range")
+    data = bytearray(open(path("dlaplace2.tldp"), "rb").read())
+    data[64 + 2 + 2] ^= 0x10  # first record, a digest byte (after the 64-byte header)
+    open(path("damaged_dl.tldp"), "wb").write(data)
+    check("digest mismatch" in run("aggregate", path("damaged_dl.tldp"), expect=3).stderr, "dlaplace: rejected record")
+    for args, needle in [
+        (("plan", "-m", "sd", "-e", "1"), "needs the value range"),
+        (("plan", "-m", "sd", "-e", "1", "--lo", 5, "--hi", 5), "--hi must be above --lo"),
+        (("plan", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 9, "-d", 4), "--domain is not used by sd"),
+        (("plan", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 9, "--levels", 300), "--levels must be 2"),
+        (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 9, "--levels", 3), "--levels is for sd"),
+        (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 9, "--sensitivity", 10), "--sensitivity must be"),
+        (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 5000), "above the collector's limit"),
+        (("plan", "-m", "krr", "-e", "1", "-d", 4, "--lo", 0), "numeric mechanisms"),
+        (("simulate", "-m", "krr", "-e", "1", "-i", path("values.txt"), "-o", path("x.tldp")), "needs --domain"),
+        (("simulate", "-m", "sd", "-e", "1", "--lo", 20, "--hi", 60, "-i", path("ages.csv"), "-c", "age",
+          "-o", path("x.tldp")), "outside [20, 60]"),
+        (("simulate", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 60, "-i", path("data.csv"), "-c", "colour",
+          "-o", path("x.tldp")), "not an integer"),
+        (("simulate", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 99, "-i", path("ages.csv"), "-c", "age", "--labels",
+          "-o", path("x.tldp")), "--labels is for categorical"),
+        (("aggregate", path("sd2.tldp"), "--labels", path("colour.tldp.labels")), "--labels is for categorical"),
+    ]:
+        p = run(*args, expect=2)
+        check(needle in p.stderr, f"{args[0]}: message mentions '{needle}': {p.stderr.strip()}")
+    check(open(path("krr.tldp"), "rb").read(8) == b"TLDPREP1", "categorical files keep the version 1 header")
+
     # Bad input: exit 2 with a message; bad usage: exit 1.
     for args, needle in [
         (("plan", "-m", "nope", "-e", "1"), "unknown mechanism"),
@@ -202,7 +299,7 @@ with tempfile.TemporaryDirectory() as tmp:
     run("aggregate", path("a.tldp"), "--postprocess", "smooth", expect=1)
     helptext = run("--help").stdout
     check("Examples:" in helptext, "--help teaches with examples")
-    for mech in ["rr", "krr", "sue", "oue", "blh", "olh", "hr"]:
+    for mech in ["rr", "krr", "sue", "oue", "blh", "olh", "hr", "sd", "dlaplace"]:
         check(mech in helptext.split("Mechanisms:")[1].splitlines()[0], f"--help lists {mech}")
     check("Exit codes:" in helptext, "--help lists the exit codes")
 

@@ -63,31 +63,11 @@ std::uint32_t parse_index(const std::string& text, std::uint32_t domain, const s
 
 }  // namespace
 
-Values read_values(const ValueSource& source, std::uint32_t domain,
-                   const std::vector<std::string>* known_labels) {
-  Values out;
-  std::map<std::string, std::uint32_t> index;
-  if (known_labels != nullptr) {
-    out.labels = *known_labels;
-    for (std::uint32_t i = 0; i < known_labels->size(); ++i) index[(*known_labels)[i]] = i;
-  }
-  auto take = [&](const std::string& field, const std::string& where) {
-    if (!source.labels) {
-      out.values.push_back(parse_index(field, domain, where));
-      return;
-    }
-    auto it = index.find(field);
-    if (it == index.end()) {
-      if (known_labels != nullptr) throw std::runtime_error(where + ": unknown label \"" + field + "\"");
-      if (out.labels.size() >= domain)
-        throw std::runtime_error(where + ": more than " + std::to_string(domain) +
-                                 " distinct labels (raise --domain)");
-      it = index.emplace(field, static_cast<std::uint32_t>(out.labels.size())).first;
-      out.labels.push_back(field);
-    }
-    out.values.push_back(it->second);
-  };
+namespace {
 
+// Calls take(field, "file:row") for every value: one per non-blank line, or one column of a CSV.
+template <class Take>
+void for_each_field(const ValueSource& source, Take take) {
   if (!source.column) {  // one value per line
     std::ifstream in(source.path);
     if (!in) throw std::runtime_error("cannot open " + source.path);
@@ -97,7 +77,7 @@ Values read_values(const ValueSource& source, std::uint32_t domain,
       if (line.empty()) continue;
       take(line, source.path + ":" + std::to_string(row));
     }
-    return out;
+    return;
   }
   const auto rows = parse_csv(source.path);
   if (rows.empty()) throw std::runtime_error(source.path + ": no rows");
@@ -126,6 +106,51 @@ Values read_values(const ValueSource& source, std::uint32_t domain,
       throw std::runtime_error(where + ": row has no column " + std::to_string(col));
     take(rows[r][col], where);
   }
+}
+
+}  // namespace
+
+Values read_values(const ValueSource& source, std::uint32_t domain,
+                   const std::vector<std::string>* known_labels) {
+  Values out;
+  std::map<std::string, std::uint32_t> index;
+  if (known_labels != nullptr) {
+    out.labels = *known_labels;
+    for (std::uint32_t i = 0; i < known_labels->size(); ++i) index[(*known_labels)[i]] = i;
+  }
+  for_each_field(source, [&](const std::string& field, const std::string& where) {
+    if (!source.labels) {
+      out.values.push_back(parse_index(field, domain, where));
+      return;
+    }
+    auto it = index.find(field);
+    if (it == index.end()) {
+      if (known_labels != nullptr) throw std::runtime_error(where + ": unknown label \"" + field + "\"");
+      if (out.labels.size() >= domain)
+        throw std::runtime_error(where + ": more than " + std::to_string(domain) +
+                                 " distinct labels (raise --domain)");
+      it = index.emplace(field, static_cast<std::uint32_t>(out.labels.size())).first;
+      out.labels.push_back(field);
+    }
+    out.values.push_back(it->second);
+  });
+  return out;
+}
+
+std::vector<std::int32_t> read_numbers(const ValueSource& source, std::int32_t lo, std::int32_t hi) {
+  std::vector<std::int32_t> out;
+  for_each_field(source, [&](const std::string& field, const std::string& where) {
+    std::int32_t v = 0;
+    const char* begin = field.data() + (!field.empty() && field[0] == '+' ? 1 : 0);
+    const char* end = field.data() + field.size();
+    const auto [ptr, ec] = std::from_chars(begin, end, v);
+    if (ec != std::errc() || ptr != end || begin == end)
+      throw std::runtime_error(where + ": \"" + field + "\" is not an integer (numeric mechanisms take integers of [--lo, --hi])");
+    if (v < lo || v > hi)
+      throw std::runtime_error(where + ": value " + field + " is outside [" + std::to_string(lo) + ", " +
+                               std::to_string(hi) + "] (--lo, --hi)");
+    out.push_back(v);
+  });
   return out;
 }
 

@@ -28,6 +28,9 @@ struct Values {
 Values read_values(const ValueSource& source, std::uint32_t domain,
                    const std::vector<std::string>* known_labels = nullptr);
 
+// Reads integers of [lo, hi] (the numeric mechanisms' input); throws like read_values.
+std::vector<std::int32_t> read_numbers(const ValueSource& source, std::int32_t lo, std::int32_t hi);
+
 std::vector<std::string> read_label_file(const std::string& path);
 void write_label_file(const std::string& path, const std::vector<std::string>& labels);
 

@@ -25,6 +25,7 @@
 #include "svg_plot.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/estimates.hpp"
+#include "tinyldp/collector/numeric_estimate.hpp"
 #include "tinyldp/collector/report_file.hpp"
 #include "tinyldp/port/host_os_source.hpp"
 #include "tinyldp/port/insecure_test_source.hpp"
@@ -66,9 +67,55 @@ std::string mechanism_list() {
   return out;
 }
 
-Mechanism configure(const std::string& name, Epsilon eps, std::uint32_t domain) {
+// The numeric mechanisms' options (sd, dlaplace): the value range, sd's levels, dlaplace's Δ.
+struct NumericOptions {
+  std::optional<std::int32_t> lo, hi;
+  std::optional<std::uint32_t> levels, sensitivity;
+};
+
+Mechanism configure_numeric(MechanismId id, const std::string& name, Epsilon eps,
+                            std::optional<std::uint32_t> domain, const NumericOptions& num) {
+  if (domain)
+    throw BadInput("--domain is not used by " + name + ": its values are the integers --lo … --hi");
+  if (!num.lo || !num.hi) throw BadInput(name + " needs the value range: --lo and --hi");
+  if (*num.hi <= *num.lo)
+    throw BadInput("--hi must be above --lo (got [" + std::to_string(*num.lo) + ", " + std::to_string(*num.hi) + "])");
+  const std::int64_t width = std::int64_t{*num.hi} - *num.lo;
+  MechanismConfig c{id, eps, 0, {}};
+  c.lo = *num.lo;
+  c.hi = *num.hi;
+  if (id == MechanismId::sd) {
+    if (num.sensitivity) throw BadInput("--sensitivity is for dlaplace; sd's privacy covers the whole range");
+    c.levels = num.levels.value_or(2);
+    if (c.levels < 2 || c.levels > StochasticDiscretization::max_levels)
+      throw BadInput("--levels must be 2 … 256 (got " + std::to_string(c.levels) + ")");
+    if (width >= (std::int64_t{1} << 31)) throw BadInput("sd needs hi − lo < 2^31");
+  } else {
+    if (num.levels) throw BadInput("--levels is for sd; dlaplace reports every integer of the range");
+    if (width > max_collector_dlaplace_width)
+      throw BadInput("dlaplace: hi − lo = " + std::to_string(width) + " is above the collector's limit " +
+                     std::to_string(max_collector_dlaplace_width) + " (its estimator inverts the (W+1)² noise matrix)");
+    c.sensitivity = num.sensitivity.value_or(static_cast<std::uint32_t>(width));
+    if (c.sensitivity < 1 || c.sensitivity > width)
+      throw BadInput("--sensitivity must be 1 … hi − lo = " + std::to_string(width));
+  }
+  Mechanism m;
+  const Status s = Mechanism::configure(c, m);
+  if (s != Status::ok)
+    throw BadInput(std::string("cannot configure ") + name + " with this epsilon and range: " + to_string(s));
+  return m;
+}
+
+Mechanism configure(const std::string& name, Epsilon eps, std::optional<std::uint32_t> given_domain,
+                    const NumericOptions& num = {}) {
   const auto id = mechanism_from_name(name);
   if (!id) throw BadInput("unknown mechanism \"" + name + "\" (known: " + mechanism_list() + ")");
+  if (*id == MechanismId::sd || *id == MechanismId::dlaplace)
+    return configure_numeric(*id, name, eps, given_domain, num);
+  if (num.lo || num.hi || num.levels || num.sensitivity)
+    throw BadInput("--lo, --hi, --levels and --sensitivity are for the numeric mechanisms (sd, dlaplace), not " + name);
+  if (!given_domain) throw BadInput(name + " needs --domain (the number of categories)");
+  const std::uint32_t domain = *given_domain;
   if (*id == MechanismId::rr && domain != 2)
     throw BadInput("rr is binary randomized response: --domain must be 2 (values 0 and 1); use krr for more");
   if (*id != MechanismId::rr && domain < 2)
@@ -93,17 +140,31 @@ void progress(const char* what, std::uint64_t done, std::uint64_t total) {
   if (done == total) std::fprintf(stderr, "\n");
 }
 
-// What a file's reports are, for messages: "krr, epsilon 1, domain 8".
+// What a file's reports are, for messages: "krr, epsilon 1, domain 8", "sd, epsilon 1, range
+// [0, 100], 5 levels".
 std::string describe(const Mechanism& m) {
-  return std::string(wire::name_of(m.config().id)) + ", epsilon " +
-         tools::to_decimal(m.config().epsilon) + ", domain " + std::to_string(m.domain());
+  const MechanismConfig& c = m.config();
+  std::string out = std::string(wire::name_of(c.id)) + ", epsilon " + tools::to_decimal(c.epsilon);
+  if (!m.numeric()) return out + ", domain " + std::to_string(m.domain());
+  out += ", range [" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + "]";
+  if (c.id == MechanismId::sd) return out + ", " + std::to_string(c.levels) + " levels";
+  return out + ", sensitivity " + std::to_string(c.sensitivity);
+}
+
+// How an item of a numeric mechanism is printed: the value it stands for.
+std::string value_text(double v) {
+  std::ostringstream o;
+  o.precision(10);
+  o << v;
+  return o.str();
 }
 
 // ---- simulate -------------------------------------------------------------------------------
 
 struct SimulateOptions {
   std::string mechanism, epsilon, input, output;
-  std::uint32_t domain = 0;
+  std::optional<std::uint32_t> domain;
+  NumericOptions numeric;
   std::optional<std::uint64_t> seed;
   std::optional<std::string> column;
   bool no_header = false, labels = false;
@@ -111,8 +172,8 @@ struct SimulateOptions {
   bool device_ids = false;
 };
 
-template <class Source>
-void privatize_all(const Mechanism& m, Source& source, const std::vector<std::uint32_t>& values,
+template <class Source, class Value>
+void privatize_all(const Mechanism& m, Source& source, const std::vector<Value>& values,
                    const SimulateOptions& o, ReportFileWriter& writer) {
   RandomBits<Source, 256> rng(source);
   wire::Header h;
@@ -129,7 +190,11 @@ void privatize_all(const Mechanism& m, Source& source, const std::vector<std::ui
   for (std::size_t i = 0; i < values.size(); ++i) {
     report.clear();
     h.device_id = static_cast<std::uint32_t>(i);
-    const Status s = m.privatize(values[i], rng, h, report);
+    Status s = Status::ok;
+    if constexpr (std::is_same_v<Value, std::int32_t>)
+      s = m.privatize_number(values[i], rng, h, report);
+    else
+      s = m.privatize(values[i], rng, h, report);
     if (s != Status::ok)
       throw BadInput(std::string("no report for row ") + std::to_string(i + 1) + ": " + to_string(s));
     writer.write(report);
@@ -137,24 +202,42 @@ void privatize_all(const Mechanism& m, Source& source, const std::vector<std::ui
   }
 }
 
-int run_simulate(const SimulateOptions& o) {
-  const Mechanism m = configure(o.mechanism, parse_epsilon(o.epsilon), o.domain);
-  ValueSource source{o.input, o.column, !o.no_header, o.labels};
-  const auto values = tools::read_values(source, m.domain());
-  if (values.values.empty()) throw BadInput(o.input + ": no values to privatize");
-  if (o.labels) tools::write_label_file(o.output + ".labels", values.labels);
-  ReportFileWriter writer(o.output, m);
-  if (!writer.ok()) throw BadInput("cannot write " + o.output);
+template <class Value>
+void privatize_with_chosen_source(const Mechanism& m, const std::vector<Value>& values,
+                                  const SimulateOptions& o, ReportFileWriter& writer) {
   if (o.seed) {
     std::cerr << "tinyldp: WARNING: --seed uses the deterministic test source; these reports are "
                  "NOT private (anyone with the seed can remove the noise). Simulation only.\n";
     port::InsecureTestSource rng(*o.seed);
-    privatize_all(m, rng, values.values, o, writer);
+    privatize_all(m, rng, values, o, writer);
   } else {
     port::HostOsSource rng;
-    privatize_all(m, rng, values.values, o, writer);
+    privatize_all(m, rng, values, o, writer);
   }
-  std::cerr << "tinyldp: " << values.values.size() << " reports (" << o.mechanism << ", realized epsilon "
+}
+
+int run_simulate(const SimulateOptions& o) {
+  const Mechanism m = configure(o.mechanism, parse_epsilon(o.epsilon), o.domain, o.numeric);
+  ValueSource source{o.input, o.column, !o.no_header, o.labels};
+  std::size_t count = 0;
+  if (m.numeric()) {
+    if (o.labels) throw BadInput("--labels is for categorical mechanisms; " + o.mechanism + " reads integers");
+    const auto values = tools::read_numbers(source, m.config().lo, m.config().hi);
+    if (values.empty()) throw BadInput(o.input + ": no values to privatize");
+    ReportFileWriter writer(o.output, m);
+    if (!writer.ok()) throw BadInput("cannot write " + o.output);
+    privatize_with_chosen_source(m, values, o, writer);
+    count = values.size();
+  } else {
+    const auto values = tools::read_values(source, m.domain());
+    if (values.values.empty()) throw BadInput(o.input + ": no values to privatize");
+    if (o.labels) tools::write_label_file(o.output + ".labels", values.labels);
+    ReportFileWriter writer(o.output, m);
+    if (!writer.ok()) throw BadInput("cannot write " + o.output);
+    privatize_with_chosen_source(m, values.values, o, writer);
+    count = values.values.size();
+  }
+  std::cerr << "tinyldp: " << count << " reports (" << o.mechanism << ", realized epsilon "
             << as_double(m.realized_epsilon()) << ") written to " << o.output << "\n";
   return 0;
 }
@@ -168,6 +251,92 @@ struct AggregateOptions {
   std::optional<std::string> truth, truth_column, labels, plot, save_state;
   bool truth_no_header = false, allow_rejected = false;
 };
+
+// sd / dlaplace: the mean with its interval, then the distribution over the levels (sd) or the
+// values (dlaplace). Truth: the input's mean, and its distribution over the same items (for sd
+// the expected distribution of the rounded levels).
+void print_numeric(const Aggregator& total, const AggregateOptions& o, Postprocess post,
+                   std::uint64_t rejected_total) {
+  const Mechanism& m = total.mechanism();
+  const MechanismConfig& c = m.config();
+  if (o.labels) throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reports numbers");
+  const NumericModel model = numeric_model(m);
+  const MeanEstimate mean = estimate_mean(total, model, o.confidence);
+  const auto items = estimate_distribution(total, model, post, o.confidence);
+  std::optional<double> true_mean;
+  std::optional<std::vector<double>> truth;
+  if (o.truth) {
+    ValueSource source{*o.truth, o.truth_column, !o.truth_no_header, false};
+    const auto values = tools::read_numbers(source, c.lo, c.hi);
+    if (values.empty()) throw BadInput(*o.truth + ": no values");
+    const double n = static_cast<double>(values.size());
+    truth.emplace(m.domain(), 0.0);
+    double sum = 0;
+    for (std::int32_t v : values) {
+      sum += v;
+      if (const auto* sd = m.discretization()) {
+        const auto levels = sd_level_distribution(*sd, v);
+        for (std::size_t j = 0; j < levels.size(); ++j) (*truth)[j] += levels[j] / n;
+      } else {
+        (*truth)[static_cast<std::size_t>(std::int64_t{v} - c.lo)] += 1 / n;
+      }
+    }
+    true_mean = sum / n;
+  }
+  std::vector<std::string> labels;
+  for (std::uint32_t i = 0; i < m.domain(); ++i) labels.push_back(value_text(m.item_value(i)));
+  if (o.format == "json") {
+    Json j;
+    j["mechanism"] = wire::name_of(c.id);
+    j["requested_epsilon"] = as_double(c.epsilon);
+    j["realized_epsilon"] = as_double(m.realized_epsilon());
+    if (m.discrete_laplace()) j["local_epsilon"] = as_double(m.local_epsilon());
+    j["lo"] = c.lo;
+    j["hi"] = c.hi;
+    if (m.discretization()) j["levels"] = c.levels;
+    else j["sensitivity"] = c.sensitivity;
+    j["reports"] = total.reports();
+    j["rejected"] = rejected_total;
+    j["postprocess"] = name_of(post);
+    j["confidence"] = o.confidence;
+    Json jm = {{"estimate", mean.mean}, {"standard_error", mean.standard_error},
+               {"ci_low", mean.ci_low}, {"ci_high", mean.ci_high}};
+    if (true_mean) jm["true_mean"] = *true_mean;
+    j["mean"] = jm;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      Json item = {{"item", m.item_value(static_cast<std::uint32_t>(i))}, {"count", items[i].count},
+                   {"frequency", items[i].frequency}, {"standard_error", items[i].standard_error},
+                   {"ci_low", items[i].ci_low}, {"ci_high", items[i].ci_high}};
+      if (truth) item["true_frequency"] = (*truth)[i];
+      j["items"].push_back(item);
+    }
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout.precision(6);
+    std::cout << "statistic,estimate,standard_error,ci_low,ci_high" << (truth ? ",true_value" : "") << "\n"
+              << "mean," << mean.mean << "," << mean.standard_error << "," << mean.ci_low << ","
+              << mean.ci_high;
+    if (true_mean) std::cout << "," << *true_mean;
+    std::cout << "\n\nitem,count,frequency,standard_error,ci_low,ci_high" << (truth ? ",true_frequency" : "")
+              << "\n";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const auto& e = items[i];
+      std::cout << labels[i] << "," << e.count << "," << e.frequency << "," << e.standard_error << ","
+                << e.ci_low << "," << e.ci_high;
+      if (truth) std::cout << "," << (*truth)[i];
+      std::cout << "\n";
+    }
+  }
+  if (o.plot) {
+    std::ofstream out(*o.plot);
+    std::ostringstream title;
+    title << wire::name_of(c.id) << ", epsilon " << as_double(m.realized_epsilon()) << ", "
+          << total.reports() << " reports, mean " << mean.mean << " ± " << mean.standard_error << ", "
+          << static_cast<int>(o.confidence * 100) << " % intervals";
+    out << tools::frequency_plot_svg(items, truth, labels, title.str());
+    if (!out) throw BadInput("cannot write " + *o.plot);
+  }
+}
 
 int run_aggregate(const AggregateOptions& o) {
   const auto post = postprocess_from_name(o.postprocess);
@@ -228,6 +397,10 @@ int run_aggregate(const AggregateOptions& o) {
     throw BadInput(rejected_total > 0 ? "every report was rejected; nothing to estimate from"
                                       : "the inputs hold no reports; nothing to estimate from");
   const Mechanism& m = total->mechanism();
+  if (m.numeric()) {
+    print_numeric(*total, o, *post, rejected_total);
+    return rejected_total > 0 && !o.allow_rejected ? exit_rejected : 0;
+  }
   const auto estimates = estimate(*total, *post, o.confidence);
   std::vector<std::string> labels;
   if (o.labels) labels = tools::read_label_file(*o.labels);
@@ -288,42 +461,64 @@ int run_aggregate(const AggregateOptions& o) {
 
 struct PlanOptions {
   std::string mechanism, epsilon;
-  std::uint32_t domain = 2;
+  std::optional<std::uint32_t> domain;  // categorical: default 2
+  NumericOptions numeric;
   std::uint64_t n = 10000;
   std::optional<double> target_se;
   std::optional<std::uint32_t> group;
   bool json = false;
 };
 
+// Categorical: Var of one report's contribution to a frequency, for an item nobody holds.
+// Numeric: Var of one report's mean score for the worst data (in squared value units).
 double per_report_variance(const Mechanism& m) {
-  return count_variance(1, 0, m.channel());  // Var of one report's contribution, item nobody holds
+  if (m.numeric()) return worst_case_score_variance(numeric_model(m));
+  return count_variance(1, 0, m.channel());
+}
+
+std::optional<std::uint32_t> m_domain(const PlanOptions& o) {
+  const auto id = mechanism_from_name(o.mechanism);
+  const bool numeric = id == MechanismId::sd || id == MechanismId::dlaplace;
+  return o.domain || numeric ? o.domain : std::optional<std::uint32_t>(2);  // categorical default 2
 }
 
 int run_plan(const PlanOptions& o) {
   bool exact = false;
   const Epsilon eps = parse_epsilon(o.epsilon, &exact);
-  const Mechanism m = configure(o.mechanism, eps, o.domain);
+  const Mechanism m = configure(o.mechanism, eps, m_domain(o), o.numeric);
+  const MechanismConfig& c = m.config();
   const double v1 = per_report_variance(m);
   const double se = std::sqrt(v1 / static_cast<double>(o.n));
+  const char* se_key = m.numeric() ? "mean_standard_error" : "frequency_standard_error";
   Json j;
   j["mechanism"] = o.mechanism;
   j["domain"] = m.domain();
+  if (m.numeric()) {
+    j["lo"] = c.lo;
+    j["hi"] = c.hi;
+    if (m.discretization()) j["levels"] = c.levels;
+    else j["sensitivity"] = c.sensitivity;
+  }
   j["requested_epsilon"] = as_double(eps);
   j["realized_epsilon"] = as_double(m.realized_epsilon());
   j["realized_epsilon_q32"] = m.realized_epsilon().q32;
+  if (m.discrete_laplace()) j["local_epsilon"] = as_double(m.local_epsilon());
   j["probabilities"] = m.probabilities_as_fractions();
   j["random_bits_per_report"] = m.random_bits_per_report();
   j["report_bytes"] = m.description().report_bytes(0);
   j["n"] = o.n;
-  j["frequency_standard_error"] = se;
+  j[se_key] = se;
+  if (m.discretization())  // the level distribution: k-RR over the L levels
+    j["frequency_standard_error"] = std::sqrt(count_variance(1, 0, m.channel()) / static_cast<double>(o.n));
   if (o.target_se) {
     if (!(*o.target_se > 0)) throw BadInput("--target-se must be positive");
     j["n_for_target_se"] = static_cast<std::uint64_t>(std::ceil(v1 / (*o.target_se * *o.target_se)));
     // Smallest ε (on a 1e-4 grid) whose configured mechanism reaches the target at this n.
     auto se_at = [&](std::uint64_t q) -> double {
       Mechanism t;
-      if (Mechanism::configure({m.config().id, Epsilon::from_q32(q), o.domain, {}}, t) != Status::ok)
-        return INFINITY;
+      MechanismConfig tc = m.config();
+      tc.epsilon = Epsilon::from_q32(q);
+      if (Mechanism::configure(tc, t) != Status::ok) return INFINITY;
       return std::sqrt(per_report_variance(t) / static_cast<double>(o.n));
     };
     std::uint64_t lo = 0, hi = max_epsilon.q32;
@@ -343,16 +538,34 @@ int run_plan(const PlanOptions& o) {
     return 0;
   }
   std::cout.precision(10);
-  std::cout << "mechanism           " << o.mechanism << " over " << m.domain() << " items\n"
-            << "requested epsilon   " << tools::to_decimal(eps)
+  std::cout << "mechanism           " << o.mechanism;
+  const std::string range = "[" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + "]";
+  if (m.discretization())
+    std::cout << " over " << range << ", " << c.levels << " levels\n";
+  else if (m.discrete_laplace())
+    std::cout << " over " << range << " (" << m.domain() << " values), sensitivity " << c.sensitivity << "\n";
+  else
+    std::cout << " over " << m.domain() << " items\n";
+  std::cout << "requested epsilon   " << tools::to_decimal(eps)
             << (exact ? "" : "  (" + o.epsilon + " rounded down to a multiple of 2^-32)") << "\n"
             << "realized epsilon    " << as_double(m.realized_epsilon()) << "  (= "
-            << m.realized_epsilon().q32 << " / 2^32, from the integers below)\n"
-            << "probabilities       " << m.probabilities_as_fractions() << "\n"
+            << m.realized_epsilon().q32 << " / 2^32, from the integers below"
+            << (m.discrete_laplace() ? "; inputs at most the sensitivity apart" : "") << ")\n";
+  if (m.discrete_laplace())
+    std::cout << "local epsilon       " << as_double(m.local_epsilon())
+              << "  (any two inputs of the range: the local-DP guarantee)\n";
+  std::cout << "probabilities       " << m.probabilities_as_fractions() << "\n"
             << "random bits/report  " << m.random_bits_per_report() << "\n"
             << "report size         " << m.description().report_bytes(0) << " bytes\n";
   std::cout.precision(4);
-  std::cout << "frequency SE        " << se << " at n = " << o.n << "\n";
+  if (m.numeric()) {
+    std::cout << "mean SE             " << se << " at n = " << o.n << " (worst case over the data)\n";
+    if (m.discretization())
+      std::cout << "level frequency SE  " << j["frequency_standard_error"].get<double>() << " at n = " << o.n
+                << "\n";
+  } else {
+    std::cout << "frequency SE        " << se << " at n = " << o.n << "\n";
+  }
   if (o.target_se) {
     std::cout << "n for SE " << *o.target_se << "     " << j["n_for_target_se"] << "\n";
     if (j["epsilon_for_target_se"].is_null())
@@ -413,6 +626,13 @@ int run_inspect(const std::vector<std::string>& inputs, bool json) {
             j["bit"] = bits >> row_bits;
             break;
           }
+          case wire::MechanismId::sd:
+            j["level"] = bits;
+            j["value"] = m.item_value(static_cast<std::uint32_t>(bits));
+            break;
+          case wire::MechanismId::dlaplace:
+            j["value"] = std::int64_t{m.config().lo} + static_cast<std::int64_t>(bits);
+            break;
           default: {
             std::vector<std::uint32_t> set;
             for (std::uint32_t i = 0; i < d.payload_bits; ++i)
@@ -452,7 +672,11 @@ int main(int argc, char** argv) {
       "  tinyldp simulate -m krr -e 0.5 -d 16 -i adult.csv -c education --labels -o edu.tldp\n"
       "  tinyldp aggregate edu.tldp --labels edu.tldp.labels -f json\n"
       "  tinyldp inspect r.tldp --json\n"
+      "  tinyldp simulate -m sd -e 1 --lo 17 --hi 90 --levels 8 -i adult.csv -c age -o age.tldp\n"
+      "  tinyldp plan -m dlaplace -e 1 --lo 0 --hi 99 --n 50000\n"
       "Mechanisms: " + mechanisms + " (rr is binary: domain 2).\n"
+      "Numeric mechanisms (sd, dlaplace) take integers of [--lo, --hi] instead of --domain;\n"
+      "aggregate prints their mean with an interval, then the distribution.\n"
       "Epsilon is a decimal (0.5, 2, 1e-1), read exactly and rounded down to 2^-32.\n"
       "Exit codes: 0 ok, 1 bad usage, 2 bad input, 3 reports rejected (aggregate, inspect).\n"
       "Full manual: docs/cli.md");
@@ -461,7 +685,12 @@ int main(int argc, char** argv) {
   auto* s = app.add_subcommand("simulate", "privatize a column of values into a report file");
   s->add_option("--mechanism,-m", sim.mechanism, mechanisms)->required();
   s->add_option("--epsilon,-e", sim.epsilon, "privacy budget per report, a decimal like 0.5")->required();
-  s->add_option("--domain,-d", sim.domain, "number of categories; values are 0 … D−1")->required();
+  s->add_option("--domain,-d", sim.domain, "number of categories; values are 0 … D−1 (categorical mechanisms)");
+  s->add_option("--lo", sim.numeric.lo, "sd, dlaplace: smallest value (an integer)");
+  s->add_option("--hi", sim.numeric.hi, "sd, dlaplace: largest value (an integer)");
+  s->add_option("--levels", sim.numeric.levels, "sd: number of levels L, 2 … 256 (default 2)");
+  s->add_option("--sensitivity", sim.numeric.sensitivity,
+                "dlaplace: protect inputs this far apart (default hi − lo: local DP)");
   s->add_option("--input,-i", sim.input, "CSV file, or one integer per line")->required();
   s->add_option("--column,-c", sim.column, "CSV column: header name or 0-based index");
   s->add_flag("--no-header", sim.no_header, "the CSV has no header row");
@@ -474,7 +703,7 @@ int main(int argc, char** argv) {
   s->add_option("--cohort", sim.cohort, "send this cohort field")->check(CLI::Range(0, 65535));
 
   AggregateOptions agg;
-  auto* a = app.add_subcommand("aggregate", "estimate frequencies from report files");
+  auto* a = app.add_subcommand("aggregate", "estimate frequencies (numeric: the mean too) from report files");
   a->add_option("reports", agg.inputs, "report files (same mechanism and parameters)");
   a->add_option("--format,-f", agg.format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   a->add_option("--postprocess,-p", agg.postprocess, "none, clip, norm-sub or simplex")
@@ -494,9 +723,14 @@ int main(int argc, char** argv) {
   p->add_option("--mechanism,-m", plan.mechanism, mechanisms)->required();
   p->add_option("--epsilon,-e", plan.epsilon, "privacy budget per report")->required();
   p->add_option("--domain,-d", plan.domain, "number of categories (default 2)");
+  p->add_option("--lo", plan.numeric.lo, "sd, dlaplace: smallest value");
+  p->add_option("--hi", plan.numeric.hi, "sd, dlaplace: largest value");
+  p->add_option("--levels", plan.numeric.levels, "sd: number of levels (default 2)");
+  p->add_option("--sensitivity", plan.numeric.sensitivity, "dlaplace: Δ (default hi − lo)");
   p->add_option("--n", plan.n, "number of reports (default 10000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 53));
-  p->add_option("--target-se", plan.target_se, "also answer: n and epsilon needed for this frequency SE");
+  p->add_option("--target-se", plan.target_se,
+                "also answer: n and epsilon needed for this frequency SE (sd, dlaplace: mean SE)");
   p->add_option("--group", plan.group, "privacy loss for a group of t records (t·epsilon)")
       ->check(CLI::Range(1u, 1000000u));
   p->add_flag("--json", plan.json, "machine-readable output");
