@@ -16,6 +16,16 @@ namespace {
 using namespace tinyldp;
 using namespace tinyldp::collector;
 
+// A numeric mechanism's configuration: range, levels (sd) and sensitivity (dlaplace).
+MechanismConfig numeric(MechanismConfig c, std::int32_t lo, std::int32_t hi, std::uint32_t levels,
+                        std::uint32_t sensitivity) {
+  c.lo = lo;
+  c.hi = hi;
+  c.levels = levels;
+  c.sensitivity = sensitivity;
+  return c;
+}
+
 const std::vector<Mechanism>& mechanisms() {
   static const std::vector<Mechanism> all = [] {
     std::vector<Mechanism> v;
@@ -27,6 +37,8 @@ const std::vector<Mechanism>& mechanisms() {
         {MechanismId::olh, Epsilon::from_ratio(2, 1), 50, {}},
         {MechanismId::blh, Epsilon::from_ratio(1, 1), 50, {}},
         {MechanismId::hr, Epsilon::from_ratio(1, 1), 50, {}},
+        numeric({MechanismId::sd, Epsilon::from_ratio(1, 1), 0, {}}, -100, 155, 5, 0),
+        numeric({MechanismId::dlaplace, Epsilon::from_ratio(1, 1), 0, {}}, -8, 8, 0, 2),
     };
     for (const auto& c : configs) {
       Mechanism m;

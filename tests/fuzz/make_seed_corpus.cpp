@@ -1,6 +1,7 @@
 // Writes the fuzzer's seed corpus: valid reports of every mechanism the fuzzer knows (with
-// and without optional fields), a valid aggregate state and a valid report-file header, each
-// prefixed with the selector byte the fuzz target dispatches on.
+// and without optional fields), a valid aggregate state and a valid report-file header
+// (version 2 for sd and dlaplace), each prefixed with the selector byte the fuzz target
+// dispatches on.
 #include <fstream>
 #include <string>
 #include <vector>
@@ -12,6 +13,16 @@
 
 using namespace tinyldp;
 using namespace tinyldp::collector;
+
+// A numeric mechanism's configuration: range, levels (sd) and sensitivity (dlaplace).
+MechanismConfig numeric(MechanismConfig c, std::int32_t lo, std::int32_t hi, std::uint32_t levels,
+                        std::uint32_t sensitivity) {
+  c.lo = lo;
+  c.hi = hi;
+  c.levels = levels;
+  c.sensitivity = sensitivity;
+  return c;
+}
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
@@ -30,6 +41,8 @@ int main(int argc, char** argv) {
         {MechanismId::olh, Epsilon::from_ratio(2, 1), 50, {}},
         {MechanismId::blh, Epsilon::from_ratio(1, 1), 50, {}},
         {MechanismId::hr, Epsilon::from_ratio(1, 1), 50, {}},
+        numeric({MechanismId::sd, Epsilon::from_ratio(1, 1), 0, {}}, -100, 155, 5, 0),
+        numeric({MechanismId::dlaplace, Epsilon::from_ratio(1, 1), 0, {}}, -8, 8, 0, 2),
   };
   port::InsecureTestSource src(1);
   RandomBits<port::InsecureTestSource> rng(src);
@@ -41,7 +54,9 @@ int main(int argc, char** argv) {
       wire::Header h;
       h.fields = fields;
       std::vector<std::uint8_t> r;
-      if (m.privatize(1, rng, h, r) != Status::ok) return 1;
+      const Status s = m.numeric() ? m.privatize_number(m.config().lo + 1, rng, h, r)
+                                   : m.privatize(1, rng, h, r);
+      if (s != Status::ok) return 1;
       save(0, r);
       a.ingest(r);
     }
