@@ -304,7 +304,9 @@ void print_numeric(const Aggregator& total, const AggregateOptions& o, Postproce
     if (true_mean) jm["true_mean"] = *true_mean;
     j["mean"] = jm;
     for (std::size_t i = 0; i < items.size(); ++i) {
-      Json item = {{"item", m.item_value(static_cast<std::uint32_t>(i))}, {"count", items[i].count},
+      const double value = m.item_value(static_cast<std::uint32_t>(i));
+      Json item = {{"item", m.discrete_laplace() ? Json(static_cast<std::int64_t>(value)) : Json(value)},
+                   {"count", items[i].count},
                    {"frequency", items[i].frequency}, {"standard_error", items[i].standard_error},
                    {"ci_low", items[i].ci_low}, {"ci_high", items[i].ci_high}};
       if (truth) item["true_frequency"] = (*truth)[i];
