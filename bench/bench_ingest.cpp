@@ -28,6 +28,29 @@ void BM_ingest(benchmark::State& s, MechanismId id) {
   s.SetItemsProcessed(s.iterations());
   s.SetBytesProcessed(static_cast<int64_t>(s.iterations() * m.description().payload_bytes()));
 }
+// Numeric mechanisms: range [0, range], sd with 16 levels, dlaplace with Δ = W.
+void BM_ingest_numeric(benchmark::State& s, MechanismId id) {
+  MechanismConfig c{id, Epsilon::from_ratio(1, 1), 0, {}};
+  c.hi = static_cast<std::int32_t>(s.range(0));
+  if (id == MechanismId::sd) c.levels = 16;
+  Mechanism m;
+  Mechanism::configure(c, m);
+  port::InsecureTestSource src(1);
+  RandomBits<port::InsecureTestSource> rng(src);
+  std::vector<std::vector<uint8_t>> reports(512);
+  for (std::size_t i = 0; i < reports.size(); ++i)
+    m.privatize_number(static_cast<std::int32_t>(i % static_cast<std::size_t>(c.hi + 1)), rng, {}, reports[i]);
+  Aggregator a(m);
+  std::size_t i = 0;
+  for (auto _ : s) {
+    benchmark::DoNotOptimize(a.ingest(reports[i]));
+    i = (i + 1) % reports.size();
+  }
+  benchmark::DoNotOptimize(a.support());
+  s.SetItemsProcessed(s.iterations());
+}
+BENCHMARK_CAPTURE(BM_ingest_numeric, sd, MechanismId::sd)->Arg(1000);
+BENCHMARK_CAPTURE(BM_ingest_numeric, dlaplace, MechanismId::dlaplace)->Arg(1000);
 BENCHMARK_CAPTURE(BM_ingest, oue, MechanismId::oue)->Arg(256)->Arg(1024)->Arg(4096);
 BENCHMARK_CAPTURE(BM_ingest, olh, MechanismId::olh)->Arg(256)->Arg(1024)->Arg(4096);
 BENCHMARK_CAPTURE(BM_ingest, krr, MechanismId::krr)->Arg(1024);
