@@ -1,88 +1,192 @@
-// Host benchmarks of every mechanism's client (one report per iteration) with the fast
-// deterministic simulation source. Run with bench/run_host.sh.
+// Host benchmarks of every mechanism's client (one report per iteration) and of the ChaCha20
+// DRBG. Run with bench/run_host.sh, which writes docs/benchmarks.md.
+//
+// Sources: BM_<mechanism> use the fast deterministic simulation source (what simulations at
+// scale use); BM_<mechanism>_drbg the ChaCha20 DRBG seeded and reseeded from the OS (what a
+// real collector-side or gateway client uses); BM_oue_testsource the InsecureTestSource the
+// golden vectors are defined with. Every benchmark checks each report's status and stops with
+// an error if one fails (a DRBG without a reseed source fails closed, and a benchmark that
+// ignored that would time nothing).
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <vector>
 
+#include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
+#include "tinyldp/port/chacha20_drbg.hpp"
+#include "tinyldp/port/host_os_source.hpp"
 #include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/simulation_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
 namespace {
 using namespace tinyldp;
-using Rng = RandomBits<port::InsecureTestSource, 256>;
+
+// The random-bit buffer: a few KiB amortise the DRBG's per-call cost (its fast key erasure and
+// 16-block batches); the simulation source is fast at any size.
+constexpr size_t sim_buffer = 1024;
+constexpr size_t drbg_buffer = 4096;
+
+struct Simulation {
+  port::SimulationSource source{1};
+  RandomBits<port::SimulationSource, sim_buffer> rng{source};
+  bool ready(benchmark::State&) { return true; }
+};
+struct Drbg {
+  port::HostOsSource os;
+  port::ChaCha20Drbg drbg;
+  RandomBits<port::ChaCha20Drbg, drbg_buffer> rng{drbg};
+  bool ready(benchmark::State& s) {
+    drbg.set_reseed_source(os);
+    if (drbg.seed(os) != EntropyResult::ok) {
+      s.SkipWithError("DRBG seeding failed");
+      return false;
+    }
+    return true;
+  }
+};
+struct TestSource {
+  port::InsecureTestSource source{1};
+  RandomBits<port::InsecureTestSource, 256> rng{source};
+  bool ready(benchmark::State&) { return true; }
+};
 
 Epsilon eps_of(const benchmark::State& s) { return Epsilon::from_ratio(static_cast<uint64_t>(s.range(1)), 2); }
+uint32_t d_of(const benchmark::State& s) { return static_cast<uint32_t>(s.range(0)); }
 
-void report_bits(benchmark::State& s, uint64_t bits) {
-  s.counters["random_bits"] = static_cast<double>(bits);
+// Times `privatize(value, rng)` over values 0, 1, …, domain − 1, 0, …
+template <class Source, class Privatize>
+void run(benchmark::State& s, uint32_t domain, uint64_t random_bits, Privatize privatize) {
+  auto source = std::make_unique<Source>();  // the DRBG's state is large for a stack frame
+  if (!source->ready(s)) return;
+  uint32_t v = 0;
+  for (auto _ : s) {
+    if (privatize(v, source->rng) != Status::ok) {
+      s.SkipWithError("privatize failed");
+      break;
+    }
+    v = v + 1 == domain ? 0 : v + 1;
+  }
+  s.counters["random_bits"] = static_cast<double>(random_bits);
   s.SetItemsProcessed(s.iterations());
 }
 
-void BM_oue(benchmark::State& s) {
+template <class Source, bool Optimized>
+void BM_ue(benchmark::State& s) {
   UnaryEncoding m;
-  UnaryEncoding::configure_oue(eps_of(s), static_cast<uint32_t>(s.range(0)), m);
-  port::InsecureTestSource src(1);
-  Rng rng(src);
+  if ((Optimized ? UnaryEncoding::configure_oue(eps_of(s), d_of(s), m)
+                 : UnaryEncoding::configure_sue(eps_of(s), d_of(s), m)) != Status::ok)
+    return s.SkipWithError("configure failed");
   std::vector<uint8_t> r(m.report_bytes());
-  uint32_t v = 0;
-  for (auto _ : s) {
-    m.privatize(v, rng, r.data(), r.size());
+  run<Source>(s, m.domain(), m.random_bits_per_report(), [&](uint32_t v, auto& rng) {
+    const Status st = m.privatize(v, rng, r.data(), r.size());
     benchmark::DoNotOptimize(r.data());
-    v = (v + 1) % m.domain();
-  }
-  report_bits(s, m.random_bits_per_report());
+    benchmark::ClobberMemory();
+    return st;
+  });
 }
-void BM_sue(benchmark::State& s) {
-  UnaryEncoding m;
-  UnaryEncoding::configure_sue(eps_of(s), static_cast<uint32_t>(s.range(0)), m);
-  port::InsecureTestSource src(1);
-  Rng rng(src);
-  std::vector<uint8_t> r(m.report_bytes());
-  uint32_t v = 0;
-  for (auto _ : s) {
-    m.privatize(v, rng, r.data(), r.size());
-    benchmark::DoNotOptimize(r.data());
-    v = (v + 1) % m.domain();
-  }
-  report_bits(s, m.random_bits_per_report());
-}
-template <class M, class Report>
-void run_scalar(benchmark::State& s, const M& m, uint32_t d) {
-  port::InsecureTestSource src(1);
-  Rng rng(src);
-  Report r{};
-  uint32_t v = 0;
-  for (auto _ : s) {
-    m.privatize(v, rng, r);
+// Mechanisms whose report is a small value.
+template <class Source, class M, class Report>
+void run_scalar(benchmark::State& s, const M& m, uint32_t domain) {
+  run<Source>(s, domain, m.random_bits_per_report(), [&](uint32_t v, auto& rng) {
+    Report r{};
+    const Status st = m.privatize(v, rng, r);
     benchmark::DoNotOptimize(r);
-    v = (v + 1) % d;
-  }
-  report_bits(s, m.random_bits_per_report());
+    return st;
+  });
 }
+template <class Source>
 void BM_krr(benchmark::State& s) {
   KaryRr m;
-  KaryRr::configure(eps_of(s), static_cast<uint32_t>(s.range(0)), m);
-  run_scalar<KaryRr, uint32_t>(s, m, m.domain());
+  if (KaryRr::configure(eps_of(s), d_of(s), m) != Status::ok) return s.SkipWithError("configure");
+  run_scalar<Source, KaryRr, uint32_t>(s, m, m.domain());
 }
-void BM_olh(benchmark::State& s) {
+template <class Source, bool Optimized>
+void BM_lh(benchmark::State& s) {
   LocalHashing m;
-  LocalHashing::configure_olh(eps_of(s), static_cast<uint32_t>(s.range(0)), m);
-  run_scalar<LocalHashing, LocalHashingReport>(s, m, m.domain());
+  if ((Optimized ? LocalHashing::configure_olh(eps_of(s), d_of(s), m)
+                 : LocalHashing::configure_blh(eps_of(s), d_of(s), m)) != Status::ok)
+    return s.SkipWithError("configure failed");
+  run_scalar<Source, LocalHashing, LocalHashingReport>(s, m, m.domain());
 }
+template <class Source>
 void BM_hr(benchmark::State& s) {
   HadamardResponse m;
-  HadamardResponse::configure(eps_of(s), static_cast<uint32_t>(s.range(0)), m);
-  run_scalar<HadamardResponse, HadamardReport>(s, m, m.domain());
+  if (HadamardResponse::configure(eps_of(s), d_of(s), m) != Status::ok) return s.SkipWithError("configure");
+  run_scalar<Source, HadamardResponse, HadamardReport>(s, m, m.domain());
 }
+template <class Source>
 void BM_rr(benchmark::State& s) {
   BinaryRr m;
-  BinaryRr::configure(eps_of(s), m);
-  run_scalar<BinaryRr, uint8_t>(s, m, 2);
+  if (BinaryRr::configure(eps_of(s), m) != Status::ok) return s.SkipWithError("configure");
+  run<Source>(s, 2, m.random_bits_per_report(), [&](uint32_t v, auto& rng) {
+    uint8_t r = 0;
+    const Status st = m.privatize(v, rng, r);
+    benchmark::DoNotOptimize(r);
+    return st;
+  });
+}
+// Numeric mechanisms on the integers [0, d − 1]: sd with 16 levels, dlaplace with Δ = d − 1.
+template <class Source>
+void BM_sd(benchmark::State& s) {
+  StochasticDiscretization m;
+  if (StochasticDiscretization::configure(eps_of(s), 0, static_cast<int32_t>(d_of(s)) - 1, 16, m) !=
+      Status::ok)
+    return s.SkipWithError("configure failed");
+  run<Source>(s, d_of(s), m.random_bits_per_report(), [&](uint32_t v, auto& rng) {
+    uint32_t r = 0;
+    const Status st = m.privatize(static_cast<int32_t>(v), rng, r);
+    benchmark::DoNotOptimize(r);
+    return st;
+  });
+}
+template <class Source>
+void BM_dlaplace(benchmark::State& s) {
+  const int32_t hi = static_cast<int32_t>(d_of(s)) - 1;
+  std::vector<uint64_t> table(DiscreteLaplace::table_entries(0, hi));
+  DiscreteLaplace m;
+  if (DiscreteLaplace::configure(eps_of(s), 0, hi, static_cast<uint32_t>(hi), table.data(),
+                                 table.size(), m) != Status::ok)
+    return s.SkipWithError("configure failed");
+  run<Source>(s, d_of(s), m.random_bits_per_report(), [&](uint32_t v, auto& rng) {
+    int32_t r = 0;
+    const Status st = m.privatize(static_cast<int32_t>(v), rng, r);
+    benchmark::DoNotOptimize(r);
+    return st;
+  });
+}
+
+// The DRBG alone: bytes/s for requests of range(0) bytes (fast key erasure on every request).
+void BM_chacha20_drbg(benchmark::State& s) {
+  auto d = std::make_unique<Drbg>();
+  if (!d->ready(s)) return;
+  std::vector<uint8_t> out(static_cast<size_t>(s.range(0)));
+  for (auto _ : s) {
+    if (d->drbg.fill(out.data(), out.size(), TINYLDP_ENTROPY_BLOCKING) != EntropyResult::ok) {
+      s.SkipWithError("DRBG fill failed");
+      break;
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  s.SetBytesProcessed(static_cast<int64_t>(s.iterations()) * s.range(0));
+}
+// The simulation source alone, for comparison.
+void BM_simulation_source(benchmark::State& s) {
+  port::SimulationSource source(1);
+  std::vector<uint8_t> out(static_cast<size_t>(s.range(0)));
+  for (auto _ : s) {
+    source.fill(out.data(), out.size(), TINYLDP_ENTROPY_BLOCKING);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  s.SetBytesProcessed(static_cast<int64_t>(s.iterations()) * s.range(0));
 }
 
 // d ∈ {16, 256, 1024, 4096} × ε ∈ {0.5, 1, 2, 4} (second argument is 2ε).
@@ -90,10 +194,27 @@ void grid(benchmark::internal::Benchmark* b) {
   for (int64_t d : {16, 256, 1024, 4096})
     for (int64_t two_eps : {1, 2, 4, 8}) b->Args({d, two_eps});
 }
-BENCHMARK(BM_oue)->Apply(grid);
-BENCHMARK(BM_sue)->Apply(grid);
-BENCHMARK(BM_krr)->Apply(grid);
-BENCHMARK(BM_olh)->Apply(grid);
-BENCHMARK(BM_hr)->Apply(grid);
-BENCHMARK(BM_rr)->Args({2, 1})->Args({2, 2})->Args({2, 4})->Args({2, 8});
+// The DRBG rows: every d at ε = 1.
+void drbg_grid(benchmark::internal::Benchmark* b) {
+  for (int64_t d : {16, 256, 1024, 4096}) b->Args({d, 2});
+}
+BENCHMARK(BM_ue<Simulation, true>)->Name("BM_oue")->Apply(grid);
+BENCHMARK(BM_ue<Simulation, false>)->Name("BM_sue")->Apply(grid);
+BENCHMARK(BM_krr<Simulation>)->Name("BM_krr")->Apply(grid);
+BENCHMARK(BM_lh<Simulation, false>)->Name("BM_blh")->Apply(grid);
+BENCHMARK(BM_lh<Simulation, true>)->Name("BM_olh")->Apply(grid);
+BENCHMARK(BM_hr<Simulation>)->Name("BM_hr")->Apply(grid);
+BENCHMARK(BM_sd<Simulation>)->Name("BM_sd")->Apply(grid);
+BENCHMARK(BM_dlaplace<Simulation>)->Name("BM_dlaplace")->Apply(grid);
+BENCHMARK(BM_rr<Simulation>)->Name("BM_rr")->Args({2, 1})->Args({2, 2})->Args({2, 4})->Args({2, 8});
+
+BENCHMARK(BM_ue<Drbg, true>)->Name("BM_oue_drbg")->Apply(drbg_grid);
+BENCHMARK(BM_ue<Drbg, false>)->Name("BM_sue_drbg")->Apply(drbg_grid);
+BENCHMARK(BM_krr<Drbg>)->Name("BM_krr_drbg")->Apply(drbg_grid);
+BENCHMARK(BM_lh<Drbg, true>)->Name("BM_olh_drbg")->Apply(drbg_grid);
+BENCHMARK(BM_hr<Drbg>)->Name("BM_hr_drbg")->Apply(drbg_grid);
+BENCHMARK(BM_ue<TestSource, true>)->Name("BM_oue_testsource")->Args({1024, 2});
+
+BENCHMARK(BM_chacha20_drbg)->Arg(32)->Arg(256)->Arg(4096)->Arg(65536);
+BENCHMARK(BM_simulation_source)->Arg(4096);
 }  // namespace
