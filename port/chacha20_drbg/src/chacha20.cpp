@@ -86,12 +86,59 @@ void chacha20_wide(const uint32_t key[chacha20_key_words], uint32_t counter,
 }
 #endif
 
+// "expand 32-byte k"
+constexpr uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+
+// Wipes a block's working state: with the output it would give back the key (the 20 rounds
+// are a permutation), so it must not stay behind in a dead stack frame.
+inline void wipe_state(uint32_t* x) {
+  volatile uint32_t* v = x;
+  for (unsigned i = 0; i < 16; ++i) v[i] = 0;
+}
+
+}  // namespace
+
+#if defined(__ARM_ARCH_6M__)
+// Cortex-M0/M0+ (ARMv6-M): eight low registers cannot hold the sixteen-word state, so the
+// register-allocated form below spills most of it into a 232-byte frame. Here the state is one
+// array and every quarter round reads and writes its four words from a table of indices:
+// about 100 bytes of stack and less code, for some more loads and stores.
+namespace {
+constexpr uint8_t quarter_rounds[8][4] = {{0, 4, 8, 12},  {1, 5, 9, 13}, {2, 6, 10, 14},
+                                          {3, 7, 11, 15}, {0, 5, 10, 15}, {1, 6, 11, 12},
+                                          {2, 7, 8, 13},  {3, 4, 9, 14}};
+
+// Out of line, so that only four words are live at a time.
+__attribute__((noinline)) void quarter_round_at(uint32_t* x, const uint8_t* q) {
+  uint32_t a = x[q[0]], b = x[q[1]], c = x[q[2]], d = x[q[3]];
+  quarter_round(a, b, c, d);
+  x[q[0]] = a;
+  x[q[1]] = b;
+  x[q[2]] = c;
+  x[q[3]] = d;
+}
 }  // namespace
 
 void chacha20_block(const uint32_t key[chacha20_key_words], uint32_t counter,
                     const uint32_t nonce[chacha20_nonce_words], uint8_t out[chacha20_block_bytes]) {
-  // "expand 32-byte k"
-  const uint32_t in[16] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u,
+  uint32_t x[16];
+  for (unsigned i = 0; i < 4; ++i) x[i] = sigma[i];
+  for (unsigned i = 0; i < 8; ++i) x[4 + i] = key[i];
+  x[12] = counter;
+  for (unsigned i = 0; i < 3; ++i) x[13 + i] = nonce[i];
+  for (int round = 0; round < 10; ++round) {
+    for (const auto& q : quarter_rounds) quarter_round_at(x, q);
+  }
+  for (unsigned i = 0; i < 4; ++i) store_le32(out + 4 * i, x[i] + sigma[i]);
+  for (unsigned i = 0; i < 8; ++i) store_le32(out + 16 + 4 * i, x[4 + i] + key[i]);
+  store_le32(out + 48, x[12] + counter);
+  for (unsigned i = 0; i < 3; ++i) store_le32(out + 52 + 4 * i, x[13 + i] + nonce[i]);
+  wipe_state(x);
+}
+#else
+void chacha20_block(const uint32_t key[chacha20_key_words], uint32_t counter,
+                    const uint32_t nonce[chacha20_nonce_words], uint8_t out[chacha20_block_bytes]) {
+  const uint32_t in[16] = {sigma[0], sigma[1], sigma[2], sigma[3],
                            key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
                            counter, nonce[0], nonce[1], nonce[2]};
   // Sixteen locals rather than an array: lets the compiler keep the state in registers.
@@ -111,9 +158,11 @@ void chacha20_block(const uint32_t key[chacha20_key_words], uint32_t counter,
     quarter_round(x2, x7, x8, x13);
     quarter_round(x3, x4, x9, x14);
   }
-  const uint32_t x[16] = {x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15};
+  uint32_t x[16] = {x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15};
   for (int i = 0; i < 16; ++i) store_le32(out + 4 * i, x[i] + in[i]);
+  wipe_state(x);
 }
+#endif
 
 void chacha20_blocks(const uint32_t key[chacha20_key_words], uint32_t counter,
                      const uint32_t nonce[chacha20_nonce_words], uint8_t* out, size_t count) {

@@ -19,31 +19,32 @@ void secure_zero(T* p, size_t count) {
 
 // key <- first half of ChaCha20(key xor chunk, counter 0, nonce (domain, index, length)).
 // The length in the nonce keeps a short final chunk distinct from its zero-padded form.
-void absorb(uint32_t key[chacha20_key_words], const uint8_t chunk[chunk_bytes], size_t length,
-            uint32_t index, uint32_t domain) {
-  uint32_t mixed[chacha20_key_words];
-  for (size_t i = 0; i < chacha20_key_words; ++i) mixed[i] = key[i] ^ load_le32(chunk + 4 * i);
+// work[0..7] holds the 32-byte chunk (as bytes) and is overwritten; work[8..23] is scratch
+// for the block. The caller wipes both.
+void absorb(uint32_t key[chacha20_key_words], uint32_t work[24], size_t length, uint32_t index,
+            uint32_t domain) {
+  uint32_t* mixed = work;
+  for (size_t i = 0; i < chacha20_key_words; ++i)
+    mixed[i] = key[i] ^ load_le32(reinterpret_cast<const uint8_t*>(work) + 4 * i);
   const uint32_t nonce[chacha20_nonce_words] = {domain, index, static_cast<uint32_t>(length)};
-  uint8_t block[chacha20_block_bytes];
+  uint8_t* block = reinterpret_cast<uint8_t*>(work + 8);
   chacha20_block(mixed, 0, nonce, block);
   for (size_t i = 0; i < chacha20_key_words; ++i) key[i] = load_le32(block + 4 * i);
-  secure_zero(block, sizeof block);
-  secure_zero(mixed, chacha20_key_words);
 }
 
-// Absorbs a byte string in 32-byte chunks (the last one zero-padded).
+// Absorbs a byte string in 32-byte chunks (the last one zero-padded); work: 24 words.
 void absorb_bytes(uint32_t key[chacha20_key_words], const uint8_t* data, size_t length,
-                  uint32_t domain) {
-  uint8_t chunk[chunk_bytes];
+                  uint32_t domain, uint32_t work[24]) {
+  uint8_t* chunk = reinterpret_cast<uint8_t*>(work);
   uint32_t index = 0;
   do {
     const size_t n = length < chunk_bytes ? length : chunk_bytes;
     for (size_t i = 0; i < chunk_bytes; ++i) chunk[i] = i < n ? data[i] : 0;
-    absorb(key, chunk, n, index++, domain);
+    absorb(key, work, n, index++, domain);
     data += n;
     length -= n;
   } while (length > 0);
-  secure_zero(chunk, chunk_bytes);
+  secure_zero(work, 24);
 }
 
 }  // namespace
@@ -54,7 +55,9 @@ EntropyResult ChaCha20Drbg::seed_from(tinyldp_entropy_source source, uint16_t es
   const EntropyResult result = absorb_seed(source, estimate_q8, flags);
   // After the seed, as if absorbed before the commit: the same key either way.
   if (result == EntropyResult::ok && personalization_length > 0 && personalization != nullptr) {
-    absorb_bytes(key_, personalization, personalization_length, domain_personal);
+    uint32_t own[buffer_bytes / 4 >= seed_work_words ? 1 : seed_work_words];
+    uint32_t* work = buffer_bytes / 4 >= seed_work_words ? buffer_words_ : own;
+    absorb_bytes(key_, personalization, personalization_length, domain_personal, work);
   }
   return result;
 }
@@ -69,10 +72,18 @@ EntropyResult ChaCha20Drbg::absorb_seed(tinyldp_entropy_source source, uint16_t 
                                 : uint32_t{estimate_q8};
   size_t remaining = (security_bits * 256u + estimate - 1u) / estimate;
 
-  CEntropySource from(source);
-  uint32_t key[chacha20_key_words];
+  // Buffered output is discarded whatever the outcome (a success would discard it anyway):
+  // the buffer becomes the working memory — the key being built in words 0..7, then a chunk
+  // and a block for absorb.
+  secure_zero(buffer_words_, buffer_bytes / 4);
+  position_ = end_ = 0;
+  uint32_t own[buffer_bytes / 4 >= seed_work_words ? 1 : seed_work_words];
+  uint32_t* key = buffer_bytes / 4 >= seed_work_words ? buffer_words_ : own;
+  uint32_t* work = key + chacha20_key_words;
+  uint8_t* chunk = reinterpret_cast<uint8_t*>(work);
   for (size_t i = 0; i < chacha20_key_words; ++i) key[i] = key_[i];
-  uint8_t chunk[chunk_bytes];
+
+  CEntropySource from(source);
   uint32_t index = 0;
   EntropyResult result = EntropyResult::ok;
   while (remaining > 0) {
@@ -80,25 +91,24 @@ EntropyResult ChaCha20Drbg::absorb_seed(tinyldp_entropy_source source, uint16_t 
     result = from.fill(chunk, n, flags);
     if (result != EntropyResult::ok) break;
     for (size_t i = n; i < chunk_bytes; ++i) chunk[i] = 0;
-    absorb(key, chunk, n, index++, domain_seed);
+    absorb(key, work, n, index++, domain_seed);
     remaining -= n;
   }
-  secure_zero(chunk, chunk_bytes);
   if (result == EntropyResult::ok) {
     for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = key[i];
-    secure_zero(buffer_, buffer_bytes);  // nothing generated under the old key is served
-    position_ = end_ = 0;
     blocks_ = 0;
     seeded_ = true;
   }
-  secure_zero(key, chacha20_key_words);
+  secure_zero(key, seed_work_words);
   return result;
 }
 
 void ChaCha20Drbg::seed_from_bytes(const uint8_t* material, size_t length, bool counts_as_reseed) {
-  absorb_bytes(key_, material, length, domain_bytes);
-  secure_zero(buffer_, buffer_bytes);
+  secure_zero(buffer_words_, buffer_bytes / 4);
   position_ = end_ = 0;
+  uint32_t own[buffer_bytes / 4 >= seed_work_words ? 1 : seed_work_words];
+  uint32_t* work = buffer_bytes / 4 >= seed_work_words ? buffer_words_ : own;
+  absorb_bytes(key_, material, length, domain_bytes, work);
   if (counts_as_reseed) blocks_ = 0;
   seeded_ = true;
 }
@@ -106,14 +116,14 @@ void ChaCha20Drbg::seed_from_bytes(const uint8_t* material, size_t length, bool 
 void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
   const uint32_t nonce[chacha20_nonce_words] = {0, 0, 0};
   if (direct != nullptr) {
-    chacha20_block(key_, 0, nonce, buffer_);
+    chacha20_block(key_, 0, nonce, buffer());
     chacha20_blocks(key_, 1, nonce, direct, blocks - 1);
   } else {
-    chacha20_blocks(key_, 0, nonce, buffer_, blocks);
+    chacha20_blocks(key_, 0, nonce, buffer(), blocks);
   }
   // Fast key erasure: the next key is the first half of block 0, which never leaves.
-  for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = load_le32(buffer_ + 4 * i);
-  secure_zero(buffer_, chacha20_key_words * 4);
+  for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = load_le32(buffer() + 4 * i);
+  secure_zero(buffer_words_, chacha20_key_words);
   position_ = chacha20_key_words * 4;
   end_ = static_cast<uint16_t>(direct != nullptr ? chacha20_block_bytes
                                                  : chacha20_block_bytes * blocks);
@@ -150,7 +160,7 @@ EntropyResult ChaCha20Drbg::fill(uint8_t* out, size_t length, uint32_t flags) {
     }
     size_t take = static_cast<size_t>(end_ - position_);
     if (take > length - done) take = length - done;
-    uint8_t* from = buffer_ + position_;
+    uint8_t* from = buffer() + position_;
     uint8_t* to = out + done;
     size_t i = 0;
     // Word-sized moves (single unaligned loads/stores where the core allows them), each
@@ -178,7 +188,7 @@ ChaCha20Drbg::~ChaCha20Drbg() {
 
 void ChaCha20Drbg::wipe() {
   secure_zero(key_, chacha20_key_words);
-  secure_zero(buffer_, buffer_bytes);
+  secure_zero(buffer_words_, buffer_bytes / 4);
   position_ = end_ = 0;
   blocks_ = 0;
   seeded_ = false;

@@ -16,8 +16,9 @@
 // - FROM_ISR and NONBLOCKING are served (pure computation); a due reseed passes the flags on to
 //   the reseed source. One instance must not be used from an ISR and a thread at once.
 // Cost: RAM sizeof(ChaCha20Drbg) = 64 * TINYLDP_CHACHA20_DRBG_BLOCKS + 64 bytes on 32-bit
-// targets (320 with the default 4 blocks; 328 on a 64-bit host); stack < 256 bytes (seeding:
-// + 32); code ~ 1.1 KiB + the block function (Cortex-M3, -Os). Time, measured on Cortex-M3
+// targets (320 with the default 4 blocks; 328 on a 64-bit host); stack: a fill with a due
+// reseed nested in it ≈ 340 bytes on Cortex-M0 (seeding works in the buffer, not on the
+// stack; docs/footprint.md has every target); code ~ 1.1 KiB + the block function (Cortex-M3, -Os). Time, measured on Cortex-M3
 // (QEMU -icount): 29.6 instructions/byte for 32-byte requests, 28.8 for 64-byte, 20.4 for
 // long requests (whole blocks go straight to the caller); 27.6 / 25.6 / 20.7 with 8 blocks.
 // Host (x86-64, GCC 12 -O2, 16 blocks side by side in vector registers, see chacha20.hpp):
@@ -57,7 +58,8 @@ class ChaCha20Drbg {
 
   // (Re)seeds from `source`: >= 256 bits by its estimate, then the optional personalization
   // string (e.g. a device id). The old state is mixed in, never discarded; on any failure
-  // the generator is left exactly as it was (an unseeded one stays unseeded).
+  // the key is left exactly as it was (an unseeded generator stays unseeded). Output buffered
+  // before the call is discarded either way (seeding works in the buffer).
   template <EntropySource S>
   EntropyResult seed(S& source, uint32_t flags = TINYLDP_ENTROPY_BLOCKING,
                      const uint8_t* personalization = nullptr, size_t personalization_length = 0) {
@@ -105,8 +107,14 @@ class ChaCha20Drbg {
   // nested in a report's fill does not carry the personalization path's stack).
   EntropyResult absorb_seed(tinyldp_entropy_source source, uint16_t estimate_q8, uint32_t flags);
 
+  // Seeding's working words (the key being built, a seed chunk, a block) live in the
+  // buffer, which a seeding empties anyway: they are not on the stack of a report that
+  // triggers a due reseed. With a one-block buffer they are locals instead.
+  static constexpr size_t seed_work_words = 32;
+  uint8_t* buffer() { return reinterpret_cast<uint8_t*>(buffer_words_); }
+
   uint32_t key_[chacha20_key_words] = {};
-  uint8_t buffer_[buffer_bytes] = {};
+  uint32_t buffer_words_[buffer_bytes / 4] = {};  // keystream bytes, read through buffer()
   uint64_t blocks_ = 0;
   uint64_t interval_ = default_reseed_interval_blocks;
   tinyldp_entropy_source reseed_source_ = {nullptr, nullptr};
