@@ -13,13 +13,20 @@ constexpr auto description = tinyldp::wire::describe(mechanism, tinyldp::wire::M
 
 AppStatic<tinyldp::port::ChaCha20Drbg> app_drbg;
 
+// The report is privatized straight into the frame after the header, so it exists once.
 __attribute__((noinline)) static int send_report(tinyldp::port::ChaCha20Drbg& drbg) {
   tinyldp::RandomBits<tinyldp::port::ChaCha20Drbg> rng(drbg);
-  uint8_t payload[mechanism.report_bytes()];
-  if (mechanism.privatize(platform_sensor_value() & 255u, rng, payload, sizeof payload) !=
+  uint8_t frame[description.report_bytes(0)];
+  uint8_t* payload = frame + tinyldp::wire::Description::header_bytes(0);
+  if (mechanism.privatize(platform_sensor_value() & 255u, rng, payload, mechanism.report_bytes()) !=
       tinyldp::Status::ok)
     return 1;
-  return footprint_send<description.report_bytes(0)>(description, payload);
+  size_t written = 0;
+  if (tinyldp::wire::encode(description, {}, payload, frame, sizeof frame, written) !=
+      tinyldp::Status::ok)
+    return 1;
+  platform_radio_send(frame, written);
+  return 0;
 }
 
 extern "C" int footprint_run() {

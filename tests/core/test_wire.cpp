@@ -99,6 +99,25 @@ TEST(golden_oue_report) {
   if (!matches) dump(out, written);
 }
 
+TEST(a_payload_privatized_in_place_gives_the_golden_report) {
+  constexpr auto oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 20);
+  port::InsecureTestSource src(7);
+  Rng rng(src);
+  wire::Header h;
+  h.fields = wire::known_fields;
+  h.device_id = 0xDEADBEEF;
+  h.epoch = 42;
+  h.cohort = 3;
+  uint8_t frame[20];
+  uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
+  CHECK(oue.privatize(5, rng, payload, 3) == Status::ok);
+  size_t written = 0;
+  CHECK(wire::encode(wire::describe(oue, wire::MechanismId::oue), h, payload, frame, sizeof frame,
+                     written) == Status::ok);
+  CHECK_EQ(written, sizeof golden_oue);
+  CHECK(same(frame, golden_oue, sizeof golden_oue));
+}
+
 TEST(golden_krr_reports) {
   constexpr auto krr = KaryRr::make(Epsilon::from_double(2.0), 13);
   constexpr wire::Description d = wire::describe(krr);

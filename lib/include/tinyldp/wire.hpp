@@ -88,9 +88,11 @@ struct Description {
   uint32_t digest = 0;
 
   constexpr size_t payload_bytes() const { return (size_t{payload_bits} + 7) / 8; }
-  constexpr size_t report_bytes(uint8_t fields) const {
-    return fixed_header_bytes + optional_bytes(fields) + payload_bytes();
+  // Where the payload starts in a report with these optional fields.
+  static constexpr size_t header_bytes(uint8_t fields) {
+    return fixed_header_bytes + optional_bytes(fields);
   }
+  constexpr size_t report_bytes(uint8_t fields) const { return header_bytes(fields) + payload_bytes(); }
 };
 
 // FNV-1a, 32-bit, over a canonical little-endian serialization of the parameters.
@@ -207,7 +209,10 @@ constexpr void pack(const HadamardResponse& m, const HadamardReport& r, uint8_t*
 }
 
 // Writes header + payload into out. The payload holds payload_bits bits, LSB first; its
-// unused high bits must be zero. On any error nothing is left in out.
+// unused high bits must be zero. On any error nothing is left in out. The payload may already
+// sit at its place in out (payload == out + header_bytes(header.fields)): a firmware can
+// privatize straight into its frame and needs no second copy of the report (it is not moved).
+// Any other overlap is not allowed.
 constexpr Status encode(const Description& what, const Header& header, const uint8_t* payload,
                         uint8_t* out, size_t out_size, size_t& written) {
   written = 0;
