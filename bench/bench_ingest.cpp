@@ -48,10 +48,13 @@ void BM_ingest_numeric(benchmark::State& s, MechanismId id) {
   }
   benchmark::DoNotOptimize(a.support());
   s.SetItemsProcessed(s.iterations());
+  s.SetBytesProcessed(static_cast<int64_t>(s.iterations() * m.description().payload_bytes()));
 }
 BENCHMARK_CAPTURE(BM_ingest_numeric, sd, MechanismId::sd)->Arg(1000);
 BENCHMARK_CAPTURE(BM_ingest_numeric, dlaplace, MechanismId::dlaplace)->Arg(1000);
 BENCHMARK_CAPTURE(BM_ingest, oue, MechanismId::oue)->Arg(256)->Arg(1024)->Arg(4096);
+BENCHMARK_CAPTURE(BM_ingest, sue, MechanismId::sue)->Arg(1024);
+BENCHMARK_CAPTURE(BM_ingest, blh, MechanismId::blh)->Arg(1024);
 BENCHMARK_CAPTURE(BM_ingest, olh, MechanismId::olh)->Arg(256)->Arg(1024)->Arg(4096);
 BENCHMARK_CAPTURE(BM_ingest, krr, MechanismId::krr)->Arg(1024);
 BENCHMARK_CAPTURE(BM_ingest, hr, MechanismId::hr)->Arg(1024);
