@@ -1,0 +1,332 @@
+// Instructions per report of every mechanism's client, and per byte of the ChaCha20 DRBG, counted
+// on the emulated target itself. Run by scripts/target-costs under QEMU with -icount, where
+// virtual time advances a fixed amount per guest instruction: on Cortex-M the SysTick counter
+// (processor clock) then counts instructions times a constant, on RISC-V minstret counts them.
+// The constant is calibrated in the guest on a loop of a known number of instructions, so the
+// figures do not depend on the board's clock. Deterministic: the same ELF prints the same lines.
+//
+// Output, one line per measurement (CSV): case,parameter,units,instructions_per_unit
+// where units is "report", "byte", "block" or "output bit"; then "done" (exit code 0), or a line
+// starting with "error" (exit code 1). Without -icount the program still runs (a smoke test), but
+// its counts mean nothing.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
+#include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/krr.hpp"
+#include "tinyldp/local_hashing.hpp"
+#include "tinyldp/port/chacha20.hpp"
+#include "tinyldp/port/chacha20_drbg.hpp"
+#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+#include "tinyldp/rr.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
+#include "tinyldp/unary_encoding.hpp"
+
+namespace {
+using namespace tinyldp;
+
+// ------------------------------------------------------------------------------- the counter
+
+#if defined(__riscv)
+void counter_start() {}
+uint32_t counter_read() {
+  uint32_t v;
+  // rv32imac without zicsr in -march (see targets notes): enable it for this one instruction.
+  __asm__ __volatile__(".option push\n.option arch, +zicsr\ncsrr %0, minstret\n.option pop" : "=r"(v));
+  return v;
+}
+// Elapsed counter units; minstret counts up.
+uint32_t counter_elapsed(uint32_t before, uint32_t after) { return after - before; }
+void known_loop(uint32_t n) {  // 2 instructions per iteration
+  __asm__ __volatile__("1: addi %0, %0, -1\n bnez %0, 1b" : "+r"(n));
+}
+#else
+volatile uint32_t* const syst_csr = reinterpret_cast<volatile uint32_t*>(0xE000E010u);
+volatile uint32_t* const syst_rvr = reinterpret_cast<volatile uint32_t*>(0xE000E014u);
+volatile uint32_t* const syst_cvr = reinterpret_cast<volatile uint32_t*>(0xE000E018u);
+void counter_start() {
+  *syst_rvr = 0x00FFFFFFu;
+  *syst_cvr = 0;
+  *syst_csr = 5;  // enable, processor clock, no interrupt
+}
+uint32_t counter_read() { return *syst_cvr; }
+// SysTick counts down through 24 bits: one measurement must stay below one wrap (2^24 ticks).
+uint32_t counter_elapsed(uint32_t before, uint32_t after) { return (before - after) & 0x00FFFFFFu; }
+void known_loop(uint32_t n) {  // 2 instructions per iteration
+  __asm__ __volatile__(".syntax unified\n1: subs %0, %0, #1\n bne 1b" : "+l"(n) : : "cc");
+}
+#endif
+
+// Counter units per 1024 instructions, from two loop lengths (their difference cancels the
+// call and read overhead).
+uint32_t units_per_kilo_instruction = 0;
+
+uint32_t measure_loop(uint32_t n) {
+  const uint32_t before = counter_read();
+  known_loop(n);
+  return counter_elapsed(before, counter_read());
+}
+bool calibrate() {
+  counter_start();
+  const uint32_t short_run = measure_loop(20000);
+  const uint32_t long_run = measure_loop(120000);
+  // 200000 instructions more.
+  units_per_kilo_instruction =
+      static_cast<uint32_t>((uint64_t{long_run - short_run} * 1024 + 100000) / 200000);
+  return units_per_kilo_instruction > 0;
+}
+
+// ------------------------------------------------------------------------------- output
+
+void write(const char* s) {
+  size_t n = 0;
+  while (s[n] != 0) ++n;
+  tinyldp_board_write(s, n);
+}
+void write_u32(uint32_t v) {
+  char digits[12];
+  int i = 11;
+  digits[i] = 0;
+  do {
+    digits[--i] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  write(digits + i);
+}
+// Instructions per unit with one decimal, from counter units over `units` units.
+void write_line(const char* name, uint32_t parameter, const char* unit, uint64_t counter_units,
+                uint64_t units) {
+  const uint64_t tenths = (counter_units * 10240 + units * units_per_kilo_instruction / 2) /
+                          (units * units_per_kilo_instruction);
+  write(name);
+  write(",");
+  write_u32(parameter);
+  write(",");
+  write(unit);
+  write(",");
+  write_u32(static_cast<uint32_t>(tenths / 10));
+  write(".");
+  write_u32(static_cast<uint32_t>(tenths % 10));
+  write("\n");
+}
+
+bool failed = false;
+void fail(const char* what) {
+  write("error,");
+  write(what);
+  write("\n");
+  failed = true;
+}
+
+// ------------------------------------------------------------------------------- workloads
+
+using TestRng = RandomBits<port::InsecureTestSource>;
+constexpr Epsilon eps = Epsilon::from_double(1.0);
+
+// Counter units for `reports` calls of body(i) (each must return Status::ok).
+template <class Body>
+uint32_t time_reports(int reports, Body body) {
+  const uint32_t before = counter_read();
+  for (int i = 0; i < reports; ++i)
+    if (body(i) != Status::ok) failed = true;
+  return counter_elapsed(before, counter_read());
+}
+
+// The source's own cost: the same fills RandomBits makes (whole 32-byte buffers), `bytes` long.
+uint32_t time_source_fill(uint64_t bytes) {
+  port::InsecureTestSource source(3);
+  uint8_t buffer[32];
+  const uint32_t before = counter_read();
+  for (uint64_t done = 0; done < bytes; done += sizeof buffer)
+    (void)source.fill(buffer, sizeof buffer, TINYLDP_ENTROPY_BLOCKING);
+  __asm__ __volatile__("" : : "r"(buffer) : "memory");
+  return counter_elapsed(before, counter_read());
+}
+
+// Random words read from a table filled beforehand: random-number delivery reduced to one load
+// per 32-bit word, so what remains is the mechanism's own work. (The table is reused by every
+// report: the code is constant-time, the values do not change the count.)
+constexpr size_t table_words = 1024;
+uint32_t random_table[table_words];
+
+struct TableRng {
+  const uint32_t* next = random_table;
+  uint32_t draw32() { return *next++; }
+  uint64_t draw(unsigned n) {
+    uint64_t v = *next++;
+    if (n > 32) v |= uint64_t{*next++} << 32;
+    return n >= 64 ? v : v & ((uint64_t{1} << n) - 1);
+  }
+  bool ok() const { return true; }
+  Status status() const { return Status::ok; }
+};
+
+void fill_random_table() {
+  port::InsecureTestSource source(5);
+  for (uint32_t& w : random_table) {
+    uint8_t b[4];
+    (void)source.fill(b, 4, TINYLDP_ENTROPY_BLOCKING);
+    w = uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
+  }
+}
+
+// UE: per report through RandomBits and the test source; per output bit with the source's
+// fills subtracted; and per output bit with random words from a table (the mechanism alone).
+void unary(const char* name, bool optimized, uint32_t d, int reports) {
+  UnaryEncoding ue;
+  if ((optimized ? UnaryEncoding::configure_oue(eps, d, ue) : UnaryEncoding::configure_sue(eps, d, ue)) !=
+      Status::ok)
+    return fail(name);
+  uint8_t report[128];  // d <= 1024
+  port::InsecureTestSource source(1);
+  TestRng rng(source);
+  const uint32_t units = time_reports(reports, [&](int i) {
+    return ue.privatize(static_cast<uint32_t>(i) % d, rng, report, ue.report_bytes());
+  });
+  const uint64_t bytes = rng.bytes_pulled();
+  const uint32_t source_units = time_source_fill(bytes);
+  write_line(name, d, "report", units, static_cast<uint64_t>(reports));
+  char excl[32] = {};
+  const char* suffix = "_without_rng";
+  size_t n = 0;
+  for (; name[n] != 0; ++n) excl[n] = name[n];
+  for (size_t j = 0; suffix[j] != 0; ++j) excl[n + j] = suffix[j];
+  write_line(excl, d, "output bit", units - source_units, static_cast<uint64_t>(reports) * d);
+  if (uint64_t{ue.random_bits_per_report()} > 32 * (table_words - 64)) return fail("table too small");
+  TableRng table;
+  const uint32_t table_units = time_reports(reports, [&](int i) {
+    table.next = random_table;
+    return ue.privatize(static_cast<uint32_t>(i) % d, table, report, ue.report_bytes());
+  });
+  for (size_t j = 0; suffix[j] != 0; ++j) excl[n + j] = 0;
+  const char* alone = "_mechanism_alone";
+  for (size_t j = 0; alone[j] != 0; ++j) excl[n + j] = alone[j];
+  write_line(excl, d, "output bit", table_units, static_cast<uint64_t>(reports) * d);
+}
+
+template <class M, class Report>
+void scalar(const char* name, const M& m, uint32_t parameter, uint32_t domain, int reports) {
+  port::InsecureTestSource source(1);
+  TestRng rng(source);
+  const uint32_t units = time_reports(reports, [&](int i) {
+    Report r{};
+    const Status s = m.privatize(static_cast<uint32_t>(i) % domain, rng, r);
+    __asm__ __volatile__("" : : "r"(&r) : "memory");
+    return s;
+  });
+  write_line(name, parameter, "report", units, static_cast<uint64_t>(reports));
+}
+
+void frequency_oracles(uint32_t d) {
+  const int reports = d >= 1024 ? 16 : (d >= 256 ? 64 : 256);
+  unary("sue", false, d, reports);
+  unary("oue", true, d, reports);
+  KaryRr krr;
+  if (KaryRr::configure(eps, d, krr) != Status::ok) return fail("krr");
+  scalar<KaryRr, uint32_t>("krr", krr, d, d, 256);
+  LocalHashing blh, olh;
+  if (LocalHashing::configure_blh(eps, d, blh) != Status::ok ||
+      LocalHashing::configure_olh(eps, d, olh) != Status::ok)
+    return fail("lh");
+  scalar<LocalHashing, LocalHashingReport>("blh", blh, d, d, 256);
+  scalar<LocalHashing, LocalHashingReport>("olh", olh, d, d, 256);
+  HadamardResponse hr;
+  if (HadamardResponse::configure(eps, d, hr) != Status::ok) return fail("hr");
+  scalar<HadamardResponse, HadamardReport>("hr", hr, d, d, 256);
+}
+
+void numeric() {
+  constexpr BinaryRr rr = BinaryRr::make(eps);
+  scalar<BinaryRr, uint8_t>("rr", rr, 2, 2, 256);
+  constexpr StochasticDiscretization sd = StochasticDiscretization::make(eps, 0, 1000, 16);
+  {
+    port::InsecureTestSource source(1);
+    TestRng rng(source);
+    const uint32_t units = time_reports(256, [&](int i) {
+      uint32_t r = 0;
+      return sd.privatize(i * 7 % 1001, rng, r);
+    });
+    write_line("sd_16_levels", 1001, "report", units, 256);
+  }
+  uint64_t table[DiscreteLaplace::table_entries(0, 100)];
+  DiscreteLaplace dl;
+  if (DiscreteLaplace::configure(eps, 0, 100, 100, table, sizeof table / sizeof table[0], dl) != Status::ok)
+    return fail("dlaplace");
+  port::InsecureTestSource source(1);
+  TestRng rng(source);
+  const uint32_t units = time_reports(64, [&](int i) {
+    int32_t r = 0;
+    return dl.privatize(i % 101, rng, r);
+  });
+  write_line("dlaplace", 101, "report", units, 64);
+}
+
+// Requests up to 4 KiB: too large for the stack of the smallest board.
+uint8_t request_buffer[4096];
+
+// The DRBG, seeded from the (deterministic) test source, with a reseed source set.
+void drbg() {
+  port::InsecureTestSource seed_source(9);
+  port::ChaCha20Drbg drbg;
+  drbg.set_reseed_source(seed_source);
+  if (drbg.seed(seed_source) != EntropyResult::ok) return fail("drbg seed");
+  uint8_t* out = request_buffer;
+  struct Case {
+    uint32_t request;
+    uint32_t requests;
+  };
+  const Case cases[] = {{32, 256}, {64, 128}, {256, 32}, {4096, 4}};
+  for (const Case c : cases) {
+    const uint32_t before = counter_read();
+    for (uint32_t i = 0; i < c.requests; ++i)
+      if (drbg.fill(out, c.request, TINYLDP_ENTROPY_BLOCKING) != EntropyResult::ok) failed = true;
+    const uint32_t units = counter_elapsed(before, counter_read());
+    write_line("drbg_fill", c.request, "byte", units, uint64_t{c.request} * c.requests);
+  }
+  // Through RandomBits, as a mechanism draws: 32-bit draws from a 32-byte buffer.
+  {
+    RandomBits<port::ChaCha20Drbg> rng(drbg);
+    uint32_t sink = 0;
+    const uint32_t before = counter_read();
+    for (int i = 0; i < 2048; ++i) sink ^= rng.draw32();
+    const uint32_t units = counter_elapsed(before, counter_read());
+    __asm__ __volatile__("" : : "r"(sink));
+    if (!rng.ok()) failed = true;
+    write_line("drbg_randombits_draw32", 32, "byte", units, 2048 * 4);
+  }
+  // The block function alone.
+  const uint32_t key[port::chacha20_key_words] = {1, 2, 3, 4, 5, 6, 7, 8};
+  const uint32_t nonce[port::chacha20_nonce_words] = {0, 0, 0};
+  const uint32_t before = counter_read();
+  for (uint32_t i = 0; i < 16; ++i) port::chacha20_block(key, i, nonce, out);
+  const uint32_t units = counter_elapsed(before, counter_read());
+  __asm__ __volatile__("" : : "r"(out) : "memory");
+  write_line("chacha20_block", 64, "byte", units, 16 * 64);
+}
+
+}  // namespace
+
+int main() {
+  if (!calibrate()) {
+    write("error,the counter does not advance\n");
+    tinyldp_board_exit(1);
+  }
+  fill_random_table();
+  write("case,parameter,unit,instructions_per_unit\n");
+  write("calibration,1024,counter units per 1024 instructions,");
+  write_u32(units_per_kilo_instruction);
+  write("\n");
+  numeric();
+  const uint32_t domains[] = {16, 256, 1024};
+  for (uint32_t d : domains) frequency_oracles(d);
+  drbg();
+  if (failed) {
+    write("error,a report or request failed\n");
+    tinyldp_board_exit(1);
+  }
+  write("done\n");
+  tinyldp_board_exit(0);
+}
