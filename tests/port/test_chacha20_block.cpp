@@ -121,3 +121,31 @@ TEST(many_blocks_at_once_equal_one_block_at_a_time) {
   }
   CHECK_EQ(mismatches, 0u);
 }
+
+TEST(word_forms_equal_the_byte_form) {
+  // chacha20_block_words (computed in its output) and chacha20_blocks_words give the words
+  // whose little-endian bytes chacha20_block gives, for counts on both sides of the host's
+  // wide batches and a counter that wraps.
+  uint32_t key[tinyldp::port::chacha20_key_words];
+  for (uint32_t i = 0; i < 8; ++i) key[i] = 0x89abcdefu * (i + 3);
+  const uint32_t nonce[tinyldp::port::chacha20_nonce_words] = {1, 2, 0x4a};
+  static uint32_t words[20 * 16 + 1];
+  uint8_t one[64];
+  uint32_t mismatches = 0;
+  for (size_t count = 0; count <= 20; ++count) {
+    words[count * 16] = 0xA5A5A5A5u;  // the word after the output stays untouched
+    tinyldp::port::chacha20_blocks_words(key, 0xFFFFFFF8u, nonce, words, count);
+    for (size_t b = 0; b < count; ++b) {
+      const uint32_t counter = 0xFFFFFFF8u + static_cast<uint32_t>(b);
+      tinyldp::port::chacha20_block(key, counter, nonce, one);
+      uint32_t single[16];
+      tinyldp::port::chacha20_block_words(key, counter, nonce, single);
+      for (size_t i = 0; i < 16; ++i) {
+        mismatches += words[16 * b + i] != load_le32(one + 4 * i);
+        mismatches += single[i] != load_le32(one + 4 * i);
+      }
+    }
+    mismatches += words[count * 16] != 0xA5A5A5A5u;
+  }
+  CHECK_EQ(mismatches, 0u);
+}

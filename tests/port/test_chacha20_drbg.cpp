@@ -176,6 +176,42 @@ TEST(reseed_interval_fails_closed_without_a_reseed_source) {
   CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::ok);
 }
 
+TEST(a_main_loop_reseeding_by_blocks_until_reseed_never_fails) {
+  // The firmware pattern: no reseed source; before each 100-byte request (at most 8 blocks:
+  // two 4-block refills) reseed when fewer than 8 blocks are left.
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  drbg.set_reseed_interval_blocks(20);
+  CHECK_EQ(drbg.blocks_until_reseed(), 20u);
+  InsecureTestSource trng(13);
+  uint8_t out[100];
+  int reseeds = 0;
+  uint64_t least = 20;
+  for (int i = 0; i < 60; ++i) {
+    if (drbg.blocks_until_reseed() < 8) {
+      CHECK(drbg.seed(trng) == EntropyResult::ok);
+      CHECK_EQ(drbg.blocks_until_reseed(), 20u);
+      ++reseeds;
+    }
+    CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::ok);
+    CHECK_EQ(drbg.blocks_until_reseed(), 20u - drbg.blocks_since_reseed());
+    if (drbg.blocks_until_reseed() < least) least = drbg.blocks_until_reseed();
+  }
+  CHECK_GE(reseeds, 5);  // 6000 bytes, at most 20 blocks of 64 bytes per seed
+  CHECK_LT(least, 8u);    // the margin was actually used
+  // Setting a reseed source with no fill function leaves the generator failing closed.
+  drbg.set_reseed_source(tinyldp_entropy_source{nullptr, nullptr}, TINYLDP_ENTROPY_ESTIMATE_FULL);
+  EntropyResult r = EntropyResult::ok;
+  for (int i = 0; i < 30 && r == EntropyResult::ok; ++i) r = drbg.fill(out, sizeof out, blocking);
+  CHECK(r == EntropyResult::failed);
+  // So does a generator set as its own reseed source (refused: it would recurse).
+  CHECK(drbg.seed(trng) == EntropyResult::ok);
+  drbg.set_reseed_source(drbg);
+  r = EntropyResult::ok;
+  for (int i = 0; i < 30 && r == EntropyResult::ok; ++i) r = drbg.fill(out, sizeof out, blocking);
+  CHECK(r == EntropyResult::failed);
+}
+
 TEST(reseed_interval_draws_from_the_reseed_source) {
   ChaCha20Drbg drbg;
   seed_0_to_31(drbg);

@@ -1,13 +1,6 @@
 // ChaCha20 block function, written from RFC 8439 §2.1–2.3.
 #include "tinyldp/port/chacha20.hpp"
 
-// x86-64 hosts (GCC) compute 16 blocks at a time in vector registers; microcontrollers and
-// other compilers run the plain block function, which is what fits their registers.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TINYLDP_CHACHA20_WIDE 1
-#else
-#define TINYLDP_CHACHA20_WIDE 0
-#endif
 
 namespace tinyldp::port {
 namespace {
@@ -89,6 +82,16 @@ void chacha20_wide(const uint32_t key[chacha20_key_words], uint32_t counter,
 // "expand 32-byte k"
 constexpr uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
 
+// x[i] = input word i (the constants, the key, the counter, the nonce), or x[i] += it when
+// Add: short loops, compact and branch-free per word.
+template <bool Add>
+inline void with_input(uint32_t* x, const uint32_t* key, uint32_t counter, const uint32_t* nonce) {
+  for (unsigned i = 0; i < 4; ++i) x[i] = (Add ? x[i] : 0) + sigma[i];
+  for (unsigned i = 0; i < 8; ++i) x[4 + i] = (Add ? x[4 + i] : 0) + key[i];
+  x[12] = (Add ? x[12] : 0) + counter;
+  for (unsigned i = 0; i < 3; ++i) x[13 + i] = (Add ? x[13 + i] : 0) + nonce[i];
+}
+
 // Wipes a block's working state: with the output it would give back the key (the 20 rounds
 // are a permutation), so it must not stay behind in a dead stack frame.
 inline void wipe_state(uint32_t* x) {
@@ -101,8 +104,8 @@ inline void wipe_state(uint32_t* x) {
 #if defined(__ARM_ARCH_6M__)
 // Cortex-M0/M0+ (ARMv6-M): eight low registers cannot hold the sixteen-word state, so the
 // register-allocated form below spills most of it into a 232-byte frame. Here the state is one
-// array and every quarter round reads and writes its four words from a table of indices:
-// about 100 bytes of stack and less code, for some more loads and stores.
+// array — the output itself — and every quarter round reads and writes its four words from a
+// table of indices: a small frame and less code, for some more loads and stores.
 namespace {
 constexpr uint8_t quarter_rounds[8][4] = {{0, 4, 8, 12},  {1, 5, 9, 13}, {2, 6, 10, 14},
                                           {3, 7, 11, 15}, {0, 5, 10, 15}, {1, 6, 11, 12},
@@ -119,33 +122,22 @@ __attribute__((noinline)) void quarter_round_at(uint32_t* x, const uint8_t* q) {
 }
 }  // namespace
 
-void chacha20_block(const uint32_t key[chacha20_key_words], uint32_t counter,
-                    const uint32_t nonce[chacha20_nonce_words], uint8_t out[chacha20_block_bytes]) {
-  uint32_t x[16];
-  for (unsigned i = 0; i < 4; ++i) x[i] = sigma[i];
-  for (unsigned i = 0; i < 8; ++i) x[4 + i] = key[i];
-  x[12] = counter;
-  for (unsigned i = 0; i < 3; ++i) x[13 + i] = nonce[i];
+void chacha20_block_words(const uint32_t key[chacha20_key_words], uint32_t counter,
+                          const uint32_t nonce[chacha20_nonce_words], uint32_t x[chacha20_block_words_count]) {
+  with_input<false>(x, key, counter, nonce);
   for (int round = 0; round < 10; ++round) {
     for (const auto& q : quarter_rounds) quarter_round_at(x, q);
   }
-  for (unsigned i = 0; i < 4; ++i) store_le32(out + 4 * i, x[i] + sigma[i]);
-  for (unsigned i = 0; i < 8; ++i) store_le32(out + 16 + 4 * i, x[4 + i] + key[i]);
-  store_le32(out + 48, x[12] + counter);
-  for (unsigned i = 0; i < 3; ++i) store_le32(out + 52 + 4 * i, x[13 + i] + nonce[i]);
-  wipe_state(x);
+  with_input<true>(x, key, counter, nonce);
 }
 #else
-void chacha20_block(const uint32_t key[chacha20_key_words], uint32_t counter,
-                    const uint32_t nonce[chacha20_nonce_words], uint8_t out[chacha20_block_bytes]) {
-  const uint32_t in[16] = {sigma[0], sigma[1], sigma[2], sigma[3],
-                           key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
-                           counter, nonce[0], nonce[1], nonce[2]};
+void chacha20_block_words(const uint32_t key[chacha20_key_words], uint32_t counter,
+                          const uint32_t nonce[chacha20_nonce_words], uint32_t out[chacha20_block_words_count]) {
   // Sixteen locals rather than an array: lets the compiler keep the state in registers.
-  uint32_t x0 = in[0], x1 = in[1], x2 = in[2], x3 = in[3];
-  uint32_t x4 = in[4], x5 = in[5], x6 = in[6], x7 = in[7];
-  uint32_t x8 = in[8], x9 = in[9], x10 = in[10], x11 = in[11];
-  uint32_t x12 = in[12], x13 = in[13], x14 = in[14], x15 = in[15];
+  uint32_t x0 = sigma[0], x1 = sigma[1], x2 = sigma[2], x3 = sigma[3];
+  uint32_t x4 = key[0], x5 = key[1], x6 = key[2], x7 = key[3];
+  uint32_t x8 = key[4], x9 = key[5], x10 = key[6], x11 = key[7];
+  uint32_t x12 = counter, x13 = nonce[0], x14 = nonce[1], x15 = nonce[2];
   for (int round = 0; round < 10; ++round) {
     // column rounds
     quarter_round(x0, x4, x8, x12);
@@ -158,32 +150,58 @@ void chacha20_block(const uint32_t key[chacha20_key_words], uint32_t counter,
     quarter_round(x2, x7, x8, x13);
     quarter_round(x3, x4, x9, x14);
   }
-  uint32_t x[16] = {x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15};
-  for (int i = 0; i < 16; ++i) store_le32(out + 4 * i, x[i] + in[i]);
+  // Straight from the registers into the output (no copy of the state on the stack), then the
+  // input added in short loops (smaller code than sixteen unrolled adds).
+  out[0] = x0, out[1] = x1, out[2] = x2, out[3] = x3, out[4] = x4, out[5] = x5, out[6] = x6;
+  out[7] = x7, out[8] = x8, out[9] = x9, out[10] = x10, out[11] = x11, out[12] = x12;
+  out[13] = x13, out[14] = x14, out[15] = x15;
+  with_input<true>(out, key, counter, nonce);
+}
+#endif
+
+void chacha20_block(const uint32_t key[chacha20_key_words], uint32_t counter,
+                    const uint32_t nonce[chacha20_nonce_words], uint8_t out[chacha20_block_bytes]) {
+  uint32_t x[16];
+  chacha20_block_words(key, counter, nonce, x);
+  for (unsigned i = 0; i < 16; ++i) store_le32(out + 4 * i, x[i]);
   wipe_state(x);
+}
+
+#if TINYLDP_CHACHA20_WIDE
+size_t chacha20_blocks_wide(const uint32_t key[chacha20_key_words], uint32_t counter,
+                            const uint32_t nonce[chacha20_nonce_words], uint8_t* out, size_t count) {
+  const size_t total = count;
+  for (; count >= wide_lanes; count -= wide_lanes, counter += wide_lanes) {
+    chacha20_wide(key, counter, nonce, out);
+    out += wide_lanes * chacha20_block_bytes;
+  }
+  // A remainder of 4 or more blocks: all 16 lanes into a partial batch (cheaper than 4 plain
+  // blocks), the needed ones copied out, the rest of the keystream wiped.
+  if (count >= 4) {
+    uint64_t partial[wide_lanes * chacha20_block_bytes / 8];
+    chacha20_wide(key, counter, nonce, reinterpret_cast<uint8_t*>(partial));
+    __builtin_memcpy(out, partial, count * chacha20_block_bytes);
+    volatile uint64_t* wipe = partial;
+    for (size_t i = 0; i < sizeof partial / 8; ++i) wipe[i] = 0;
+    count = 0;
+  }
+  return total - count;
 }
 #endif
 
 void chacha20_blocks(const uint32_t key[chacha20_key_words], uint32_t counter,
                      const uint32_t nonce[chacha20_nonce_words], uint8_t* out, size_t count) {
-#if TINYLDP_CHACHA20_WIDE
-  for (; count >= wide_lanes; count -= wide_lanes, counter += wide_lanes) {
-    chacha20_wide(key, counter, nonce, out);
-    out += wide_lanes * chacha20_block_bytes;
-  }
-  // A remainder of 4 or more blocks: all 16 lanes into a scratch block (cheaper than 4 plain
-  // blocks), the needed ones copied out, the rest of the keystream wiped.
-  if (count >= 4) {
-    uint64_t scratch[wide_lanes * chacha20_block_bytes / 8];
-    chacha20_wide(key, counter, nonce, reinterpret_cast<uint8_t*>(scratch));
-    __builtin_memcpy(out, scratch, count * chacha20_block_bytes);
-    volatile uint64_t* wipe = scratch;
-    for (size_t i = 0; i < sizeof scratch / 8; ++i) wipe[i] = 0;
-    return;
-  }
-#endif
-  for (; count > 0; --count, ++counter, out += chacha20_block_bytes)
-    chacha20_block(key, counter, nonce, out);
+  const size_t wide = chacha20_blocks_wide(key, counter, nonce, out, count);
+  for (size_t b = wide; b < count; ++b)
+    chacha20_block(key, counter + static_cast<uint32_t>(b), nonce, out + b * chacha20_block_bytes);
 }
+
+#if TINYLDP_CHACHA20_WIDE
+void chacha20_blocks_words(const uint32_t key[chacha20_key_words], uint32_t counter,
+                           const uint32_t nonce[chacha20_nonce_words], uint32_t* out, size_t count) {
+  // Little-endian host: the wide path's bytes are the words.
+  chacha20_blocks(key, counter, nonce, reinterpret_cast<uint8_t*>(out), count);
+}
+#endif
 
 }  // namespace tinyldp::port

@@ -27,9 +27,9 @@ void absorb(uint32_t key[chacha20_key_words], uint32_t work[24], size_t length, 
   for (size_t i = 0; i < chacha20_key_words; ++i)
     mixed[i] = key[i] ^ load_le32(reinterpret_cast<const uint8_t*>(work) + 4 * i);
   const uint32_t nonce[chacha20_nonce_words] = {domain, index, static_cast<uint32_t>(length)};
-  uint8_t* block = reinterpret_cast<uint8_t*>(work + 8);
-  chacha20_block(mixed, 0, nonce, block);
-  for (size_t i = 0; i < chacha20_key_words; ++i) key[i] = load_le32(block + 4 * i);
+  uint32_t* block = work + 8;
+  chacha20_block_words(mixed, 0, nonce, block);
+  for (size_t i = 0; i < chacha20_key_words; ++i) key[i] = block[i];
 }
 
 // Absorbs a byte string in 32-byte chunks (the last one zero-padded); work: 24 words.
@@ -45,6 +45,16 @@ void absorb_bytes(uint32_t key[chacha20_key_words], const uint8_t* data, size_t 
     length -= n;
   } while (length > 0);
   secure_zero(work, 24);
+}
+
+// Stores each word as its little-endian bytes, in place: a no-op on little-endian cores.
+void words_to_le_bytes(uint32_t* words, size_t count) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  for (size_t i = 0; i < count; ++i) words[i] = __builtin_bswap32(words[i]);
+#else
+  (void)words;
+  (void)count;
+#endif
 }
 
 }  // namespace
@@ -114,16 +124,35 @@ void ChaCha20Drbg::seed_from_bytes(const uint8_t* material, size_t length, bool 
 }
 
 void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
-  const uint32_t nonce[chacha20_nonce_words] = {0, 0, 0};
-  if (direct != nullptr) {
-    chacha20_block(key_, 0, nonce, buffer());
-    chacha20_blocks(key_, 1, nonce, direct, blocks - 1);
-  } else {
-    chacha20_blocks(key_, 0, nonce, buffer(), blocks);
+  // Blocks are computed in the buffer's words, so no block state goes on the stack: block 0
+  // and (without `direct`) the others in place; with `direct`, blocks 1.. one at a time in the
+  // buffer's second block (a local one when the buffer holds one block) and copied to the
+  // caller. On x86-64 hosts the wide path writes what it can first (chacha20.hpp).
+  static constexpr uint32_t nonce[chacha20_nonce_words] = {0, 0, 0};  // in flash, not the stack
+  uint32_t own[buffer_bytes >= 2 * chacha20_block_bytes ? 1 : chacha20_block_words_count];
+  uint32_t* scratch = buffer_bytes >= 2 * chacha20_block_bytes
+                          ? buffer_words_ + chacha20_block_words_count
+                          : own;
+  const size_t first_wide = direct != nullptr ? 1 : 0;
+  const size_t wide = chacha20_blocks_wide(key_, static_cast<uint32_t>(first_wide), nonce,
+                                           direct != nullptr ? direct : buffer(), blocks - first_wide);
+  for (size_t i = 0; i < blocks; ++i) {
+    if (i >= first_wide && i < first_wide + wide) continue;
+    uint32_t* words = direct == nullptr ? buffer_words_ + i * chacha20_block_words_count
+                      : i == 0          ? buffer_words_
+                                        : scratch;
+    chacha20_block_words(key_, static_cast<uint32_t>(i), nonce, words);
+    if (direct != nullptr && i > 0) {
+      words_to_le_bytes(scratch, chacha20_block_words_count);
+      __builtin_memcpy(direct + (i - 1) * chacha20_block_bytes, scratch, chacha20_block_bytes);
+    }
   }
+  if (direct != nullptr) secure_zero(scratch, chacha20_block_words_count);
   // Fast key erasure: the next key is the first half of block 0, which never leaves.
-  for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = load_le32(buffer() + 4 * i);
+  for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = buffer_words_[i];
   secure_zero(buffer_words_, chacha20_key_words);
+  words_to_le_bytes(buffer_words_ + chacha20_key_words,
+                    (direct != nullptr ? 1 : blocks) * chacha20_block_words_count - chacha20_key_words);
   position_ = chacha20_key_words * 4;
   end_ = static_cast<uint16_t>(direct != nullptr ? chacha20_block_bytes
                                                  : chacha20_block_bytes * blocks);
@@ -132,8 +161,12 @@ void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
 
 EntropyResult ChaCha20Drbg::reseed_if_due(size_t blocks, uint32_t flags) {
   if (blocks_ + blocks <= interval_) return EntropyResult::ok;
-  if (reseed_source_.fill == nullptr) return EntropyResult::failed;  // fail closed
-  return absorb_seed(reseed_source_, reseed_estimate_, flags);
+  if (reseed_ == nullptr) return EntropyResult::failed;  // fail closed
+  return reseed_(*this, flags);
+}
+
+EntropyResult ChaCha20Drbg::reseed_from_source(ChaCha20Drbg& drbg, uint32_t flags) {
+  return drbg.absorb_seed(drbg.reseed_source_, drbg.reseed_estimate_, flags);
 }
 
 EntropyResult ChaCha20Drbg::fill(uint8_t* out, size_t length, uint32_t flags) {

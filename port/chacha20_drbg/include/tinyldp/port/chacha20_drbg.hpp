@@ -11,18 +11,20 @@
 //   block before any output leaves, and output bytes are zeroed in the buffer as they are
 //   handed out, so a later state compromise reveals nothing already returned.
 // - Reseed interval: after reseed_interval_blocks() keystream blocks it reseeds from the
-//   reseed source if one was set, and otherwise fails closed (answers `failed`) until seeded.
+//   reseed source if one was set, and otherwise fails closed (answers `failed`) until seeded;
+//   a firmware may instead reseed from its main loop when blocks_until_reseed() runs low.
 // - An unseeded generator answers `failed`. The state is wiped on destruction and by wipe().
 // - FROM_ISR and NONBLOCKING are served (pure computation); a due reseed passes the flags on to
 //   the reseed source. One instance must not be used from an ISR and a thread at once.
-// Cost: RAM sizeof(ChaCha20Drbg) = 64 * TINYLDP_CHACHA20_DRBG_BLOCKS + 64 bytes on 32-bit
-// targets (320 with the default 4 blocks; 328 on a 64-bit host); stack: a fill with a due
-// reseed nested in it ≈ 340 bytes on Cortex-M0 (seeding works in the buffer, not on the
-// stack; docs/footprint.md has every target); code ~ 1.1 KiB + the block function (Cortex-M3, -Os). Time, measured on Cortex-M3
-// (QEMU -icount): 29.6 instructions/byte for 32-byte requests, 28.8 for 64-byte, 20.4 for
-// long requests (whole blocks go straight to the caller); 27.6 / 25.6 / 20.7 with 8 blocks.
-// Host (x86-64, GCC 12 -O2, 16 blocks side by side in vector registers, see chacha20.hpp):
-// ~0.5 GB/s for 32-byte requests, ~2–3 GB/s for requests of 1–64 KiB (docs/benchmarks.md).
+// Cost: RAM sizeof(ChaCha20Drbg) = 64 * TINYLDP_CHACHA20_DRBG_BLOCKS + 72 bytes on 32-bit
+// targets (328 with the default 4 blocks; 336 on a 64-bit host). Stack on Cortex-M0: a fill
+// ≈ 170 bytes (blocks are computed in the buffer, seeding works there too), a reseed nested in
+// it (a reseed source set) ≈ 100 more; docs/footprint.md has every target. Code ~1.2 KiB + the
+// block function (Cortex-M0, -Os). Time, measured on Cortex-M3 (QEMU -icount,
+// docs/target-costs.md): 27.5 instructions/byte for 32-byte requests, 24.6 for 256-byte, 21.4
+// for long requests (whole blocks go straight to the caller). Host (x86-64, GCC 12 -O2, 16
+// blocks side by side in vector registers, see chacha20.hpp): ~0.7 GB/s for 32-byte requests,
+// 4+ GB/s for long ones (docs/benchmarks.md).
 #ifndef TINYLDP_PORT_CHACHA20_DRBG_HPP
 #define TINYLDP_PORT_CHACHA20_DRBG_HPP
 
@@ -74,7 +76,8 @@ class ChaCha20Drbg {
   // known-answer tests. Does not reset the reseed counter unless `counts_as_reseed`.
   void seed_from_bytes(const uint8_t* material, size_t length, bool counts_as_reseed = true);
 
-  // The source used when the reseed interval runs out; must outlive the generator.
+  // The source used when the reseed interval runs out; must outlive the generator. The
+  // generator itself is refused (it would recurse): it then fails closed when a reseed is due.
   template <EntropySource S>
   void set_reseed_source(S& source) {
     set_reseed_source(to_c_source(source), entropy_estimate(source));
@@ -82,10 +85,16 @@ class ChaCha20Drbg {
   void set_reseed_source(tinyldp_entropy_source source, uint16_t estimate_q8) {
     reseed_source_ = source;
     reseed_estimate_ = estimate_q8;
+    reseed_ = source.fill != nullptr && source.context != this ? &ChaCha20Drbg::reseed_from_source
+                                                                 : nullptr;
   }
   void set_reseed_interval_blocks(uint64_t blocks) { interval_ = blocks == 0 ? 1 : blocks; }
   uint64_t reseed_interval_blocks() const { return interval_; }
   uint64_t blocks_since_reseed() const { return blocks_; }
+  // Keystream blocks left before a reseed is due. A firmware without a reseed source reseeds
+  // from its main loop when this runs low (e.g. below the blocks of one report), so a report
+  // never waits for the TRNG and never carries a reseed's stack.
+  uint64_t blocks_until_reseed() const { return blocks_ >= interval_ ? 0 : interval_ - blocks_; }
   bool seeded() const { return seeded_; }
 
   EntropyResult fill(uint8_t* out, size_t length, uint32_t flags);
@@ -103,6 +112,11 @@ class ChaCha20Drbg {
   // its second half goes to the buffer, blocks 1.. go to `direct` (or the buffer if null).
   void generate(uint8_t* direct, size_t blocks);
   EntropyResult reseed_if_due(size_t blocks, uint32_t flags);
+  // What a due reseed runs (absorb_seed from the reseed source). fill reaches it only through
+  // reseed_, which set_reseed_source sets: a program that never sets a reseed source links no
+  // reseed below fill, and the call-graph stack analysis (docs/footprint.md) sees that.
+  using Reseeder = EntropyResult (*)(ChaCha20Drbg&, uint32_t flags);
+  static EntropyResult reseed_from_source(ChaCha20Drbg& drbg, uint32_t flags);
   // seed_from without the personalization string: what a due reseed runs (so the reseed
   // nested in a report's fill does not carry the personalization path's stack).
   EntropyResult absorb_seed(tinyldp_entropy_source source, uint16_t estimate_q8, uint32_t flags);
@@ -118,11 +132,13 @@ class ChaCha20Drbg {
   uint64_t blocks_ = 0;
   uint64_t interval_ = default_reseed_interval_blocks;
   tinyldp_entropy_source reseed_source_ = {nullptr, nullptr};
+  Reseeder reseed_ = nullptr;
   uint16_t position_ = 0;  // next unread byte of buffer_
   uint16_t end_ = 0;       // end of the unread bytes
   uint16_t reseed_estimate_ = TINYLDP_ENTROPY_ESTIMATE_UNKNOWN;
   bool seeded_ = false;
-  [[maybe_unused]] uint8_t spare_ = 0;  // makes the layout padding-free: a wiped object is all zero
+  // Makes the layout padding-free (a wiped object is all zero): 5 bytes with 4-byte pointers.
+  [[maybe_unused]] uint8_t spare_[sizeof(void*) == 4 ? 5 : 1] = {};
 };
 
 }  // namespace tinyldp::port
