@@ -311,7 +311,6 @@ class CallGraph:
         self.disassembly = None
         self.indirect_targets = sorted(address_taken(config, program.objects, syms))
         self.memo = {}
-        self.skip = set()  # (caller, callee) edges left out (only for the report's what-ifs)
 
     def merge(self, title, node):
         old = self.graph.get(title)
@@ -351,29 +350,42 @@ class CallGraph:
             self.graph[key] = self.disassembly.function(bare(title))
         return key, self.graph[key]
 
-    def worst(self, title, path=()):
+    def worst(self, title):
         """(bytes, [path]) of the deepest call chain from title."""
+        depth, chain, _ = self._worst(title, (), (), False)
+        return depth, chain
+
+    def _worst(self, title, path, pointer_edges, indirect):
+        """An indirect call may reach any address-taken function; a cycle that goes through
+        such a call is cut, not reported: it would be a function reached through a pointer
+        calling back into its caller (e.g. a DRBG whose reseed source is that DRBG, which it
+        refuses), not a real chain. Cycles of direct calls are recursion: an error. A result
+        that cut a cycle depends on the path, so it is not memoized."""
         key, node = self.resolve(title)
         if key in path:
-            cycle = [bare(p) for p in path[path.index(key):]] + [bare(key)]
+            start = path.index(key)
+            if indirect or any(pointer_edges[start + 1:]):
+                return 0, [], True
+            cycle = [bare(p) for p in path[start:]] + [bare(key)]
             raise AnalysisError("recursion: " + " -> ".join(cycle))
         if key in self.memo:
             return self.memo[key]
         path = path + (key,)
-        deepest, chain = 0, []
-        callees = list(node.calls)
+        pointer_edges = pointer_edges + (indirect,)
+        deepest, chain, cut = 0, [], False
+        callees = [(c, False) for c in node.calls]
         if node.indirect:
             if not self.indirect_targets:
                 raise AnalysisError(f"{bare(key)}: indirect call, and no function of the image has its address taken")
-            callees += self.indirect_targets
-        for callee in callees:
-            if any(bare(key).startswith(a) and bare(callee).startswith(b) for a, b in self.skip):
-                continue
-            d, c = self.worst(callee, path)
+            callees += [(c, True) for c in self.indirect_targets]
+        for callee, via_pointer in callees:
+            d, c, was_cut = self._worst(callee, path, pointer_edges, via_pointer)
+            cut = cut or was_cut
             if d > deepest:
                 deepest, chain = d, c
-        result = (node.frame + deepest, [(bare(key), node.frame)] + chain)
-        self.memo[key] = result
+        result = (node.frame + deepest, [(bare(key), node.frame)] + chain, cut)
+        if not cut:
+            self.memo[key] = result
         return result
 
 
@@ -401,15 +413,10 @@ def measure(config, names=None):
         results[name] = Measure(flash, data, bss, flash - base_flash, lib_data, lib_bss, stack,
                                 chain, static_names)
         if name == "oue_firmware":
-            # What-ifs for the report: the report path alone with no DRBG reseed nested in it
-            # (as when no reseed source is set), seeding alone, and the largest functions.
+            # Where the stack goes: a report, seeding, and the largest functions.
             _, node = graph.resolve("footprint_run")
-            graph.skip = {(RESEED_IF_DUE, ABSORB_SEED)}
-            graph.memo = {}
             extras["report_path"] = max((graph.worst(c) for c in node.calls if "send_report" in c),
                                         default=(0, []))
-            graph.skip = set()
-            graph.memo = {}
             seed = [c for c in node.calls if bare(c).startswith(SEED_FROM)]
             extras["seed_path"] = graph.worst(seed[0]) if seed else (0, [])
             extras["largest"] = sorted(((size, n) for n, (_, size, kind) in syms.items()
@@ -510,9 +517,11 @@ def markdown(configs, all_results, budgets, commit):
     head = all_results[0].get("oue_firmware")
     w("## Headline: OUE d = 256 + ChaCha20 DRBG + wire encoding")
     w("")
-    w("`bench/footprint/oue_firmware.cpp`: ε = 1, d = 256, `RandomBits<ChaCha20Drbg>` (32-byte buffer),")
-    w("DRBG seeded from the platform TRNG at boot, 39-byte wire report (7-byte header + 32-byte payload).")
-    w("The DRBG object (320 bytes) is the application's RAM (`.bss`, constructed at boot).")
+    w("`bench/footprint/oue_firmware.cpp`: ε = 1, d = 256, `RandomBits<ChaCha20Drbg, 8>` (the DRBG")
+    w("buffers already), DRBG seeded from the platform TRNG at boot and reseeded from it by the main")
+    w("loop before a report could run past the reseed interval, 39-byte wire report (7-byte header +")
+    w("32-byte payload). The DRBG object (328 bytes) is the application's RAM (`.bss`, constructed at")
+    w("boot).")
     w("")
     w("| target | library flash | whole image flash | stack from `footprint_run` | library .data / .bss | budget (flash / stack) |")
     w("| --- | --- | --- | --- | --- | --- |")
@@ -536,12 +545,14 @@ def markdown(configs, all_results, budgets, commit):
           f"Stack: {head.stack} B worst case — {'met' if met_stack else 'missed'}. Where it goes:")
         w("")
         if "report_path" in extras:
-            w(f"- a report alone (`send_report`, no reseed nested in it — true when no reseed source"
-              f" is set, but the analysis cannot know): {extras['report_path'][0]} B;")
-            w(f"- seeding at boot (`ChaCha20Drbg::seed_from` and below): {extras['seed_path'][0]} B"
-              f" on top of `footprint_run`'s {head.chain[0][1]} B;")
-            w("- the worst case is a reseed nested inside a report's refill (`fill` → `reseed_if_due` →")
-            w("  `absorb_seed` → `absorb` → `chacha20_block`), below.")
+            w(f"- a report (`send_report` and below): {extras['report_path'][0]} B on top of"
+              f" `footprint_run`'s {head.chain[0][1]} B;")
+            w(f"- seeding (`ChaCha20Drbg::seed_from` and below), at boot and when the main loop"
+              f" reseeds: {extras['seed_path'][0]} B;")
+            w("- no reseed nests inside a report: the firmware sets no reseed source and reseeds from its")
+            w("  main loop when `blocks_until_reseed()` runs low, so `fill` links no reseed (it would fail")
+            w("  closed rather than run past the interval). The `chacha20_drbg` port program sets one:")
+            w("  its stack includes a reseed nested in `fill`.")
         w("")
         w(f"Deepest call path on {targets[0]} (frame bytes per function):")
         w("")
@@ -565,7 +576,8 @@ def markdown(configs, all_results, budgets, commit):
     w("frames a 32-byte payload. Each draws from `RandomBits<PlatformTrng>` (the stub TRNG, in the baseline).")
     w("")
     table(ports, "Ports")
-    w("`chacha20_drbg`: seed from the platform TRNG + one 32-byte request (the DRBG object, 320 B, is")
+    w("`chacha20_drbg`: seed from the platform TRNG, which is also set as the reseed source (so the")
+    w("stack includes a reseed nested in `fill`), + one 32-byte request (the DRBG object, 328 B, is")
     w("`app_drbg`); `health_tests`: `HealthTested<PlatformTrng>`, first fill (start-up test included);")
     w("`nrf51_rng`, `stm32_rng`: the register-level drivers, one blocking 32-byte request;")
     w("`ram_storage`, `emulated_flash`: the core's `Record` (two slots, CRC-32) on that device, one")
@@ -585,9 +597,7 @@ def markdown(configs, all_results, budgets, commit):
     return "\n".join(lines)
 
 
-RESEED_IF_DUE = "_ZN7tinyldp4port12ChaCha20Drbg13reseed_if_due"
 SEED_FROM = "_ZN7tinyldp4port12ChaCha20Drbg9seed_from"
-ABSORB_SEED = "_ZN7tinyldp4port12ChaCha20Drbg11absorb_seed"
 
 MECHANISMS = ["rr", "krr", "sue", "oue", "blh", "olh", "hr", "sd", "dlaplace", "wire"]
 PORTS = ["chacha20_drbg", "health_tests", "nrf51_rng", "stm32_rng", "ram_storage", "emulated_flash",
@@ -636,7 +646,6 @@ def selftest():
                 self.by_bare[bare(t)].append(t)
             self.indirect_targets = list(targets)
             self.memo = {}
-            self.skip = set()
             self.disassembly = None
 
         def resolve(self, title):
@@ -664,6 +673,11 @@ def selftest():
     except AnalysisError as e:
         expect("indirect" in str(e), "an indirect call with no possible target is an error")
     expect(Fake(g3, ["ext2"]).worst("a")[0] == 16 + 8 + 100, "an indirect call costs the deepest address-taken function")
+    g4 = dict(g)
+    g4["c"] = Node(8, [], True)
+    g4["p"] = Node(60, ["c"], False)  # reached through a pointer, calls back into c
+    expect(Fake(g4, ["p"]).worst("a")[0] == 16 + 8 + 60,
+           "a cycle through an indirect call is cut, the rest of it counted")
     try:
         parse_ci('node: { title: "d" label: "int d()\\nt.cpp:1:1\\n8 bytes (dynamic)" }')
         expect(False, "an unbounded dynamic frame is an error")
