@@ -18,7 +18,9 @@
 // 32-bit targets. Stack (Cortex-M0, -Os): privatize 72 B + draw 56 B, plus the caller's
 // RandomBits (80 B); run-time configure ≈ 1.3 KiB (use make_oue/make_sue at compile time).
 // Time ≈ q.bits·⌈d/32⌉ word steps, each one "or" or "and" (q's bit decides which — a public
-// branch) plus a 32-bit draw, on 32-bit targets. On 64-bit machines, when d is a multiple of 64
+// branch) plus a 32-bit draw, on 32-bit targets: with the draws from a table, 6.8
+// instructions per output bit on Cortex-M3 at d = 1024, 8.2 at d = 256 (docs/target-costs.md);
+// RandomBits' bit-exact delivery adds ~35 per bit. On 64-bit machines, when d is a multiple of 64
 // (≤ 2^14) and the Rng offers bulk draws (RandomBits does), several steps' draws arrive at once
 // in a 2 KiB stack block (plus 2 KiB of lanes) and each step is one vector operation per lane
 // word: the same report, ≈ 5 M OUE reports/s at d = 1024, ε = 1 with the simulation source
@@ -122,19 +124,27 @@ class UnaryEncoding {
     }
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t true_bit = bernoulli(p_, rng);
-    zero(report, n);
     // Bernoulli(q) on every lane: the ladder over q's bits, step-major. Whole machine words
     // where they fit, then one partial word; the random bit order is the same either way.
     const uint32_t full_words = d_ / word_bits;
     const unsigned tail_lanes = d_ % word_bits;
-    if (!ladder_word_major(rng, report, full_words, tail_lanes)) {
-      for (unsigned step = 0; step < q_.bits; ++step) {
-        const Word q_bit_mask = bit_mask(step);
-        uint8_t* word = ladder_full_words(rng, q_bit_mask != 0, report, full_words);
+    if (!ladder_word_major(rng, report, n, full_words, tail_lanes)) {
+      // Step 0 starts from all-zero lanes, so it stores "q's bit 0 and u" without reading the
+      // report: every byte of the report is written (no zeroing pass). q is shifted down one
+      // bit per step: a 64-bit shift by one is two instructions on a 32-bit core.
+      uint64_t q_rest = q_.num;
+      bool q_bit = (q_rest & 1u) != 0;
+      uint8_t* const tail = ladder_first_words(rng, q_bit, report, full_words);
+      if (tail_lanes != 0)
+        store_tail(tail, tail_lanes, static_cast<Word>(rng.draw(tail_lanes)) & static_cast<Word>(Word{0} - Word{q_bit}));
+      for (unsigned step = 1; step < q_.bits; ++step) {
+        q_rest >>= 1;
+        q_bit = (static_cast<uint32_t>(q_rest) & 1u) != 0;
+        ladder_full_words(rng, q_bit, report, full_words);
         if (tail_lanes != 0) {
           const Word u = static_cast<Word>(rng.draw(tail_lanes));
-          const Word r = load_tail(word, tail_lanes);
-          store_tail(word, tail_lanes, ladder_step(r, u, q_bit_mask));
+          store_tail(tail, tail_lanes,
+                     ladder_step(load_tail(tail, tail_lanes), u, static_cast<Word>(Word{0} - Word{q_bit})));
         }
       }
     }
@@ -177,11 +187,6 @@ class UnaryEncoding {
     return static_cast<Word>((r & u) | (q_bit_mask & (r | u)));
   }
 
-  // Word{all ones} where bit `step` of q is 1.
-  constexpr Word bit_mask(unsigned step) const {
-    return static_cast<Word>(Word{0} - static_cast<Word>((q_.num >> step) & 1u));
-  }
-
   template <class Rng>
   static constexpr bool bulk_draws =
       sizeof(Word) == 8 && requires(Rng& rng, uint64_t* out) { rng.draw64_block_raw(out, size_t{1}); };
@@ -194,10 +199,12 @@ class UnaryEncoding {
   // block — the same bits, in the same order, as step-major draw64() calls. Returns false
   // (nothing drawn) where it does not apply.
   template <class Rng>
-  bool ladder_word_major(Rng& rng, uint8_t* report, uint32_t words, unsigned tail_lanes) const {
+  bool ladder_word_major(Rng& rng, uint8_t* report, size_t report_size, uint32_t words,
+                         unsigned tail_lanes) const {
     if constexpr (bulk_draws<Rng>) {
       constexpr uint32_t block_words = 256, group = 16;
       if (tail_lanes != 0 || words > block_words) return false;
+      zero(report, report_size);  // the lanes start at 0
       uint64_t raw[block_words + 1];
       uint64_t rotated[block_words + 1];
       const uint32_t span = words + 1;  // rotated words covering one step's lanes
@@ -213,7 +220,7 @@ class UnaryEncoding {
       }
       return true;
     } else {
-      (void)rng, (void)report, (void)words, (void)tail_lanes;
+      (void)rng, (void)report, (void)report_size, (void)words, (void)tail_lanes;
       return false;
     }
   }
@@ -271,15 +278,45 @@ class UnaryEncoding {
     return v;
   }
 
+  // The report's lane words, always inlined in the ladder loops: as out-of-line calls (what
+  // -Os picks for load_le/store_le once they have several callers) they cost Cortex-M0 and
+  // RV32 about 30 instructions per word.
+  __attribute__((always_inline)) static Word load_word(const uint8_t* p) {
+    Word w;
+    __builtin_memcpy(&w, p, sizeof w);
+    return from_le(w);
+  }
+  __attribute__((always_inline)) static void store_word(uint8_t* p, Word w) {
+    w = from_le(w);
+    __builtin_memcpy(p, &w, sizeof w);
+  }
+  static constexpr Word from_le(Word w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return sizeof(Word) == 8 ? static_cast<Word>(__builtin_bswap64(w)) : static_cast<Word>(__builtin_bswap32(static_cast<uint32_t>(w)));
+#else
+    return w;
+#endif
+  }
+
+  // Ladder step 0 on all-zero lanes: "q's bit and u", stored without reading the report.
+  template <class Rng>
+  static uint8_t* ladder_first_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
+    const Word mask = static_cast<Word>(Word{0} - Word{q_bit});
+    for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) store_word(word, draw_word(rng) & mask);
+    return word;
+  }
+
   // One ladder step on the first `words` whole lane words; returns the first byte after them.
   // q's bit picks "or" or "and" for the whole step: a branch on the configuration only.
+  // `word` is restrict: the report is not the Rng's state, so the Rng's pointers and counters
+  // may stay in registers across the report's byte-typed stores.
   template <class Rng>
-  static uint8_t* ladder_full_words(Rng& rng, bool q_bit, uint8_t* word, uint32_t words) {
+  static uint8_t* ladder_full_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
     uint8_t* const end = word + size_t{words} * sizeof(Word);
     if (q_bit) {
-      for (; word != end; word += sizeof(Word)) store_le<Word>(word, load_le<Word>(word) | draw_word(rng));
+      for (; word != end; word += sizeof(Word)) store_word(word, load_word(word) | draw_word(rng));
     } else {
-      for (; word != end; word += sizeof(Word)) store_le<Word>(word, load_le<Word>(word) & draw_word(rng));
+      for (; word != end; word += sizeof(Word)) store_word(word, load_word(word) & draw_word(rng));
     }
     return word;
   }
