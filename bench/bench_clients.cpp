@@ -31,7 +31,7 @@ using namespace tinyldp;
 // The random-bit buffer: a few KiB amortise the DRBG's per-call cost (its fast key erasure and
 // 16-block batches); the simulation source is fast at any size.
 constexpr size_t sim_buffer = 1024;
-constexpr size_t drbg_buffer = 4096;
+constexpr size_t drbg_buffer = 16384;
 
 struct Simulation {
   port::SimulationSource source{1};

@@ -21,7 +21,7 @@ taskset -c 0 build/host/bench/bench_ingest --benchmark_format=csv --benchmark_mi
   echo
   echo "\`BM_<mechanism>\`: the deterministic simulation source (8 xoshiro256++ lanes) through a"
   echo "1 KiB RandomBits buffer. \`BM_<mechanism>_drbg\`: the ChaCha20 DRBG, seeded and reseeded from"
-  echo "getrandom(2), through a 4 KiB RandomBits buffer. \`BM_oue_testsource\`: the InsecureTestSource"
+  echo "getrandom(2), through a 16 KiB RandomBits buffer. \`BM_oue_testsource\`: the InsecureTestSource"
   echo "of the golden vectors. Numeric mechanisms take the integers [0, d − 1] (sd: 16 levels;"
   echo "dlaplace: Δ = d − 1, whose client scans all 2d − 1 noise weights)."
   echo

@@ -149,3 +149,34 @@ TEST(word_forms_equal_the_byte_form) {
   }
   CHECK_EQ(mismatches, 0u);
 }
+
+TEST(the_split_wide_batch_equals_one_block_at_a_time) {
+  // chacha20_blocks_wide_split (x86-64 hosts): block 0 as words, blocks 1.. as bytes, for
+  // counts around the 16-block batches; elsewhere it declines and writes nothing.
+  uint32_t key[tinyldp::port::chacha20_key_words];
+  for (uint32_t i = 0; i < 8; ++i) key[i] = 0x31415926u * (i + 5);
+  const uint32_t nonce[tinyldp::port::chacha20_nonce_words] = {0, 0, 0};
+  static uint8_t rest[40 * 64 + 1];
+  uint8_t one[64];
+  uint32_t mismatches = 0, served = 0;
+  for (size_t count = 0; count <= 40; ++count) {
+    uint32_t first[16] = {};
+    rest[(count > 0 ? count - 1 : 0) * 64] = 0xA5;  // the byte after the output stays untouched
+    const bool done = tinyldp::port::chacha20_blocks_wide_split(key, nonce, first, rest, count);
+    mismatches += done != (TINYLDP_CHACHA20_WIDE && count >= 4);
+    if (!done) {
+      for (uint32_t w : first) mismatches += w != 0;
+      continue;
+    }
+    ++served;
+    tinyldp::port::chacha20_block(key, 0, nonce, one);
+    for (size_t i = 0; i < 16; ++i) mismatches += first[i] != load_le32(one + 4 * i);
+    for (size_t b = 1; b < count; ++b) {
+      tinyldp::port::chacha20_block(key, static_cast<uint32_t>(b), nonce, one);
+      for (size_t i = 0; i < 64; ++i) mismatches += rest[64 * (b - 1) + i] != one[i];
+    }
+    mismatches += rest[(count - 1) * 64] != 0xA5;
+  }
+  CHECK_EQ(mismatches, 0u);
+  CHECK_EQ(served, TINYLDP_CHACHA20_WIDE ? 37u : 0u);
+}

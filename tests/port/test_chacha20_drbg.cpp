@@ -71,6 +71,29 @@ TEST(known_answers_from_an_independent_model) {
                    40));
 }
 
+TEST(long_requests_go_straight_to_the_caller_with_the_same_stream_on_every_path) {
+  // After the first refill is used up, a 1100-byte request takes blocks 1–17 of the next key
+  // straight into the caller (on x86-64 hosts all of them, block 0 included, on the wide path;
+  // elsewhere one at a time in the buffer) and 12 bytes from block 0's second half. Those 12
+  // bytes and the 20 after them are the model's (the start of `c` above, bytes 8–39); the
+  // direct blocks are what the scalar build (targets, clang) and the wide one both give.
+  ChaCha20Drbg drbg;
+  seed_0_to_31(drbg);
+  static uint8_t a[16], b[208], big[1100], after[48];
+  CHECK(drbg.fill(a, sizeof a, blocking) == EntropyResult::ok);
+  CHECK(drbg.fill(b, sizeof b, blocking) == EntropyResult::ok);
+  CHECK(drbg.fill(big, sizeof big, blocking) == EntropyResult::ok);
+  CHECK(drbg.fill(after, sizeof after, blocking) == EntropyResult::ok);
+  CHECK(equals_hex(big, "186f822921a7cb57380c24f94434b8d1", 16));
+  CHECK(equals_hex(big + 512, "f74f4c5959b9d09157945ece64f50e2d", 16));
+  CHECK(equals_hex(big + 1008, "ddc42efca664e43dde5871ce46768bfc", 16));
+  CHECK(equals_hex(big + 1084, "e6394501e5073aea3dde5df60b4d990a", 16));
+  CHECK(equals_hex(after,
+                   "3c266116ffff5dc113548b138c8b5baf2c4f953cccfeff9d51005799e5e5fe8e"
+                   "cab25fa5c4240e5b5660d16b3aee14a9",
+                   48));
+}
+
 TEST(unseeded_generator_fails_closed) {
   ChaCha20Drbg drbg;
   uint8_t out[8] = {1, 2, 3, 4, 5, 6, 7, 8};

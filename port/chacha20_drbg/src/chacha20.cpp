@@ -187,6 +187,28 @@ size_t chacha20_blocks_wide(const uint32_t key[chacha20_key_words], uint32_t cou
   }
   return total - count;
 }
+
+bool chacha20_blocks_wide_split(const uint32_t key[chacha20_key_words],
+                                const uint32_t nonce[chacha20_nonce_words],
+                                uint32_t first[chacha20_block_words_count], uint8_t* rest,
+                                size_t count) {
+  if (count < 4) return false;
+  uint64_t batch[wide_lanes * chacha20_block_bytes / 8];
+  chacha20_wide(key, 0, nonce, reinterpret_cast<uint8_t*>(batch));
+  const size_t in_batch = count < wide_lanes ? count : wide_lanes;
+  __builtin_memcpy(first, batch, chacha20_block_bytes);  // little-endian host: bytes are words
+  __builtin_memcpy(rest, batch + 8, (in_batch - 1) * chacha20_block_bytes);
+  volatile uint64_t* wipe = batch;
+  for (size_t i = 0; i < sizeof batch / 8; ++i) wipe[i] = 0;
+  if (count > wide_lanes) {
+    uint8_t* out = rest + (wide_lanes - 1) * chacha20_block_bytes;
+    const size_t left = count - wide_lanes;
+    const size_t done = chacha20_blocks_wide(key, wide_lanes, nonce, out, left);
+    for (size_t b = done; b < left; ++b)
+      chacha20_block(key, static_cast<uint32_t>(wide_lanes + b), nonce, out + b * chacha20_block_bytes);
+  }
+  return true;
+}
 #endif
 
 void chacha20_blocks(const uint32_t key[chacha20_key_words], uint32_t counter,

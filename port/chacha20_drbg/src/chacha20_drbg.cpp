@@ -134,9 +134,13 @@ void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
                           ? buffer_words_ + chacha20_block_words_count
                           : own;
   const size_t first_wide = direct != nullptr ? 1 : 0;
-  const size_t wide = chacha20_blocks_wide(key_, static_cast<uint32_t>(first_wide), nonce,
-                                           direct != nullptr ? direct : buffer(), blocks - first_wide);
-  for (size_t i = 0; i < blocks; ++i) {
+  size_t wide = 0;
+  if (direct != nullptr && chacha20_blocks_wide_split(key_, nonce, buffer_words_, direct, blocks))
+    wide = blocks;  // every block, block 0 included
+  else
+    wide = chacha20_blocks_wide(key_, static_cast<uint32_t>(first_wide), nonce,
+                                direct != nullptr ? direct : buffer(), blocks - first_wide);
+  for (size_t i = wide == blocks ? blocks : 0; i < blocks; ++i) {
     if (i >= first_wide && i < first_wide + wide) continue;
     uint32_t* words = direct == nullptr ? buffer_words_ + i * chacha20_block_words_count
                       : i == 0          ? buffer_words_

@@ -59,9 +59,20 @@ void chacha20_blocks(const uint32_t key[chacha20_key_words], uint32_t counter,
 #if TINYLDP_CHACHA20_WIDE
 size_t chacha20_blocks_wide(const uint32_t key[chacha20_key_words], uint32_t counter,
                             const uint32_t nonce[chacha20_nonce_words], uint8_t* out, size_t count);
+// Blocks 0 … count − 1 (counters from 0) with block 0 as words into `first` and blocks 1… into
+// `rest` (64·(count − 1) bytes), all on the wide path (no block computed alone); false, with
+// nothing written, elsewhere or when count < 4. The DRBG's long requests: block 0 holds its
+// next key.
+bool chacha20_blocks_wide_split(const uint32_t key[chacha20_key_words],
+                                const uint32_t nonce[chacha20_nonce_words],
+                                uint32_t first[chacha20_block_words_count], uint8_t* rest,
+                                size_t count);
 #else
 inline size_t chacha20_blocks_wide(const uint32_t*, uint32_t, const uint32_t*, uint8_t*, size_t) {
   return 0;
+}
+inline bool chacha20_blocks_wide_split(const uint32_t*, const uint32_t*, uint32_t*, uint8_t*, size_t) {
+  return false;
 }
 #endif
 
