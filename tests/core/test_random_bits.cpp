@@ -35,6 +35,36 @@ TEST(draws_of_any_width_reassemble_the_stream) {
   }
 }
 
+TEST(mixed_draw32_draw64_and_draw_n_are_the_stream) {
+  // Every kind of draw, interleaved, across buffer refills (8- and 32-byte buffers), reads
+  // the stream bit by bit. Reference: the source's bytes read least significant bit first.
+  const unsigned widths[] = {32, 1, 32, 64, 32, 32, 7, 64, 32, 31, 33, 32, 64, 5, 32, 32, 59};
+  uint32_t mismatches = 0;
+  for (int buffer = 0; buffer < 2; ++buffer) {
+    InsecureTestSource a(21), b(21), c(21);
+    static uint8_t stream[4096];  // static: too large for the smallest board's stack
+    CHECK(b.fill(stream, sizeof stream, TINYLDP_ENTROPY_BLOCKING) == tinyldp::EntropyResult::ok);
+    tinyldp::RandomBits<InsecureTestSource, 8> small(a);
+    tinyldp::RandomBits<InsecureTestSource, 32> large(c);
+    size_t bit = 0;
+    for (int round = 0; round < 40; ++round) {
+      for (unsigned n : widths) {
+        uint64_t want = 0;
+        for (unsigned i = 0; i < n; ++i, ++bit)
+          want |= uint64_t{(stream[bit / 8] >> (bit % 8)) & 1u} << i;
+        uint64_t got = 0;
+        if (buffer == 0)
+          got = n == 32 ? small.draw32() : n == 64 ? small.draw64() : small.draw(n);
+        else
+          got = n == 32 ? large.draw32() : n == 64 ? large.draw64() : large.draw(n);
+        mismatches += got != want;
+      }
+    }
+    CHECK_EQ(buffer == 0 ? small.bits_drawn() : large.bits_drawn(), uint64_t{bit});
+  }
+  CHECK_EQ(mismatches, 0u);
+}
+
 TEST(failure_is_sticky_and_draws_read_zero) {
   InsecureTestSource src(1);
   tinyldp::RandomBits<InsecureTestSource> rng(src);
