@@ -51,7 +51,7 @@ TEST(mixed_draw32_draw64_and_draw_n_are_the_stream) {
       for (unsigned n : widths) {
         uint64_t want = 0;
         for (unsigned i = 0; i < n; ++i, ++bit)
-          want |= uint64_t{(stream[bit / 8] >> (bit % 8)) & 1u} << i;
+          want |= ((uint64_t{stream[bit / 8]} >> (bit % 8)) & 1u) << i;
         uint64_t got = 0;
         if (buffer == 0)
           got = n == 32 ? small.draw32() : n == 64 ? small.draw64() : small.draw(n);
