@@ -68,12 +68,9 @@ Reports privatize_all(const Mechanism& m, const std::vector<std::uint32_t>& valu
   Reports r;
   r.ends.reserve(values.size());
   const wire::Header header{};
-  bool reserved = false;
   for (const std::uint32_t v : values) {
-    if (r.ends.size() == 1 && !reserved) {  // every report of a configuration has one size
-      r.bytes.reserve(r.bytes.size() * values.size());
-      reserved = true;
-    }
+    // Every report of a configuration has one size: after the first, room for all of them.
+    if (r.ends.size() == 1) r.bytes.reserve(r.bytes.size() * values.size());
     if (m.privatize(v, rng, header, r.bytes) != Status::ok) fail("a report failed");
     r.ends.push_back(r.bytes.size());
   }

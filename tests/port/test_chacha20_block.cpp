@@ -23,6 +23,29 @@ Inputs inputs(const uint8_t key_bytes[32], const uint8_t nonce_bytes[12]) {
   return in;
 }
 
+// Bytes of `count` consecutive blocks from `counter` that differ from chacha20_block's.
+uint32_t differing_bytes(const uint32_t* key, uint32_t counter, const uint32_t* nonce,
+                         const uint8_t* got, size_t count) {
+  uint8_t one[64];
+  uint32_t mismatches = 0;
+  for (size_t b = 0; b < count; ++b) {
+    chacha20_block(key, counter + static_cast<uint32_t>(b), nonce, one);
+    for (size_t i = 0; i < 64; ++i) mismatches += got[64 * b + i] != one[i];
+  }
+  return mismatches;
+}
+// The same for blocks as words (word i = bytes 4i..4i+3 read little-endian).
+uint32_t differing_words(const uint32_t* key, uint32_t counter, const uint32_t* nonce,
+                         const uint32_t* got, size_t count) {
+  uint8_t one[64];
+  uint32_t mismatches = 0;
+  for (size_t b = 0; b < count; ++b) {
+    chacha20_block(key, counter + static_cast<uint32_t>(b), nonce, one);
+    for (size_t i = 0; i < 16; ++i) mismatches += got[16 * b + i] != load_le32(one + 4 * i);
+  }
+  return mismatches;
+}
+
 }  // namespace
 
 TEST(rfc8439_2_3_2_block) {
@@ -105,17 +128,14 @@ TEST(many_blocks_at_once_equal_one_block_at_a_time) {
   uint32_t key[tinyldp::port::chacha20_key_words];
   for (uint32_t i = 0; i < 8; ++i) key[i] = 0x01234567u * (i + 1);
   const uint32_t nonce[tinyldp::port::chacha20_nonce_words] = {7, 0x4a, 0};
-  static uint8_t many[40 * 64 + 1], one[64];
+  static uint8_t many[40 * 64 + 1];
   const uint32_t starts[] = {0, 1, 0xFFFFFFF0u};
   uint32_t mismatches = 0;
   for (uint32_t start : starts) {
     for (size_t count = 0; count <= 40; ++count) {
       many[count * 64] = 0xA5;  // the byte after the output stays untouched
       tinyldp::port::chacha20_blocks(key, start, nonce, many, count);
-      for (size_t b = 0; b < count; ++b) {
-        tinyldp::port::chacha20_block(key, start + static_cast<uint32_t>(b), nonce, one);
-        for (size_t i = 0; i < 64; ++i) mismatches += many[64 * b + i] != one[i];
-      }
+      mismatches += differing_bytes(key, start, nonce, many, count);
       mismatches += many[count * 64] != 0xA5;
     }
   }
@@ -130,22 +150,16 @@ TEST(word_forms_equal_the_byte_form) {
   for (uint32_t i = 0; i < 8; ++i) key[i] = 0x89abcdefu * (i + 3);
   const uint32_t nonce[tinyldp::port::chacha20_nonce_words] = {1, 2, 0x4a};
   static uint32_t words[20 * 16 + 1];
-  uint8_t one[64];
   uint32_t mismatches = 0;
   for (size_t count = 0; count <= 20; ++count) {
     words[count * 16] = 0xA5A5A5A5u;  // the word after the output stays untouched
     tinyldp::port::chacha20_blocks_words(key, 0xFFFFFFF8u, nonce, words, count);
-    for (size_t b = 0; b < count; ++b) {
-      const uint32_t counter = 0xFFFFFFF8u + static_cast<uint32_t>(b);
-      tinyldp::port::chacha20_block(key, counter, nonce, one);
-      uint32_t single[16];
-      tinyldp::port::chacha20_block_words(key, counter, nonce, single);
-      for (size_t i = 0; i < 16; ++i) {
-        mismatches += words[16 * b + i] != load_le32(one + 4 * i);
-        mismatches += single[i] != load_le32(one + 4 * i);
-      }
-    }
+    mismatches += differing_words(key, 0xFFFFFFF8u, nonce, words, count);
     mismatches += words[count * 16] != 0xA5A5A5A5u;
+    uint32_t single[16];
+    const uint32_t counter = 0xFFFFFFF8u + static_cast<uint32_t>(count);
+    tinyldp::port::chacha20_block_words(key, counter, nonce, single);
+    mismatches += differing_words(key, counter, nonce, single, 1);
   }
   CHECK_EQ(mismatches, 0u);
 }
@@ -157,7 +171,6 @@ TEST(the_split_wide_batch_equals_one_block_at_a_time) {
   for (uint32_t i = 0; i < 8; ++i) key[i] = 0x31415926u * (i + 5);
   const uint32_t nonce[tinyldp::port::chacha20_nonce_words] = {0, 0, 0};
   static uint8_t rest[40 * 64 + 1];
-  uint8_t one[64];
   uint32_t mismatches = 0, served = 0;
   for (size_t count = 0; count <= 40; ++count) {
     uint32_t first[16] = {};
@@ -169,12 +182,8 @@ TEST(the_split_wide_batch_equals_one_block_at_a_time) {
       continue;
     }
     ++served;
-    tinyldp::port::chacha20_block(key, 0, nonce, one);
-    for (size_t i = 0; i < 16; ++i) mismatches += first[i] != load_le32(one + 4 * i);
-    for (size_t b = 1; b < count; ++b) {
-      tinyldp::port::chacha20_block(key, static_cast<uint32_t>(b), nonce, one);
-      for (size_t i = 0; i < 64; ++i) mismatches += rest[64 * (b - 1) + i] != one[i];
-    }
+    mismatches += differing_words(key, 0, nonce, first, 1);
+    mismatches += differing_bytes(key, 1, nonce, rest, count - 1);
     mismatches += rest[(count - 1) * 64] != 0xA5;
   }
   CHECK_EQ(mismatches, 0u);

@@ -34,6 +34,20 @@ inline void store_le(uint8_t* p, Word w) {
 #endif
 }
 
+// A word's value as little-endian memory holds it, read as a native word (and the way back):
+// the identity on little-endian machines, a byte swap on big-endian ones. For buffers that are
+// filled as words but handed out as bytes.
+template <class Word>
+constexpr Word le_native(Word w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  Word r = 0;
+  for (size_t i = 0; i < sizeof(Word); ++i) r = static_cast<Word>((r << 8) | ((w >> (8 * i)) & 0xFFu));
+  return r;
+#else
+  return w;
+#endif
+}
+
 }  // namespace tinyldp
 
 #endif

@@ -284,18 +284,11 @@ class UnaryEncoding {
   __attribute__((always_inline)) static Word load_word(const uint8_t* p) {
     Word w;
     __builtin_memcpy(&w, p, sizeof w);
-    return from_le(w);
+    return le_native(w);
   }
   __attribute__((always_inline)) static void store_word(uint8_t* p, Word w) {
-    w = from_le(w);
+    w = le_native(w);
     __builtin_memcpy(p, &w, sizeof w);
-  }
-  static constexpr Word from_le(Word w) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return sizeof(Word) == 8 ? static_cast<Word>(__builtin_bswap64(w)) : static_cast<Word>(__builtin_bswap32(static_cast<uint32_t>(w)));
-#else
-    return w;
-#endif
   }
 
   // Ladder step 0 on all-zero lanes: "q's bit and u", stored without reading the report.

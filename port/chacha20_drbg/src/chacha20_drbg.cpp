@@ -1,6 +1,8 @@
 // The ChaCha20 DRBG: seeding through the entropy contract, fast key erasure, reseed interval.
 #include "tinyldp/port/chacha20_drbg.hpp"
 
+#include "tinyldp/endian.hpp"
+
 namespace tinyldp::port {
 namespace {
 
@@ -45,16 +47,6 @@ void absorb_bytes(uint32_t key[chacha20_key_words], const uint8_t* data, size_t 
     length -= n;
   } while (length > 0);
   secure_zero(work, 24);
-}
-
-// Stores each word as its little-endian bytes, in place: a no-op on little-endian cores.
-void words_to_le_bytes(uint32_t* words, size_t count) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  for (size_t i = 0; i < count; ++i) words[i] = __builtin_bswap32(words[i]);
-#else
-  (void)words;
-  (void)count;
-#endif
 }
 
 }  // namespace
@@ -124,39 +116,32 @@ void ChaCha20Drbg::seed_from_bytes(const uint8_t* material, size_t length, bool 
 }
 
 void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
-  // Blocks are computed in the buffer's words, so no block state goes on the stack: block 0
-  // and (without `direct`) the others in place; with `direct`, blocks 1.. one at a time in the
-  // buffer's second block (a local one when the buffer holds one block) and copied to the
-  // caller. On x86-64 hosts the wide path writes what it can first (chacha20.hpp).
+  // Blocks are computed in the buffer's words, so no block state goes on the stack.
   static constexpr uint32_t nonce[chacha20_nonce_words] = {0, 0, 0};  // in flash, not the stack
-  uint32_t own[buffer_bytes >= 2 * chacha20_block_bytes ? 1 : chacha20_block_words_count];
-  uint32_t* scratch = buffer_bytes >= 2 * chacha20_block_bytes
-                          ? buffer_words_ + chacha20_block_words_count
-                          : own;
-  const size_t first_wide = direct != nullptr ? 1 : 0;
-  size_t wide = 0;
-  if (direct != nullptr && chacha20_blocks_wide_split(key_, nonce, buffer_words_, direct, blocks))
-    wide = blocks;  // every block, block 0 included
-  else
-    wide = chacha20_blocks_wide(key_, static_cast<uint32_t>(first_wide), nonce,
-                                direct != nullptr ? direct : buffer(), blocks - first_wide);
-  for (size_t i = wide == blocks ? blocks : 0; i < blocks; ++i) {
-    if (i >= first_wide && i < first_wide + wide) continue;
-    uint32_t* words = direct == nullptr ? buffer_words_ + i * chacha20_block_words_count
-                      : i == 0          ? buffer_words_
-                                        : scratch;
-    chacha20_block_words(key_, static_cast<uint32_t>(i), nonce, words);
-    if (direct != nullptr && i > 0) {
-      words_to_le_bytes(scratch, chacha20_block_words_count);
+  if (direct == nullptr) {
+    chacha20_blocks_words(key_, 0, nonce, buffer_words_, blocks);
+  } else if (!chacha20_blocks_wide_split(key_, nonce, buffer_words_, direct, blocks)) {
+    // Block 0 in place; blocks 1.. one at a time in the buffer's second block (a local one
+    // when the buffer holds one block), copied to the caller.
+    uint32_t own[buffer_bytes >= 2 * chacha20_block_bytes ? 1 : chacha20_block_words_count];
+    uint32_t* scratch = buffer_bytes >= 2 * chacha20_block_bytes
+                            ? buffer_words_ + chacha20_block_words_count
+                            : own;
+    chacha20_block_words(key_, 0, nonce, buffer_words_);
+    for (size_t i = 1; i < blocks; ++i) {
+      chacha20_block_words(key_, static_cast<uint32_t>(i), nonce, scratch);
+      for (size_t w = 0; w < chacha20_block_words_count; ++w) scratch[w] = le_native(scratch[w]);
       __builtin_memcpy(direct + (i - 1) * chacha20_block_bytes, scratch, chacha20_block_bytes);
     }
+    secure_zero(scratch, chacha20_block_words_count);
   }
-  if (direct != nullptr) secure_zero(scratch, chacha20_block_words_count);
   // Fast key erasure: the next key is the first half of block 0, which never leaves.
   for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = buffer_words_[i];
   secure_zero(buffer_words_, chacha20_key_words);
-  words_to_le_bytes(buffer_words_ + chacha20_key_words,
-                    (direct != nullptr ? 1 : blocks) * chacha20_block_words_count - chacha20_key_words);
+  // The buffer's bytes in the RFC's order (nothing to do on a little-endian core).
+  const size_t buffered_words = (direct != nullptr ? 1 : blocks) * chacha20_block_words_count;
+  for (size_t i = chacha20_key_words; i < buffered_words; ++i)
+    buffer_words_[i] = le_native(buffer_words_[i]);
   position_ = chacha20_key_words * 4;
   end_ = static_cast<uint16_t>(direct != nullptr ? chacha20_block_bytes
                                                  : chacha20_block_bytes * blocks);

@@ -4,12 +4,11 @@
 // Plain 32-bit adds, xors and rotates: no data-dependent branches, indices or tables, so its
 // timing does not depend on the key. chacha20_block_words computes in its output, so no block
 // state is left on the stack; chacha20_block works in a local array it wipes before returning
-// (with the output the state would give the key back). Cost: no state; stack of
-// chacha20_block_words 88 bytes on Cortex-M3 (-Os; registers spilled), 48 on RV32; on
-// Cortex-M0, whose eight low registers cannot hold the state, a compact form with the state in
-// the output array: 48 + 20 bytes and less code. Measured on a Cortex-M3 (QEMU -icount,
-// SysTick; docs/target-costs.md): 21.8 instructions/byte; ~600 MB/s per block on the x86-64
-// host (GCC 12 -O2), chacha20_blocks with 16 blocks side by side 4+ GB/s there
+// (with the output the state would give the key back). Cost: no state; on Cortex-M0, whose
+// eight low registers cannot hold the state, a compact form with the state in the output
+// array (its frames are on the OUE firmware's call path in docs/footprint.md). Measured on a
+// Cortex-M3 (QEMU -icount, SysTick; docs/target-costs.md): 21.8 instructions/byte. On the
+// x86-64 host chacha20_blocks runs 16 blocks side by side: 4+ GB/s through the DRBG
 // (docs/benchmarks.md).
 #ifndef TINYLDP_PORT_CHACHA20_HPP
 #define TINYLDP_PORT_CHACHA20_HPP

@@ -17,12 +17,13 @@
 // - FROM_ISR and NONBLOCKING are served (pure computation); a due reseed passes the flags on to
 //   the reseed source. One instance must not be used from an ISR and a thread at once.
 // Cost: RAM sizeof(ChaCha20Drbg) = 64 * TINYLDP_CHACHA20_DRBG_BLOCKS + 72 bytes on 32-bit
-// targets (328 with the default 4 blocks; 336 on a 64-bit host). Stack on Cortex-M0: a fill
-// ≈ 170 bytes (blocks are computed in the buffer, seeding works there too), a reseed nested in
-// it (a reseed source set) ≈ 100 more; docs/footprint.md has every target. Code ~1.2 KiB + the
-// block function (Cortex-M0, -Os). Time, measured on Cortex-M3 (QEMU -icount,
-// docs/target-costs.md): 27.5 instructions/byte for 32-byte requests, 24.6 for 256-byte, 21.4
-// for long requests (whole blocks go straight to the caller). Host (x86-64, GCC 12 -O2, 16
+// targets (328 with the default 4 blocks; 336 on a 64-bit host). Stack and code: blocks are
+// computed in the buffer and seeding works there too, not on the stack; docs/footprint.md has
+// a fill on the OUE firmware's call path (no reseed source set) and, in the `chacha20_drbg`
+// row, seeding plus a request with a reseed nested in it, on every target. Time, measured on
+// Cortex-M3 (QEMU -icount, docs/target-costs.md): 27.4 instructions/byte for 32-byte
+// requests, 24.2 for 256-byte, 21.1 for long requests (whole blocks go straight to the
+// caller). Host (x86-64, GCC 12 -O2, 16
 // blocks side by side in vector registers, see chacha20.hpp): ~0.7 GB/s for 32-byte requests,
 // 4+ GB/s for long ones (docs/benchmarks.md).
 #ifndef TINYLDP_PORT_CHACHA20_DRBG_HPP
