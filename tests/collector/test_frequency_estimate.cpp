@@ -1,7 +1,20 @@
-// The frequency estimators are unbiased and their variance is what the formulas say:
-// n = 10^5 reports per repetition, fixed seeds, means within 4 standard errors of the truth,
-// empirical variances within 10 % of Var ĉ(i) = [c_i p(1−p) + (n−c_i) q(1−q)]/(p−q)² (for
-// items nobody holds, the BRIEF's n·q(1−q)/(p−q)²).
+// The frequency estimators are unbiased and their variance is what the formulas say: R
+// repetitions of n reports with fixed seeds; every item's mean error within 5 standard errors of
+// 0; the empirical variances, averaged over the items nobody holds and over the held ones, within
+// 6σ of Var ĉ(i) = [c_i p(1−p) + (n−c_i) q(1−q)]/(p−q)² (for items nobody holds, the BRIEF's
+// n·q(1−q)/(p−q)²), where σ = √(2/(R−1)) is the standard error of one sample variance's ratio
+// to the truth (the estimates are sums of n Bernoulli terms, Gaussian to within 1/n; an average
+// over items is no noisier than one item, however correlated they are).
+//
+// Sample sizes. The plain host build runs R = 7201 repetitions of n = 2000 reports, so that
+//  - the variance bound 6σ is 10 %, and
+//  - a probability off by 1 % is caught: p·1.01 or q·1.01 biases some item's mean by more than
+//    9 standard errors (5 for the bound, 4 for the sample's own deviation). Every case asserts
+//    this power for its own channel and truth (expect_power_to_catch_one_percent).
+// Under ASan + UBSan (TINYLDP_TEST_SANITIZED; -O0, about 50× slower) the same checks run on R/16
+// repetitions with bounds from the same σ (variance within 40 %): that build is there for memory
+// errors and undefined behaviour on these paths, and the plain build keeps the statistical power.
+// Each case is its own ctest entry (gtest_discover_tests), with its own timeout.
 #include "tinyldp/collector/frequency_estimate.hpp"
 #include "tinyldp/collector/mechanism.hpp"
 
@@ -23,35 +36,65 @@ using tinyldp::collector::Channel;
 using tinyldp::port::InsecureTestSource;
 using Rng = tinyldp::RandomBits<InsecureTestSource, 256>;
 
-constexpr std::uint64_t n = 100000;
+constexpr std::uint64_t n = 2000;
+constexpr int full_repetitions = 7201;
+#if defined(TINYLDP_TEST_SANITIZED)
+constexpr int repetitions = full_repetitions / 16;
+constexpr bool full_power = false;
+#else
+constexpr int repetitions = full_repetitions;
+constexpr bool full_power = true;
+#endif
+constexpr double mean_bound_se = 5;
+const double variance_bound = 6 * std::sqrt(2.0 / (repetitions - 1));
 
-// True counts: item i gets a share ∝ (i+1) for the first half of the domain, 0 for the rest.
+// True counts: item 0 holds 60 % (so that a wrong keep probability moves its estimate far), the
+// rest of the first half of the domain shares the other 40 % ∝ (i+1), the second half is empty
+// (the BRIEF's formula applies exactly there).
 std::vector<std::uint64_t> true_counts(std::uint32_t d) {
   std::vector<std::uint64_t> c(d, 0);
   const std::uint32_t held = d > 2 ? d / 2 : d;
   std::uint64_t weight = 0;
-  for (std::uint32_t i = 0; i < held; ++i) weight += i + 1;
+  for (std::uint32_t i = 1; i < held; ++i) weight += i + 1;
+  const std::uint64_t rest = n * 2 / 5;
   std::uint64_t assigned = 0;
-  for (std::uint32_t i = 0; i < held; ++i) {
-    c[i] = n * (i + 1) / weight;
+  for (std::uint32_t i = 1; i < held; ++i) {
+    c[i] = rest * (i + 1) / weight;
     assigned += c[i];
   }
-  c[0] += n - assigned;
+  c[0] = n - assigned;
   return c;
 }
 
-// Runs `repetitions` rounds of n reports; `support(value, rng, tally)` privatizes one value and
-// adds the report's support to tally. Checks bias and variance of every item's estimate.
-void check_estimator(std::uint32_t d, Channel ch, int repetitions, std::uint64_t seed,
+// The mean check's power: with the channel's p (then q) off by 1 %, some item's expected
+// estimate moves by more than (5 + 4) standard errors of its mean over R repetitions.
+void expect_power_to_catch_one_percent(const std::vector<std::uint64_t>& truth, Channel ch) {
+  double best_p = 0, best_q = 0;
+  for (std::uint64_t c : truth) {
+    const double count = static_cast<double>(c);
+    const double se = std::sqrt(tinyldp::collector::count_variance(n, count, ch) / full_repetitions);
+    best_p = std::max(best_p, count * 0.01 * ch.p / (ch.p - ch.q) / se);
+    best_q = std::max(best_q, (static_cast<double>(n) - count) * 0.01 * ch.q / (ch.p - ch.q) / se);
+  }
+  EXPECT_GT(best_p, mean_bound_se + 4) << "p off by 1 % would go unnoticed";
+  EXPECT_GT(best_q, mean_bound_se + 4) << "q off by 1 % would go unnoticed";
+  EXPECT_LE(6 * std::sqrt(2.0 / (full_repetitions - 1)), 0.1001);
+}
+
+// Runs R rounds of n reports; `support(value, rng, tally)` privatizes one value and adds the
+// report's support to tally. Checks bias and variance of every item's estimate.
+void check_estimator(std::uint32_t d, Channel ch, std::uint64_t seed,
                      const std::function<void(std::uint32_t, Rng&, std::vector<std::uint64_t>&)>& support) {
   const auto truth = true_counts(d);
+  if (full_power) expect_power_to_catch_one_percent(truth, ch);
   std::vector<std::uint32_t> values;
   for (std::uint32_t i = 0; i < d; ++i) values.insert(values.end(), truth[i], i);
   InsecureTestSource source(seed);
   Rng rng(source);
   std::vector<double> sum(d, 0), sum_sq(d, 0);
+  std::vector<std::uint64_t> tally(d);
   for (int r = 0; r < repetitions; ++r) {
-    std::vector<std::uint64_t> tally(d, 0);
+    std::fill(tally.begin(), tally.end(), 0);
     for (std::uint32_t v : values) support(v, rng, tally);
     ASSERT_TRUE(rng.ok());
     const auto e = tinyldp::collector::estimate_frequencies(tally, n, ch);
@@ -66,7 +109,7 @@ void check_estimator(std::uint32_t d, Channel ch, int repetitions, std::uint64_t
   for (std::uint32_t i = 0; i < d; ++i) {
     const double var = tinyldp::collector::count_variance(n, static_cast<double>(truth[i]), ch);
     const double mean_err = sum[i] / repetitions;
-    EXPECT_LE(std::fabs(mean_err), 4 * std::sqrt(var / repetitions)) << "item " << i;
+    EXPECT_LE(std::fabs(mean_err), mean_bound_se * std::sqrt(var / repetitions)) << "item " << i;
     const double sample_var = (sum_sq[i] - repetitions * mean_err * mean_err) / (repetitions - 1);
     if (truth[i] == 0) {
       zero_ratio += sample_var / var;
@@ -78,10 +121,10 @@ void check_estimator(std::uint32_t d, Channel ch, int repetitions, std::uint64_t
   }
   if (zero_items > 0) {
     // The BRIEF's formula applies to these items exactly.
-    EXPECT_NEAR(zero_ratio / zero_items, 1.0, 0.10);
+    EXPECT_NEAR(zero_ratio / zero_items, 1.0, variance_bound);
   }
   ASSERT_GT(held_items, 0);
-  EXPECT_NEAR(held_ratio / held_items, 1.0, 0.10);
+  EXPECT_NEAR(held_ratio / held_items, 1.0, variance_bound);
 }
 
 TEST(FrequencyEstimate, BinaryRrIsUnbiasedWithTheBriefVariance) {
@@ -90,7 +133,7 @@ TEST(FrequencyEstimate, BinaryRrIsUnbiasedWithTheBriefVariance) {
   // The BRIEF: Var = N p(1−p)/(2p−1)² whatever the true bits.
   EXPECT_DOUBLE_EQ(tinyldp::collector::count_variance(n, 1234, ch),
                    n * ch.p * (1 - ch.p) / ((2 * ch.p - 1) * (2 * ch.p - 1)));
-  check_estimator(2, ch, 1500, 1, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
+  check_estimator(2, ch, 1, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
     std::uint8_t y = 0;
     ASSERT_EQ(rr.privatize(v, rng, y), Status::ok);
     ++t[1];  // every report supports "1" with p when v = 1 and 1 − p when v = 0 …
@@ -105,7 +148,7 @@ TEST(FrequencyEstimate, KaryRrIsUnbiasedWithTheBriefVariance) {
   const double e = std::exp(tinyldp::collector::to_double(krr.realized_epsilon()));
   EXPECT_NEAR(tinyldp::collector::count_variance(n, 0, ch), n * (e + 14) / ((e - 1) * (e - 1)),
               1e-6 * n);
-  check_estimator(16, ch, 250, 2, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
+  check_estimator(16, ch, 2, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
     std::uint32_t y = 0;
     ASSERT_EQ(krr.privatize(v, rng, y), Status::ok);
     ++t[y];
@@ -115,7 +158,7 @@ TEST(FrequencyEstimate, KaryRrIsUnbiasedWithTheBriefVariance) {
 void check_ue(const tinyldp::UnaryEncoding& ue, std::uint64_t seed) {
   const std::uint32_t d = ue.domain();
   std::vector<std::uint8_t> report(ue.report_bytes());
-  check_estimator(d, tinyldp::collector::channel_of(ue), 80, seed,
+  check_estimator(d, tinyldp::collector::channel_of(ue), seed,
                   [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
                     ASSERT_EQ(ue.privatize(v, rng, report.data(), report.size()), Status::ok);
                     for (std::uint32_t i = 0; i < d; ++i) t[i] += (report[i / 8] >> (i % 8)) & 1u;
@@ -147,9 +190,9 @@ TEST(FrequencyEstimate, OlhIsUnbiasedWithTheBriefVariance) {
   const double e = std::exp(tinyldp::collector::to_double(m.realized_epsilon()));
   EXPECT_NEAR(tinyldp::collector::count_variance(n, 0, m.channel()), n * 4 * e / ((e - 1) * (e - 1)),
               0.05 * n * 4 * e / ((e - 1) * (e - 1)));
-  std::vector<std::uint64_t> support(16);
-  check_estimator(16, m.channel(), 250, 5, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
-    std::vector<std::uint8_t> report;
+  std::vector<std::uint8_t> report;
+  check_estimator(16, m.channel(), 5, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
+    report.clear();
     ASSERT_EQ(m.privatize(v, rng, {}, report), Status::ok);
     m.add_support(std::span(report).subspan(tinyldp::wire::fixed_header_bytes), t);
   });
@@ -160,8 +203,9 @@ TEST(FrequencyEstimate, HadamardResponseIsUnbiased) {
   ASSERT_EQ(tinyldp::collector::Mechanism::configure(
                 {tinyldp::wire::MechanismId::hr, Epsilon::from_ratio(1, 1), 16, {}}, m),
             Status::ok);
-  check_estimator(16, m.channel(), 250, 6, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
-    std::vector<std::uint8_t> report;
+  std::vector<std::uint8_t> report;
+  check_estimator(16, m.channel(), 6, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
+    report.clear();
     ASSERT_EQ(m.privatize(v, rng, {}, report), Status::ok);
     m.add_support(std::span(report).subspan(tinyldp::wire::fixed_header_bytes), t);
   });

@@ -74,11 +74,21 @@ int failures_in_current_test() { return current_failures; }
 
 }  // namespace tinyldp::test
 
-int main() {
+namespace {
+bool same_text(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
+// Runs every registered test, or only the one named `only` (a ctest entry per test: see
+// tinyldp_add_test's SPLIT). A name that matches no test fails, so a renamed test cannot pass
+// by running nothing.
+int run_tests(const char* only) {
   using namespace tinyldp::test;
   uint64_t passed = 0;
   uint64_t failed = 0;
   for (Registration* t = first_test; t != nullptr; t = t->next) {
+    if (only != nullptr && !same_text(only, t->name)) continue;
     current_failures = 0;
     current_name = t->name;
     t->body();
@@ -88,9 +98,38 @@ int main() {
       ++failed;
     }
   }
+  if (only != nullptr && passed + failed == 0) {
+    print("no test named ");
+    print(only);
+    print("\n");
+    ++failed;
+  }
   print_u64(passed);
   print(" passed, ");
   print_u64(failed);
   print(" failed\n");
   return failed == 0 ? 0 : 1;
 }
+}  // namespace
+
+// usage: <test binary> [test name]. On an emulated MCU the arguments come from semihosting
+// (toolchains/qemu-run passes them on).
+#if defined(TINYLDP_TEST_ON_TARGET)
+int main() {
+  static char line[160];
+  if (tinyldp_board_command_line(line, sizeof line) != 0) {
+    tinyldp::test::print("cannot read the command line\n");
+    return 1;
+  }
+  // line = "program [test name]": the second word, if any.
+  char* p = line;
+  while (*p != '\0' && *p != ' ') ++p;
+  while (*p == ' ') ++p;
+  char* end = p;
+  while (*end != '\0' && *end != ' ') ++end;
+  *end = '\0';
+  return run_tests(*p != '\0' ? p : nullptr);
+}
+#else
+int main(int argc, char** argv) { return run_tests(argc > 1 ? argv[1] : nullptr); }
+#endif

@@ -23,9 +23,11 @@ namespace {
 #if defined(TINYLDP_TEST_ON_TARGET)
 constexpr uint32_t max_ue_domain = 5;
 constexpr unsigned max_random_bits = 14;
+constexpr uint32_t mutant_ue_domain = 3;  // 2^16 random strings instead of 2^21
 #else
 constexpr uint32_t max_ue_domain = 8;
 constexpr unsigned max_random_bits = 20;
+constexpr uint32_t mutant_ue_domain = 4;
 #endif
 
 uint32_t counts[8 * 256];
@@ -171,13 +173,14 @@ TEST(catches_rr_probability_one_unit_too_high) {
 
 TEST(catches_oue_with_a_wrong_q) {
   UnaryEncoding ue, mutant;
-  CHECK(UnaryEncoding::configure_oue(Epsilon::from_ratio(1, 1), 4, ue, Precision{4, 1u << 11}) ==
+  constexpr uint32_t d = mutant_ue_domain;
+  CHECK(UnaryEncoding::configure_oue(Epsilon::from_ratio(1, 1), d, ue, Precision{4, 1u << 11}) ==
         Status::ok);
   // One unit in the last place too small: q rounded down instead of up.
   const Dyadic q = ue.q();
   const Dyadic wrong_q = tinyldp::make_dyadic(q.num * 2 - 1, q.bits + 1u);
-  CHECK(UnaryEncoding::configure(ue.p(), wrong_q, 4, mutant) == Status::ok);
-  const auto v = verify_exhaustively(4, 16, ue.realized_epsilon(), counts,
+  CHECK(UnaryEncoding::configure(ue.p(), wrong_q, d, mutant) == Status::ok);
+  const auto v = verify_exhaustively(d, 1u << d, ue.realized_epsilon(), counts,
                                      [&](uint32_t x, CountingRng& rng) {
                                        uint8_t out[1] = {0};
                                        mutant.privatize(x, rng, out, 1);

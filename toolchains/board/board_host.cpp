@@ -10,3 +10,9 @@ extern "C" void tinyldp_board_exit(int code) {
   std::fflush(stdout);
   std::exit(code);
 }
+
+extern "C" int tinyldp_board_command_line(char* buffer, size_t capacity) {
+  if (capacity == 0) return -1;
+  buffer[0] = '\0';  // host programs take argv from main()
+  return 0;
+}

@@ -1,10 +1,12 @@
 // Semihosting for Arm (BKPT 0xAB) and RISC-V (the slli/ebreak/srai sequence): text through
-// SYS_WRITE0, the verdict through SYS_EXIT_EXTENDED, whose code QEMU returns as its own.
+// SYS_WRITE0, the command line through SYS_GET_CMDLINE, the verdict through SYS_EXIT_EXTENDED,
+// whose code QEMU returns as its own.
 #include "board.h"
 #include <stdint.h>
 
 namespace {
 constexpr uintptr_t sys_write0 = 0x04;
+constexpr uintptr_t sys_get_cmdline = 0x15;
 constexpr uintptr_t sys_exit_extended = 0x20;
 constexpr uintptr_t adp_stopped_application_exit = 0x20026;
 
@@ -40,6 +42,19 @@ extern "C" void tinyldp_board_write(const char* text, size_t length) {
     text += n;
     length -= n;
   }
+}
+
+extern "C" int tinyldp_board_command_line(char* buffer, size_t capacity) {
+  if (capacity == 0) return -1;
+  buffer[0] = '\0';
+  // The debugger fills the buffer and writes back the length; a line that does not fit fails.
+  uintptr_t block[2] = {reinterpret_cast<uintptr_t>(buffer), capacity};
+  if (semihost_call(sys_get_cmdline, block) != 0 || block[1] >= capacity) {
+    buffer[0] = '\0';
+    return -1;
+  }
+  buffer[block[1]] = '\0';
+  return 0;
 }
 
 extern "C" void tinyldp_board_exit(int code) {
