@@ -9,7 +9,7 @@ constexpr auto weights =
     tinyldp::DiscreteLaplaceTable<tinyldp::DiscreteLaplace::table_entries(lo, hi)>::make(
         tinyldp::Epsilon::from_double(1.0), lo, hi, 1);
 constexpr tinyldp::DiscreteLaplace mechanism = weights.bind();
-constexpr auto description = tinyldp::wire::describe(mechanism);
+constexpr auto description = mechanism.description();
 }  // namespace
 
 extern "C" int footprint_run() {
@@ -19,6 +19,6 @@ extern "C" int footprint_run() {
   const int32_t value = static_cast<int32_t>(platform_sensor_value() & 63u) - 32;
   if (mechanism.privatize(value, rng, report) != tinyldp::Status::ok) return 1;
   uint8_t payload[description.payload_bytes()];
-  tinyldp::wire::pack_value(static_cast<uint32_t>(report - lo), description.payload_bits, payload);
+  mechanism.pack(report, payload);
   return footprint_send<description.report_bytes(0)>(description, payload);
 }

@@ -5,7 +5,7 @@
 
 namespace {
 constexpr auto mechanism = tinyldp::KaryRr::make(tinyldp::Epsilon::from_double(1.0), 16);
-constexpr auto description = tinyldp::wire::describe(mechanism);
+constexpr auto description = mechanism.description();
 }  // namespace
 
 extern "C" int footprint_run() {
@@ -14,6 +14,6 @@ extern "C" int footprint_run() {
   uint32_t report = 0;
   if (mechanism.privatize(platform_sensor_value() & 15u, rng, report) != tinyldp::Status::ok) return 1;
   uint8_t payload[description.payload_bytes()];
-  tinyldp::wire::pack_value(report, description.payload_bits, payload);
+  mechanism.pack(report, payload);
   return footprint_send<description.report_bytes(0)>(description, payload);
 }

@@ -5,7 +5,7 @@
 
 namespace {
 constexpr auto mechanism = tinyldp::LocalHashing::make_olh(tinyldp::Epsilon::from_double(1.0), 1024);
-constexpr auto description = tinyldp::wire::describe(mechanism);
+constexpr auto description = mechanism.description();
 }  // namespace
 
 extern "C" int footprint_run() {
@@ -15,6 +15,6 @@ extern "C" int footprint_run() {
   if (mechanism.privatize(platform_sensor_value() & 1023u, rng, report) != tinyldp::Status::ok)
     return 1;
   uint8_t payload[description.payload_bytes()];
-  tinyldp::wire::pack(mechanism, report, payload);
+  mechanism.pack(report, payload);
   return footprint_send<description.report_bytes(0)>(description, payload);
 }

@@ -10,7 +10,7 @@
 
 namespace {
 constexpr auto mechanism = tinyldp::UnaryEncoding::make_oue(tinyldp::Epsilon::from_double(1.0), 256);
-constexpr auto description = tinyldp::wire::describe(mechanism, tinyldp::wire::MechanismId::oue);
+constexpr auto description = mechanism.description();
 // Keystream blocks one report can use, with room to spare: every block yields at least 32 bytes.
 constexpr uint64_t report_blocks = mechanism.random_bits_per_report() / (8 * 32) + 4;
 }  // namespace

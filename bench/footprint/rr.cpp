@@ -5,7 +5,7 @@
 
 namespace {
 constexpr auto mechanism = tinyldp::BinaryRr::make(tinyldp::Epsilon::from_double(1.0));
-constexpr auto description = tinyldp::wire::describe(mechanism);
+constexpr auto description = mechanism.description();
 }  // namespace
 
 extern "C" int footprint_run() {

@@ -6,7 +6,7 @@
 namespace {
 constexpr auto mechanism =
     tinyldp::StochasticDiscretization::make(tinyldp::Epsilon::from_double(1.0), 0, 1000, 16);
-constexpr auto description = tinyldp::wire::describe(mechanism);
+constexpr auto description = mechanism.description();
 }  // namespace
 
 extern "C" int footprint_run() {
@@ -16,6 +16,6 @@ extern "C" int footprint_run() {
   const int32_t value = static_cast<int32_t>(platform_sensor_value() & 511u);
   if (mechanism.privatize(value, rng, level) != tinyldp::Status::ok) return 1;
   uint8_t payload[description.payload_bytes()];
-  tinyldp::wire::pack_value(level, description.payload_bits, payload);
+  mechanism.pack(level, payload);
   return footprint_send<description.report_bytes(0)>(description, payload);
 }

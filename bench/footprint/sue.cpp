@@ -5,7 +5,7 @@
 
 namespace {
 constexpr auto mechanism = tinyldp::UnaryEncoding::make_sue(tinyldp::Epsilon::from_double(1.0), 256);
-constexpr auto description = tinyldp::wire::describe(mechanism, tinyldp::wire::MechanismId::sue);
+constexpr auto description = mechanism.description();
 }  // namespace
 
 extern "C" int footprint_run() {

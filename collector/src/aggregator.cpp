@@ -28,9 +28,7 @@ std::uint32_t get_u32(const std::uint8_t* p) {
 
 Aggregator::Aggregator(const Mechanism& mechanism)
     : mechanism_(mechanism), support_(mechanism.domain(), 0) {
-  const MechanismId id = mechanism.description().id;
-  if (id == MechanismId::sue || id == MechanismId::oue || id == MechanismId::ue)
-    columns_.emplace(mechanism.domain());
+  if (mechanism.uses_bit_columns()) columns_.emplace(mechanism.domain());
 }
 
 const std::vector<std::uint64_t>& Aggregator::support() const {

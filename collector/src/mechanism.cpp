@@ -1,138 +1,160 @@
 #include "tinyldp/collector/mechanism.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
 namespace tinyldp::collector {
 
-std::optional<MechanismId> mechanism_from_name(std::string_view name) {
-  for (auto id : {MechanismId::rr, MechanismId::krr, MechanismId::sue, MechanismId::oue,
-                  MechanismId::blh, MechanismId::olh, MechanismId::hr, MechanismId::sd,
-                  MechanismId::dlaplace}) {
-    if (name == wire::name_of(id)) return id;
-  }
-  return std::nullopt;
+// --- The table: one row per wire id ------------------------------------------------------
+
+namespace {
+constexpr auto categorical = MechanismKind::categorical;
+constexpr auto numeric = MechanismKind::numeric;
+
+constexpr MechanismConfig example(MechanismId id, Epsilon eps, std::uint32_t domain) {
+  MechanismConfig c;
+  c.id = id;
+  c.epsilon = eps;
+  c.domain = domain;
+  return c;
 }
+constexpr MechanismConfig example_numeric(MechanismId id, std::int32_t lo, std::int32_t hi,
+                                          std::uint32_t levels, std::uint32_t sensitivity) {
+  MechanismConfig c = example(id, Epsilon::from_ratio(1, 1), 0);
+  c.lo = lo;
+  c.hi = hi;
+  c.levels = levels;
+  c.sensitivity = sensitivity;
+  return c;
+}
+
+constexpr MechanismRow table[] = {
+    {MechanismId::rr, "rr", categorical, &Mechanism::configure_as<RrModel>,
+     example(MechanismId::rr, Epsilon::from_ratio(1, 1), 2)},
+    {MechanismId::krr, "krr", categorical, &Mechanism::configure_as<KrrModel>,
+     example(MechanismId::krr, Epsilon::from_ratio(2, 1), 13)},
+    {MechanismId::sue, "sue", categorical, &Mechanism::configure_as<UeModel>,
+     example(MechanismId::sue, Epsilon::from_ratio(1, 2), 100)},
+    {MechanismId::oue, "oue", categorical, &Mechanism::configure_as<UeModel>,
+     example(MechanismId::oue, Epsilon::from_ratio(1, 1), 20)},
+    // Custom (p, q): on the wire, but not configured by name.
+    {MechanismId::ue, "ue", categorical, nullptr, {}},
+    {MechanismId::blh, "blh", categorical, &Mechanism::configure_as<LhModel>,
+     example(MechanismId::blh, Epsilon::from_ratio(1, 1), 50)},
+    {MechanismId::olh, "olh", categorical, &Mechanism::configure_as<LhModel>,
+     example(MechanismId::olh, Epsilon::from_ratio(2, 1), 50)},
+    {MechanismId::hr, "hr", categorical, &Mechanism::configure_as<HrModel>,
+     example(MechanismId::hr, Epsilon::from_ratio(1, 1), 50)},
+    {MechanismId::sd, "sd", numeric, &Mechanism::configure_as<SdModel>,
+     example_numeric(MechanismId::sd, -100, 155, 5, 0)},
+    {MechanismId::dlaplace, "dlaplace", numeric, &Mechanism::configure_as<DlaplaceModel>,
+     example_numeric(MechanismId::dlaplace, -8, 8, 0, 2)},
+};
+}  // namespace
+
+std::span<const MechanismRow> mechanism_table() { return table; }
+
+const MechanismRow* find_mechanism(MechanismId id) {
+  for (const auto& row : table)
+    if (row.id == id) return &row;
+  return nullptr;
+}
+
+const MechanismRow* find_mechanism(std::string_view name) {
+  for (const auto& row : table)
+    if (row.configure != nullptr && name == row.name) return &row;
+  return nullptr;
+}
+
+std::optional<MechanismId> mechanism_from_name(std::string_view name) {
+  const MechanismRow* row = find_mechanism(name);
+  return row ? std::optional(row->id) : std::nullopt;
+}
+
+const char* name_of(MechanismId id) {
+  const MechanismRow* row = find_mechanism(id);
+  return row ? row->name : "unknown";
+}
+
+bool MechanismConfig::numeric() const {
+  const MechanismRow* row = find_mechanism(id);
+  return row != nullptr && row->kind == MechanismKind::numeric;
+}
+
+// --- The models' configuration: what a device would configure, and the normalized config ---
+
+Status RrModel::configure(const MechanismConfig& c, RrModel& out, MechanismConfig& normalized) {
+  const Status s = BinaryRr::configure(c.epsilon, out.core, c.precision);
+  normalized.domain = 2;
+  return s;
+}
+
+Status KrrModel::configure(const MechanismConfig& c, KrrModel& out, MechanismConfig&) {
+  return KaryRr::configure(c.epsilon, c.domain, out.core, c.precision);
+}
+
+Status UeModel::configure(const MechanismConfig& c, UeModel& out, MechanismConfig&) {
+  return c.id == MechanismId::sue
+             ? UnaryEncoding::configure_sue(c.epsilon, c.domain, out.core, c.precision)
+             : UnaryEncoding::configure_oue(c.epsilon, c.domain, out.core, c.precision);
+}
+
+Status LhModel::configure(const MechanismConfig& c, LhModel& out, MechanismConfig&) {
+  const Status s = c.id == MechanismId::blh
+                       ? LocalHashing::configure_blh(c.epsilon, c.domain, out.core, c.precision)
+                       : LocalHashing::configure_olh(c.epsilon, c.domain, out.core, c.precision);
+  if (s != Status::ok) return s;
+  out.hash_keys.resize(c.domain);
+  for (std::uint32_t i = 0; i < c.domain; ++i) out.hash_keys[i] = i * 0x9E3779B1u;
+  return s;
+}
+
+Status HrModel::configure(const MechanismConfig& c, HrModel& out, MechanismConfig&) {
+  return HadamardResponse::configure(c.epsilon, c.domain, out.core, c.precision);
+}
+
+Status SdModel::configure(const MechanismConfig& c, SdModel& out, MechanismConfig& normalized) {
+  const unsigned bits =
+      c.noise_bits == 0 ? StochasticDiscretization::default_rounding_bits : c.noise_bits;
+  const Status s = StochasticDiscretization::configure(c.epsilon, c.lo, c.hi, c.levels, out.core,
+                                                       c.precision, bits);
+  if (s != Status::ok) return s;
+  if (c.domain != 0 && c.domain != out.core.levels()) return Status::bad_parameter;
+  normalized.domain = out.core.levels();
+  normalized.noise_bits = static_cast<std::uint8_t>(bits);
+  normalized.sensitivity = 0;
+  return Status::ok;
+}
+
+Status DlaplaceModel::configure(const MechanismConfig& c, DlaplaceModel& out,
+                                MechanismConfig& normalized) {
+  if (c.hi <= c.lo) return Status::bad_parameter;
+  const std::uint64_t width = static_cast<std::uint64_t>(std::int64_t{c.hi} - c.lo);
+  if (width > max_collector_dlaplace_width) return Status::bad_parameter;
+  const std::uint32_t sensitivity =
+      c.sensitivity == 0 ? static_cast<std::uint32_t>(width) : c.sensitivity;
+  const unsigned bits = c.noise_bits == 0 ? DiscreteLaplace::default_bits : c.noise_bits;
+  auto weights = std::make_shared<std::vector<std::uint64_t>>(DiscreteLaplace::table_entries(c.lo, c.hi));
+  const Status s = DiscreteLaplace::configure(c.epsilon, c.lo, c.hi, sensitivity, weights->data(),
+                                              weights->size(), out.core, bits);
+  if (s != Status::ok) return s;
+  if (c.domain != 0 && c.domain != width + 1) return Status::bad_parameter;
+  normalized.domain = static_cast<std::uint32_t>(width + 1);
+  normalized.sensitivity = sensitivity;
+  normalized.noise_bits = static_cast<std::uint8_t>(bits);
+  normalized.levels = 0;
+  out.weights = std::move(weights);
+  return Status::ok;
+}
+
+// --- Mechanism: dispatch to the model -----------------------------------------------------
 
 Status Mechanism::configure(const MechanismConfig& config, Mechanism& out) {
   if (config.domain > max_collector_domain) return Status::bad_parameter;
-  Mechanism m;
-  m.config_ = config;
-  Status s = Status::bad_parameter;
-  switch (config.id) {
-    case MechanismId::rr: {
-      BinaryRr rr;
-      s = BinaryRr::configure(config.epsilon, rr, config.precision);
-      if (s != Status::ok) return s;
-      m.config_.domain = 2;
-      m.core_ = rr;
-      m.description_ = wire::describe(rr);
-      m.channel_ = channel_of(rr);
-      m.domain_ = 2;
-      break;
-    }
-    case MechanismId::krr: {
-      KaryRr krr;
-      s = KaryRr::configure(config.epsilon, config.domain, krr, config.precision);
-      if (s != Status::ok) return s;
-      m.core_ = krr;
-      m.description_ = wire::describe(krr);
-      m.channel_ = channel_of(krr);
-      m.domain_ = config.domain;
-      break;
-    }
-    case MechanismId::sue:
-    case MechanismId::oue: {
-      UnaryEncoding ue;
-      s = config.id == MechanismId::sue
-              ? UnaryEncoding::configure_sue(config.epsilon, config.domain, ue, config.precision)
-              : UnaryEncoding::configure_oue(config.epsilon, config.domain, ue, config.precision);
-      if (s != Status::ok) return s;
-      m.core_ = ue;
-      m.description_ = wire::describe(ue, config.id);
-      m.channel_ = channel_of(ue);
-      m.domain_ = config.domain;
-      break;
-    }
-    case MechanismId::blh:
-    case MechanismId::olh: {
-      LocalHashing lh;
-      s = config.id == MechanismId::blh
-              ? LocalHashing::configure_blh(config.epsilon, config.domain, lh, config.precision)
-              : LocalHashing::configure_olh(config.epsilon, config.domain, lh, config.precision);
-      if (s != Status::ok) return s;
-      m.core_ = lh;
-      m.description_ = wire::describe(lh);
-      const double g = static_cast<double>(lh.range());
-      m.channel_ = {channel_of(lh.randomizer()).p, 1.0 / g};
-      m.domain_ = config.domain;
-      m.hash_keys_.resize(config.domain);
-      for (std::uint32_t i = 0; i < config.domain; ++i) m.hash_keys_[i] = i * 0x9E3779B1u;
-      break;
-    }
-    case MechanismId::hr: {
-      HadamardResponse hr;
-      s = HadamardResponse::configure(config.epsilon, config.domain, hr, config.precision);
-      if (s != Status::ok) return s;
-      m.core_ = hr;
-      m.description_ = wire::describe(hr);
-      m.channel_ = {channel_of(hr.randomizer()).p, 0.5};
-      m.domain_ = config.domain;
-      break;
-    }
-    case MechanismId::sd: {
-      const unsigned bits = config.noise_bits == 0 ? StochasticDiscretization::default_rounding_bits
-                                                   : config.noise_bits;
-      StochasticDiscretization sd;
-      s = StochasticDiscretization::configure(config.epsilon, config.lo, config.hi, config.levels,
-                                              sd, config.precision, bits);
-      if (s != Status::ok) return s;
-      if (config.domain != 0 && config.domain != sd.levels()) return Status::bad_parameter;
-      m.config_.domain = sd.levels();
-      m.config_.noise_bits = static_cast<std::uint8_t>(bits);
-      m.config_.sensitivity = 0;
-      m.core_ = sd;
-      m.description_ = wire::describe(sd);
-      m.channel_ = channel_of(sd.randomizer());
-      m.domain_ = sd.levels();
-      break;
-    }
-    case MechanismId::dlaplace: {
-      if (config.hi <= config.lo) return Status::bad_parameter;
-      const std::uint64_t width = static_cast<std::uint64_t>(std::int64_t{config.hi} - config.lo);
-      if (width > max_collector_dlaplace_width) return Status::bad_parameter;
-      const std::uint32_t sensitivity =
-          config.sensitivity == 0 ? static_cast<std::uint32_t>(width) : config.sensitivity;
-      const unsigned bits = config.noise_bits == 0 ? DiscreteLaplace::default_bits : config.noise_bits;
-      auto table = std::make_shared<std::vector<std::uint64_t>>(
-          DiscreteLaplace::table_entries(config.lo, config.hi));
-      DiscreteLaplace dl;
-      s = DiscreteLaplace::configure(config.epsilon, config.lo, config.hi, sensitivity,
-                                     table->data(), table->size(), dl, bits);
-      if (s != Status::ok) return s;
-      if (config.domain != 0 && config.domain != width + 1) return Status::bad_parameter;
-      m.config_.domain = static_cast<std::uint32_t>(width + 1);
-      m.config_.sensitivity = sensitivity;
-      m.config_.noise_bits = static_cast<std::uint8_t>(bits);
-      m.config_.levels = 0;
-      m.weights_ = std::move(table);
-      m.core_ = dl;
-      m.description_ = wire::describe(dl);
-      m.channel_ = {};
-      m.domain_ = static_cast<std::uint32_t>(width + 1);
-      break;
-    }
-    default:
-      return Status::bad_parameter;
-  }
-  if (!config.numeric() &&
-      (config.lo != 0 || config.hi != 0 || config.levels != 0 || config.sensitivity != 0 ||
-       config.noise_bits != 0))
-    return Status::bad_parameter;  // numeric parameters on a categorical mechanism
-  if (config.id != MechanismId::sd && config.levels != 0) return Status::bad_parameter;
-  if (config.id != MechanismId::dlaplace && config.sensitivity != 0) return Status::bad_parameter;
-  out = m;
-  return Status::ok;
+  const MechanismRow* row = find_mechanism(config.id);
+  if (row == nullptr || row->configure == nullptr) return Status::bad_parameter;
+  return row->configure(config, out);
 }
 
 Status Mechanism::finish(Status s, const std::vector<std::uint8_t>& payload,
@@ -148,12 +170,7 @@ Status Mechanism::finish(Status s, const std::vector<std::uint8_t>& payload,
 }
 
 double Mechanism::item_value(std::uint32_t item) const {
-  if (const auto* sd = discretization())
-    return sd->low() + static_cast<double>(item) *
-                           static_cast<double>(std::int64_t{sd->high()} - sd->low()) /
-                           static_cast<double>(sd->levels() - 1);
-  if (const auto* dl = discrete_laplace()) return static_cast<double>(std::int64_t{dl->low()} + item);
-  return item;
+  return std::visit([&](const auto& m) { return m.item_value(item); }, model_);
 }
 
 Epsilon Mechanism::local_epsilon() const {
@@ -161,12 +178,36 @@ Epsilon Mechanism::local_epsilon() const {
   return realized_epsilon();
 }
 Epsilon Mechanism::realized_epsilon() const {
-  return std::visit([](const auto& m) { return m.realized_epsilon(); }, core_);
+  return std::visit([](const auto& m) { return m.core.realized_epsilon(); }, model_);
 }
 
 std::uint64_t Mechanism::random_bits_per_report() const {
-  return std::visit([](const auto& m) { return std::uint64_t{m.random_bits_per_report()}; }, core_);
+  return std::visit([](const auto& m) { return std::uint64_t{m.core.random_bits_per_report()}; },
+                    model_);
 }
+
+std::string Mechanism::probabilities_as_fractions() const {
+  return std::visit([](const auto& m) { return m.fractions(); }, model_);
+}
+
+bool Mechanism::uses_bit_columns() const {
+  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::bit_columns; }, model_);
+}
+
+ParseError Mechanism::check_payload(std::span<const std::uint8_t> payload) const {
+  return std::visit([&](const auto& m) { return m.check(payload); }, model_);
+}
+
+void Mechanism::add_support(std::span<const std::uint8_t> payload,
+                            std::span<std::uint64_t> support) const {
+  std::visit([&](const auto& m) { m.add_support(payload, support); }, model_);
+}
+
+std::vector<PayloadField> Mechanism::payload_fields(std::span<const std::uint8_t> payload) const {
+  return std::visit([&](const auto& m) { return m.fields(payload); }, model_);
+}
+
+// --- The models' support counting and descriptions ----------------------------------------
 
 namespace {
 // support[i] += [lo ≤ mix(keys[i] XOR seed) < lo + width] for every item: the OLH/BLH support
@@ -193,85 +234,67 @@ std::string fraction(std::uint64_t num, unsigned bits) {
 }
 }  // namespace
 
-std::string Mechanism::probabilities_as_fractions() const {
-  if (const auto* rr = std::get_if<BinaryRr>(&core_)) {
-    const Dyadic p = rr->keep_probability();
-    return "p = " + fraction(p.num, p.bits) + ", q = 1 - p";
-  }
-  if (const auto* krr = std::get_if<KaryRr>(&core_)) {
-    const Dyadic q = krr->other_probability();
-    return "p = " + fraction(krr->keep_numerator(), q.bits) + ", q = " + fraction(q.num, q.bits);
-  }
-  if (const auto* lh = std::get_if<LocalHashing>(&core_)) {
-    const Dyadic q = lh->randomizer().other_probability();
-    return "g = " + std::to_string(lh->range()) + ", p = " +
-           fraction(lh->randomizer().keep_numerator(), q.bits) + ", q = " + fraction(q.num, q.bits) +
-           " (k-RR over the g hash values)";
-  }
-  if (const auto* hr = std::get_if<HadamardResponse>(&core_)) {
-    const Dyadic p = hr->randomizer().keep_probability();
-    return "K = " + std::to_string(1u << hr->row_bits()) + ", p = " + fraction(p.num, p.bits) +
-           " (binary RR of the Hadamard bit)";
-  }
-  if (const auto* sd = discretization()) {
-    const Dyadic q = sd->randomizer().other_probability();
-    return "L = " + std::to_string(sd->levels()) + ", p = " +
-           fraction(sd->randomizer().keep_numerator(), q.bits) + ", q = " + fraction(q.num, q.bits) +
-           " (k-RR over the levels), rounding with " + std::to_string(sd->rounding_bits()) + " bits";
-  }
-  if (const auto* dl = discrete_laplace()) {
-    const unsigned b = dl->random_bits_per_report();
-    const auto w = static_cast<std::uint32_t>(std::int64_t{dl->high()} - dl->low());
-    return "w(0) = " + fraction(dl->weight(0), b) +
-           (w > 1 ? ", w(1) = " + fraction(dl->weight(1), b) : std::string()) + ", ends " +
-           fraction(dl->tail_low(), b) + " and " + fraction(dl->tail_high(), b) +
-           " (Pr[noise = z] = w(|z|), |z| < " + std::to_string(w) + ")";
-  }
-  const auto& ue = std::get<UnaryEncoding>(core_);
-  return "p = " + fraction(ue.p().num, ue.p().bits) + ", q = " + fraction(ue.q().num, ue.q().bits);
+void LhModel::add_support(std::span<const std::uint8_t> payload,
+                          std::span<std::uint64_t> support) const {
+  const LocalHashingReport r = core.unpack(payload.data());
+  // H(s, i) = y  ⇔  the mixed word falls in [⌈y·2^32/g⌉, ⌈(y+1)·2^32/g⌉): one 32-bit range
+  // test per item instead of a 64-bit multiply, so the loop vectorizes.
+  const std::uint64_t g = core.range();
+  const auto lo = static_cast<std::uint32_t>(((std::uint64_t{r.value} << 32) + g - 1) / g);
+  const auto width =
+      static_cast<std::uint32_t>((((std::uint64_t{r.value} + 1) << 32) + g - 1) / g - lo);
+  count_hash_matches(hash_keys.data(), core.domain(), r.seed, lo, width, support.data());
 }
 
-ParseError Mechanism::check_payload(std::span<const std::uint8_t> payload) const {
-  if (const auto* krr = std::get_if<KaryRr>(&core_)) {
-    std::uint32_t v = 0;
-    for (std::size_t i = 0; i < payload.size(); ++i) v |= std::uint32_t{payload[i]} << (8 * i);
-    if (v >= krr->domain()) return ParseError::value_out_of_range;
-  }
-  if (const auto* lh = std::get_if<LocalHashing>(&core_)) {
-    const auto y = wire::unpack_bits(payload.data(), description_.payload_bits) >> lh->seed_bits();
-    if (y >= lh->range()) return ParseError::value_out_of_range;
-  }
-  if (numeric() && wire::unpack_bits(payload.data(), description_.payload_bits) >= domain_)
-    return ParseError::value_out_of_range;  // a level ≥ L, or a value above hi
-  return ParseError::none;
+std::string RrModel::fractions() const {
+  const Dyadic p = core.keep_probability();
+  return "p = " + fraction(p.num, p.bits) + ", q = 1 - p";
 }
 
-void Mechanism::add_support(std::span<const std::uint8_t> payload,
-                            std::span<std::uint64_t> support) const {
-  if (std::holds_alternative<BinaryRr>(core_)) {
-    support[payload[0] & 1u] += 1;
-  } else if (std::holds_alternative<KaryRr>(core_) || numeric()) {
-    std::uint32_t v = 0;
-    for (std::size_t i = 0; i < payload.size(); ++i) v |= std::uint32_t{payload[i]} << (8 * i);
-    support[v] += 1;
-  } else if (const auto* lh = std::get_if<LocalHashing>(&core_)) {
-    const std::uint64_t bits = wire::unpack_bits(payload.data(), description_.payload_bits);
-    const auto seed = static_cast<std::uint32_t>(bits & ((std::uint64_t{1} << lh->seed_bits()) - 1));
-    const auto y = static_cast<std::uint32_t>(bits >> lh->seed_bits());
-    // H(s, i) = y  ⇔  the mixed word falls in [⌈y·2^32/g⌉, ⌈(y+1)·2^32/g⌉): one 32-bit range
-    // test per item instead of a 64-bit multiply, so the loop vectorizes.
-    const std::uint64_t g = lh->range();
-    const auto lo = static_cast<std::uint32_t>(((std::uint64_t{y} << 32) + g - 1) / g);
-    const auto width = static_cast<std::uint32_t>((((std::uint64_t{y} + 1) << 32) + g - 1) / g - lo);
-    count_hash_matches(hash_keys_.data(), domain_, seed, lo, width, support.data());
-  } else if (const auto* hr = std::get_if<HadamardResponse>(&core_)) {
-    const std::uint64_t bits = wire::unpack_bits(payload.data(), description_.payload_bits);
-    const auto row = static_cast<std::uint32_t>(bits & ((std::uint64_t{1} << hr->row_bits()) - 1));
-    const auto bit = static_cast<std::uint32_t>(bits >> hr->row_bits());
-    for (std::uint32_t i = 0; i < domain_; ++i) support[i] += hadamard_bit(row, i) == bit;
-  } else {
-    for (std::uint32_t i = 0; i < domain_; ++i) support[i] += (payload[i / 8] >> (i % 8)) & 1u;
-  }
+std::string KrrModel::fractions() const {
+  const Dyadic q = core.other_probability();
+  return "p = " + fraction(core.keep_numerator(), q.bits) + ", q = " + fraction(q.num, q.bits);
+}
+
+std::string UeModel::fractions() const {
+  return "p = " + fraction(core.p().num, core.p().bits) + ", q = " +
+         fraction(core.q().num, core.q().bits);
+}
+
+std::vector<PayloadField> UeModel::fields(std::span<const std::uint8_t> payload) const {
+  std::vector<std::uint32_t> set;
+  for (std::uint32_t i = 0; i < core.domain(); ++i)
+    if ((payload[i / 8] >> (i % 8)) & 1u) set.push_back(i);
+  return {{"bits_set", std::move(set)}};
+}
+
+std::string LhModel::fractions() const {
+  const Dyadic q = core.randomizer().other_probability();
+  return "g = " + std::to_string(core.range()) + ", p = " +
+         fraction(core.randomizer().keep_numerator(), q.bits) + ", q = " + fraction(q.num, q.bits) +
+         " (k-RR over the g hash values)";
+}
+
+std::string HrModel::fractions() const {
+  const Dyadic p = core.randomizer().keep_probability();
+  return "K = " + std::to_string(1u << core.row_bits()) + ", p = " + fraction(p.num, p.bits) +
+         " (binary RR of the Hadamard bit)";
+}
+
+std::string SdModel::fractions() const {
+  const Dyadic q = core.randomizer().other_probability();
+  return "L = " + std::to_string(core.levels()) + ", p = " +
+         fraction(core.randomizer().keep_numerator(), q.bits) + ", q = " + fraction(q.num, q.bits) +
+         " (k-RR over the levels), rounding with " + std::to_string(core.rounding_bits()) + " bits";
+}
+
+std::string DlaplaceModel::fractions() const {
+  const unsigned b = core.random_bits_per_report();
+  const auto w = static_cast<std::uint32_t>(std::int64_t{core.high()} - core.low());
+  return "w(0) = " + fraction(core.weight(0), b) +
+         (w > 1 ? ", w(1) = " + fraction(core.weight(1), b) : std::string()) + ", ends " +
+         fraction(core.tail_low(), b) + " and " + fraction(core.tail_high(), b) +
+         " (Pr[noise = z] = w(|z|), |z| < " + std::to_string(w) + ")";
 }
 
 }  // namespace tinyldp::collector

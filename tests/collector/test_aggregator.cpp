@@ -36,9 +36,9 @@ void feed(const Mechanism& m, std::uint64_t seed, int n, std::vector<Aggregator*
 }
 
 TEST(Aggregator, ShardsMergeToExactlyTheWhole) {
-  for (auto id : {MechanismId::rr, MechanismId::krr, MechanismId::sue, MechanismId::oue,
-                  MechanismId::blh, MechanismId::olh, MechanismId::hr}) {
-    const Mechanism m = make(id, 10);
+  for (const auto& row : mechanism_table()) {
+    if (row.configure == nullptr || row.kind != MechanismKind::categorical) continue;
+    const Mechanism m = make(row.id, 10);
     Aggregator whole(m), a(m), b(m), c(m);
     feed(m, 1, 3000, {&whole});
     feed(m, 1, 3000, {&a, &b, &c});

@@ -357,11 +357,11 @@ TEST(NumericEstimate, MeanAndDistributionAreUnbiasedWithinFiveSigma) {
     const double sigma = std::sqrt(exact.mean_variance);
     // The mean is low by at most 2^-B·W/(L−1) for sd (rounding resolution): far below sigma.
     EXPECT_LE(std::fabs(mean.mean - exact.mean), 5 * sigma)
-        << wire::name_of(c.id) << ": " << mean.mean << " vs " << exact.mean << ", sigma " << sigma;
+        << collector::name_of(c.id) << ": " << mean.mean << " vs " << exact.mean << ", sigma " << sigma;
     // The reported SE is the scores' sample SD/√n: the SE for reporters drawn at random from a
     // population (it adds the data's own spread to the noise). Exact value for this data:
     const double sampled = std::sqrt((exact.score_second_moment - exact.mean * exact.mean) / n);
-    EXPECT_NEAR(mean.standard_error, sampled, 0.03 * sampled) << wire::name_of(c.id) << ": estimated SE";
+    EXPECT_NEAR(mean.standard_error, sampled, 0.03 * sampled) << collector::name_of(c.id) << ": estimated SE";
     EXPECT_GE(sampled, sigma);
     EXPECT_LE(mean.ci_low, mean.mean);
     EXPECT_GE(mean.ci_high, mean.mean);
@@ -372,7 +372,7 @@ TEST(NumericEstimate, MeanAndDistributionAreUnbiasedWithinFiveSigma) {
     for (std::uint32_t x = 0; x < model.size; ++x) {
       const double s = m.discrete_laplace() ? std::sqrt(exact.item_variance[x]) : items[x].standard_error;
       EXPECT_LE(std::fabs(items[x].frequency - exact.truth[x]), 5 * s)
-          << wire::name_of(c.id) << " item " << x << ": " << items[x].frequency << " vs " << exact.truth[x];
+          << collector::name_of(c.id) << " item " << x << ": " << items[x].frequency << " vs " << exact.truth[x];
       if (m.discrete_laplace()) {
         EXPECT_NEAR(items[x].standard_error, s, 0.1 * s);
       }

@@ -2,7 +2,16 @@
 // target must reproduce byte for byte. docs/wire-format.md decodes the first one by hand.
 #include "tinyldp/wire.hpp"
 
+#include <initializer_list>
+
 #include "check.hpp"
+#include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/krr.hpp"
+#include "tinyldp/local_hashing.hpp"
+#include "tinyldp/rr.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
+#include "tinyldp/unary_encoding.hpp"
 #include "tinyldp/port/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -36,7 +45,7 @@ void dump(const uint8_t* p, size_t n) {
 
 TEST(header_layout_and_errors) {
   constexpr auto rr = BinaryRr::make(Epsilon::from_double(1.0));
-  constexpr wire::Description d = wire::describe(rr);
+  constexpr wire::Description d = rr.description();
   static_assert(d.payload_bits == 1 && d.report_bytes(0) == 8);
   static_assert(d.report_bytes(wire::known_fields) == 18);
   uint8_t out[18];
@@ -59,13 +68,76 @@ TEST(digests_tell_parameters_apart) {
   constexpr auto a = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 16);
   constexpr auto b = UnaryEncoding::make_oue(Epsilon::from_double(1.5), 16);
   constexpr auto c = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 17);
-  static_assert(wire::describe(a, wire::MechanismId::oue).digest !=
-                wire::describe(b, wire::MechanismId::oue).digest);
-  static_assert(wire::describe(a, wire::MechanismId::oue).digest !=
-                wire::describe(c, wire::MechanismId::oue).digest);
-  static_assert(wire::describe(a, wire::MechanismId::oue).digest !=
-                wire::describe(a, wire::MechanismId::ue).digest);
+  static_assert(a.description().digest != b.description().digest);
+  static_assert(a.description().digest != c.description().digest);
+  // The same probabilities configured as custom UE: another id, another digest.
+  UnaryEncoding custom;
+  CHECK(UnaryEncoding::configure(a.p(), a.q(), 16, custom) == Status::ok);
+  CHECK(custom.description().id == wire::MechanismId::ue);
+  CHECK(custom.description().digest != a.description().digest);
+}
+
+TEST(wire_ids_are_stored_as_configured) {
+  static_assert(UnaryEncoding::make_oue(Epsilon::from_double(1.0), 8).description().id == wire::MechanismId::oue);
+  static_assert(UnaryEncoding::make_sue(Epsilon::from_double(1.0), 8).description().id == wire::MechanismId::sue);
+  static_assert(LocalHashing::make_blh(Epsilon::from_double(1.0), 8).description().id == wire::MechanismId::blh);
+  // OLH at ε < ln 1.5 has g = 2, like BLH, and still goes on the wire as olh.
+  constexpr auto small_olh = LocalHashing::make_olh(Epsilon::from_double(0.3), 8);
+  static_assert(small_olh.range() == 2);
+  static_assert(small_olh.description().id == wire::MechanismId::olh);
+  static_assert(small_olh.description().digest !=
+                LocalHashing::make_blh(Epsilon::from_double(0.3), 8).description().digest);
   CHECK(true);
+}
+
+// Every payload codec: unpack(pack(r)) == r at the extremes of each field, and pack writes
+// exactly payload_bytes() bytes with the unused high bits zero.
+TEST(payload_codecs_round_trip) {
+  constexpr auto krr = KaryRr::make(Epsilon::from_double(1.0), 13);
+  constexpr auto olh = LocalHashing::make_olh(Epsilon::from_double(3.0), 1000);
+  constexpr auto hr = HadamardResponse::make(Epsilon::from_double(1.0), 100);
+  constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), -7, 9, 5);
+  static uint64_t weights[DiscreteLaplace::table_entries(-5, 20)];
+  DiscreteLaplace dl;
+  CHECK(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -5, 20, 1, weights,
+                                   sizeof weights / sizeof weights[0], dl) == Status::ok);
+  uint8_t payload[9];
+  auto padding_clear = [&](const wire::Description& d) {
+    const unsigned spare = static_cast<unsigned>(d.payload_bytes() * 8 - d.payload_bits);
+    return spare == 0 || (payload[d.payload_bytes() - 1] >> (8 - spare)) == 0;
+  };
+  for (uint8_t bit = 0; bit < 2; ++bit) {
+    BinaryRr::pack(bit, payload);
+    CHECK_EQ(BinaryRr::unpack(payload), bit);
+  }
+  for (uint32_t v : {uint32_t{0}, uint32_t{1}, uint32_t{12}}) {
+    krr.pack(v, payload);
+    CHECK_EQ(krr.unpack(payload), v);
+    CHECK(padding_clear(krr.description()));
+  }
+  for (uint32_t seed : {uint32_t{0}, uint32_t{1}, uint32_t{0xFFFFFFFF}})
+    for (uint32_t y : {uint32_t{0}, olh.range() - 1}) {
+      olh.pack({seed, y}, payload);
+      CHECK_EQ(olh.unpack(payload).seed, seed);
+      CHECK_EQ(olh.unpack(payload).value, y);
+      CHECK(padding_clear(olh.description()));
+    }
+  for (uint32_t row : {uint32_t{0}, uint32_t{(1u << hr.row_bits()) - 1}})
+    for (uint8_t bit = 0; bit < 2; ++bit) {
+      hr.pack({row, bit}, payload);
+      CHECK_EQ(hr.unpack(payload).row, row);
+      CHECK_EQ(hr.unpack(payload).bit, bit);
+      CHECK(padding_clear(hr.description()));
+    }
+  for (uint32_t level : {uint32_t{0}, uint32_t{4}}) {
+    sd.pack(level, payload);
+    CHECK_EQ(sd.unpack(payload), level);
+  }
+  for (int32_t y : {-5, 0, 20}) {
+    dl.pack(y, payload);
+    CHECK_EQ(dl.unpack(payload), y);
+    CHECK(padding_clear(dl.description()));
+  }
 }
 
 // OUE, ε = 1, d = 20, every optional field; seed 7.
@@ -91,8 +163,7 @@ TEST(golden_oue_report) {
   h.cohort = 3;
   uint8_t out[20];
   size_t written = 0;
-  CHECK(wire::encode(wire::describe(oue, wire::MechanismId::oue), h, payload, out, sizeof out,
-                     written) == Status::ok);
+  CHECK(wire::encode(oue.description(), h, payload, out, sizeof out, written) == Status::ok);
   CHECK_EQ(written, sizeof golden_oue);
   const bool matches = same(out, golden_oue, sizeof golden_oue);
   CHECK(matches);
@@ -112,15 +183,14 @@ TEST(a_payload_privatized_in_place_gives_the_golden_report) {
   uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
   CHECK(oue.privatize(5, rng, payload, 3) == Status::ok);
   size_t written = 0;
-  CHECK(wire::encode(wire::describe(oue, wire::MechanismId::oue), h, payload, frame, sizeof frame,
-                     written) == Status::ok);
+  CHECK(wire::encode(oue.description(), h, payload, frame, sizeof frame, written) == Status::ok);
   CHECK_EQ(written, sizeof golden_oue);
   CHECK(same(frame, golden_oue, sizeof golden_oue));
 }
 
 TEST(golden_krr_reports) {
   constexpr auto krr = KaryRr::make(Epsilon::from_double(2.0), 13);
-  constexpr wire::Description d = wire::describe(krr);
+  constexpr wire::Description d = krr.description();
   static_assert(d.payload_bits == 4);
   port::InsecureTestSource src(7);
   Rng rng(src);
@@ -128,7 +198,7 @@ TEST(golden_krr_reports) {
     uint32_t y = 0;
     CHECK(krr.privatize(v, rng, y) == Status::ok);
     uint8_t payload[1];
-    wire::pack_value(y, d.payload_bits, payload);
+    krr.pack(y, payload);
     uint8_t out[8];
     size_t written = 0;
     CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);

@@ -11,44 +11,11 @@
 
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/report_file.hpp"
+#include "fuzz_mechanisms.hpp"
 
 namespace {
 using namespace tinyldp;
 using namespace tinyldp::collector;
-
-// A numeric mechanism's configuration: range, levels (sd) and sensitivity (dlaplace).
-MechanismConfig numeric(MechanismConfig c, std::int32_t lo, std::int32_t hi, std::uint32_t levels,
-                        std::uint32_t sensitivity) {
-  c.lo = lo;
-  c.hi = hi;
-  c.levels = levels;
-  c.sensitivity = sensitivity;
-  return c;
-}
-
-const std::vector<Mechanism>& mechanisms() {
-  static const std::vector<Mechanism> all = [] {
-    std::vector<Mechanism> v;
-    const MechanismConfig configs[] = {
-        {MechanismId::rr, Epsilon::from_ratio(1, 1), 2, {}},
-        {MechanismId::krr, Epsilon::from_ratio(2, 1), 13, {}},
-        {MechanismId::oue, Epsilon::from_ratio(1, 1), 20, {}},
-        {MechanismId::sue, Epsilon::from_ratio(1, 2), 100, {}},
-        {MechanismId::olh, Epsilon::from_ratio(2, 1), 50, {}},
-        {MechanismId::blh, Epsilon::from_ratio(1, 1), 50, {}},
-        {MechanismId::hr, Epsilon::from_ratio(1, 1), 50, {}},
-        numeric({MechanismId::sd, Epsilon::from_ratio(1, 1), 0, {}}, -100, 155, 5, 0),
-        numeric({MechanismId::dlaplace, Epsilon::from_ratio(1, 1), 0, {}}, -8, 8, 0, 2),
-    };
-    for (const auto& c : configs) {
-      Mechanism m;
-      if (Mechanism::configure(c, m) != Status::ok) std::abort();
-      v.push_back(m);
-    }
-    return v;
-  }();
-  return all;
-}
 
 void require(bool condition) {
   if (!condition) std::abort();
@@ -60,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::span<const std::uint8_t> input(data + 1, size - 1);
   switch (data[0] % 3) {
     case 0: {  // one report against each mechanism
-      for (const Mechanism& m : mechanisms()) {
+      for (const Mechanism& m : fuzz_mechanisms()) {
         Aggregator a(m);
         const auto before = a.serialize();
         const ParseError e = a.ingest(input);

@@ -49,16 +49,18 @@ double as_double(Epsilon e) { return std::ldexp(static_cast<double>(e.q32), -32)
 using tools::parse_epsilon;
 using Json = nlohmann::ordered_json;  // keys in the order written
 
-// The mechanisms the collector knows, in id order: whatever mechanism_from_name accepts, so a
-// new mechanism needs no change here.
+// The mechanisms the collector configures by name, in id order: the table's rows, so a new
+// mechanism needs no change here.
 std::vector<std::string> mechanism_names() {
   std::vector<std::string> names;
-  for (unsigned v = 1; v < 256; ++v) {
-    const auto id = static_cast<MechanismId>(v);
-    const char* name = wire::name_of(id);
-    if (mechanism_from_name(name) == id) names.emplace_back(name);
-  }
+  for (const auto& row : collector::mechanism_table())
+    if (row.configure != nullptr) names.emplace_back(row.name);
   return names;
+}
+
+bool is_numeric(MechanismId id) {
+  const auto* row = collector::find_mechanism(id);
+  return row != nullptr && row->kind == collector::MechanismKind::numeric;
 }
 
 std::string mechanism_list() {
@@ -110,8 +112,7 @@ Mechanism configure(const std::string& name, Epsilon eps, std::optional<std::uin
                     const NumericOptions& num = {}) {
   const auto id = mechanism_from_name(name);
   if (!id) throw BadInput("unknown mechanism \"" + name + "\" (known: " + mechanism_list() + ")");
-  if (*id == MechanismId::sd || *id == MechanismId::dlaplace)
-    return configure_numeric(*id, name, eps, given_domain, num);
+  if (is_numeric(*id)) return configure_numeric(*id, name, eps, given_domain, num);
   if (num.lo || num.hi || num.levels || num.sensitivity)
     throw BadInput("--lo, --hi, --levels and --sensitivity are for the numeric mechanisms (sd, dlaplace), not " + name);
   if (!given_domain) throw BadInput(name + " needs --domain (the number of categories)");
@@ -144,7 +145,7 @@ void progress(const char* what, std::uint64_t done, std::uint64_t total) {
 // [0, 100], 5 levels".
 std::string describe(const Mechanism& m) {
   const MechanismConfig& c = m.config();
-  std::string out = std::string(wire::name_of(c.id)) + ", epsilon " + tools::to_decimal(c.epsilon);
+  std::string out = std::string(collector::name_of(c.id)) + ", epsilon " + tools::to_decimal(c.epsilon);
   if (!m.numeric()) return out + ", domain " + std::to_string(m.domain());
   out += ", range [" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + "]";
   if (c.id == MechanismId::sd) return out + ", " + std::to_string(c.levels) + " levels";
@@ -287,7 +288,7 @@ void print_numeric(const Aggregator& total, const AggregateOptions& o, Postproce
   for (std::uint32_t i = 0; i < m.domain(); ++i) labels.push_back(value_text(m.item_value(i)));
   if (o.format == "json") {
     Json j;
-    j["mechanism"] = wire::name_of(c.id);
+    j["mechanism"] = collector::name_of(c.id);
     j["requested_epsilon"] = as_double(c.epsilon);
     j["realized_epsilon"] = as_double(m.realized_epsilon());
     if (m.discrete_laplace()) j["local_epsilon"] = as_double(m.local_epsilon());
@@ -332,7 +333,7 @@ void print_numeric(const Aggregator& total, const AggregateOptions& o, Postproce
   if (o.plot) {
     std::ofstream out(*o.plot);
     std::ostringstream title;
-    title << wire::name_of(c.id) << ", epsilon " << as_double(m.realized_epsilon()) << ", "
+    title << collector::name_of(c.id) << ", epsilon " << as_double(m.realized_epsilon()) << ", "
           << total.reports() << " reports, mean " << mean.mean << " ± " << mean.standard_error << ", "
           << static_cast<int>(o.confidence * 100) << " % intervals";
     out << tools::frequency_plot_svg(items, truth, labels, title.str());
@@ -416,7 +417,7 @@ int run_aggregate(const AggregateOptions& o) {
   auto label_of = [&](std::size_t i) { return i < labels.size() ? labels[i] : std::to_string(i); };
   if (o.format == "json") {
     Json j;
-    j["mechanism"] = wire::name_of(m.description().id);
+    j["mechanism"] = collector::name_of(m.description().id);
     j["requested_epsilon"] = as_double(m.config().epsilon);
     j["realized_epsilon"] = as_double(m.realized_epsilon());
     j["domain"] = m.domain();
@@ -450,7 +451,7 @@ int run_aggregate(const AggregateOptions& o) {
   if (o.plot) {
     std::ofstream out(*o.plot);
     std::ostringstream title;
-    title << wire::name_of(m.description().id) << ", epsilon " << as_double(m.realized_epsilon())
+    title << collector::name_of(m.description().id) << ", epsilon " << as_double(m.realized_epsilon())
           << ", " << total->reports() << " reports, " << static_cast<int>(o.confidence * 100)
           << " % intervals";
     out << tools::frequency_plot_svg(estimates, truth, labels, title.str());
@@ -480,7 +481,7 @@ double per_report_variance(const Mechanism& m) {
 
 std::optional<std::uint32_t> m_domain(const PlanOptions& o) {
   const auto id = mechanism_from_name(o.mechanism);
-  const bool numeric = id == MechanismId::sd || id == MechanismId::dlaplace;
+  const bool numeric = id && is_numeric(*id);
   return o.domain || numeric ? o.domain : std::optional<std::uint32_t>(2);  // categorical default 2
 }
 
@@ -607,41 +608,13 @@ int run_inspect(const std::vector<std::string>& inputs, bool json) {
         j["rejected"] = to_string(r.error);
         status = exit_rejected;
       } else {
-        j["mechanism"] = wire::name_of(d.id);
+        j["mechanism"] = collector::name_of(d.id);
         const auto& h = r.report.header;
         if (h.fields & wire::field_device_id) j["device_id"] = h.device_id;
         if (h.fields & wire::field_epoch) j["epoch"] = h.epoch;
         if (h.fields & wire::field_cohort) j["cohort"] = h.cohort;
-        const std::uint64_t bits =
-            d.payload_bits <= 64 ? wire::unpack_bits(r.report.payload.data(), d.payload_bits) : 0;
-        switch (d.id) {
-          case wire::MechanismId::rr:
-          case wire::MechanismId::krr: j["value"] = bits; break;
-          case wire::MechanismId::olh:
-          case wire::MechanismId::blh:
-            j["seed"] = bits & 0xFFFFFFFFu;
-            j["value"] = bits >> 32;
-            break;
-          case wire::MechanismId::hr: {
-            unsigned row_bits = d.payload_bits - 1;
-            j["row"] = bits & ((std::uint64_t{1} << row_bits) - 1);
-            j["bit"] = bits >> row_bits;
-            break;
-          }
-          case wire::MechanismId::sd:
-            j["level"] = bits;
-            j["value"] = m.item_value(static_cast<std::uint32_t>(bits));
-            break;
-          case wire::MechanismId::dlaplace:
-            j["value"] = std::int64_t{m.config().lo} + static_cast<std::int64_t>(bits);
-            break;
-          default: {
-            std::vector<std::uint32_t> set;
-            for (std::uint32_t i = 0; i < d.payload_bits; ++i)
-              if ((r.report.payload[i / 8] >> (i % 8)) & 1u) set.push_back(i);
-            j["bits_set"] = set;
-          }
-        }
+        for (const auto& field : m.payload_fields(r.report.payload))
+          std::visit([&](const auto& v) { j[field.name] = v; }, field.value);
       }
       if (json) {
         std::cout << j.dump() << "\n";

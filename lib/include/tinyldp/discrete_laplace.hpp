@@ -34,6 +34,7 @@
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/wire.hpp"
 
 namespace tinyldp {
 
@@ -108,6 +109,29 @@ class DiscreteLaplace {
   constexpr uint64_t weight(uint32_t k) const { return table_[k]; }
   constexpr uint64_t tail_low() const { return tail_low_; }
   constexpr uint64_t tail_high() const { return tail_high_; }
+
+  // On the wire (wire.hpp): id dlaplace, report − lo in ⌈log2 (W+1)⌉ bits; the digest covers the
+  // weights' defining numbers (range, Δ, B) and the realized ε between inputs within Δ.
+  using Report = int32_t;
+  constexpr wire::Description description() const {
+    return {wire::MechanismId::dlaplace, wire::bits_for_values(width_ + 1u),
+            wire::Digest()
+                .byte(static_cast<uint8_t>(wire::MechanismId::dlaplace))
+                .u32(static_cast<uint32_t>(low()))
+                .u32(static_cast<uint32_t>(high()))
+                .u32(sensitivity_)
+                .byte(static_cast<uint8_t>(bits_))
+                .u64(realized_.q32)
+                .value()};
+  }
+  constexpr void pack(Report report, uint8_t* payload) const {
+    wire::pack_value(static_cast<uint32_t>(report) - static_cast<uint32_t>(lo_),
+                     wire::bits_for_values(width_ + 1u), payload);
+  }
+  constexpr Report unpack(const uint8_t* payload) const {
+    const auto offset = static_cast<uint32_t>(wire::unpack_bits(payload, wire::bits_for_values(width_ + 1u)));
+    return static_cast<Report>(static_cast<uint32_t>(lo_) + offset);
+  }
 
   template <class Rng>
   Status privatize(int32_t value, Rng& rng, int32_t& report) const {

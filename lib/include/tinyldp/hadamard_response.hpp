@@ -65,6 +65,26 @@ class HadamardResponse {
     return log_k_ + rr_.random_bits_per_report();
   }
 
+  // On the wire (wire.hpp): id hr, the row (log2 K bits) then the bit; the digest covers d and
+  // the bit's p.
+  using Report = HadamardReport;
+  constexpr wire::Description description() const {
+    return {wire::MechanismId::hr, log_k_ + 1u,
+            wire::Digest()
+                .byte(static_cast<uint8_t>(wire::MechanismId::hr))
+                .u32(d_)
+                .dyadic(rr_.keep_probability())
+                .value()};
+  }
+  constexpr void pack(const Report& r, uint8_t* payload) const {
+    wire::pack_bits(uint64_t{r.row} | (uint64_t{r.bit} << log_k_), log_k_ + 1u, payload);
+  }
+  constexpr Report unpack(const uint8_t* payload) const {
+    const uint64_t bits = wire::unpack_bits(payload, log_k_ + 1u);
+    return {static_cast<uint32_t>(bits & ((uint64_t{1} << log_k_) - 1)),
+            static_cast<uint8_t>(bits >> log_k_)};
+  }
+
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, HadamardReport& report) const {
     const uint32_t in_domain = ct::less(value, d_);

@@ -24,6 +24,7 @@
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/wire.hpp"
 
 namespace tinyldp {
 
@@ -72,6 +73,19 @@ class KaryRr {
   constexpr uint64_t keep_numerator() const { return keep_threshold_; }
   constexpr Epsilon realized_epsilon() const { return realized_; }
   constexpr unsigned random_bits_per_report() const { return q_.bits; }
+
+  // On the wire (wire.hpp): id krr, the value in ⌈log2 k⌉ bits, the digest covers k and q.
+  using Report = uint32_t;
+  constexpr wire::Description description() const {
+    return {wire::MechanismId::krr, wire::bits_for_values(k_),
+            wire::Digest().byte(static_cast<uint8_t>(wire::MechanismId::krr)).u32(k_).dyadic(q_).value()};
+  }
+  constexpr void pack(Report report, uint8_t* payload) const {
+    wire::pack_value(report, wire::bits_for_values(k_), payload);
+  }
+  constexpr Report unpack(const uint8_t* payload) const {
+    return static_cast<Report>(wire::unpack_bits(payload, wire::bits_for_values(k_)));
+  }
 
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, uint32_t& report) const {

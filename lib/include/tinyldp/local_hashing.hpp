@@ -32,6 +32,7 @@
 
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/krr.hpp"
+#include "tinyldp/wire.hpp"
 
 namespace tinyldp {
 
@@ -69,9 +70,12 @@ class LocalHashing {
   // BLH: g = 2.
   static constexpr Status configure_blh(Epsilon eps, uint32_t d, LocalHashing& out,
                                         Precision precision = {}, unsigned seed_bits = 32) {
-    return configure(eps, d, 2, out, precision, seed_bits);
+    const Status s = configure(eps, d, 2, out, precision, seed_bits);
+    if (s == Status::ok) out.id_ = wire::MechanismId::blh;
+    return s;
   }
-  // Any hash range g ≥ 2. seed_bits (1..32) below 32 only for exhaustive tests.
+  // Any hash range g ≥ 2 (on the wire as olh, whatever g: OLH at small ε has g = 2 too).
+  // seed_bits (1..32) below 32 only for exhaustive tests.
   static constexpr Status configure(Epsilon eps, uint32_t d, uint32_t g, LocalHashing& out,
                                     Precision precision = {}, unsigned seed_bits = 32) {
     if (d < 2 || d > max_domain || g < 2 || g > max_range || seed_bits < 1 || seed_bits > 32)
@@ -80,8 +84,9 @@ class LocalHashing {
     const Status s = KaryRr::configure(eps, g, grr, precision);
     if (s != Status::ok) return s;
     out.d_ = d;
-    out.seed_bits_ = seed_bits;
+    out.seed_bits_ = static_cast<uint8_t>(seed_bits);
     out.grr_ = grr;
+    out.id_ = wire::MechanismId::olh;
     return Status::ok;
   }
 
@@ -105,6 +110,29 @@ class LocalHashing {
     return seed_bits_ + grr_.random_bits_per_report();
   }
 
+  // On the wire (wire.hpp): id blh or olh as configured, the seed (seed_bits, LSB first) then
+  // the hashed value (⌈log2 g⌉ bits); the digest covers d, g, the seed bits and the k-RR's q.
+  using Report = LocalHashingReport;
+  constexpr wire::Description description() const {
+    return {id_, seed_bits_ + wire::bits_for_values(range()),
+            wire::Digest()
+                .byte(static_cast<uint8_t>(id_))
+                .u32(d_)
+                .u32(range())
+                .byte(static_cast<uint8_t>(seed_bits_))
+                .dyadic(grr_.other_probability())
+                .value()};
+  }
+  constexpr void pack(const Report& r, uint8_t* payload) const {
+    wire::pack_bits(uint64_t{r.seed} | (uint64_t{r.value} << seed_bits_),
+                    seed_bits_ + wire::bits_for_values(range()), payload);
+  }
+  constexpr Report unpack(const uint8_t* payload) const {
+    const uint64_t bits = wire::unpack_bits(payload, seed_bits_ + wire::bits_for_values(range()));
+    return {static_cast<uint32_t>(bits & ((uint64_t{1} << seed_bits_) - 1)),
+            static_cast<uint32_t>(bits >> seed_bits_)};
+  }
+
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, LocalHashingReport& report) const {
     const uint32_t in_domain = ct::less(value, d_);
@@ -122,7 +150,8 @@ class LocalHashing {
 
  private:
   uint32_t d_ = 0;
-  unsigned seed_bits_ = 32;
+  uint8_t seed_bits_ = 32;
+  wire::MechanismId id_ = wire::MechanismId::olh;
   KaryRr grr_{};
 };
 

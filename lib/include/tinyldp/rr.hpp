@@ -19,6 +19,7 @@
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/wire.hpp"
 
 namespace tinyldp {
 
@@ -55,6 +56,15 @@ class BinaryRr {
   constexpr Dyadic keep_probability() const { return keep_; }
   constexpr Epsilon realized_epsilon() const { return realized_; }
   constexpr unsigned random_bits_per_report() const { return keep_.bits; }
+
+  // On the wire (wire.hpp): id rr, a 1-bit payload, the digest covers p.
+  using Report = uint8_t;
+  constexpr wire::Description description() const {
+    return {wire::MechanismId::rr, 1,
+            wire::Digest().byte(static_cast<uint8_t>(wire::MechanismId::rr)).dyadic(keep_).value()};
+  }
+  static constexpr void pack(Report report, uint8_t* payload) { payload[0] = report; }
+  static constexpr Report unpack(const uint8_t* payload) { return payload[0] & 1u; }
 
   // report ← bit with probability p, else 1 − bit. bit must be 0 or 1.
   template <class Rng>

@@ -69,6 +69,23 @@ class StochasticDiscretization {
     return rounding_bits_ + krr_.random_bits_per_report();
   }
 
+  // On the wire (wire.hpp): id sd, the reported level in ⌈log2 L⌉ bits; the digest covers the
+  // range, L, the rounding bits and the k-RR's q.
+  using Report = uint32_t;
+  constexpr wire::Description description() const {
+    return {wire::MechanismId::sd, wire::bits_for_values(levels_),
+            wire::Digest()
+                .byte(static_cast<uint8_t>(wire::MechanismId::sd))
+                .u32(static_cast<uint32_t>(low()))
+                .u32(static_cast<uint32_t>(high()))
+                .u32(levels_)
+                .byte(static_cast<uint8_t>(rounding_bits_))
+                .dyadic(krr_.other_probability())
+                .value()};
+  }
+  constexpr void pack(Report level, uint8_t* payload) const { krr_.pack(level, payload); }
+  constexpr Report unpack(const uint8_t* payload) const { return krr_.unpack(payload); }
+
   // The level v rounds to for the rounding draw u (exposed for tests and the collector).
   constexpr uint32_t round(int32_t value, uint64_t u) const {
     const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});  // ≤ W if valid

@@ -38,6 +38,7 @@
 #include "tinyldp/endian.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/wire.hpp"
 
 namespace tinyldp {
 
@@ -60,7 +61,9 @@ class UnaryEncoding {
     const uint64_t loose = detail::floor_scaled_ratio(half_loose, b, 1);
     const Dyadic p = make_dyadic(detail::pick_at_most(safe, loose), b);
     const Dyadic q = make_dyadic(((p.bits == 64 ? 0 : (uint64_t{1} << p.bits)) - p.num), p.bits);
-    return configure(p, q, d, out);
+    const Status s = configure(p, q, d, out);
+    if (s == Status::ok) out.id_ = wire::MechanismId::sue;
+    return s;
   }
 
   // OUE: p = 1/2, q = 1/(e^ε+1) rounded up.
@@ -71,10 +74,12 @@ class UnaryEncoding {
     const unsigned b = precision.max_bits;
     const uint64_t safe = detail::ceil_scaled_inverse(eps, b, 1);
     const uint64_t loose = detail::floor_scaled_inverse(detail::loosened(eps, precision), b, 1);
-    return configure(Dyadic{1, 1}, make_dyadic(detail::pick_at_least(safe, loose), b), d, out);
+    const Status s = configure(Dyadic{1, 1}, make_dyadic(detail::pick_at_least(safe, loose), b), d, out);
+    if (s == Status::ok) out.id_ = wire::MechanismId::oue;
+    return s;
   }
 
-  // Generic UE(p, q) with 0 < q < p < 1.
+  // Generic UE(p, q) with 0 < q < p < 1 (on the wire as ue).
   static constexpr Status configure(Dyadic p, Dyadic q, uint32_t d, UnaryEncoding& out) {
     if (d < 2 || d > max_domain) return Status::bad_parameter;
     if (p.bits == 0 || q.bits == 0 || q.num == 0) return Status::precision_too_low;
@@ -88,6 +93,7 @@ class UnaryEncoding {
     if (!detail::realized_epsilon_of(pn * q_rest, p_rest * qn, realized))
       return Status::bad_epsilon;
     out.d_ = d;
+    out.id_ = wire::MechanismId::ue;
     out.p_ = p;
     out.q_ = q;
     out.realized_ = realized;
@@ -112,6 +118,13 @@ class UnaryEncoding {
   constexpr size_t report_bytes() const { return report_bytes_for(d_); }
   constexpr uint64_t random_bits_per_report() const {
     return p_.bits + uint64_t{d_} * q_.bits;
+  }
+
+  // On the wire (wire.hpp): id sue, oue or ue as configured; the payload is the report itself
+  // (d bits, bit i of byte i / 8); the digest covers the id, d, p and q.
+  constexpr wire::Description description() const {
+    return {id_, d_,
+            wire::Digest().byte(static_cast<uint8_t>(id_)).u32(d_).dyadic(p_).dyadic(q_).value()};
   }
 
   // Writes report_bytes() bytes: bit i of the report is bit (i % 8) of byte i / 8.
@@ -335,6 +348,7 @@ class UnaryEncoding {
   }
 
   uint32_t d_ = 0;
+  wire::MechanismId id_ = wire::MechanismId::ue;
   Dyadic p_{};
   Dyadic q_{};
   Epsilon realized_{};

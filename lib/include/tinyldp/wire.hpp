@@ -10,29 +10,28 @@
 //          other bits are 0
 //   7..    the present fields, in that order, little-endian; then ⌈payload_bits/8⌉ bytes
 //          of payload whose unused high bits are 0.
+// This header is the format only: header, ids, parameter digest, bit packing, framing. Each
+// mechanism's header says how it goes on the wire — its id (stored in the configured object,
+// never inferred), its payload layout (pack/unpack) and what its digest covers — through a
+// constexpr description() built from the pieces here; the arrow runs mechanism → wire.
 // Cost: encoding copies header + payload into a caller buffer (no other RAM, ≈ 40 bytes of
-// stack); describe() is constexpr.
+// stack); everything else is constexpr.
 #ifndef TINYLDP_WIRE_HPP
 #define TINYLDP_WIRE_HPP
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tinyldp/discrete_laplace.hpp"
-#include "tinyldp/hadamard_response.hpp"
-#include "tinyldp/krr.hpp"
-#include "tinyldp/local_hashing.hpp"
-#include "tinyldp/rr.hpp"
+#include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
-#include "tinyldp/stochastic_discretization.hpp"
-#include "tinyldp/unary_encoding.hpp"
 
 namespace tinyldp::wire {
 
 inline constexpr uint8_t format_version = 1;
 inline constexpr size_t fixed_header_bytes = 7;
 
-// The same names as the CLI and the docs. Ids are never reused.
+// Ids are never reused. Their names (the same in the CLI and the docs) are the collector's
+// table of mechanisms (collector/mechanism_table.hpp).
 enum class MechanismId : uint8_t {
   rr = 1,
   krr = 2,
@@ -45,22 +44,6 @@ enum class MechanismId : uint8_t {
   sd = 9,        // stochastic discretization + randomized response
   dlaplace = 10, // discrete Laplace
 };
-
-constexpr const char* name_of(MechanismId id) {
-  switch (id) {
-    case MechanismId::rr: return "rr";
-    case MechanismId::krr: return "krr";
-    case MechanismId::sue: return "sue";
-    case MechanismId::oue: return "oue";
-    case MechanismId::ue: return "ue";
-    case MechanismId::blh: return "blh";
-    case MechanismId::olh: return "olh";
-    case MechanismId::hr: return "hr";
-    case MechanismId::sd: return "sd";
-    case MechanismId::dlaplace: return "dlaplace";
-  }
-  return "unknown";
-}
 
 enum Field : uint8_t {
   field_device_id = 1u << 0,
@@ -118,82 +101,16 @@ class Digest {
 };
 
 constexpr unsigned bits_for_values(uint32_t count) {  // bits to hold 0 … count−1
-  unsigned b = 0;
-  while (b < 32 && (uint64_t{1} << b) < count) ++b;
-  return b;
-}
-
-constexpr Description describe(const BinaryRr& m) {
-  return {MechanismId::rr, 1,
-          Digest().byte(static_cast<uint8_t>(MechanismId::rr)).dyadic(m.keep_probability()).value()};
-}
-constexpr Description describe(const KaryRr& m) {
-  return {MechanismId::krr, bits_for_values(m.domain()),
-          Digest()
-              .byte(static_cast<uint8_t>(MechanismId::krr))
-              .u32(m.domain())
-              .dyadic(m.other_probability())
-              .value()};
-}
-// `as` tells SUE, OUE and custom UE apart (the probabilities alone would too, but the name is
-// part of the contract).
-constexpr Description describe(const UnaryEncoding& m, MechanismId as) {
-  return {as, m.domain(),
-          Digest().byte(static_cast<uint8_t>(as)).u32(m.domain()).dyadic(m.p()).dyadic(m.q()).value()};
-}
-
-// OLH/BLH: payload = seed (seed_bits, LSB first) then the hashed value (⌈log2 g⌉ bits).
-constexpr Description describe(const LocalHashing& m) {
-  const MechanismId id = m.range() == 2 ? MechanismId::blh : MechanismId::olh;
-  return {id, m.seed_bits() + bits_for_values(m.range()),
-          Digest()
-              .byte(static_cast<uint8_t>(id))
-              .u32(m.domain())
-              .u32(m.range())
-              .byte(static_cast<uint8_t>(m.seed_bits()))
-              .dyadic(m.randomizer().other_probability())
-              .value()};
-}
-// HR: payload = row (log2 K bits) then the bit.
-constexpr Description describe(const HadamardResponse& m) {
-  return {MechanismId::hr, m.row_bits() + 1,
-          Digest()
-              .byte(static_cast<uint8_t>(MechanismId::hr))
-              .u32(m.domain())
-              .dyadic(m.randomizer().keep_probability())
-              .value()};
-}
-
-// SD: payload = the reported level (⌈log2 L⌉ bits).
-constexpr Description describe(const StochasticDiscretization& m) {
-  return {MechanismId::sd, bits_for_values(m.levels()),
-          Digest()
-              .byte(static_cast<uint8_t>(MechanismId::sd))
-              .u32(static_cast<uint32_t>(m.low()))
-              .u32(static_cast<uint32_t>(m.high()))
-              .u32(m.levels())
-              .byte(static_cast<uint8_t>(m.rounding_bits()))
-              .dyadic(m.randomizer().other_probability())
-              .value()};
-}
-
-// Discrete Laplace: payload = report − lo (⌈log2 (W+1)⌉ bits). The digest covers the weights'
-// defining numbers (range, Δ, B) and the realized ε between inputs within Δ.
-constexpr Description describe(const DiscreteLaplace& m) {
-  const uint32_t width = static_cast<uint32_t>(int64_t{m.high()} - int64_t{m.low()});
-  return {MechanismId::dlaplace, bits_for_values(width + 1u),
-          Digest()
-              .byte(static_cast<uint8_t>(MechanismId::dlaplace))
-              .u32(static_cast<uint32_t>(m.low()))
-              .u32(static_cast<uint32_t>(m.high()))
-              .u32(m.sensitivity())
-              .byte(static_cast<uint8_t>(m.random_bits_per_report()))
-              .u64(m.realized_epsilon().q32)
-              .value()};
+  return count <= 1 ? 0u : 32u - static_cast<unsigned>(__builtin_clz(count - 1u));
 }
 
 // Packs up to 64 bits (LSB first) into ⌈bits/8⌉ payload bytes.
 constexpr void pack_bits(uint64_t value, unsigned bits, uint8_t* payload) {
+  for (unsigned i = 0; i < (bits + 7) / 8; ++i) payload[i] = static_cast<uint8_t>(value >> (8 * i));
+}
+// The same for payloads of at most 32 bits, with 32-bit shifts only (no 64-bit shift helper
+// on 32-bit cores).
+constexpr void pack_value(uint32_t value, unsigned bits, uint8_t* payload) {
   for (unsigned i = 0; i < (bits + 7) / 8; ++i) payload[i] = static_cast<uint8_t>(value >> (8 * i));
 }
 constexpr uint64_t unpack_bits(const uint8_t* payload, unsigned bits) {
@@ -201,13 +118,6 @@ constexpr uint64_t unpack_bits(const uint8_t* payload, unsigned bits) {
   for (unsigned i = 0; i < (bits + 7) / 8; ++i) v |= uint64_t{payload[i]} << (8 * i);
   return bits >= 64 ? v : v & ((uint64_t{1} << bits) - 1);
 }
-constexpr void pack(const LocalHashing& m, const LocalHashingReport& r, uint8_t* payload) {
-  pack_bits(uint64_t{r.seed} | (uint64_t{r.value} << m.seed_bits()), describe(m).payload_bits, payload);
-}
-constexpr void pack(const HadamardResponse& m, const HadamardReport& r, uint8_t* payload) {
-  pack_bits(uint64_t{r.row} | (uint64_t{r.bit} << m.row_bits()), m.row_bits() + 1u, payload);
-}
-
 // Writes header + payload into out. The payload holds payload_bits bits, LSB first; its
 // unused high bits must be zero. On any error nothing is left in out. The payload may already
 // sit at its place in out (payload == out + header_bytes(header.fields)): a firmware can
@@ -239,11 +149,6 @@ constexpr Status encode(const Description& what, const Header& header, const uin
   if (spare != 0) out[at - 1] &= static_cast<uint8_t>(0xFFu >> spare);
   written = at;
   return Status::ok;
-}
-
-// Payloads of the scalar mechanisms, packed LSB first.
-constexpr void pack_value(uint32_t value, unsigned bits, uint8_t* payload) {
-  for (unsigned i = 0; i < (bits + 7) / 8; ++i) payload[i] = static_cast<uint8_t>(value >> (8 * i));
 }
 
 }  // namespace tinyldp::wire

@@ -1,9 +1,11 @@
-// tinyldp/collector/mechanism.hpp — a configured frequency oracle as the collector sees it.
+// tinyldp/collector/mechanism.hpp — a configured mechanism as the collector sees it.
 //
 // The collector rebuilds the *same* mechanism as the devices from (name, ε, domain,
 // precision) — the core's configuration is deterministic — and so knows the exact realized
 // probabilities, the wire description (payload size, parameter digest) and how a payload
-// supports items. Host only.
+// supports items. Which mechanisms exist, and what each one is, lives in one place: the table
+// below (one row per wire id) and the models of mechanism_models.hpp; a Mechanism holds one
+// model and dispatches to it. Host only.
 //
 // Numeric mechanisms (`sd`, `dlaplace`) privatize an integer of [lo, hi]; their "items" are
 // the reported levels (sd: L levels) or reported values (dlaplace: lo … hi, W + 1 of them), and
@@ -13,49 +15,49 @@
 #define TINYLDP_COLLECTOR_MECHANISM_HPP
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "tinyldp/collector/frequency_estimate.hpp"
+#include "tinyldp/collector/mechanism_models.hpp"
 #include "tinyldp/collector/report_parser.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp::collector {
 
-using wire::MechanismId;
+class Mechanism;
 
-std::optional<MechanismId> mechanism_from_name(std::string_view name);
+enum class MechanismKind { categorical, numeric };
 
-// The largest domain the collector accepts (32 MiB of support counts): configurations come
-// from untrusted files too, and nothing is allocated in proportion to an unchecked number.
-inline constexpr std::uint32_t max_collector_domain = std::uint32_t{1} << 22;
-// The widest dlaplace range (hi − lo) the collector estimates: its distribution estimate
-// inverts the dense (W + 1)² noise matrix, O(W³) time (~1 s at W = 1024).
-inline constexpr std::uint32_t max_collector_dlaplace_width = 1024;
-
-struct MechanismConfig {
-  MechanismId id = MechanismId::oue;
-  Epsilon epsilon{};
-  std::uint32_t domain = 2;  // categorical; rr: always 2; sd, dlaplace: set by configure
-  Precision precision{};     // of the randomized response (not used by dlaplace)
-  // Numeric mechanisms only (0 for the others):
-  std::int32_t lo = 0, hi = 0;  // the value range
-  std::uint32_t levels = 0;     // sd: L (2 … 256)
-  std::uint32_t sensitivity = 0;  // dlaplace: Δ (1 … W; 0 = W, the local-DP setting)
-  std::uint8_t noise_bits = 0;  // sd: rounding bits B (1 … 24), dlaplace: B (2 … 62); 0 = default
-
-  bool numeric() const { return id == MechanismId::sd || id == MechanismId::dlaplace; }
+// The table of mechanisms: one row per wire id, in id order. A row without configure is known
+// on the wire but not configured by name (custom-probability ue).
+struct MechanismRow {
+  MechanismId id;
+  const char* name;  // the same in the CLI, the docs and the core's header
+  MechanismKind kind;
+  Status (*configure)(const MechanismConfig& config, Mechanism& out);
+  // A small valid configuration, for the tests, the fuzz corpus and the docs' examples.
+  MechanismConfig example;
 };
+std::span<const MechanismRow> mechanism_table();
+const MechanismRow* find_mechanism(MechanismId id);
+// The rows that configure by name (what the CLI accepts).
+const MechanismRow* find_mechanism(std::string_view name);
+std::optional<MechanismId> mechanism_from_name(std::string_view name);
+const char* name_of(MechanismId id);  // "unknown" for an id nobody uses
 
 class Mechanism {
  public:
-  // Configures exactly as a device would; returns the core's status.
+  // Configures exactly as a device would (through the id's row); returns the core's status.
   static Status configure(const MechanismConfig& config, Mechanism& out);
+  // A row's configure: the model's, then the normalized configuration and the description.
+  template <class Model>
+  static Status configure_as(const MechanismConfig& config, Mechanism& out);
 
   const MechanismConfig& config() const { return config_; }
   const wire::Description& description() const { return description_; }
@@ -70,22 +72,32 @@ class Mechanism {
   std::uint64_t random_bits_per_report() const;
   // The realized probabilities, exactly: (p, q) as Dyadics — for rr/krr p is derived.
   std::string probabilities_as_fractions() const;
+  // Reports are counted by the bit-sliced column counter (unary encodings).
+  bool uses_bit_columns() const;
 
   // Privatizes `value` into a complete wire report appended to `out`: a category index for
   // the categorical mechanisms, a number of [lo, hi] for the numeric ones (privatize_number;
   // each returns bad_parameter for the other kind).
   template <class Rng>
   Status privatize(std::uint32_t value, Rng& rng, const wire::Header& header,
-                   std::vector<std::uint8_t>& out) const;
+                   std::vector<std::uint8_t>& out) const {
+    return privatize_value(value, rng, header, out);
+  }
   template <class Rng>
   Status privatize_number(std::int32_t value, Rng& rng, const wire::Header& header,
-                          std::vector<std::uint8_t>& out) const;
+                          std::vector<std::uint8_t>& out) const {
+    return privatize_value(value, rng, header, out);
+  }
 
   // The core objects of the numeric mechanisms (nullptr for the others).
   const StochasticDiscretization* discretization() const {
-    return std::get_if<StochasticDiscretization>(&core_);
+    const auto* m = std::get_if<SdModel>(&model_);
+    return m ? &m->core : nullptr;
   }
-  const DiscreteLaplace* discrete_laplace() const { return std::get_if<DiscreteLaplace>(&core_); }
+  const DiscreteLaplace* discrete_laplace() const {
+    const auto* m = std::get_if<DlaplaceModel>(&model_);
+    return m ? &m->core : nullptr;
+  }
   // The value item i stands for: sd lo + i·W/(L − 1), dlaplace lo + i (categorical: i).
   double item_value(std::uint32_t item) const;
 
@@ -93,72 +105,61 @@ class Mechanism {
   ParseError check_payload(std::span<const std::uint8_t> payload) const;
   // Adds 1 to support[i] for every item i the payload supports.
   void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const;
+  // The payload's fields by name, for `inspect`.
+  std::vector<PayloadField> payload_fields(std::span<const std::uint8_t> payload) const;
 
  private:
-  MechanismConfig config_{};
+  template <class Value, class Rng>
+  Status privatize_value(Value value, Rng& rng, const wire::Header& header,
+                         std::vector<std::uint8_t>& out) const;
   // Encodes a privatized payload (when s is ok) into a complete report appended to out.
   Status finish(Status s, const std::vector<std::uint8_t>& payload, const wire::Header& header,
                 std::vector<std::uint8_t>& out) const;
 
-  std::variant<BinaryRr, KaryRr, UnaryEncoding, LocalHashing, HadamardResponse,
-               StochasticDiscretization, DiscreteLaplace>
-      core_{};
-  std::vector<std::uint32_t> hash_keys_;  // OLH/BLH: i · 0x9E3779B1 for every item i
-  // dlaplace: the noise weights the DiscreteLaplace points at; shared, so that copies of the
-  // Mechanism keep pointing at live, unchanging storage.
-  std::shared_ptr<const std::vector<std::uint64_t>> weights_;
+  MechanismConfig config_{};
+  std::variant<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel> model_{};
   wire::Description description_{};
   Channel channel_{};
   std::uint32_t domain_ = 0;
 };
 
-template <class Rng>
-Status Mechanism::privatize(std::uint32_t value, Rng& rng, const wire::Header& header,
-                            std::vector<std::uint8_t>& out) const {
-  std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
-  Status s = Status::ok;
-  if (const auto* rr = std::get_if<BinaryRr>(&core_)) {
-    s = rr->privatize(value, rng, payload[0]);
-  } else if (const auto* krr = std::get_if<KaryRr>(&core_)) {
-    std::uint32_t y = 0;
-    s = krr->privatize(value, rng, y);
-    wire::pack_value(y, description_.payload_bits, payload.data());
-  } else if (const auto* ue = std::get_if<UnaryEncoding>(&core_)) {
-    s = ue->privatize(value, rng, payload.data(), payload.size());
-  } else if (const auto* lh = std::get_if<LocalHashing>(&core_)) {
-    LocalHashingReport r;
-    s = lh->privatize(value, rng, r);
-    wire::pack(*lh, r, payload.data());
-  } else if (const auto* hr = std::get_if<HadamardResponse>(&core_)) {
-    HadamardReport r;
-    s = hr->privatize(value, rng, r);
-    wire::pack(*hr, r, payload.data());
-  } else {
-    return Status::bad_parameter;  // a numeric mechanism: privatize_number
-  }
-  return finish(s, payload, header, out);
+template <class Model>
+Status Mechanism::configure_as(const MechanismConfig& config, Mechanism& out) {
+  if (config.domain > max_collector_domain) return Status::bad_parameter;
+  Mechanism m;
+  m.config_ = config;
+  Model model;
+  const Status s = Model::configure(config, model, m.config_);
+  if (s != Status::ok) return s;
+  if (!config.numeric() &&
+      (config.lo != 0 || config.hi != 0 || config.levels != 0 || config.sensitivity != 0 ||
+       config.noise_bits != 0))
+    return Status::bad_parameter;  // numeric parameters on a categorical mechanism
+  if (!Model::takes_levels && config.levels != 0) return Status::bad_parameter;
+  if (!Model::takes_sensitivity && config.sensitivity != 0) return Status::bad_parameter;
+  m.description_ = model.core.description();
+  m.channel_ = model.channel();
+  m.domain_ = model.items();
+  m.model_ = std::move(model);
+  out = std::move(m);
+  return Status::ok;
 }
 
-template <class Rng>
-Status Mechanism::privatize_number(std::int32_t value, Rng& rng, const wire::Header& header,
-                                   std::vector<std::uint8_t>& out) const {
+template <class Value, class Rng>
+Status Mechanism::privatize_value(Value value, Rng& rng, const wire::Header& header,
+                                  std::vector<std::uint8_t>& out) const {
   std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
-  Status s = Status::ok;
-  if (const auto* sd = std::get_if<StochasticDiscretization>(&core_)) {
-    std::uint32_t level = 0;
-    s = sd->privatize(value, rng, level);
-    wire::pack_value(level, description_.payload_bits, payload.data());
-  } else if (const auto* dl = std::get_if<DiscreteLaplace>(&core_)) {
-    std::int32_t y = 0;
-    s = dl->privatize(value, rng, y);
-    wire::pack_value(static_cast<std::uint32_t>(std::int64_t{y} - std::int64_t{dl->low()}),
-                     description_.payload_bits, payload.data());
-  } else {
-    return Status::bad_parameter;  // a categorical mechanism: privatize
-  }
+  const Status s = std::visit(
+      [&](const auto& model) {
+        using Model = std::decay_t<decltype(model)>;
+        if constexpr (std::is_same_v<typename Model::Value, Value>)
+          return model.privatize(value, rng, payload.data());
+        else
+          return Status::bad_parameter;  // the other kind: privatize vs privatize_number
+      },
+      model_);
   return finish(s, payload, header, out);
 }
-
 
 }  // namespace tinyldp::collector
 

@@ -1,0 +1,267 @@
+// tinyldp/collector/mechanism_models.hpp — what the collector knows of each mechanism, one
+// model per core type: how a configuration becomes the core object the devices use, the
+// channel its estimates debias, how a payload is checked and supports items, how a value is
+// privatized into a payload (the core's own pack), and how its payload reads for `inspect`.
+//
+// A model is the collector's half of a mechanism; the core header is the device's half. The
+// table in mechanism_table.hpp names each wire id's model; Mechanism (mechanism.hpp) holds one
+// model and dispatches to it with std::visit — there is no other list of mechanisms. Host only.
+#ifndef TINYLDP_COLLECTOR_MECHANISM_MODELS_HPP
+#define TINYLDP_COLLECTOR_MECHANISM_MODELS_HPP
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "tinyldp/collector/frequency_estimate.hpp"
+#include "tinyldp/collector/report_parser.hpp"
+#include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/krr.hpp"
+#include "tinyldp/local_hashing.hpp"
+#include "tinyldp/rr.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
+#include "tinyldp/unary_encoding.hpp"
+#include "tinyldp/wire.hpp"
+
+namespace tinyldp::collector {
+
+using wire::MechanismId;
+
+// The largest domain the collector accepts (32 MiB of support counts): configurations come
+// from untrusted files too, and nothing is allocated in proportion to an unchecked number.
+inline constexpr std::uint32_t max_collector_domain = std::uint32_t{1} << 22;
+// The widest dlaplace range (hi − lo) the collector estimates: its distribution estimate
+// inverts the dense (W + 1)² noise matrix, O(W³) time (~1 s at W = 1024).
+inline constexpr std::uint32_t max_collector_dlaplace_width = 1024;
+
+struct MechanismConfig {
+  MechanismId id = MechanismId::oue;
+  Epsilon epsilon{};
+  std::uint32_t domain = 2;  // categorical; rr: always 2; sd, dlaplace: set by configure
+  Precision precision{};     // of the randomized response (not used by dlaplace)
+  // Numeric mechanisms only (0 for the others):
+  std::int32_t lo = 0, hi = 0;  // the value range
+  std::uint32_t levels = 0;     // sd: L (2 … 256)
+  std::uint32_t sensitivity = 0;  // dlaplace: Δ (1 … W; 0 = W, the local-DP setting)
+  std::uint8_t noise_bits = 0;  // sd: rounding bits B (1 … 24), dlaplace: B (2 … 62); 0 = default
+
+  bool numeric() const;  // sd, dlaplace: by the table's kind
+};
+
+// A decoded payload field, for `inspect`: a name and an integer, a number or a list of items.
+struct PayloadField {
+  const char* name;
+  std::variant<std::int64_t, double, std::vector<std::uint32_t>> value;
+};
+
+// What every model has unless it says otherwise.
+struct ModelDefaults {
+  using Value = std::uint32_t;  // what privatize takes: a category, or (numeric) an int32_t
+  static constexpr bool takes_levels = false;       // MechanismConfig::levels
+  static constexpr bool takes_sensitivity = false;  // MechanismConfig::sensitivity
+  static constexpr bool bit_columns = false;  // support counted by the bit-sliced column counter
+  ParseError check(std::span<const std::uint8_t>) const { return ParseError::none; }
+  double item_value(std::uint32_t item) const { return item; }
+};
+
+// Binary randomized response: a 1-bit payload; each report supports the bit it carries.
+struct RrModel : ModelDefaults {
+  BinaryRr core;
+  static Status configure(const MechanismConfig& c, RrModel& out, MechanismConfig& normalized);
+  std::uint32_t items() const { return 2; }
+  Channel channel() const { return channel_of(core); }
+  std::string fractions() const;
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    support[BinaryRr::unpack(payload.data())] += 1;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    return {{"value", std::int64_t{BinaryRr::unpack(payload.data())}}};
+  }
+  template <class Rng>
+  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
+    BinaryRr::Report y = 0;
+    const Status s = core.privatize(value, rng, y);
+    BinaryRr::pack(y, payload);
+    return s;
+  }
+};
+
+// k-ary randomized response: the value; a payload value ≥ k is refused.
+struct KrrModel : ModelDefaults {
+  KaryRr core;
+  static Status configure(const MechanismConfig& c, KrrModel& out, MechanismConfig& normalized);
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const { return channel_of(core); }
+  std::string fractions() const;
+  ParseError check(std::span<const std::uint8_t> payload) const {
+    return core.unpack(payload.data()) >= core.domain() ? ParseError::value_out_of_range
+                                                        : ParseError::none;
+  }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    support[core.unpack(payload.data())] += 1;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    return {{"value", std::int64_t{core.unpack(payload.data())}}};
+  }
+  template <class Rng>
+  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
+    KaryRr::Report y = 0;
+    const Status s = core.privatize(value, rng, y);
+    core.pack(y, payload);
+    return s;
+  }
+};
+
+// Unary encodings (sue, oue; custom ue is not configured from a name): the payload is the
+// report; counted by the bit-sliced column counter.
+struct UeModel : ModelDefaults {
+  static constexpr bool bit_columns = true;
+  UnaryEncoding core;
+  static Status configure(const MechanismConfig& c, UeModel& out, MechanismConfig& normalized);
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const { return channel_of(core); }
+  std::string fractions() const;
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    for (std::uint32_t i = 0; i < core.domain(); ++i) support[i] += (payload[i / 8] >> (i % 8)) & 1u;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
+  template <class Rng>
+  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
+    return core.privatize(value, rng, payload, core.report_bytes());
+  }
+};
+
+// Local hashing (blh, olh): a report supports every item that hashes, under its seed, to its
+// value — one range test per item (count_hash_matches).
+struct LhModel : ModelDefaults {
+  LocalHashing core;
+  std::vector<std::uint32_t> hash_keys;  // i · 0x9E3779B1 for every item i
+  static Status configure(const MechanismConfig& c, LhModel& out, MechanismConfig& normalized);
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const {
+    return {channel_of(core.randomizer()).p, 1.0 / static_cast<double>(core.range())};
+  }
+  std::string fractions() const;
+  ParseError check(std::span<const std::uint8_t> payload) const {
+    return core.unpack(payload.data()).value >= core.range() ? ParseError::value_out_of_range
+                                                             : ParseError::none;
+  }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const;
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    const LocalHashingReport r = core.unpack(payload.data());
+    return {{"seed", std::int64_t{r.seed}}, {"value", std::int64_t{r.value}}};
+  }
+  template <class Rng>
+  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
+    LocalHashing::Report r;
+    const Status s = core.privatize(value, rng, r);
+    core.pack(r, payload);
+    return s;
+  }
+};
+
+// Hadamard response: a report (row j, bit b) supports every item i with H(j, i) = b.
+struct HrModel : ModelDefaults {
+  HadamardResponse core;
+  static Status configure(const MechanismConfig& c, HrModel& out, MechanismConfig& normalized);
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const { return {channel_of(core.randomizer()).p, 0.5}; }
+  std::string fractions() const;
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    const HadamardReport r = core.unpack(payload.data());
+    for (std::uint32_t i = 0; i < core.domain(); ++i) support[i] += hadamard_bit(r.row, i) == r.bit;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    const HadamardReport r = core.unpack(payload.data());
+    return {{"row", std::int64_t{r.row}}, {"bit", std::int64_t{r.bit}}};
+  }
+  template <class Rng>
+  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
+    HadamardResponse::Report r;
+    const Status s = core.privatize(value, rng, r);
+    core.pack(r, payload);
+    return s;
+  }
+};
+
+// Stochastic discretization (numeric): the items are the L levels; a level ≥ L is refused.
+struct SdModel : ModelDefaults {
+  using Value = std::int32_t;
+  static constexpr bool takes_levels = true;
+  StochasticDiscretization core;
+  static Status configure(const MechanismConfig& c, SdModel& out, MechanismConfig& normalized);
+  std::uint32_t items() const { return core.levels(); }
+  Channel channel() const { return channel_of(core.randomizer()); }
+  std::string fractions() const;
+  ParseError check(std::span<const std::uint8_t> payload) const {
+    return core.unpack(payload.data()) >= core.levels() ? ParseError::value_out_of_range
+                                                        : ParseError::none;
+  }
+  double item_value(std::uint32_t item) const {
+    return core.low() + static_cast<double>(item) *
+                            static_cast<double>(std::int64_t{core.high()} - core.low()) /
+                            static_cast<double>(core.levels() - 1);
+  }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    support[core.unpack(payload.data())] += 1;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    const std::uint32_t level = core.unpack(payload.data());
+    return {{"level", std::int64_t{level}}, {"value", item_value(level)}};
+  }
+  template <class Rng>
+  Status privatize(std::int32_t value, Rng& rng, std::uint8_t* payload) const {
+    StochasticDiscretization::Report level = 0;
+    const Status s = core.privatize(value, rng, level);
+    core.pack(level, payload);
+    return s;
+  }
+};
+
+// Discrete Laplace (numeric): the items are the values lo … hi; no (p, q) channel (its
+// estimates deconvolve the noise, numeric_estimate.hpp).
+struct DlaplaceModel : ModelDefaults {
+  using Value = std::int32_t;
+  static constexpr bool takes_sensitivity = true;
+  DiscreteLaplace core;
+  // The noise weights core points at; shared, so that copies keep pointing at live storage.
+  std::shared_ptr<const std::vector<std::uint64_t>> weights;
+  static Status configure(const MechanismConfig& c, DlaplaceModel& out, MechanismConfig& normalized);
+  std::uint32_t items() const {
+    return static_cast<std::uint32_t>(std::int64_t{core.high()} - core.low()) + 1;
+  }
+  Channel channel() const { return {}; }
+  std::string fractions() const;
+  // The payload is y − lo (core.pack); compared as that offset, so no sum can overflow.
+  std::uint32_t offset(std::span<const std::uint8_t> payload) const {
+    return static_cast<std::uint32_t>(core.unpack(payload.data())) - static_cast<std::uint32_t>(core.low());
+  }
+  ParseError check(std::span<const std::uint8_t> payload) const {
+    return offset(payload) >= items() ? ParseError::value_out_of_range : ParseError::none;
+  }
+  double item_value(std::uint32_t item) const {
+    return static_cast<double>(std::int64_t{core.low()} + item);
+  }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    support[offset(payload)] += 1;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    return {{"value", std::int64_t{core.low()} + offset(payload)}};
+  }
+  template <class Rng>
+  Status privatize(std::int32_t value, Rng& rng, std::uint8_t* payload) const {
+    DiscreteLaplace::Report y = 0;
+    const Status s = core.privatize(value, rng, y);
+    core.pack(y, payload);
+    return s;
+  }
+};
+
+}  // namespace tinyldp::collector
+
+#endif
