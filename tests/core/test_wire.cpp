@@ -2,8 +2,6 @@
 // target must reproduce byte for byte. docs/wire-format.md decodes the first one by hand.
 #include "tinyldp/wire.hpp"
 
-#include <initializer_list>
-
 #include "check.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
@@ -110,30 +108,36 @@ TEST(payload_codecs_round_trip) {
     BinaryRr::pack(bit, payload);
     CHECK_EQ(BinaryRr::unpack(payload), bit);
   }
-  for (uint32_t v : {uint32_t{0}, uint32_t{1}, uint32_t{12}}) {
+  const uint32_t krr_values[] = {0, 1, 12};
+  for (uint32_t v : krr_values) {
     krr.pack(v, payload);
     CHECK_EQ(krr.unpack(payload), v);
     CHECK(padding_clear(krr.description()));
   }
-  for (uint32_t seed : {uint32_t{0}, uint32_t{1}, uint32_t{0xFFFFFFFF}})
-    for (uint32_t y : {uint32_t{0}, olh.range() - 1}) {
+  const uint32_t seeds[] = {0, 1, 0xFFFFFFFF};
+  const uint32_t hashed[] = {0, olh.range() - 1};
+  for (uint32_t seed : seeds)
+    for (uint32_t y : hashed) {
       olh.pack({seed, y}, payload);
       CHECK_EQ(olh.unpack(payload).seed, seed);
       CHECK_EQ(olh.unpack(payload).value, y);
       CHECK(padding_clear(olh.description()));
     }
-  for (uint32_t row : {uint32_t{0}, uint32_t{(1u << hr.row_bits()) - 1}})
+  const uint32_t rows[] = {0, (1u << hr.row_bits()) - 1};
+  for (uint32_t row : rows)
     for (uint8_t bit = 0; bit < 2; ++bit) {
       hr.pack({row, bit}, payload);
       CHECK_EQ(hr.unpack(payload).row, row);
       CHECK_EQ(hr.unpack(payload).bit, bit);
       CHECK(padding_clear(hr.description()));
     }
-  for (uint32_t level : {uint32_t{0}, uint32_t{4}}) {
+  const uint32_t levels[] = {0, 4};
+  for (uint32_t level : levels) {
     sd.pack(level, payload);
     CHECK_EQ(sd.unpack(payload), level);
   }
-  for (int32_t y : {-5, 0, 20}) {
+  const int32_t values[] = {-5, 0, 20};
+  for (int32_t y : values) {
     dl.pack(y, payload);
     CHECK_EQ(dl.unpack(payload), y);
     CHECK(padding_clear(dl.description()));
