@@ -4,6 +4,7 @@
 #include "check.hpp"
 #include "frequency_check.hpp"
 #include "tinyldp/bernoulli.hpp"
+#include "tinyldp/bernoulli_bits.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/port/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -49,24 +50,31 @@ TEST(bernoulli_hits_each_probability) {
 }
 
 TEST(bit_sliced_lanes_are_independent_bernoullis) {
-  for (Dyadic p : probabilities) {
-    InsecureTestSource src(202);
-    Rng rng(src);
-    const uint64_t words = trials(2000, as_double(p) > 0.05 ? as_double(p) : 0.05) / 32;
-    uint64_t lane_ones[32] = {};
-    uint64_t pair_ones = 0;  // lanes 3 and 17 both set
-    for (uint64_t w = 0; w < words; ++w) {
-      const uint32_t r = tinyldp::bernoulli_lanes<uint32_t>(p, 32, rng);
-      for (int l = 0; l < 32; ++l) lane_ones[l] += (r >> l) & 1u;
-      pair_ones += ((r >> 3) & (r >> 17)) & 1u;
+  // d = 100: whole words and a partial one on every target; d = 128 also runs the host's bulk
+  // path. Every lane's frequency, all lanes together, and one pair's joint frequency.
+  const uint32_t domains[] = {100, 128};
+  for (uint32_t d : domains) {
+    for (Dyadic p : probabilities) {
+      InsecureTestSource src(202);
+      Rng rng(src);
+      const uint64_t fills = trials(2000, as_double(p) > 0.05 ? as_double(p) : 0.05) / d + 1;
+      uint64_t lane_ones[128] = {};
+      uint64_t pair_ones = 0;  // lanes 3 and d − 3 both set
+      uint8_t out[16];
+      for (uint64_t f = 0; f < fills; ++f) {
+        tinyldp::BernoulliBits::fill(p, d, rng, out);
+        for (uint32_t l = 0; l < d; ++l) lane_ones[l] += (out[l / 8] >> (l % 8)) & 1u;
+        pair_ones += (out[0] >> 3) & (out[(d - 3) / 8] >> ((d - 3) % 8)) & 1u;
+      }
+      uint64_t total = 0;
+      for (uint32_t l = 0; l < d; ++l) {
+        CHECK(within_six_sigma(lane_ones[l], fills, as_double(p), false));
+        total += lane_ones[l];
+      }
+      CHECK(within_six_sigma(total, d * fills, as_double(p), power && as_double(p) > 0.05));
+      CHECK(within_six_sigma(pair_ones, fills, as_double(p) * as_double(p), false));
+      CHECK_EQ(rng.bits_drawn(), fills * d * p.bits);
     }
-    uint64_t total = 0;
-    for (int l = 0; l < 32; ++l) {
-      CHECK(within_six_sigma(lane_ones[l], words, as_double(p), false));
-      total += lane_ones[l];
-    }
-    CHECK(within_six_sigma(total, 32 * words, as_double(p), power && as_double(p) > 0.05));
-    CHECK(within_six_sigma(pair_ones, words, as_double(p) * as_double(p), false));
   }
 }
 

@@ -1,0 +1,230 @@
+// tinyldp/bernoulli_bits.hpp — d independent Bernoulli(q) bits at once, bit-sliced: the
+// sampler behind unary encodings (and any mechanism that randomizes many bits with one
+// probability).
+//
+// fill(q, d, rng, out) writes ⌈d/8⌉ bytes; bit i (bit i % 8 of byte i / 8) is 1 with
+// probability exactly q.num/2^q.bits, all bits independent. It runs the AND/OR ladder over q's
+// bits from the least significant up on every lane at once: r ← bit ? (r | u) : (r & u), u a
+// fresh uniform bit per lane and step — the comparison U < q evaluated on all lanes together.
+// Random-bit order: step-major — for each of q.bits steps, d fresh bits in lane order — so the
+// output is the same for any machine word (32 lanes on MCUs, 64 on hosts) and any draw size.
+// Random bits: exactly d·q.bits. Requires 0 < q < 1 as a Dyadic with 1 ≤ q.bits ≤ 64 (what
+// UnaryEncoding::configure guarantees); q.bits = 0 is a programmer error (no check on the
+// report path: a branch there costs the 32-bit cores ~100 instructions per report at -Os).
+// Time and memory access depend on d and q only: q's bit picks "or" or "and" for a whole step
+// (a branch on the configuration), never on a random or private value.
+// Cost: no RAM beyond out on 32-bit targets; on 64-bit machines with a bulk-capable Rng
+// (RandomBits' draw64_block_raw) and d a multiple of 64 (≤ 2^14), several steps' draws arrive
+// at once in a 2 KiB stack block (plus 2 KiB of lanes) and each step is one vector operation
+// per lane word. Instruction counts: docs/target-costs.md; host speed: docs/benchmarks.md.
+#ifndef TINYLDP_BERNOULLI_BITS_HPP
+#define TINYLDP_BERNOULLI_BITS_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyldp/endian.hpp"
+#include "tinyldp/probability.hpp"
+
+namespace tinyldp {
+
+class BernoulliBits {
+ public:
+  // The machine word the lanes are processed in: 64 lanes on 64-bit hosts, 32 on MCUs.
+  using Word = __UINTPTR_TYPE__;
+  static constexpr unsigned word_bits = sizeof(Word) * 8;
+
+  static constexpr size_t bytes_for(uint32_t d) { return (size_t{d} + 7) / 8; }
+
+  // Writes bytes_for(d) bytes of out (the unused high bits of the last byte are 0).
+  template <class Rng>
+  static void fill(Dyadic q, uint32_t d, Rng& rng, uint8_t* out) {
+    // The ladder over q's bits, step-major. Whole machine words where they fit, then one
+    // partial word; the random bit order is the same either way.
+    const uint32_t full_words = d / word_bits;
+    const unsigned tail_lanes = d % word_bits;
+    if (!ladder_word_major(q, rng, out, bytes_for(d), full_words, tail_lanes)) {
+      // Step 0 starts from all-zero lanes, so it stores "q's bit 0 and u" without reading the
+      // output: every byte of it is written (no zeroing pass). q is shifted down one
+      // bit per step: a 64-bit shift by one is two instructions on a 32-bit core.
+      uint64_t q_rest = q.num;
+      bool q_bit = (q_rest & 1u) != 0;
+      uint8_t* const tail = ladder_first_words(rng, q_bit, out, full_words);
+      if (tail_lanes != 0)
+        store_tail(tail, tail_lanes, static_cast<Word>(rng.draw(tail_lanes)) & static_cast<Word>(Word{0} - Word{q_bit}));
+      for (unsigned step = 1; step < q.bits; ++step) {
+        q_rest >>= 1;
+        q_bit = (static_cast<uint32_t>(q_rest) & 1u) != 0;
+        ladder_full_words(rng, q_bit, out, full_words);
+        if (tail_lanes != 0) {
+          const Word u = static_cast<Word>(rng.draw(tail_lanes));
+          store_tail(tail, tail_lanes,
+                     ladder_step(load_tail(tail, tail_lanes), u, static_cast<Word>(Word{0} - Word{q_bit})));
+        }
+      }
+    }
+  }
+
+  // Little-endian access to the ⌈lanes/8⌉ bytes of a partial word.
+  static Word load_tail(const uint8_t* p, unsigned lanes) {
+    Word w = 0;
+    for (unsigned i = 0; i * 8 < lanes; ++i) w |= static_cast<Word>(Word{p[i]} << (8 * i));
+    return w;
+  }
+  static void store_tail(uint8_t* p, unsigned lanes, Word w) {
+    for (unsigned i = 0; i * 8 < lanes; ++i) p[i] = static_cast<uint8_t>(w >> (8 * i));
+  }
+
+
+ private:
+  static constexpr void zero(uint8_t* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) p[i] = 0;
+  }
+
+  // One ladder step on a lane word: r = "u < q" over the q bits seen so far (LSB first).
+  static constexpr Word ladder_step(Word r, Word u, Word q_bit_mask) {
+    return static_cast<Word>((r & u) | (q_bit_mask & (r | u)));
+  }
+
+  template <class Rng>
+  static constexpr bool bulk_draws =
+      sizeof(Word) == 8 && requires(Rng& rng, uint64_t* out) { rng.draw64_block_raw(out, size_t{1}); };
+
+  // 64-bit machines with a bulk-capable Rng and d a multiple of 64, d ≤ 2^14. Each step's d
+  // draws are d/64 whole words of the stream, all starting at the same bit offset within a
+  // source word, so the ladder runs on the source words as they come ("rotated" lanes: lane i
+  // at bit offset + i of the rotated array) and the lanes are shifted into place once per
+  // block of steps, not once per step. Several steps' draws come at once into a 2 KiB stack
+  // block — the same bits, in the same order, as step-major draw64() calls. Returns false
+  // (nothing drawn) where it does not apply.
+  template <class Rng>
+  static bool ladder_word_major(Dyadic q, Rng& rng, uint8_t* out, size_t out_size,
+                                uint32_t words, unsigned tail_lanes) {
+    if constexpr (bulk_draws<Rng>) {
+      constexpr uint32_t block_words = 256, group = 16;
+      if (tail_lanes != 0 || words == 0 || words > block_words) return false;
+      zero(out, out_size);  // the lanes start at 0
+      uint64_t raw[block_words + 1];
+      uint64_t rotated[block_words + 1];
+      const uint32_t span = words + 1;  // rotated words covering one step's lanes
+      const unsigned steps_per_block = block_words / words;
+      for (unsigned first = 0; first < q.bits; first += steps_per_block) {
+        const unsigned steps = q.bits - first < steps_per_block ? q.bits - first : steps_per_block;
+        const unsigned offset = rng.draw64_block_raw(raw, size_t{steps} * words);
+        rotate_lanes(out, rotated, words, offset);
+        uint32_t k = 0;
+        for (; k + group <= span; k += group) run_steps<group>(q, rotated, raw, k, words, first, steps);
+        for (; k < span; ++k) run_steps<1>(q, rotated, raw, k, words, first, steps);
+        unrotate_lanes(rotated, out, words, offset);
+      }
+      return true;
+    } else {
+      (void)q, (void)rng, (void)out, (void)out_size, (void)words, (void)tail_lanes;
+      return false;
+    }
+  }
+
+  // Lane i (output bit i) ↔ bit offset + i of the rotated array (offset 1..64), and back.
+  static void rotate_lanes(const uint8_t* out, uint64_t* rotated, uint32_t words, unsigned offset) {
+    uint64_t previous = 0;
+    for (uint32_t k = 0; k < words; ++k) {
+      const uint64_t lanes = load_le<uint64_t>(out + 8 * k);
+      rotated[k] = offset == 64 ? previous : (previous >> (64 - offset)) | (lanes << offset);
+      previous = lanes;
+    }
+    rotated[words] = offset == 64 ? previous : previous >> (64 - offset);
+  }
+  static void unrotate_lanes(const uint64_t* rotated, uint8_t* out, uint32_t words, unsigned offset) {
+    for (uint32_t k = 0; k < words; ++k) {
+      const uint64_t lanes =
+          offset == 64 ? rotated[k + 1] : (rotated[k] >> offset) | (rotated[k + 1] << (64 - offset));
+      store_le<uint64_t>(out + 8 * k, lanes);
+    }
+  }
+
+  // Rotated words [k, k + N) through `steps` ladder steps starting at `first`; step s of the
+  // block reads raw words s·words + k … (raw[0] holds the bits left from earlier draws).
+  template <uint32_t N>
+  static void run_steps(Dyadic q, uint64_t* rotated, const uint64_t* raw, uint32_t k, uint32_t words,
+                        unsigned first, unsigned steps) {
+    // N words in vector registers (GCC vector extension; plain words where the machine has no
+    // vectors): one load and one "or"/"and" per word and step.
+    constexpr uint32_t per = N % 2 == 0 ? 2 : 1;
+    typedef uint64_t Lanes __attribute__((vector_size(8 * per)));
+    Lanes acc[N / per];
+#pragma GCC unroll 16
+    for (uint32_t j = 0; j < N / per; ++j) __builtin_memcpy(&acc[j], rotated + k + per * j, sizeof(Lanes));
+    for (unsigned s = 0; s < steps; ++s) {
+      // The ladder step with q's bit known: "or" where it is 1, "and" where it is 0. A branch
+      // on the configuration only, taken the same way for every value and every draw.
+      const uint64_t* u = raw + size_t{s} * words + k;
+      if ((q.num >> (first + s)) & 1u) {
+#pragma GCC unroll 16
+        for (uint32_t j = 0; j < N / per; ++j) acc[j] |= load_lanes<Lanes>(u + per * j);
+      } else {
+#pragma GCC unroll 16
+        for (uint32_t j = 0; j < N / per; ++j) acc[j] &= load_lanes<Lanes>(u + per * j);
+      }
+    }
+#pragma GCC unroll 16
+    for (uint32_t j = 0; j < N / per; ++j) __builtin_memcpy(rotated + k + per * j, &acc[j], sizeof(Lanes));
+  }
+
+  template <class Lanes>
+  static Lanes load_lanes(const uint64_t* p) {
+    Lanes v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+  }
+
+  // The output's lane words, always inlined in the ladder loops: as out-of-line calls (what
+  // -Os picks for load_le/store_le once they have several callers) they cost Cortex-M0 and
+  // RV32 about 30 instructions per word.
+  __attribute__((always_inline)) static Word load_word(const uint8_t* p) {
+    Word w;
+    __builtin_memcpy(&w, p, sizeof w);
+    return le_native(w);
+  }
+  __attribute__((always_inline)) static void store_word(uint8_t* p, Word w) {
+    w = le_native(w);
+    __builtin_memcpy(p, &w, sizeof w);
+  }
+
+  // Ladder step 0 on all-zero lanes: "q's bit and u", stored without reading the output.
+  template <class Rng>
+  static uint8_t* ladder_first_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
+    const Word mask = static_cast<Word>(Word{0} - Word{q_bit});
+    for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) store_word(word, draw_word(rng) & mask);
+    return word;
+  }
+
+  // One ladder step on the first `words` whole lane words; returns the first byte after them.
+  // q's bit picks "or" or "and" for the whole step: a branch on the configuration only.
+  // `word` is restrict: the output is not the Rng's state, so the Rng's pointers and counters
+  // may stay in registers across the output's byte-typed stores.
+  template <class Rng>
+  static uint8_t* ladder_full_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
+    uint8_t* const end = word + size_t{words} * sizeof(Word);
+    if (q_bit) {
+      for (; word != end; word += sizeof(Word)) store_word(word, load_word(word) | draw_word(rng));
+    } else {
+      for (; word != end; word += sizeof(Word)) store_word(word, load_word(word) & draw_word(rng));
+    }
+    return word;
+  }
+
+  template <class Rng>
+  static Word draw_word(Rng& rng) {
+    if constexpr (word_bits == 64 && requires { rng.draw64(); })
+      return static_cast<Word>(rng.draw64());
+    else if constexpr (word_bits == 32 && requires { rng.draw32(); })
+      return static_cast<Word>(rng.draw32());
+    else
+      return static_cast<Word>(rng.draw(word_bits));
+  }
+
+};
+
+}  // namespace tinyldp
+
+#endif
