@@ -13,11 +13,19 @@ using namespace tinyldp::collector;
 
 void BM_ingest(benchmark::State& s, MechanismId id) {
   Mechanism m;
-  Mechanism::configure({id, Epsilon::from_ratio(1, 1), static_cast<uint32_t>(s.range(0)), {}}, m);
+  if (Mechanism::configure({id, Epsilon::from_ratio(1, 1), static_cast<uint32_t>(s.range(0)), {}}, m) !=
+      Status::ok) {
+    s.SkipWithError("configure failed");
+    return;
+  }
   port::InsecureTestSource src(1);
   RandomBits<port::InsecureTestSource> rng(src);
   std::vector<std::vector<uint8_t>> reports(512);
-  for (std::size_t i = 0; i < reports.size(); ++i) m.privatize(static_cast<uint32_t>(i) % m.domain(), rng, {}, reports[i]);
+  for (std::size_t i = 0; i < reports.size(); ++i)
+    if (m.privatize(static_cast<uint32_t>(i) % m.domain(), rng, {}, reports[i]) != Status::ok) {
+      s.SkipWithError("a report failed");
+      return;
+    }
   Aggregator a(m);
   std::size_t i = 0;
   for (auto _ : s) {
@@ -34,12 +42,19 @@ void BM_ingest_numeric(benchmark::State& s, MechanismId id) {
   c.hi = static_cast<std::int32_t>(s.range(0));
   if (id == MechanismId::sd) c.levels = 16;
   Mechanism m;
-  Mechanism::configure(c, m);
+  if (Mechanism::configure(c, m) != Status::ok) {
+    s.SkipWithError("configure failed");
+    return;
+  }
   port::InsecureTestSource src(1);
   RandomBits<port::InsecureTestSource> rng(src);
   std::vector<std::vector<uint8_t>> reports(512);
   for (std::size_t i = 0; i < reports.size(); ++i)
-    m.privatize_number(static_cast<std::int32_t>(i % static_cast<std::size_t>(c.hi + 1)), rng, {}, reports[i]);
+    if (m.privatize_number(static_cast<std::int32_t>(i % static_cast<std::size_t>(c.hi + 1)), rng, {},
+                           reports[i]) != Status::ok) {
+      s.SkipWithError("a report failed");
+      return;
+    }
   Aggregator a(m);
   std::size_t i = 0;
   for (auto _ : s) {

@@ -31,12 +31,12 @@ template <class Rng>
 void reference_fill(Dyadic q, uint32_t d, Rng& rng, uint8_t* out) {
   for (uint32_t i = 0; i < (d + 7) / 8; ++i) out[i] = 0;
   for (unsigned s = 0; s < q.bits; ++s) {
-    const uint8_t q_bit = static_cast<uint8_t>((q.num >> s) & 1u);
+    const uint32_t q_bit = static_cast<uint32_t>((q.num >> s) & 1u);
     for (uint32_t i = 0; i < d; ++i) {
-      const uint8_t u = static_cast<uint8_t>(rng.draw(1));
-      const uint8_t r = static_cast<uint8_t>((out[i / 8] >> (i % 8)) & 1u);
-      const uint8_t next = q_bit ? static_cast<uint8_t>(r | u) : static_cast<uint8_t>(r & u);
-      out[i / 8] = static_cast<uint8_t>((out[i / 8] & ~(1u << (i % 8))) | (next << (i % 8)));
+      const uint32_t u = static_cast<uint32_t>(rng.draw(1));
+      const uint32_t r = (uint32_t{out[i / 8]} >> (i % 8)) & 1u;
+      const uint32_t next = q_bit ? (r | u) : (r & u);
+      out[i / 8] = static_cast<uint8_t>((uint32_t{out[i / 8]} & ~(1u << (i % 8))) | (next << (i % 8)));
     }
   }
 }

@@ -55,7 +55,7 @@ TEST(consumes_the_same_bits_for_every_input) {
     InsecureTestSource src(9);
     Rng rng(src);
     uint8_t report;
-    for (int i = 0; i < 100; ++i) rr.privatize(bit, rng, report);
+    for (int i = 0; i < 100; ++i) CHECK(rr.privatize(bit, rng, report) == Status::ok);
     CHECK_EQ(rng.bits_drawn(), 100u * rr.random_bits_per_report());
   }
 }

@@ -67,7 +67,7 @@ TEST(consumes_the_same_bits_for_every_input) {
     InsecureTestSource src(1);
     Rng rng(src);
     uint8_t report[9];
-    for (int i = 0; i < 20; ++i) oue.privatize(v, rng, report, sizeof report);
+    for (int i = 0; i < 20; ++i) CHECK(oue.privatize(v, rng, report, sizeof report) == Status::ok);
     CHECK_EQ(rng.bits_drawn(), 20u * oue.random_bits_per_report());
   }
 }

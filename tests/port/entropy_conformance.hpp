@@ -148,8 +148,9 @@ uint32_t entropy_conformance(S& source, const EntropyConformanceOptions& options
     Guarded a, b;
     a.prepare(32, 0);
     b.prepare(32, 0);
-    source.fill(a.out(), 32, blocking);
-    source.fill(b.out(), 32, blocking);
+    if (source.fill(a.out(), 32, blocking) != EntropyResult::ok ||
+        source.fill(b.out(), 32, blocking) != EntropyResult::ok)
+      report(v, name, "a 32-byte request failed", 32);
     bool same = true;
     for (size_t i = 0; i < 32; ++i) same = same && a.out()[i] == b.out()[i];
     if (same) report(v, name, "two requests returned the same bytes", 32);

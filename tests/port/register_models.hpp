@@ -32,7 +32,7 @@ struct Nrf51Model {
     if (offset == events_valrdy) {
       if (running && !dead && valrdy == 0 && ++polls >= latency) {
         uint8_t b = 0;
-        noise.fill(&b, 1, 0);
+        static_cast<void>(noise.fill(&b, 1, 0));  // the model's noise source cannot fail
         value = b;
         valrdy = 1;
         polls = 0;
@@ -89,7 +89,7 @@ struct Stm32Model {
       if ((cr & cr_rngen) != 0 && (sr & (sr_secs | sr_cecs)) == 0 && !never_ready &&
           (sr & sr_drdy) == 0 && ++polls >= latency) {
         uint8_t b[4];
-        noise.fill(b, 4, 0);
+        static_cast<void>(noise.fill(b, 4, 0));  // the model's noise source cannot fail
         dr = zero_words ? 0u : (uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24);
         sr |= sr_drdy;
         polls = 0;

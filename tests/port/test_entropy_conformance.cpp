@@ -47,8 +47,7 @@ struct Overrunning {
   InsecureTestSource inner{3};
   EntropyResult fill(uint8_t* out, size_t n, uint32_t flags) {
     if (n == 0) return EntropyResult::ok;
-    inner.fill(out, n + 1, flags);
-    return EntropyResult::ok;
+    return inner.fill(out, n + 1, flags);
   }
 };
 

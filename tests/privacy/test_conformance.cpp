@@ -63,8 +63,8 @@ TEST(bit_sliced_lanes_are_independent_bernoullis) {
       uint8_t out[16];
       for (uint64_t f = 0; f < fills; ++f) {
         tinyldp::BernoulliBits::fill(p, d, rng, out);
-        for (uint32_t l = 0; l < d; ++l) lane_ones[l] += (out[l / 8] >> (l % 8)) & 1u;
-        pair_ones += (out[0] >> 3) & (out[(d - 3) / 8] >> ((d - 3) % 8)) & 1u;
+        for (uint32_t l = 0; l < d; ++l) lane_ones[l] += (uint32_t{out[l / 8]} >> (l % 8)) & 1u;
+        pair_ones += (uint32_t{out[0]} >> 3) & (uint32_t{out[(d - 3) / 8]} >> ((d - 3) % 8)) & 1u;
       }
       uint64_t total = 0;
       for (uint32_t l = 0; l < d; ++l) {

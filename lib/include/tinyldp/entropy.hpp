@@ -55,7 +55,7 @@ typedef struct tinyldp_entropy_source {
 
 namespace tinyldp {
 
-enum class EntropyResult : uint8_t {
+enum class [[nodiscard]] EntropyResult : uint8_t {
   ok = TINYLDP_ENTROPY_OK,
   not_ready = TINYLDP_ENTROPY_NOT_READY,
   failed = TINYLDP_ENTROPY_FAILED,

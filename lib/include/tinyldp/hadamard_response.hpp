@@ -90,7 +90,8 @@ class HadamardResponse {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t row = static_cast<uint32_t>(rng.draw(log_k_));
     uint8_t bit = 0;
-    rr_.privatize(hadamard_bit(row, value), rng, bit);
+    // The bit is always 0 or 1, so the RR's only failure is the Rng's, handled below.
+    static_cast<void>(rr_.privatize(hadamard_bit(row, value), rng, bit));
     if (!rng.ok()) {
       report = {};
       return rng.status();

@@ -10,7 +10,7 @@
 
 namespace tinyldp {
 
-enum class Status : uint8_t {
+enum class [[nodiscard]] Status : uint8_t {
   ok = 0,
   bad_epsilon,            // ε not in (0, max_epsilon]
   bad_parameter,          // a domain size, level count or probability out of its range

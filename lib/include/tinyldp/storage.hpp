@@ -60,7 +60,7 @@ typedef struct tinyldp_storage_device {
 
 namespace tinyldp {
 
-enum class StorageResult : uint8_t {
+enum class [[nodiscard]] StorageResult : uint8_t {
   ok = TINYLDP_STORAGE_OK,
   not_found = TINYLDP_STORAGE_NOT_FOUND,
   too_large = TINYLDP_STORAGE_TOO_LARGE,

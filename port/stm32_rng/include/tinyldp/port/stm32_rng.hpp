@@ -113,7 +113,7 @@ class Stm32RngT {
       Poll p;
       while ((p = poll(word)) == Poll::empty) {
         if (++spins > config_.max_spins_per_word) {
-          fail(stm32_rng::Error::timeout);
+          latch(stm32_rng::Error::timeout);
           p = Poll::error;
           break;
         }
@@ -150,19 +150,23 @@ class Stm32RngT {
   bool error_in(uint32_t status) {
     using namespace stm32_rng;
     if ((status & (sr_secs | sr_seis)) != 0) {
-      fail(Error::seed);
+      latch(Error::seed);
       return true;
     }
     if ((status & (sr_cecs | sr_ceis)) != 0) {
-      fail(Error::clock);
+      latch(Error::clock);
       return true;
     }
     return false;
   }
 
-  EntropyResult fail(Error e) {
+  // Latches the error (final until reset) and drops pooled bytes.
+  void latch(Error e) {
     error_ = e;
     discard_pool();
+  }
+  EntropyResult fail(Error e) {
+    latch(e);
     return EntropyResult::failed;
   }
 
