@@ -26,9 +26,9 @@
 
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/estimates.hpp"
-#include "tinyldp/port/chacha20_drbg.hpp"
-#include "tinyldp/port/host_os_source.hpp"
-#include "tinyldp/port/simulation_source.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/host_os_source.hpp"
+#include "tinyldp/port/test/simulation_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 namespace {

@@ -1,7 +1,7 @@
 // Port: the ChaCha20 DRBG alone — seeded from the platform TRNG, which is also its reseed
 // source (so a reseed may nest inside a request), one 32-byte request sent.
 #include "footprint.hpp"
-#include "tinyldp/port/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
 
 AppStatic<tinyldp::port::ChaCha20Drbg> app_drbg;
 

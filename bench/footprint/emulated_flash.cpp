@@ -1,7 +1,7 @@
 // Port: a storage Record (the core's two-slot layer) on the NOR-flash model — write 32 bytes, read
 // them back. The 4 sectors of 256 bytes are the application's RAM (app_flash).
 #include "footprint.hpp"
-#include "tinyldp/port/emulated_flash.hpp"
+#include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/storage.hpp"
 
 uint8_t app_flash[4 * 256];

@@ -1,6 +1,6 @@
 // Port: SP 800-90B health tests around the platform TRNG (byte samples, H = 4 bits claimed).
 #include "footprint.hpp"
-#include "tinyldp/port/health_tests.hpp"
+#include "tinyldp/port/entropy/health_tests.hpp"
 
 extern "C" int footprint_run() {
   PlatformTrng raw;

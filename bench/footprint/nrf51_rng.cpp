@@ -1,7 +1,7 @@
 // Port: the nRF51 RNG peripheral driver (register level), one blocking 32-byte request.
 // Built for every target (it only touches memory-mapped registers); runs only on an nRF51.
 #include "footprint.hpp"
-#include "tinyldp/port/nrf51_rng.hpp"
+#include "tinyldp/port/entropy/nrf51_rng.hpp"
 
 extern "C" int footprint_run() {
   tinyldp::port::Nrf51Rng rng;

@@ -4,7 +4,7 @@
 // framed with the wire header and sent. The DRBG is the application's (328 bytes of its .bss);
 // everything else lives on the stack.
 #include "footprint.hpp"
-#include "tinyldp/port/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/unary_encoding.hpp"
 

@@ -1,9 +1,9 @@
 // Port: reboot-safe DRBG seed (persisted_seed.hpp) on RAM storage — restore_seed at boot,
 // provisioning with save_seed if nothing is stored yet, then one 32-byte request.
 #include "footprint.hpp"
-#include "tinyldp/port/chacha20_drbg.hpp"
-#include "tinyldp/port/persisted_seed.hpp"
-#include "tinyldp/port/ram_storage.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/persisted_seed.hpp"
+#include "tinyldp/port/storage/ram_storage.hpp"
 
 AppStatic<tinyldp::port::ChaCha20Drbg> app_drbg;
 uint8_t app_flash[4 * 256];

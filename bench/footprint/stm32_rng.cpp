@@ -1,7 +1,7 @@
 // Port: the STM32 RNG peripheral driver (STM32F4 address), one blocking 32-byte request.
 // Built for every target (it only touches memory-mapped registers); runs only on an STM32.
 #include "footprint.hpp"
-#include "tinyldp/port/stm32_rng.hpp"
+#include "tinyldp/port/entropy/stm32_rng.hpp"
 
 extern "C" int footprint_run() {
   tinyldp::port::Stm32Rng<0x50060800u> rng;

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "board.h"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/unary_encoding.hpp"
 

@@ -25,7 +25,7 @@
 #include <functional>
 #include <vector>
 
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 namespace {

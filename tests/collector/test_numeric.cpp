@@ -10,7 +10,7 @@
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
 #include "tinyldp/collector/report_file.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 namespace {

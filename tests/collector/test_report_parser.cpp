@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "tinyldp/collector/mechanism.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 namespace {

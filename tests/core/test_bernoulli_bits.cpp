@@ -6,7 +6,7 @@
 #include "tinyldp/bernoulli_bits.hpp"
 
 #include "check.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 using tinyldp::BernoulliBits;

@@ -3,7 +3,7 @@
 #include "digest.hpp"
 #include "frequency_check.hpp"
 #include "tinyldp/discrete_laplace.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 using tinyldp::DiscreteLaplace;

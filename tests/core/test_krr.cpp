@@ -2,7 +2,7 @@
 #include "check.hpp"
 #include "digest.hpp"
 #include "tinyldp/krr.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 using tinyldp::Epsilon;

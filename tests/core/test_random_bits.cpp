@@ -2,7 +2,7 @@
 #include "tinyldp/random_bits.hpp"
 
 #include "check.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 
 using tinyldp::port::CountingSource;
 using tinyldp::port::InsecureTestSource;

@@ -1,7 +1,7 @@
 // Unary encoding (SUE, OUE, generic): configuration, errors, layout, golden reports.
 #include "check.hpp"
 #include "digest.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/unary_encoding.hpp"
 

@@ -10,7 +10,7 @@
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 using namespace tinyldp;

@@ -8,7 +8,7 @@
 
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/report_file.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "fuzz_mechanisms.hpp"
 

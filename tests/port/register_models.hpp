@@ -7,9 +7,9 @@
 
 #include <stdint.h>
 
-#include "tinyldp/port/insecure_test_source.hpp"
-#include "tinyldp/port/nrf51_rng.hpp"
-#include "tinyldp/port/stm32_rng.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
+#include "tinyldp/port/entropy/nrf51_rng.hpp"
+#include "tinyldp/port/entropy/stm32_rng.hpp"
 
 namespace tinyldp::test {
 

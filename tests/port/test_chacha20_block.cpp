@@ -1,6 +1,6 @@
 // The ChaCha20 block function against RFC 8439: the §2.3.2 block, the five keystream blocks of
 // Appendix A.1, and the §2.4.2 two-block keystream (checked through its ciphertext).
-#include "tinyldp/port/chacha20.hpp"
+#include "tinyldp/port/entropy/chacha20.hpp"
 
 #include "check.hpp"
 #include "test_util.hpp"

@@ -1,10 +1,10 @@
 // The ChaCha20 DRBG: known answers from an independent model, seeding through the contract,
 // the reseed interval (fails closed), fast key erasure, wiping, and its contract as a source.
-#include "tinyldp/port/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
 
 #include "check.hpp"
 #include "test_util.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 using tinyldp::EntropyResult;

@@ -4,11 +4,11 @@
 
 #include "check.hpp"
 #include "register_models.hpp"
-#include "tinyldp/port/chacha20_drbg.hpp"
-#include "tinyldp/port/health_tests.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
-#include "tinyldp/port/nrf51_rng.hpp"
-#include "tinyldp/port/stm32_rng.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/health_tests.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
+#include "tinyldp/port/entropy/nrf51_rng.hpp"
+#include "tinyldp/port/entropy/stm32_rng.hpp"
 
 using tinyldp::EntropyResult;
 using tinyldp::port::ChaCha20Drbg;

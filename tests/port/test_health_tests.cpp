@@ -1,10 +1,10 @@
 // The SP 800-90B health-test wrapper: a stuck source trips the repetition count at exactly its
 // cutoff, a low-entropy source trips the adaptive proportion test, a good source runs clean,
 // a trip fails closed until reinit, and raw-source failures pass through.
-#include "tinyldp/port/health_tests.hpp"
+#include "tinyldp/port/entropy/health_tests.hpp"
 
 #include "check.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 
 using tinyldp::EntropyResult;
 using tinyldp::port::HealthConfig;

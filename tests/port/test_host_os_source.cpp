@@ -1,6 +1,6 @@
 // The host OS source (getrandom) passes the entropy conformance suite; FROM_ISR requests are
 // answered not_supported, and its C form behaves the same. Host only.
-#include "tinyldp/port/host_os_source.hpp"
+#include "tinyldp/port/entropy/host_os_source.hpp"
 
 #include "check.hpp"
 #include "entropy_conformance.hpp"

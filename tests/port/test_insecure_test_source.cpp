@@ -1,6 +1,6 @@
 // The deterministic test source's fault injection: fail on call N (each result), short reads,
 // stuck-at output, biased bits (statistical check with a fixed seed), and its determinism.
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 
 #include "check.hpp"
 #include "test_util.hpp"

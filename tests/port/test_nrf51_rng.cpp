@@ -1,6 +1,6 @@
 // The nRF51 RNG backend against a register model: start-up sequence and bias correction,
 // blocking and non-blocking paths, a dead peripheral failing closed, restart.
-#include "tinyldp/port/nrf51_rng.hpp"
+#include "tinyldp/port/entropy/nrf51_rng.hpp"
 
 #include "check.hpp"
 #include "register_models.hpp"

@@ -1,12 +1,12 @@
 // The nRF51 RNG backend on the real (emulated) peripheral: QEMU's microbit machine. Built for
 // the cortex-m0 preset only. Checks the registers it programs, the conformance suite, and
 // that the bytes are not constant (loose statistical bound: the emulated noise is unseeded).
-#include "tinyldp/port/nrf51_rng.hpp"
+#include "tinyldp/port/entropy/nrf51_rng.hpp"
 
 #include "check.hpp"
 #include "entropy_conformance.hpp"
 #include "test_util.hpp"
-#include "tinyldp/port/health_tests.hpp"
+#include "tinyldp/port/entropy/health_tests.hpp"
 
 using tinyldp::EntropyResult;
 using tinyldp::port::Nrf51Rng;

@@ -3,10 +3,10 @@
 // produce the same first output block — also when power fails during the rewrite (such a boot
 // fails closed and emits nothing); and the check catches a boot path that does not advance.
 #include "check.hpp"
-#include "tinyldp/port/chacha20_drbg.hpp"
-#include "tinyldp/port/emulated_flash.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
-#include "tinyldp/port/persisted_seed.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
+#include "tinyldp/port/storage/emulated_flash.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
+#include "tinyldp/port/entropy/persisted_seed.hpp"
 
 using tinyldp::EntropyResult;
 using tinyldp::Record;

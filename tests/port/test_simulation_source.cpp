@@ -5,7 +5,7 @@
 
 #include "check.hpp"
 #include "entropy_conformance.hpp"
-#include "tinyldp/port/simulation_source.hpp"
+#include "tinyldp/port/test/simulation_source.hpp"
 
 using tinyldp::port::SimulationSource;
 

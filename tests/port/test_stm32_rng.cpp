@@ -1,7 +1,7 @@
 // The STM32 RNG backend against a register model (QEMU's STM32 machines lack the RNG): seed
 // error and clock error paths fail closed, recovery through init(), zero words discarded,
 // a word read while an error arose never used, non-blocking pool, timeout.
-#include "tinyldp/port/stm32_rng.hpp"
+#include "tinyldp/port/entropy/stm32_rng.hpp"
 
 #include "check.hpp"
 #include "register_models.hpp"

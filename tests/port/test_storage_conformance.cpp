@@ -3,8 +3,8 @@
 #include "storage_conformance.hpp"
 
 #include "check.hpp"
-#include "tinyldp/port/emulated_flash.hpp"
-#include "tinyldp/port/ram_storage.hpp"
+#include "tinyldp/port/storage/emulated_flash.hpp"
+#include "tinyldp/port/storage/ram_storage.hpp"
 
 using tinyldp::CStorageDevice;
 using tinyldp::StorageGeometry;

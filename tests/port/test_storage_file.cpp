@@ -6,7 +6,7 @@
 
 #include "check.hpp"
 #include "storage_conformance.hpp"
-#include "tinyldp/port/file_storage.hpp"
+#include "tinyldp/port/storage/file_storage.hpp"
 
 using tinyldp::Record;
 using tinyldp::StorageGeometry;

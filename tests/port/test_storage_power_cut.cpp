@@ -3,7 +3,7 @@
 // over >= 10^4 cut points on the host (before, during and after the cut step, several program
 // unit sizes and slot layouts). The same harness catches writers without the two slots.
 #include "check.hpp"
-#include "tinyldp/port/emulated_flash.hpp"
+#include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/storage.hpp"
 
 using tinyldp::Record;

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "tinyldp/epsilon.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 namespace tinyldp::test {

@@ -14,7 +14,7 @@
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"

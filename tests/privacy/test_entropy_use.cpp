@@ -3,7 +3,7 @@
 // bytes pulled from the source must be identical across all values, report after report.
 #include "check.hpp"
 #include "tinyldp/krr.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/unary_encoding.hpp"

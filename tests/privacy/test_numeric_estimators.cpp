@@ -10,7 +10,7 @@
 
 #include "check.hpp"
 #include "tinyldp/discrete_laplace.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 

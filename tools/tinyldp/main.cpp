@@ -27,8 +27,8 @@
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
 #include "tinyldp/collector/report_file.hpp"
-#include "tinyldp/port/host_os_source.hpp"
-#include "tinyldp/port/insecure_test_source.hpp"
+#include "tinyldp/port/entropy/host_os_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
 namespace {

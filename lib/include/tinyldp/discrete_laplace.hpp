@@ -22,8 +22,8 @@
 // one int32_t; random bits per report = B (precision bits, ≤ 62; default 48); time ~2W + 1
 // 64-bit compare-and-adds per report. Run-time configuration (integer: ~50·W 64×64→128-bit
 // multiplications and two ln bounds) can run on the device. Limits: 1 ≤ W ≤ 65535,
-// 1 ≤ Δ ≤ W. Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize ≈ 80 B plus RandomBits::draw ≈ 56 B and the caller's RandomBits (80 B);
-// configure ≈ 1.3 KiB (384-bit temporaries).
+// 1 ≤ Δ ≤ W. Run-time configure needs ≈ 1.3 KiB of stack (384-bit temporaries). Measured:
+// docs/footprint.md (code, stack per target) and docs/target-costs.md (instructions per report).
 #ifndef TINYLDP_DISCRETE_LAPLACE_HPP
 #define TINYLDP_DISCRETE_LAPLACE_HPP
 

@@ -79,6 +79,13 @@ concept EntropyEstimating = EntropySource<S> && requires(const S& source) {
   requires is_same_type<decltype(source.min_entropy_q8()), uint16_t>;
 };
 
+// An estimating source and nothing more (declared, never defined): what a generic port — a
+// wrapper over any source — is checked with where it is declared.
+struct EntropySourceArchetype {
+  EntropyResult fill(uint8_t* out, size_t length, uint32_t flags);
+  uint16_t min_entropy_q8() const;
+};
+
 // The source's min-entropy per output byte in 1/256 bit, or TINYLDP_ENTROPY_ESTIMATE_UNKNOWN.
 template <EntropySource S>
 constexpr uint16_t entropy_estimate(const S& source) {

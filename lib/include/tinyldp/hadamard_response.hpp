@@ -5,8 +5,8 @@
 // and sends {j, binary RR(x)}. The row is independent of the value, so the realized ε is the
 // binary RR's. Branch-free in the value.
 // Cost: context 32 bytes; report log2 K + 1 bits; random bits per report = log2 K + the RR's.
-// Stack (Cortex-M0, -Os, -fstack-usage, per function): the RR's privatize ≈ 40 B plus
-// RandomBits::draw ≈ 56 B, plus the caller's RandomBits (80 B); run-time configure ≈ 1.3 KiB.
+// Run-time configure needs ≈ 1.3 KiB of stack (make() at compile time: none). Measured:
+// docs/footprint.md (code, stack per target) and docs/target-costs.md (instructions per report).
 // Estimator (collector): item i is supported when the bit equals parity(j AND i); then
 // Pr[support | v = i] = p and Pr[support | v ≠ i] = 1/2 exactly, so ĉ(i) = (C(i) − n/2)/(p − 1/2).
 #ifndef TINYLDP_HADAMARD_RESPONSE_HPP

@@ -12,8 +12,8 @@
 // realized_epsilon() = ln(T/m), rounded up.
 // Cost: context 40 bytes; report ⌈log2 k⌉ bits (a uint32_t here); random bits per report =
 // other_probability().bits (≤ 64); ⌈log2(k − 1)⌉ compare-and-subtract steps (≤ 30).
-// Stack (Cortex-M0, -Os): privatize ≈ 100 B plus the caller's RandomBits (80 B); run-time
-// configure ≈ 1.3 KiB (use make() at compile time to avoid it).
+// Run-time configure needs ≈ 1.3 KiB of stack (use make() at compile time to avoid it).
+// Measured: docs/footprint.md (code, stack per target) and docs/target-costs.md (instructions per report).
 // Estimator (collector): ĉ(v) = (C(v) − nq)/(p − q), Var = n(e^ε+k−2)/(e^ε−1)².
 #ifndef TINYLDP_KRR_HPP
 #define TINYLDP_KRR_HPP

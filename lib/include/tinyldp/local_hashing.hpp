@@ -21,9 +21,8 @@
 // random bits per report = seed_bits + the k-RR's bits; privatize is branch-free in the value
 // (one 32×32→64 multiply, a libgcc call on Cortex-M0) and division-free in the random draw too
 // (the k-RR's index by a fixed-trip restoring division, see krr.hpp).
-// Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize is inlined into its caller;
-// the k-RR step (KaryRr::randomize) ≈ 80 B plus RandomBits::draw ≈ 56 B, plus the
-// caller's RandomBits (80 B); run-time configure ≈ 1.3 KiB (make_olh/make_blh: none).
+// Run-time configure needs ≈ 1.3 KiB of stack (make_olh/make_blh: none). Measured:
+// docs/footprint.md (code, stack per target) and docs/target-costs.md (instructions per report).
 // Estimator (collector): support C(i) = #{reports with H(s, i) = y}; ĉ(i) = (C(i) − n/g)/(p − 1/g).
 #ifndef TINYLDP_LOCAL_HASHING_HPP
 #define TINYLDP_LOCAL_HASHING_HPP

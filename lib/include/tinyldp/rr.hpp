@@ -5,9 +5,9 @@
 // from those integers, rounded up to 2^-32. The bit decides nothing: the report is
 // bit ^ ¬Bernoulli(p), branch-free.
 // Cost: context 24 bytes; report 1 bit (one byte here); random bits per report =
-// keep_probability().bits (≤ 64; 1–25 at the default precision). Stack (Cortex-M0, -Os,
-// -fstack-usage): privatize ≈ 60 B plus the caller's RandomBits (80 B); run-time configure
-// ≈ 1.3 KiB for its 384-bit temporaries — configure with make() at compile time to avoid it.
+// keep_probability().bits (≤ 64; 1–25 at the default precision). Run-time configure needs
+// ≈ 1.3 KiB of stack for its 384-bit temporaries — configure with make() at compile time to
+// avoid it. Measured: docs/footprint.md (code, stack per target) and docs/target-costs.md (instructions per report).
 // Estimator (collector): x̃ = (s + pN − N)/(2p − 1), Var = N·p(1−p)/(2p−1)².
 #ifndef TINYLDP_RR_HPP
 #define TINYLDP_RR_HPP

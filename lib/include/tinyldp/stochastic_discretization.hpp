@@ -16,9 +16,8 @@
 // Cost: context 56 bytes; report ⌈log2 L⌉ bits (a uint32_t level here); random bits per report
 // = B + the k-RR's; time L − 1 comparisons plus the k-RR (whose index needs no division
 // either: krr.hpp). Limits: W < 2^31, 2 ≤ L ≤ 256.
-// Stack (Cortex-M0, -Os, -fstack-usage, per function): privatize ≈ 80 B plus the k-RR step
-// (KaryRr::randomize) ≈ 80 B and RandomBits::draw ≈ 56 B, plus the caller's RandomBits
-// (80 B); run-time configure ≈ 1.3 KiB (make(): none).
+// Run-time configure needs ≈ 1.3 KiB of stack (make(): none). Measured:
+// docs/footprint.md (code, stack per target) and docs/target-costs.md (instructions per report).
 #ifndef TINYLDP_STOCHASTIC_DISCRETIZATION_HPP
 #define TINYLDP_STOCHASTIC_DISCRETIZATION_HPP
 

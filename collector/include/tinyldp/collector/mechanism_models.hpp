@@ -36,7 +36,7 @@ using wire::MechanismId;
 // from untrusted files too, and nothing is allocated in proportion to an unchecked number.
 inline constexpr std::uint32_t max_collector_domain = std::uint32_t{1} << 22;
 // The widest dlaplace range (hi − lo) the collector estimates: its distribution estimate
-// inverts the dense (W + 1)² noise matrix, O(W³) time (~1 s at W = 1024).
+// inverts the dense (W + 1)² noise matrix: O(W³) time.
 inline constexpr std::uint32_t max_collector_dlaplace_width = 1024;
 
 struct MechanismConfig {
@@ -69,6 +69,15 @@ struct ModelDefaults {
   double item_value(std::uint32_t item) const { return item; }
 };
 
+// The core's privatize into its own report type, then the core's pack into the payload.
+template <class Core, class Value, class Rng>
+Status privatize_packed(const Core& core, Value value, Rng& rng, std::uint8_t* payload) {
+  typename Core::Report report{};
+  const Status s = core.privatize(value, rng, report);
+  core.pack(report, payload);
+  return s;
+}
+
 // Binary randomized response: a 1-bit payload; each report supports the bit it carries.
 struct RrModel : ModelDefaults {
   BinaryRr core;
@@ -84,10 +93,7 @@ struct RrModel : ModelDefaults {
   }
   template <class Rng>
   Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
-    BinaryRr::Report y = 0;
-    const Status s = core.privatize(value, rng, y);
-    BinaryRr::pack(y, payload);
-    return s;
+    return privatize_packed(core, value, rng, payload);
   }
 };
 
@@ -110,10 +116,7 @@ struct KrrModel : ModelDefaults {
   }
   template <class Rng>
   Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
-    KaryRr::Report y = 0;
-    const Status s = core.privatize(value, rng, y);
-    core.pack(y, payload);
-    return s;
+    return privatize_packed(core, value, rng, payload);
   }
 };
 
@@ -158,10 +161,7 @@ struct LhModel : ModelDefaults {
   }
   template <class Rng>
   Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
-    LocalHashing::Report r;
-    const Status s = core.privatize(value, rng, r);
-    core.pack(r, payload);
-    return s;
+    return privatize_packed(core, value, rng, payload);
   }
 };
 
@@ -182,10 +182,7 @@ struct HrModel : ModelDefaults {
   }
   template <class Rng>
   Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
-    HadamardResponse::Report r;
-    const Status s = core.privatize(value, rng, r);
-    core.pack(r, payload);
-    return s;
+    return privatize_packed(core, value, rng, payload);
   }
 };
 
@@ -216,10 +213,7 @@ struct SdModel : ModelDefaults {
   }
   template <class Rng>
   Status privatize(std::int32_t value, Rng& rng, std::uint8_t* payload) const {
-    StochasticDiscretization::Report level = 0;
-    const Status s = core.privatize(value, rng, level);
-    core.pack(level, payload);
-    return s;
+    return privatize_packed(core, value, rng, payload);
   }
 };
 
@@ -255,10 +249,7 @@ struct DlaplaceModel : ModelDefaults {
   }
   template <class Rng>
   Status privatize(std::int32_t value, Rng& rng, std::uint8_t* payload) const {
-    DiscreteLaplace::Report y = 0;
-    const Status s = core.privatize(value, rng, y);
-    core.pack(y, payload);
-    return s;
+    return privatize_packed(core, value, rng, payload);
   }
 };
 
