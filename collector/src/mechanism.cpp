@@ -106,7 +106,7 @@ Status LhModel::configure(const MechanismConfig& c, LhModel& out, MechanismConfi
                        : LocalHashing::configure_olh(c.epsilon, c.domain, out.core, c.precision);
   if (s != Status::ok) return s;
   out.hash_keys.resize(c.domain);
-  for (std::uint32_t i = 0; i < c.domain; ++i) out.hash_keys[i] = i * 0x9E3779B1u;
+  for (std::uint32_t i = 0; i < c.domain; ++i) out.hash_keys[i] = local_hash_key(i);
   return s;
 }
 
@@ -219,12 +219,7 @@ __attribute__((target_clones("avx2", "default"), optimize("O3")))
 void count_hash_matches(const std::uint32_t* keys, std::uint32_t n, std::uint32_t seed,
                         std::uint32_t lo, std::uint32_t width, std::uint64_t* support) {
   for (std::uint32_t i = 0; i < n; ++i) {
-    std::uint32_t x = keys[i] ^ seed;
-    x ^= x >> 16;
-    x *= 0x85EBCA6Bu;
-    x ^= x >> 13;
-    x *= 0xC2B2AE35u;
-    x ^= x >> 16;
+    const std::uint32_t x = local_hash_mix(keys[i] ^ seed);
     support[i] += (x - lo) < width ? 1u : 0u;
   }
 }

@@ -40,13 +40,21 @@ struct LocalHashingReport {
   uint32_t value = 0;  // in [0, g)
 };
 
-constexpr uint32_t local_hash(uint32_t seed, uint32_t value, uint32_t g) {
-  uint32_t x = (value * 0x9E3779B1u) ^ seed;
+// The hash's two halves, shared with the collector's support counting (which must agree bit
+// for bit): the value's key, and MurmurHash3's 32-bit finalizer over key XOR seed.
+constexpr uint32_t local_hash_key(uint32_t value) { return value * 0x9E3779B1u; }
+constexpr uint32_t local_hash_mix(uint32_t key_xor_seed) {
+  uint32_t x = key_xor_seed;
   x ^= x >> 16;
   x *= 0x85EBCA6Bu;
   x ^= x >> 13;
   x *= 0xC2B2AE35u;
   x ^= x >> 16;
+  return x;
+}
+
+constexpr uint32_t local_hash(uint32_t seed, uint32_t value, uint32_t g) {
+  const uint32_t x = local_hash_mix(local_hash_key(value) ^ seed);
   return static_cast<uint32_t>((uint64_t{x} * g) >> 32);
 }
 

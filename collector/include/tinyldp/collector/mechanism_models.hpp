@@ -143,7 +143,7 @@ struct UeModel : ModelDefaults {
 // value — one range test per item (count_hash_matches).
 struct LhModel : ModelDefaults {
   LocalHashing core;
-  std::vector<std::uint32_t> hash_keys;  // i · 0x9E3779B1 for every item i
+  std::vector<std::uint32_t> hash_keys;  // local_hash_key(i) for every item i
   static Status configure(const MechanismConfig& c, LhModel& out, MechanismConfig& normalized);
   std::uint32_t items() const { return core.domain(); }
   Channel channel() const {
