@@ -39,12 +39,14 @@ const std::vector<std::uint64_t>& Aggregator::support() const {
 ParseError Aggregator::ingest(std::span<const std::uint8_t> report) {
   const ParseResult parsed = parse_report(report, mechanism_.description());
   if (!parsed.ok()) return parsed.error;
-  const ParseError content = mechanism_.check_payload(parsed.report.payload);
-  if (content != ParseError::none) return content;
-  if (columns_)
+  if (columns_) {
+    const ParseError content = mechanism_.check_payload(parsed.report.payload);
+    if (content != ParseError::none) return content;
     columns_->add(parsed.report.payload);
-  else
-    mechanism_.add_support(parsed.report.payload, support_);
+  } else {
+    const ParseError content = mechanism_.count(parsed.report.payload, support_);
+    if (content != ParseError::none) return content;
+  }
   ++reports_;
   return ParseError::none;
 }

@@ -203,6 +203,21 @@ void Mechanism::add_support(std::span<const std::uint8_t> payload,
   std::visit([&](const auto& m) { m.add_support(payload, support); }, model_);
 }
 
+ParseError Mechanism::count(std::span<const std::uint8_t> payload,
+                            std::span<std::uint64_t> support) const {
+  return std::visit(
+      [&](const auto& m) {
+        if constexpr (requires { m.count(payload, support); }) {
+          return m.count(payload, support);
+        } else {
+          const ParseError e = m.check(payload);
+          if (e == ParseError::none) m.add_support(payload, support);
+          return e;
+        }
+      },
+      model_);
+}
+
 std::vector<PayloadField> Mechanism::payload_fields(std::span<const std::uint8_t> payload) const {
   return std::visit([&](const auto& m) { return m.fields(payload); }, model_);
 }
@@ -229,9 +244,7 @@ std::string fraction(std::uint64_t num, unsigned bits) {
 }
 }  // namespace
 
-void LhModel::add_support(std::span<const std::uint8_t> payload,
-                          std::span<std::uint64_t> support) const {
-  const LocalHashingReport r = core.unpack(payload.data());
+void LhModel::count_report(const LocalHashingReport& r, std::span<std::uint64_t> support) const {
   // H(s, i) = y  ⇔  the mixed word falls in [⌈y·2^32/g⌉, ⌈(y+1)·2^32/g⌉): one 32-bit range
   // test per item instead of a 64-bit multiply, so the loop vectorizes.
   const std::uint64_t g = core.range();

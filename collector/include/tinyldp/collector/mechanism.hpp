@@ -105,6 +105,8 @@ class Mechanism {
   ParseError check_payload(std::span<const std::uint8_t> payload) const;
   // Adds 1 to support[i] for every item i the payload supports.
   void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const;
+  // check_payload, then add_support if it passed (the payload decoded once): the ingest path.
+  ParseError count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const;
   // The payload's fields by name, for `inspect`.
   std::vector<PayloadField> payload_fields(std::span<const std::uint8_t> payload) const;
 

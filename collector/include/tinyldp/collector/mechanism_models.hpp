@@ -59,7 +59,9 @@ struct PayloadField {
   std::variant<std::int64_t, double, std::vector<std::uint32_t>> value;
 };
 
-// What every model has unless it says otherwise.
+// What every model has unless it says otherwise. A model may also define
+// count(payload, support) -> ParseError, check and add_support with the payload decoded once
+// (the ingest path); Mechanism::count falls back to check, then add_support.
 struct ModelDefaults {
   using Value = std::uint32_t;  // what privatize takes: a category, or (numeric) an int32_t
   static constexpr bool takes_levels = false;       // MechanismConfig::levels
@@ -111,6 +113,12 @@ struct KrrModel : ModelDefaults {
   void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
     support[core.unpack(payload.data())] += 1;
   }
+  ParseError count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    const std::uint32_t v = core.unpack(payload.data());
+    if (v >= core.domain()) return ParseError::value_out_of_range;
+    support[v] += 1;
+    return ParseError::none;
+  }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     return {{"value", std::int64_t{core.unpack(payload.data())}}};
   }
@@ -154,7 +162,16 @@ struct LhModel : ModelDefaults {
     return core.unpack(payload.data()).value >= core.range() ? ParseError::value_out_of_range
                                                              : ParseError::none;
   }
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const;
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    count_report(core.unpack(payload.data()), support);
+  }
+  ParseError count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    const LocalHashingReport r = core.unpack(payload.data());
+    if (r.value >= core.range()) return ParseError::value_out_of_range;
+    count_report(r, support);
+    return ParseError::none;
+  }
+  void count_report(const LocalHashingReport& r, std::span<std::uint64_t> support) const;
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     const LocalHashingReport r = core.unpack(payload.data());
     return {{"seed", std::int64_t{r.seed}}, {"value", std::int64_t{r.value}}};
