@@ -8,22 +8,15 @@ namespace {
 constexpr char magic[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '1'};
 constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '2'};
 
-void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+template <class T>
+void append_le(std::vector<std::uint8_t>& out, T v) {
+  out.resize(out.size() + sizeof(T));
+  put_le(out.data() + out.size() - sizeof(T), v);
 }
-void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
-std::uint64_t get_u64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= std::uint64_t{p[i]} << (8 * i);
-  return v;
-}
-std::uint32_t get_u32(const std::uint8_t* p) {
-  std::uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= std::uint32_t{p[i]} << (8 * i);
-  return v;
-}
+void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) { append_le(out, v); }
+void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) { append_le(out, v); }
+std::uint64_t get_u64(const std::uint8_t* p) { return get_le<std::uint64_t>(p); }
+std::uint32_t get_u32(const std::uint8_t* p) { return get_le<std::uint32_t>(p); }
 }  // namespace
 
 Aggregator::Aggregator(const Mechanism& mechanism)

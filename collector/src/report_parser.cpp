@@ -18,10 +18,7 @@ const char* to_string(ParseError e) {
 }
 
 namespace {
-std::uint32_t le32(const std::uint8_t* p) {
-  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
-         std::uint32_t{p[3]} << 24;
-}
+std::uint32_t le32(const std::uint8_t* p) { return get_le<std::uint32_t>(p); }
 }  // namespace
 
 ParseResult parse_report(std::span<const std::uint8_t> bytes, const wire::Description& expected) {
@@ -46,7 +43,7 @@ ParseResult parse_report(std::span<const std::uint8_t> bytes, const wire::Descri
     at += 4;
   }
   if (fields & wire::field_cohort) {
-    r.report.header.cohort = static_cast<std::uint16_t>(bytes[at] | bytes[at + 1] << 8);
+    r.report.header.cohort = get_le<std::uint16_t>(&bytes[at]);
     at += 2;
   }
   r.report.payload = bytes.subspan(at);

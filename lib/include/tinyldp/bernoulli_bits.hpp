@@ -67,6 +67,7 @@ class BernoulliBits {
   }
 
   // Little-endian access to the ⌈lanes/8⌉ bytes of a partial word.
+  // (Loops over lanes, not get_le/put_le: -Os compiles these tighter on the 32-bit cores.)
   static Word load_tail(const uint8_t* p, unsigned lanes) {
     Word w = 0;
     for (unsigned i = 0; i * 8 < lanes; ++i) w |= static_cast<Word>(Word{p[i]} << (8 * i));

@@ -41,6 +41,20 @@ inline void store_le(uint8_t* p, Word w) {
 }
 #pragma GCC diagnostic pop
 
+// The byte-wise little-endian codec every format uses (wire reports, storage records, aggregate
+// states, report files): the low `bytes` bytes of v, least significant first. constexpr, any
+// width up to sizeof(T); shifts are T's width (use uint32_t on 32-bit cores where 32 bits do).
+template <class T>
+constexpr void put_le(uint8_t* p, T v, size_t bytes = sizeof(T)) {
+  for (size_t i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+template <class T>
+constexpr T get_le(const uint8_t* p, size_t bytes = sizeof(T)) {
+  T v = 0;
+  for (size_t i = 0; i < bytes; ++i) v = static_cast<T>(v | static_cast<T>(T{p[i]} << (8 * i)));
+  return v;
+}
+
 // A word's value as little-endian memory holds it, read as a native word (and the way back):
 // the identity on little-endian machines, a byte swap on big-endian ones. For buffers that are
 // filled as words but handed out as bytes.

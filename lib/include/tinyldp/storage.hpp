@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/endian.hpp"
 #include "tinyldp/entropy.hpp"  // is_same_type
 
 extern "C" {
@@ -245,12 +246,8 @@ class Record {
   static constexpr uint32_t no_slot = 2;
   static constexpr uint32_t max_program_size = 16;
 
-  static constexpr uint32_t load32(const uint8_t* p) {
-    return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
-  }
-  static constexpr void store32(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-  }
+  static constexpr uint32_t load32(const uint8_t* p) { return get_le<uint32_t>(p); }
+  static constexpr void store32(uint8_t* p, uint32_t v) { put_le(p, v); }
 
   // Program unit 1..16 dividing the header and the sector; both slots inside the device; the
   // device no larger than the 32-bit address space; room for the header and a byte.

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/endian.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
 
@@ -106,16 +107,15 @@ constexpr unsigned bits_for_values(uint32_t count) {  // bits to hold 0 … coun
 
 // Packs up to 64 bits (LSB first) into ⌈bits/8⌉ payload bytes.
 constexpr void pack_bits(uint64_t value, unsigned bits, uint8_t* payload) {
-  for (unsigned i = 0; i < (bits + 7) / 8; ++i) payload[i] = static_cast<uint8_t>(value >> (8 * i));
+  put_le(payload, value, (bits + 7) / 8);
 }
 // The same for payloads of at most 32 bits, with 32-bit shifts only (no 64-bit shift helper
 // on 32-bit cores).
 constexpr void pack_value(uint32_t value, unsigned bits, uint8_t* payload) {
-  for (unsigned i = 0; i < (bits + 7) / 8; ++i) payload[i] = static_cast<uint8_t>(value >> (8 * i));
+  put_le(payload, value, (bits + 7) / 8);
 }
 constexpr uint64_t unpack_bits(const uint8_t* payload, unsigned bits) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < (bits + 7) / 8; ++i) v |= uint64_t{payload[i]} << (8 * i);
+  const uint64_t v = get_le<uint64_t>(payload, (bits + 7) / 8);
   return bits >= 64 ? v : v & ((uint64_t{1} << bits) - 1);
 }
 // Writes header + payload into out. The payload holds payload_bits bits, LSB first; its
@@ -135,14 +135,21 @@ constexpr Status encode(const Description& what, const Header& header, const uin
   size_t at = 0;
   out[at++] = format_version;
   out[at++] = static_cast<uint8_t>(what.id);
-  for (int i = 0; i < 4; ++i) out[at++] = static_cast<uint8_t>(what.digest >> (8 * i));
+  put_le(out + at, what.digest, 4);
+  at += 4;
   out[at++] = header.fields;
-  if (header.fields & field_device_id)
-    for (int i = 0; i < 4; ++i) out[at++] = static_cast<uint8_t>(header.device_id >> (8 * i));
-  if (header.fields & field_epoch)
-    for (int i = 0; i < 4; ++i) out[at++] = static_cast<uint8_t>(header.epoch >> (8 * i));
-  if (header.fields & field_cohort)
-    for (int i = 0; i < 2; ++i) out[at++] = static_cast<uint8_t>(header.cohort >> (8 * i));
+  if (header.fields & field_device_id) {
+    put_le(out + at, header.device_id, 4);
+    at += 4;
+  }
+  if (header.fields & field_epoch) {
+    put_le(out + at, header.epoch, 4);
+    at += 4;
+  }
+  if (header.fields & field_cohort) {
+    put_le(out + at, header.cohort, 2);
+    at += 2;
+  }
   const size_t payload_bytes = what.payload_bytes();
   for (size_t i = 0; i < payload_bytes; ++i) out[at++] = payload[i];
   const unsigned spare = static_cast<unsigned>(payload_bytes * 8 - what.payload_bits);

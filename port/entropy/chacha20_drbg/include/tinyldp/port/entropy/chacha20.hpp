@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/endian.hpp"
+
 namespace tinyldp::port {
 
 inline constexpr size_t chacha20_block_bytes = 64;
@@ -89,9 +91,7 @@ inline void chacha20_blocks_words(const uint32_t key[chacha20_key_words], uint32
 #endif
 
 // Reads a little-endian 32-bit word (helper for turning RFC byte strings into key words).
-constexpr uint32_t load_le32(const uint8_t* p) {
-  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
-}
+constexpr uint32_t load_le32(const uint8_t* p) { return get_le<uint32_t>(p); }
 
 }  // namespace tinyldp::port
 

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/endian.hpp"
 #include "tinyldp/entropy.hpp"
 
 namespace tinyldp::port {
@@ -98,7 +99,8 @@ class Stm32RngT {
         const Poll p = poll(word);
         if (p == Poll::error) return EntropyResult::failed;
         if (p == Poll::empty) break;
-        for (int i = 0; i < 4; ++i) pool_[pooled_++] = static_cast<uint8_t>(word >> (8 * i));
+        put_le(pool_ + pooled_, word);
+        pooled_ = static_cast<decltype(pooled_)>(pooled_ + 4);
       }
       if (pooled_ < length) return EntropyResult::not_ready;
     }
