@@ -415,10 +415,10 @@ def measure(config, names=None):
         if name == "oue_firmware":
             # Where the stack goes: a report, seeding, and the largest functions.
             _, node = graph.resolve("footprint_run")
-            extras["report_path"] = max((graph.worst(c) for c in node.calls if "send_report" in c),
+            extras["report_path"] = max((graph.worst(c) for c in node.calls if "firmware_report" in c),
                                         default=(0, []))
-            seed = [c for c in node.calls if bare(c).startswith(SEED_FROM)]
-            extras["seed_path"] = graph.worst(seed[0]) if seed else (0, [])
+            extras["seed_path"] = max((graph.worst(c) for c in node.calls if "firmware_maintain" in c),
+                                      default=(0, []))
             extras["largest"] = sorted(((size, n) for n, (_, size, kind) in syms.items()
                                         if kind in "tTwWrR" and size > 0 and n not in base_syms),
                                        reverse=True)
@@ -515,13 +515,14 @@ def markdown(configs, all_results, budgets, commit):
     mechanisms = [p for p in programs if p in MECHANISMS]
     ports = [p for p in programs if p in PORTS]
     head = all_results[0].get("oue_firmware")
-    w("## Headline: OUE d = 256 + ChaCha20 DRBG + wire encoding")
+    w("## Headline: the example firmware (TRNG → health tests → ChaCha20 DRBG → OUE d = 256 → wire)")
     w("")
-    w("`bench/footprint/oue_firmware.cpp`: ε = 1, d = 256, `RandomBits<ChaCha20Drbg, 8>` (the DRBG")
-    w("buffers already), DRBG seeded from the platform TRNG at boot and reseeded from it by the main")
-    w("loop before a report could run past the reseed interval, 39-byte wire report (7-byte header +")
-    w("32-byte payload). The DRBG object (328 bytes) is the application's RAM (`.bss`, constructed at")
-    w("boot).")
+    w("`examples/oue_firmware/firmware.cpp` itself, on the platform stand-ins: ε = 1, d = 256,")
+    w("`RandomBits<ChaCha20Drbg, 8>` (the DRBG buffers already), the DRBG seeded at boot — and")
+    w("reseeded by the main loop before a report could run past the reseed interval — from the TRNG")
+    w("through the SP 800-90B health tests (start-up test included; cutoffs computed at compile time,")
+    w("`HealthPlan`), 39-byte wire report (7-byte header + 32-byte payload). The DRBG object (328")
+    w("bytes) is the application's RAM (`.bss`, constructed at boot).")
     w("")
     w("| target | library flash | whole image flash | stack from `footprint_run` | library .data / .bss | budget (flash / stack) |")
     w("| --- | --- | --- | --- | --- | --- |")
@@ -537,18 +538,19 @@ def markdown(configs, all_results, budgets, commit):
     m0 = all_results[0]
     extras = m0.extras
     if head:
-        met_flash = head.flash <= 4096
+        met_flash = head.flash <= 4608
         met_stack = head.stack <= 512
-        w(f"**Goal on {targets[0]}: ≤ 4096 B of flash, ≤ 512 B of stack, no library .data/.bss.** "
+        w(f"**Goal on {targets[0]}: ≤ 4608 B of flash (the 4 KiB goal of OUE + DRBG, plus 512 B for the"
+          f" health tests), ≤ 512 B of stack, no library .data/.bss.** "
           f"Flash: {head.flash} B for the whole image — {'met' if met_flash else 'missed'}. "
           f"Library .data/.bss: {head.lib_data} / {head.lib_bss} B — {'met' if head.lib_data == head.lib_bss == 0 else 'missed'}. "
           f"Stack: {head.stack} B worst case — {'met' if met_stack else 'missed'}. Where it goes:")
         w("")
         if "report_path" in extras:
-            w(f"- a report (`send_report` and below): {extras['report_path'][0]} B on top of"
+            w(f"- a report (`firmware_report` and below): {extras['report_path'][0]} B on top of"
               f" `footprint_run`'s {head.chain[0][1]} B;")
-            w(f"- seeding (`ChaCha20Drbg::seed_from` and below), at boot and when the main loop"
-              f" reseeds: {extras['seed_path'][0]} B;")
+            w(f"- seeding through the health tests (`firmware_maintain` and below), at boot and when the"
+              f" main loop reseeds: {extras['seed_path'][0]} B;")
             w("- no reseed nests inside a report: the firmware sets no reseed source and reseeds from its")
             w("  main loop when `blocks_until_reseed()` runs low, so `fill` links no reseed (it would fail")
             w("  closed rather than run past the interval). The `chacha20_drbg` port program sets one:")
@@ -596,8 +598,6 @@ def markdown(configs, all_results, budgets, commit):
     w("")
     return "\n".join(lines)
 
-
-SEED_FROM = "_ZN7tinyldp4port12ChaCha20Drbg9seed_from"
 
 MECHANISMS = ["rr", "krr", "sue", "oue", "blh", "olh", "hr", "sd", "dlaplace", "wire"]
 PORTS = ["chacha20_drbg", "health_tests", "nrf51_rng", "stm32_rng", "ram_storage", "emulated_flash",

@@ -177,3 +177,25 @@ TEST(bad_configurations_fail_closed) {
   HealthTested<InsecureTestSource> f(raw, e);
   CHECK(f.fill(out, sizeof out, blocking) == EntropyResult::failed);
 }
+
+// A plan computed at compile time is the same monitor as the configuration it came from: the
+// same cutoffs (the standard's, checked at compile time), the same trip on a stuck source, and
+// a bad configuration still fails closed.
+TEST(a_compile_time_plan_is_the_same_monitor) {
+  constexpr auto plan = tinyldp::port::HealthPlan::make(HealthConfig{});
+  static_assert(plan.rct_cutoff == tinyldp::port::rct_cutoff(256, 20));
+  static_assert(plan.apt_cutoff == tinyldp::port::apt_cutoff(512, 256, 20).cutoff);
+  HealthMonitor from_config(HealthConfig{}), from_plan(plan);
+  CHECK_EQ(from_plan.rct_cutoff(), from_config.rct_cutoff());
+  CHECK_EQ(from_plan.apt_cutoff(), from_config.apt_cutoff());
+  uint8_t stuck[64];
+  for (uint8_t& b : stuck) b = 0x5A;
+  CHECK(!from_config.feed(stuck, sizeof stuck));
+  CHECK(!from_plan.feed(stuck, sizeof stuck));
+  CHECK(from_plan.failure() == HealthFailure::repetition_count);
+  CHECK_EQ(from_plan.tripped_at_sample(), from_config.tripped_at_sample());
+  HealthConfig bad;
+  bad.sample_bits = 3;
+  HealthMonitor bad_plan(tinyldp::port::HealthPlan::make(bad));
+  CHECK(bad_plan.failure() == HealthFailure::bad_config);
+}

@@ -10,14 +10,15 @@ bool valid(const HealthConfig& c) {
 }
 }  // namespace
 
-HealthMonitor::HealthMonitor(const HealthConfig& config)
-    : rct_cutoff_(tinyldp::port::rct_cutoff(config.h_q8, config.alpha_log2)),
-      apt_cutoff_(tinyldp::port::apt_cutoff(config.apt_window, config.h_q8, config.alpha_log2)
-                      .cutoff),
-      apt_window_(config.apt_window),
-      sample_bits_(config.sample_bits) {
+HealthMonitor::HealthMonitor(const HealthConfig& config) : HealthMonitor(HealthPlan::make(config)) {}
+
+HealthMonitor::HealthMonitor(const HealthPlan& plan)
+    : rct_cutoff_(plan.rct_cutoff),
+      apt_cutoff_(plan.apt_cutoff),
+      apt_window_(plan.config.apt_window),
+      sample_bits_(plan.config.sample_bits) {
   // A cutoff the window can never reach would make the APT a no-op: refuse that too.
-  if (!valid(config) || rct_cutoff_ == 0 || apt_cutoff_ == 0 || apt_cutoff_ > apt_window_)
+  if (!valid(plan.config) || rct_cutoff_ == 0 || apt_cutoff_ == 0 || apt_cutoff_ > apt_window_)
     failure_ = HealthFailure::bad_config;
 }
 

@@ -28,6 +28,22 @@ struct HealthConfig {
   uint16_t apt_window = 512;  // SP 800-90B: 1024 for binary samples, 512 otherwise
 };
 
+// A configuration with its cutoffs, computed where make() runs: at compile time for a constexpr
+// plan (constexpr auto plan = HealthPlan::make({...})), so a firmware with a fixed
+// configuration links no cutoff computation (the APT's binomial tail: about 2.5 KiB of code on
+// Cortex-M0, docs/footprint.md's health_tests row). A zero cutoff marks a configuration out of
+// range.
+struct HealthPlan {
+  HealthConfig config{};
+  uint32_t rct_cutoff = 0;
+  uint32_t apt_cutoff = 0;
+
+  static constexpr HealthPlan make(const HealthConfig& c) {
+    return {c, tinyldp::port::rct_cutoff(c.h_q8, c.alpha_log2),
+            tinyldp::port::apt_cutoff(c.apt_window, c.h_q8, c.alpha_log2).cutoff};
+  }
+};
+
 enum class HealthFailure : uint8_t { none, repetition_count, adaptive_proportion, bad_config };
 
 // The two tests over a stream of samples; no source of its own (usable on any sample stream).
@@ -35,7 +51,8 @@ class HealthMonitor {
  public:
   static constexpr uint32_t startup_samples = 1024;
 
-  explicit HealthMonitor(const HealthConfig& config);
+  explicit HealthMonitor(const HealthConfig& config);  // computes the cutoffs here
+  explicit HealthMonitor(const HealthPlan& plan);
 
   // Tests every sample in data[0..length); false (and failure() set) once a test trips.
   bool feed(const uint8_t* data, size_t length);
@@ -69,10 +86,9 @@ template <EntropySource Raw>
 class HealthTested {
  public:
   HealthTested(Raw& raw, const HealthConfig& config)
-      : raw_(raw),
-        monitor_(config),
-        estimate_(static_cast<uint16_t>(config.sample_bits == 1 ? 8u * config.h_q8
-                                                                : uint32_t{config.h_q8})) {}
+      : HealthTested(raw, HealthMonitor(config), config) {}
+  // With the cutoffs computed beforehand (a constexpr HealthPlan: no computation linked).
+  HealthTested(Raw& raw, const HealthPlan& plan) : HealthTested(raw, HealthMonitor(plan), plan.config) {}
 
   EntropyResult fill(uint8_t* out, size_t length, uint32_t flags) {
     if (monitor_.failure() != HealthFailure::none) return EntropyResult::failed;
@@ -97,6 +113,12 @@ class HealthTested {
   }
 
  private:
+  HealthTested(Raw& raw, const HealthMonitor& monitor, const HealthConfig& config)
+      : raw_(raw),
+        monitor_(monitor),
+        estimate_(static_cast<uint16_t>(config.sample_bits == 1 ? 8u * config.h_q8
+                                                                : uint32_t{config.h_q8})) {}
+
   EntropyResult startup(uint32_t flags) {
     const uint32_t bytes = HealthMonitor::startup_samples * monitor_.sample_bits() / 8;
     uint8_t chunk[32];
