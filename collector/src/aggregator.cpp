@@ -44,16 +44,33 @@ ParseError Aggregator::ingest(std::span<const std::uint8_t> report) {
   return ParseError::none;
 }
 
-bool Aggregator::merge(const Aggregator& other) {
+const char* MergeResult::reason() const {
+  switch (error) {
+    case Error::none: return "merged";
+    case Error::other_parameters: return "another mechanism or other parameters";
+    case Error::count_overflow: return "a count would overflow 64 bits";
+    case Error::inconsistent: return "a support count above the report count";
+  }
+  return "unknown merge error";
+}
+
+MergeResult Aggregator::merge(const Aggregator& other) {
+  using Error = MergeResult::Error;
   const auto& a = mechanism_.description();
   const auto& b = other.mechanism_.description();
   if (a.id != b.id || a.digest != b.digest || support_.size() != other.support_.size())
-    return false;
-  support();
+    return {Error::other_parameters};
+  const auto& mine = support();
   const auto& theirs = other.support();
-  reports_ += other.reports_;
+  // Both sides are checked before anything changes: every sum fits, and every support count
+  // stays ≤ the report count (each side's are, so the sums are).
+  std::uint64_t reports = 0;
+  if (__builtin_add_overflow(reports_, other.reports_, &reports)) return {Error::count_overflow};
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    if (theirs[i] > other.reports_ || mine[i] > reports_) return {Error::inconsistent};
+  reports_ = reports;
   for (std::size_t i = 0; i < support_.size(); ++i) support_[i] += theirs[i];
-  return true;
+  return {};
 }
 
 // Layout, version 1 (categorical mechanisms):

@@ -169,3 +169,29 @@ TEST(ReportFile, HugeDeclaredDomainsAreRefusedBeforeAnyAllocation) {
             Status::bad_parameter);
 }
 }  // namespace
+
+// A crafted state whose report count is near 2^64 must not wrap the merged count around (it
+// once printed "reports": 2 and a frequency of 9.98e18): the merge is refused, nothing changes.
+TEST(Aggregator, MergeRefusesCountsThatWouldOverflow) {
+  const Mechanism m = make(MechanismId::krr, 4);
+  Aggregator five(m), crafted_source(m);
+  feed(m, 2, 5, {&five});
+  auto bytes = crafted_source.serialize();
+  // reports (u64) sits right before the support counts; all supports stay 0 ≤ reports.
+  const std::size_t reports_at = bytes.size() - 8 * m.domain() - 8;
+  const std::uint64_t huge = ~std::uint64_t{0} - 2;
+  for (int i = 0; i < 8; ++i) bytes[reports_at + i] = static_cast<std::uint8_t>(huge >> (8 * i));
+  std::string error;
+  const auto crafted = Aggregator::deserialize(bytes, error);
+  ASSERT_TRUE(crafted.has_value()) << error;
+  const auto before = five.serialize();
+  const MergeResult r = five.merge(*crafted);
+  EXPECT_FALSE(r);
+  EXPECT_EQ(r.error, MergeResult::Error::count_overflow);
+  EXPECT_EQ(five.serialize(), before);
+  EXPECT_EQ(five.reports(), 5u);
+  // The other way round too.
+  Aggregator big = *crafted;
+  EXPECT_EQ(big.merge(five).error, MergeResult::Error::count_overflow);
+  EXPECT_EQ(big.reports(), huge);
+}

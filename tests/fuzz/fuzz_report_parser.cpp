@@ -1,8 +1,9 @@
 // libFuzzer target for everything the collector reads from untrusted input: single reports
-// (strict parse + ingest), aggregate state, and report-file headers. Invariants checked:
-// a rejected report leaves the aggregator byte-for-byte unchanged; an accepted one adds
-// exactly one report and keeps every support count ≤ the report count; deserialized state is
-// self-consistent. Built with clang (-fsanitize=fuzzer,address,undefined) by the `fuzz` preset.
+// (strict parse + ingest), aggregate state, merges of two states, and report-file headers.
+// Invariants checked: a rejected report leaves the aggregator byte-for-byte unchanged; an
+// accepted one adds exactly one report and keeps every support count ≤ the report count;
+// deserialized state is self-consistent; a merge either adds the counts exactly (no wrap-around,
+// every support ≤ the report count) or is refused and changes nothing. Built with clang (-fsanitize=fuzzer,address,undefined) by the `fuzz` preset.
 #include <cstdint>
 #include <cstdlib>
 #include <span>
@@ -25,7 +26,7 @@ void require(bool condition) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::span<const std::uint8_t> input(data + 1, size - 1);
-  switch (data[0] % 3) {
+  switch (data[0] % 4) {
     case 0: {  // one report against each mechanism
       for (const Mechanism& m : fuzz_mechanisms()) {
         Aggregator a(m);
@@ -48,6 +49,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require(a->serialize().size() == input.size());
       } else {
         require(!error.empty());
+      }
+      break;
+    }
+    case 3: {  // two aggregate states, merged: u16 length of the first, the first, the second
+      if (input.size() < 2) break;
+      const std::size_t first = input[0] | std::size_t{input[1]} << 8;
+      if (input.size() < 2 + first) break;
+      std::string error;
+      auto a = Aggregator::deserialize(input.subspan(2, first), error);
+      const auto b = Aggregator::deserialize(input.subspan(2 + first), error);
+      if (!a || !b) break;
+      const auto before = a->serialize();
+      const std::uint64_t a_reports = a->reports();
+      const std::vector<std::uint64_t> a_support = a->support();
+      if (a->merge(*b)) {
+        require(a->reports() - a_reports == b->reports() && a->reports() >= a_reports);
+        for (std::size_t i = 0; i < a_support.size(); ++i) {
+          require(a->support()[i] == a_support[i] + b->support()[i]);
+          require(a->support()[i] <= a->reports());
+        }
+      } else {
+        require(a->serialize() == before);
       }
       break;
     }

@@ -1,7 +1,7 @@
 // Writes the fuzzer's seed corpus: valid reports of every mechanism the fuzzer knows (with
-// and without optional fields), a valid aggregate state and a valid report-file header
-// (version 2 for sd and dlaplace), each prefixed with the selector byte the fuzz target
-// dispatches on.
+// and without optional fields), a valid aggregate state, a pair of states to merge and a valid
+// report-file header (version 2 for sd and dlaplace), each prefixed with the selector byte the
+// fuzz target dispatches on.
 #include <fstream>
 #include <string>
 #include <vector>
@@ -38,8 +38,22 @@ int main(int argc, char** argv) {
       save(0, r);
       a.ingest(r);
     }
-    save(1, a.serialize());
+    const auto state = a.serialize();
+    save(1, state);
     save(2, report_file_header(m));
+    // Two states to merge (selector 3): the first one's length (u16), then both.
+    std::vector<std::uint8_t> pair = {static_cast<std::uint8_t>(state.size()),
+                                      static_cast<std::uint8_t>(state.size() >> 8)};
+    pair.insert(pair.end(), state.begin(), state.end());
+    pair.insert(pair.end(), state.begin(), state.end());
+    save(3, pair);
+    // The same pair with both report counts at 2^63 (each a valid state: every support ≤ it),
+    // whose sum overflows: a merge that must be refused, exercised on every run.
+    for (std::size_t end : {2 + state.size(), pair.size()}) {
+      const std::size_t reports_at = end - 8 * std::size_t{m.domain()} - 8;
+      for (std::size_t i = 0; i < 8; ++i) pair[reports_at + i] = i == 7 ? 0x80 : 0;
+    }
+    save(3, pair);
   }
   return 0;
 }

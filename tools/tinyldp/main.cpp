@@ -351,10 +351,12 @@ int run_aggregate(const AggregateOptions& o) {
     if (!total) {
       total = a;
       first = from;
-    } else if (!total->merge(a)) {
-      throw BadInput(from + " holds reports of another mechanism or other parameters (" +
-                     describe(a.mechanism()) + ") than " + first + " (" +
-                     describe(total->mechanism()) + ")");
+    } else if (const auto merged = total->merge(a); !merged) {
+      if (merged.error == collector::MergeResult::Error::other_parameters)
+        throw BadInput(from + " holds reports of another mechanism or other parameters (" +
+                       describe(a.mechanism()) + ") than " + first + " (" +
+                       describe(total->mechanism()) + ")");
+      throw BadInput("cannot add " + from + " to " + first + ": " + merged.reason());
     }
   };
   std::uint64_t read = 0;

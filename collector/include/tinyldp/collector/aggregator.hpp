@@ -21,6 +21,15 @@
 
 namespace tinyldp::collector {
 
+// The outcome of a merge: true when the other shard's counts were added; otherwise why not
+// (nothing changed).
+struct MergeResult {
+  enum class Error : std::uint8_t { none, other_parameters, count_overflow, inconsistent };
+  Error error = Error::none;
+  explicit operator bool() const { return error == Error::none; }
+  const char* reason() const;
+};
+
 class Aggregator {
  public:
   explicit Aggregator(const Mechanism& mechanism);
@@ -32,8 +41,10 @@ class Aggregator {
   std::uint64_t reports() const { return reports_; }
   const std::vector<std::uint64_t>& support() const;
 
-  // Adds another shard's counts; false (and no change) if it aggregates other parameters.
-  bool merge(const Aggregator& other);
+  // Adds another shard's counts, with checked arithmetic: refused (and no change) if it
+  // aggregates other parameters, if a count would overflow 64 bits, or if the shard is not
+  // self-consistent (a support count above its report count).
+  MergeResult merge(const Aggregator& other);
 
   // "TLDPAGG1", the mechanism configuration, the report count, the support counts (LE).
   std::vector<std::uint8_t> serialize() const;
