@@ -138,6 +138,10 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
     error = "aggregate's parameter digest does not match its configuration";
     return std::nullopt;
   }
+  if (const std::string d = config_difference(c, m.config()); !d.empty()) {
+    error = "aggregate state is not canonical: " + d;
+    return std::nullopt;
+  }
   if (m.config().numeric() != v2) {  // one encoding per state: serialize() gives these bytes back
     error = "aggregate state version 2 is for numeric mechanisms only";
     return std::nullopt;

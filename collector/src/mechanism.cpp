@@ -77,6 +77,29 @@ const char* name_of(MechanismId id) {
   return row ? row->name : "unknown";
 }
 
+std::string config_difference(const MechanismConfig& given, const MechanismConfig& canonical) {
+  const auto field = [](const char* name, auto a, auto b) {
+    return std::string(name) + " " + std::to_string(a) + " where " + std::to_string(b) + " is canonical";
+  };
+  if (given.id != canonical.id)
+    return field("mechanism id", static_cast<unsigned>(given.id), static_cast<unsigned>(canonical.id));
+  if (given.epsilon.q32 != canonical.epsilon.q32)
+    return field("epsilon (q32)", given.epsilon.q32, canonical.epsilon.q32);
+  if (given.domain != canonical.domain) return field("domain", given.domain, canonical.domain);
+  if (given.precision.max_bits != canonical.precision.max_bits)
+    return field("precision bits", unsigned{given.precision.max_bits}, unsigned{canonical.precision.max_bits});
+  if (given.precision.tolerance_q32 != canonical.precision.tolerance_q32)
+    return field("precision tolerance (q32)", given.precision.tolerance_q32, canonical.precision.tolerance_q32);
+  if (given.lo != canonical.lo) return field("lo", given.lo, canonical.lo);
+  if (given.hi != canonical.hi) return field("hi", given.hi, canonical.hi);
+  if (given.levels != canonical.levels) return field("levels", given.levels, canonical.levels);
+  if (given.sensitivity != canonical.sensitivity)
+    return field("sensitivity", given.sensitivity, canonical.sensitivity);
+  if (given.noise_bits != canonical.noise_bits)
+    return field("noise bits", unsigned{given.noise_bits}, unsigned{canonical.noise_bits});
+  return {};
+}
+
 bool MechanismConfig::numeric() const {
   const MechanismRow* row = find_mechanism(id);
   return row != nullptr && row->kind == MechanismKind::numeric;

@@ -104,6 +104,10 @@ std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> 
     error = "report file header's parameter digest does not match its configuration";
     return std::nullopt;
   }
+  if (const std::string d = config_difference(c, m.config()); !d.empty()) {
+    error = "report file header is not canonical: " + d;
+    return std::nullopt;
+  }
   return m;
 }
 

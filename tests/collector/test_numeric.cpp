@@ -391,3 +391,30 @@ TEST(NumericEstimate, WorstCaseVarianceIsAttainedAtTheEnds) {
 }
 
 }  // namespace
+
+// One encoding per configuration: a header or saved state whose configuration differs from the
+// one configure normalizes it to is refused with the field (#14 F7: an rr header declaring
+// domain 12345, an sd or dlaplace header with domain 0).
+TEST(NumericReportFile, NonCanonicalHeadersAndStatesAreRefusedWithTheField) {
+  std::string error;
+  const Mechanism rr = make({MechanismId::rr, Epsilon::from_ratio(1, 1), 2, {}});
+  auto h = report_file_header(rr);
+  h[17] = 0x39;  // domain (u32 at 17) 12345 = 0x3039
+  h[18] = 0x30;
+  EXPECT_FALSE(parse_report_file_header(h, error));
+  EXPECT_NE(error.find("not canonical: domain 12345 where 2 is canonical"), std::string::npos) << error;
+  for (const Mechanism& numeric : {make(sd_config(1, 9, 3)), make(dl_config(-7, 93, 4, 2.0))}) {
+    auto zero_domain = report_file_header(numeric);
+    for (int i = 17; i < 21; ++i) zero_domain[static_cast<std::size_t>(i)] = 0;
+    EXPECT_FALSE(parse_report_file_header(zero_domain, error));
+    EXPECT_NE(error.find("not canonical: domain 0"), std::string::npos) << error;
+    // The saved state likewise (domain: u64 at 17).
+    auto state = Aggregator(numeric).serialize();
+    for (int i = 17; i < 25; ++i) state[static_cast<std::size_t>(i)] = 0;
+    EXPECT_FALSE(Aggregator::deserialize(state, error));
+    EXPECT_NE(error.find("not canonical: domain 0"), std::string::npos) << error;
+    // What tinyldp writes is canonical.
+    EXPECT_TRUE(parse_report_file_header(report_file_header(numeric), error)) << error;
+    EXPECT_TRUE(Aggregator::deserialize(Aggregator(numeric).serialize(), error)) << error;
+  }
+}

@@ -177,8 +177,16 @@ with tempfile.TemporaryDirectory() as tmp:
     true_mean = sum(ages) / len(ages)
     for mech, extra in [("sd", ["--levels", 5]), ("sd", []), ("dlaplace", ["--sensitivity", 10])]:
         name = f"{mech}{len(extra)}"
-        run("simulate", "-m", mech, "-e", "2", "--lo", 10, "--hi", 70, *extra, "-i", path("ages.csv"), "-c", "age",
-            "-o", path(f"{name}.tldp"), "--seed", 11)
+        said = run("simulate", "-m", mech, "-e", "2", "--lo", 10, "--hi", 70, *extra, "-i", path("ages.csv"),
+                   "-c", "age", "-o", path(f"{name}.tldp"), "--seed", 11).stderr
+        # simulate states the report's local epsilon (between any two values); dlaplace with
+        # Δ < W also the epsilon between values Δ apart, labelled as such.
+        plan = json.loads(run("plan", "-m", mech, "-e", "2", "--lo", 10, "--hi", 70, *extra, "--json").stdout)
+        local = plan.get("local_epsilon", plan["realized_epsilon"])
+        check(f"local epsilon {local:.6g}" in said, f"{name}: simulate says the local epsilon: {said}")
+        if mech == "dlaplace":
+            check("between values at most 10 apart" in said and local > 5 * plan["realized_epsilon"],
+                  f"{name}: simulate labels the epsilon per sensitivity: {said}")
         check(open(path(f"{name}.tldp"), "rb").read(8) == b"TLDPREP2", f"{name}: version 2 file header")
         out = json.loads(run("aggregate", path(f"{name}.tldp"), "-f", "json", "--truth", path("ages.csv"),
                              "-c", "age").stdout)

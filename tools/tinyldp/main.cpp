@@ -238,8 +238,14 @@ int run_simulate(const SimulateOptions& o) {
     privatize_with_chosen_source(m, values.values, o, writer);
     count = values.values.size();
   }
-  std::cerr << "tinyldp: " << count << " reports (" << o.mechanism << ", realized epsilon "
-            << as_double(m.realized_epsilon()) << ") written to " << o.output << "\n";
+  // The local ε — the loss between any two values, what each report guarantees — and, for
+  // dlaplace with Δ < W, the ε between values at most Δ apart, labelled as such.
+  std::cerr << "tinyldp: " << count << " reports (" << o.mechanism << ", local epsilon "
+            << as_double(m.local_epsilon());
+  if (m.local_epsilon().q32 != m.realized_epsilon().q32)
+    std::cerr << "; epsilon " << as_double(m.realized_epsilon()) << " between values at most "
+              << m.config().sensitivity << " apart";
+  std::cerr << ") written to " << o.output << "\n";
   return 0;
 }
 

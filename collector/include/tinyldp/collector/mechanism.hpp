@@ -51,6 +51,11 @@ const MechanismRow* find_mechanism(std::string_view name);
 std::optional<MechanismId> mechanism_from_name(std::string_view name);
 const char* name_of(MechanismId id);  // "unknown" for an id nobody uses
 
+// The first field in which a configuration read from a file differs from the one configure
+// normalizes it to ("" if none): headers and saved states have one encoding per mechanism, and
+// anything else (an rr with domain 12345, an sd with domain 0) is refused with this reason.
+std::string config_difference(const MechanismConfig& given, const MechanismConfig& canonical);
+
 class Mechanism {
  public:
   // Configures exactly as a device would (through the id's row); returns the core's status.
