@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "board.h"
+#include "example_print.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/unary_encoding.hpp"
@@ -25,23 +25,8 @@ constexpr uint32_t share_permille[categories] = {350, 250, 150, 100, 80, 50, 20,
 
 constexpr auto oue = tinyldp::UnaryEncoding::make_oue(tinyldp::Epsilon::from_double(1.0), categories);
 
-void print(const char* s) {
-  size_t n = 0;
-  while (s[n] != '\0') ++n;
-  tinyldp_board_write(s, n);
-}
-void print_uint(uint64_t v, int min_width = 1) {
-  char buf[24];
-  int n = 0;
-  do {
-    buf[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  while (n < min_width) buf[n++] = ' ';
-  char out[24];
-  for (int i = 0; i < n; ++i) out[i] = buf[n - 1 - i];
-  tinyldp_board_write(out, static_cast<size_t>(n));
-}
+using example::print;
+using example::print_uint;
 // Prints x (may be negative) with one decimal, right-aligned in 6 characters.
 void print_percent(double x) {
   const bool negative = x < 0;

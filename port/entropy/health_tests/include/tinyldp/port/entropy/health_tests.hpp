@@ -30,9 +30,9 @@ struct HealthConfig {
 
 // A configuration with its cutoffs, computed where make() runs: at compile time for a constexpr
 // plan (constexpr auto plan = HealthPlan::make({...})), so a firmware with a fixed
-// configuration links no cutoff computation (the APT's binomial tail: about 2.5 KiB of code on
-// Cortex-M0, docs/footprint.md's health_tests row). A zero cutoff marks a configuration out of
-// range.
+// configuration links no cutoff computation (the APT's binomial tail: most of the
+// health_tests row of docs/footprint.md, which computes at run time, against the oue_firmware
+// row, which does not). A zero cutoff marks a configuration out of range.
 struct HealthPlan {
   HealthConfig config{};
   uint32_t rct_cutoff = 0;
