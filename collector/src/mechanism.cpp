@@ -157,11 +157,16 @@ Status DlaplaceModel::configure(const MechanismConfig& c, DlaplaceModel& out,
   if (width > max_collector_dlaplace_width) return Status::bad_parameter;
   const std::uint32_t sensitivity =
       c.sensitivity == 0 ? static_cast<std::uint32_t>(width) : c.sensitivity;
-  const unsigned bits = c.noise_bits == 0 ? DiscreteLaplace::default_bits : c.noise_bits;
+  // noise_bits 0: the fewest bits that keep the realized ε within 1e-6 of the request.
   auto weights = std::make_shared<std::vector<std::uint64_t>>(DiscreteLaplace::table_entries(c.lo, c.hi));
-  const Status s = DiscreteLaplace::configure(c.epsilon, c.lo, c.hi, sensitivity, weights->data(),
-                                              weights->size(), out.core, bits);
+  const Status s =
+      c.noise_bits == 0
+          ? DiscreteLaplace::configure_fewest_bits(c.epsilon, c.lo, c.hi, sensitivity,
+                                                   weights->data(), weights->size(), out.core)
+          : DiscreteLaplace::configure(c.epsilon, c.lo, c.hi, sensitivity, weights->data(),
+                                       weights->size(), out.core, c.noise_bits);
   if (s != Status::ok) return s;
+  const unsigned bits = out.core.random_bits_per_report();
   if (c.domain != 0 && c.domain != width + 1) return Status::bad_parameter;
   normalized.domain = static_cast<std::uint32_t>(width + 1);
   normalized.sensitivity = sensitivity;
