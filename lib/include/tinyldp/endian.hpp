@@ -12,12 +12,6 @@
 
 namespace tinyldp {
 
-// The caller guarantees sizeof(Word) bytes at p. Once a caller is inlined into code with a
-// small constant buffer, GCC's bounds analysis flags whole-word paths that a run-time size
-// rules out (e.g. a d = 4 unary-encoding report: one byte, never a whole word); the warning is
-// silenced for these two functions only. ASan checks the real accesses (host-sanitize).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Warray-bounds"
 template <class Word>
 inline Word load_le(const uint8_t* p) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -39,7 +33,6 @@ inline void store_le(uint8_t* p, Word w) {
   for (size_t i = 0; i < sizeof(Word); ++i) p[i] = static_cast<uint8_t>(w >> (8 * i));
 #endif
 }
-#pragma GCC diagnostic pop
 
 // The byte-wise little-endian codec every format uses (wire reports, storage records, aggregate
 // states, report files): the low `bytes` bytes of v, least significant first. constexpr, any

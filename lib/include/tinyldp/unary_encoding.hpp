@@ -133,7 +133,12 @@ class UnaryEncoding {
     const uint32_t true_bit = bernoulli(p_, rng);
     // Bernoulli(q) on every lane (the sampler's random bits: d·q.bits, step-major).
     BernoulliBits::fill(q_, d_, rng, report);
-    const uint32_t full_words = d_ / word_bits;
+    // Whole lane words: d / word_bits, which never exceeds what the caller's buffer holds (the
+    // bound is written out so that the compiler sees it too once this is inlined into a caller
+    // with a small buffer).
+    const size_t buffer_words = report_size / sizeof(Word);
+    const uint32_t full_words = d_ / word_bits < buffer_words ? d_ / word_bits
+                                                              : static_cast<uint32_t>(buffer_words);
     const unsigned tail_lanes = d_ % word_bits;
     // Splice in the true position's bit, touching every word the same way.
     const Word true_bits = static_cast<Word>(Word{0} - true_bit);
