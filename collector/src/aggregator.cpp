@@ -2,21 +2,14 @@
 
 #include <cstring>
 
+#include "byte_vector.hpp"
+
 namespace tinyldp::collector {
 
 namespace {
 constexpr char magic[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '1'};
 constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '2'};
 
-template <class T>
-void append_le(std::vector<std::uint8_t>& out, T v) {
-  out.resize(out.size() + sizeof(T));
-  put_le(out.data() + out.size() - sizeof(T), v);
-}
-void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) { append_le(out, v); }
-void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) { append_le(out, v); }
-std::uint64_t get_u64(const std::uint8_t* p) { return get_le<std::uint64_t>(p); }
-std::uint32_t get_u32(const std::uint8_t* p) { return get_le<std::uint32_t>(p); }
 }  // namespace
 
 Aggregator::Aggregator(const Mechanism& mechanism)
@@ -83,20 +76,20 @@ std::vector<std::uint8_t> Aggregator::serialize() const {
   const bool v2 = c.numeric();
   std::vector<std::uint8_t> out(v2 ? magic_v2 : magic, (v2 ? magic_v2 : magic) + 8);
   out.push_back(static_cast<std::uint8_t>(c.id));
-  put_u64(out, c.epsilon.q32);
-  put_u64(out, c.domain);
+  append_le<std::uint64_t>(out, c.epsilon.q32);
+  append_le<std::uint64_t>(out, c.domain);
   out.push_back(c.precision.max_bits);
-  put_u64(out, c.precision.tolerance_q32);
-  put_u64(out, mechanism_.description().digest);
+  append_le<std::uint64_t>(out, c.precision.tolerance_q32);
+  append_le<std::uint64_t>(out, mechanism_.description().digest);
   if (v2) {
-    put_u32(out, static_cast<std::uint32_t>(c.lo));
-    put_u32(out, static_cast<std::uint32_t>(c.hi));
-    put_u32(out, c.levels);
-    put_u32(out, c.sensitivity);
+    append_le<std::uint32_t>(out, static_cast<std::uint32_t>(c.lo));
+    append_le<std::uint32_t>(out, static_cast<std::uint32_t>(c.hi));
+    append_le<std::uint32_t>(out, c.levels);
+    append_le<std::uint32_t>(out, c.sensitivity);
     out.push_back(c.noise_bits);
   }
-  put_u64(out, reports_);
-  for (std::uint64_t s : support()) put_u64(out, s);
+  append_le<std::uint64_t>(out, reports_);
+  for (std::uint64_t s : support()) append_le<std::uint64_t>(out, s);
   return out;
 }
 
@@ -111,19 +104,19 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
   const std::uint8_t* p = bytes.data() + 8;
   MechanismConfig c;
   c.id = static_cast<MechanismId>(p[0]);
-  c.epsilon = Epsilon::from_q32(get_u64(p + 1));
-  const std::uint64_t domain = get_u64(p + 9);
+  c.epsilon = Epsilon::from_q32(get_le<std::uint64_t>(p + 1));
+  const std::uint64_t domain = get_le<std::uint64_t>(p + 9);
   c.precision.max_bits = p[17];
-  c.precision.tolerance_q32 = get_u64(p + 18);
-  const std::uint64_t digest = get_u64(p + 26);
+  c.precision.tolerance_q32 = get_le<std::uint64_t>(p + 18);
+  const std::uint64_t digest = get_le<std::uint64_t>(p + 26);
   if (v2) {
-    c.lo = static_cast<std::int32_t>(get_u32(p + 34));
-    c.hi = static_cast<std::int32_t>(get_u32(p + 38));
-    c.levels = get_u32(p + 42);
-    c.sensitivity = get_u32(p + 46);
+    c.lo = static_cast<std::int32_t>(get_le<std::uint32_t>(p + 34));
+    c.hi = static_cast<std::int32_t>(get_le<std::uint32_t>(p + 38));
+    c.levels = get_le<std::uint32_t>(p + 42);
+    c.sensitivity = get_le<std::uint32_t>(p + 46);
     c.noise_bits = p[50];
   }
-  const std::uint64_t reports = get_u64(p + (v2 ? 51 : 34));
+  const std::uint64_t reports = get_le<std::uint64_t>(p + (v2 ? 51 : 34));
   if (domain > max_collector_domain) {
     error = "aggregate declares an impossible domain";
     return std::nullopt;
@@ -154,7 +147,7 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
   a.reports_ = reports;
   const std::uint8_t* s = bytes.data() + fixed;
   for (std::uint32_t i = 0; i < m.domain(); ++i) {
-    a.support_[i] = get_u64(s + 8 * i);
+    a.support_[i] = get_le<std::uint64_t>(s + 8 * i);
     if (a.support_[i] > reports) {
       error = "aggregate has a support count above its report count";
       return std::nullopt;

@@ -222,20 +222,46 @@ bool Mechanism::uses_bit_columns() const {
   return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::bit_columns; }, model_);
 }
 
+namespace {
+template <class Model>
+concept SingleItem = requires(const Model& m, std::span<const std::uint8_t> p) { m.item(p); };
+}  // namespace
+
 ParseError Mechanism::check_payload(std::span<const std::uint8_t> payload) const {
-  return std::visit([&](const auto& m) { return m.check(payload); }, model_);
+  return std::visit(
+      [&](const auto& m) {
+        if constexpr (SingleItem<std::decay_t<decltype(m)>>)
+          return m.item(payload) ? ParseError::none : ParseError::value_out_of_range;
+        else
+          return m.check(payload);
+      },
+      model_);
 }
 
 void Mechanism::add_support(std::span<const std::uint8_t> payload,
                             std::span<std::uint64_t> support) const {
-  std::visit([&](const auto& m) { m.add_support(payload, support); }, model_);
+  std::visit(
+      [&](const auto& m) {
+        if constexpr (SingleItem<std::decay_t<decltype(m)>>) {
+          if (const auto i = m.item(payload)) support[*i] += 1;
+        } else {
+          m.add_support(payload, support);
+        }
+      },
+      model_);
 }
 
 ParseError Mechanism::count(std::span<const std::uint8_t> payload,
                             std::span<std::uint64_t> support) const {
   return std::visit(
       [&](const auto& m) {
-        if constexpr (requires { m.count(payload, support); }) {
+        using Model = std::decay_t<decltype(m)>;
+        if constexpr (SingleItem<Model>) {
+          const auto i = m.item(payload);
+          if (!i) return ParseError::value_out_of_range;
+          support[*i] += 1;
+          return ParseError::none;
+        } else if constexpr (requires { m.count(payload, support); }) {
           return m.count(payload, support);
         } else {
           const ParseError e = m.check(payload);

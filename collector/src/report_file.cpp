@@ -2,18 +2,13 @@
 
 #include <cstring>
 
+#include "byte_vector.hpp"
+
 namespace tinyldp::collector {
 
 namespace {
 constexpr char magic[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '1'};
 constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '2'};
-std::uint64_t read_le(const std::uint8_t* p, std::size_t bytes) {
-  return get_le<std::uint64_t>(p, bytes);
-}
-void append_le(std::vector<std::uint8_t>& out, std::uint64_t v, std::size_t bytes) {
-  out.resize(out.size() + bytes);
-  put_le(out.data() + out.size() - bytes, v, bytes);
-}
 }  // namespace
 
 // Version 1: magic(8) id(1) eps_q32(8) domain(4) max_bits(1) tolerance_q32(8) digest(4)
@@ -25,11 +20,11 @@ std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
   std::vector<std::uint8_t> h(which, which + 8);
   const MechanismConfig& c = m.config();
   h.push_back(static_cast<std::uint8_t>(c.id));
-  append_le(h, c.epsilon.q32, 8);
-  append_le(h, c.domain, 4);
+  append_le<std::uint64_t>(h, c.epsilon.q32, 8);
+  append_le<std::uint64_t>(h, c.domain, 4);
   h.push_back(c.precision.max_bits);
-  append_le(h, c.precision.tolerance_q32, 8);
-  append_le(h, m.description().digest, 4);
+  append_le<std::uint64_t>(h, c.precision.tolerance_q32, 8);
+  append_le<std::uint64_t>(h, m.description().digest, 4);
   return h;
 }
 }  // namespace
@@ -37,20 +32,20 @@ std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
 std::vector<std::uint8_t> report_file_header(const Mechanism& m) {
   if (m.numeric()) return report_file_header_v2(m);
   std::vector<std::uint8_t> h = common_header(m, magic);
-  append_le(h, 0, 6);
+  append_le<std::uint64_t>(h, 0, 6);
   return h;
 }
 
 std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m) {
   std::vector<std::uint8_t> h = common_header(m, magic_v2);
   const MechanismConfig& c = m.config();
-  append_le(h, static_cast<std::uint32_t>(c.lo), 4);
-  append_le(h, static_cast<std::uint32_t>(c.hi), 4);
-  append_le(h, c.levels, 4);
-  append_le(h, c.sensitivity, 4);
+  append_le<std::uint64_t>(h, static_cast<std::uint32_t>(c.lo), 4);
+  append_le<std::uint64_t>(h, static_cast<std::uint32_t>(c.hi), 4);
+  append_le<std::uint64_t>(h, c.levels, 4);
+  append_le<std::uint64_t>(h, c.sensitivity, 4);
   h.push_back(c.noise_bits);
-  append_le(h, 0, 8);
-  append_le(h, 0, 5);
+  append_le<std::uint64_t>(h, 0, 8);
+  append_le<std::uint64_t>(h, 0, 5);
   return h;
 }
 
@@ -74,21 +69,21 @@ std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> 
   }
   MechanismConfig c;
   c.id = static_cast<MechanismId>(h[8]);
-  c.epsilon = Epsilon::from_q32(read_le(&h[9], 8));
-  c.domain = static_cast<std::uint32_t>(read_le(&h[17], 4));
+  c.epsilon = Epsilon::from_q32(get_le<std::uint64_t>(&h[9], 8));
+  c.domain = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[17], 4));
   c.precision.max_bits = h[21];
-  c.precision.tolerance_q32 = read_le(&h[22], 8);
-  const auto digest = static_cast<std::uint32_t>(read_le(&h[30], 4));
+  c.precision.tolerance_q32 = get_le<std::uint64_t>(&h[22], 8);
+  const auto digest = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[30], 4));
   bool reserved_zero = true;
   if (size == report_file_header_bytes) {
-    reserved_zero = read_le(&h[34], 6) == 0;
+    reserved_zero = get_le<std::uint64_t>(&h[34], 6) == 0;
   } else {
-    c.lo = static_cast<std::int32_t>(read_le(&h[34], 4));
-    c.hi = static_cast<std::int32_t>(read_le(&h[38], 4));
-    c.levels = static_cast<std::uint32_t>(read_le(&h[42], 4));
-    c.sensitivity = static_cast<std::uint32_t>(read_le(&h[46], 4));
+    c.lo = static_cast<std::int32_t>(get_le<std::uint64_t>(&h[34], 4));
+    c.hi = static_cast<std::int32_t>(get_le<std::uint64_t>(&h[38], 4));
+    c.levels = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[42], 4));
+    c.sensitivity = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[46], 4));
     c.noise_bits = h[50];
-    reserved_zero = read_le(&h[51], 8) == 0 && read_le(&h[59], 5) == 0;
+    reserved_zero = get_le<std::uint64_t>(&h[51], 8) == 0 && get_le<std::uint64_t>(&h[59], 5) == 0;
   }
   if (!reserved_zero) {
     error = "report file header has nonzero reserved bytes";

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -59,9 +60,11 @@ struct PayloadField {
   std::variant<std::int64_t, double, std::vector<std::uint32_t>> value;
 };
 
-// What every model has unless it says otherwise. A model may also define
-// count(payload, support) -> ParseError, check and add_support with the payload decoded once
-// (the ingest path); Mechanism::count falls back to check, then add_support.
+// How a payload supports items: a model whose reports support one item each (rr, krr, sd,
+// dlaplace) defines item(payload) — that item, or nullopt for a payload out of range — and
+// Mechanism derives checking and counting from it, decoding once. The others define
+// add_support (and check where a payload can be out of range; count to decode once on the
+// ingest path). What every model has unless it says otherwise:
 struct ModelDefaults {
   using Value = std::uint32_t;  // what privatize takes: a category, or (numeric) an int32_t
   static constexpr bool takes_levels = false;       // MechanismConfig::levels
@@ -87,8 +90,8 @@ struct RrModel : ModelDefaults {
   std::uint32_t items() const { return 2; }
   Channel channel() const { return channel_of(core); }
   std::string fractions() const;
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    support[BinaryRr::unpack(payload.data())] += 1;
+  std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
+    return BinaryRr::unpack(payload.data());
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     return {{"value", std::int64_t{BinaryRr::unpack(payload.data())}}};
@@ -106,18 +109,9 @@ struct KrrModel : ModelDefaults {
   std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return channel_of(core); }
   std::string fractions() const;
-  ParseError check(std::span<const std::uint8_t> payload) const {
-    return core.unpack(payload.data()) >= core.domain() ? ParseError::value_out_of_range
-                                                        : ParseError::none;
-  }
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    support[core.unpack(payload.data())] += 1;
-  }
-  ParseError count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+  std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
     const std::uint32_t v = core.unpack(payload.data());
-    if (v >= core.domain()) return ParseError::value_out_of_range;
-    support[v] += 1;
-    return ParseError::none;
+    return v < core.domain() ? std::optional(v) : std::nullopt;
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     return {{"value", std::int64_t{core.unpack(payload.data())}}};
@@ -212,17 +206,14 @@ struct SdModel : ModelDefaults {
   std::uint32_t items() const { return core.levels(); }
   Channel channel() const { return channel_of(core.randomizer()); }
   std::string fractions() const;
-  ParseError check(std::span<const std::uint8_t> payload) const {
-    return core.unpack(payload.data()) >= core.levels() ? ParseError::value_out_of_range
-                                                        : ParseError::none;
+  std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
+    const std::uint32_t level = core.unpack(payload.data());
+    return level < core.levels() ? std::optional(level) : std::nullopt;
   }
   double item_value(std::uint32_t item) const {
     return core.low() + static_cast<double>(item) *
                             static_cast<double>(std::int64_t{core.high()} - core.low()) /
                             static_cast<double>(core.levels() - 1);
-  }
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    support[core.unpack(payload.data())] += 1;
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     const std::uint32_t level = core.unpack(payload.data());
@@ -252,14 +243,12 @@ struct DlaplaceModel : ModelDefaults {
   std::uint32_t offset(std::span<const std::uint8_t> payload) const {
     return static_cast<std::uint32_t>(core.unpack(payload.data())) - static_cast<std::uint32_t>(core.low());
   }
-  ParseError check(std::span<const std::uint8_t> payload) const {
-    return offset(payload) >= items() ? ParseError::value_out_of_range : ParseError::none;
+  std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
+    const std::uint32_t v = offset(payload);
+    return v < items() ? std::optional(v) : std::nullopt;
   }
   double item_value(std::uint32_t item) const {
     return static_cast<double>(std::int64_t{core.low()} + item);
-  }
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    support[offset(payload)] += 1;
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     return {{"value", std::int64_t{core.low()} + offset(payload)}};
