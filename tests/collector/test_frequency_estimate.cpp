@@ -11,7 +11,7 @@
 //  - a probability off by 1 % is caught: p·1.01 or q·1.01 biases some item's mean by more than
 //    9 standard errors (5 for the bound, 4 for the sample's own deviation). Every case asserts
 //    this power for its own channel and truth (expect_power_to_catch_one_percent).
-// Under ASan + UBSan (TINYLDP_TEST_SANITIZED; -O0, about 50× slower) the same checks run on R/16
+// Under ASan + UBSan (TINYLDP_TEST_SANITIZED; -O0, tens of times slower) the same checks run on R/16
 // repetitions with bounds from the same σ (variance within 40 %): that build is there for memory
 // errors and undefined behaviour on these paths, and the plain build keeps the statistical power.
 // Each case is its own ctest entry (gtest_discover_tests), with its own timeout.

@@ -92,6 +92,23 @@ with tempfile.TemporaryDirectory() as tmp:
     run("aggregate", path("b.tldp"), "--save-state", path("b.state"))
     merged = run("aggregate", "--merge-state", path("a.state"), "--merge-state", path("b.state")).stdout
     check(both == merged, "merged shard states give the same estimates")
+    # A saved state is untrusted input: a report count that would overflow on merging, and a
+    # non-canonical configuration, are refused with the reason (docs/cli.md).
+    state = bytearray(open(path("a.state"), "rb").read())
+    reports_at = len(state) - 8 * 8 - 8  # k-RR over 8 items: 8 support counts after the count
+    state[reports_at:reports_at + 8] = (2 ** 64 - 3).to_bytes(8, "little")
+    open(path("huge.state"), "wb").write(bytes(state))
+    err = run("aggregate", "--merge-state", path("a.state"), "--merge-state", path("huge.state"), expect=2).stderr
+    check("a count would overflow 64 bits" in err, f"merge overflow refused: {err}")
+    with open(path("bits.txt"), "w") as f:
+        f.write("0\n1\n1\n0\n1\n")
+    run("simulate", "-m", "rr", "-e", "1", "-d", 2, "-i", path("bits.txt"), "-o", path("rr.tldp"), "--seed", 1)
+    run("aggregate", path("rr.tldp"), "--save-state", path("rr.state"))
+    state = bytearray(open(path("rr.state"), "rb").read())
+    state[17:25] = (12345).to_bytes(8, "little")  # rr's domain is 2 (not in its digest)
+    open(path("odd.state"), "wb").write(bytes(state))
+    err = run("aggregate", "--merge-state", path("odd.state"), expect=2).stderr
+    check("not canonical: domain 12345 where 2 is canonical" in err, f"non-canonical state refused: {err}")
 
     # plan: the numbers follow from the printed fractions.
     plan = json.loads(run("plan", "-m", "oue", "-e", "1", "-d", 16, "--n", 100000, "--target-se", 0.005,
