@@ -1,14 +1,17 @@
 #include "tinyldp/collector/aggregator.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "byte_vector.hpp"
+#include "tinyldp/collector/report_file.hpp"
 
 namespace tinyldp::collector {
 
 namespace {
-constexpr char magic[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '1'};
-constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '2'};
+constexpr char magic_v1[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '1'};  // read only
+constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '2'};  // read only
+constexpr char magic_v3[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '3'};
 
 }  // namespace
 
@@ -66,40 +69,29 @@ MergeResult Aggregator::merge(const Aggregator& other) {
   return {};
 }
 
-// Layout, version 1 (categorical mechanisms):
-//   magic "TLDPAGG1"(8) id(1) eps_q32(8) domain(8) max_bits(1) tolerance_q32(8) digest(8)
-//   reports(8) support(8 × domain)
-// version 2 (numeric mechanisms, and only they): "TLDPAGG2" and, after the digest, lo(i32 4)
-//   hi(i32 4) levels(4) sensitivity(4) noise_bits(1), then reports and support as in version 1.
+// Layout, version 3: "TLDPAGG3", the report-file header of the reports it counts (the one
+// configuration record: report_file.hpp, 40 or 64 bytes), the report count (u64), one u64
+// support count per item. Versions 1 and 2 (the configuration in fields of their own, u64
+// domain and digest) are still read; nothing writes them.
 std::vector<std::uint8_t> Aggregator::serialize() const {
-  const MechanismConfig& c = mechanism_.config();
-  const bool v2 = c.numeric();
-  std::vector<std::uint8_t> out(v2 ? magic_v2 : magic, (v2 ? magic_v2 : magic) + 8);
-  out.push_back(static_cast<std::uint8_t>(c.id));
-  append_le<std::uint64_t>(out, c.epsilon.q32);
-  append_le<std::uint64_t>(out, c.domain);
-  out.push_back(c.precision.max_bits);
-  append_le<std::uint64_t>(out, c.precision.tolerance_q32);
-  append_le<std::uint64_t>(out, mechanism_.description().digest);
-  if (v2) {
-    append_le<std::uint32_t>(out, static_cast<std::uint32_t>(c.lo));
-    append_le<std::uint32_t>(out, static_cast<std::uint32_t>(c.hi));
-    append_le<std::uint32_t>(out, c.levels);
-    append_le<std::uint32_t>(out, c.sensitivity);
-    out.push_back(c.noise_bits);
-  }
+  std::vector<std::uint8_t> out(magic_v3, magic_v3 + 8);
+  const auto header = report_file_header(mechanism_);
+  out.insert(out.end(), header.begin(), header.end());
   append_le<std::uint64_t>(out, reports_);
   for (std::uint64_t s : support()) append_le<std::uint64_t>(out, s);
   return out;
 }
 
-std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> bytes,
-                                                  std::string& error) {
+namespace {
+// A version 1 or 2 state's configuration: its fields, checked as a file header's are. Returns
+// the size of the fixed part (0 with error set if the bytes are not such a state).
+std::size_t read_legacy_config(std::span<const std::uint8_t> bytes, std::optional<Mechanism>& m,
+                               std::string& error) {
   const bool v2 = bytes.size() >= 8 && std::memcmp(bytes.data(), magic_v2, 8) == 0;
   const std::size_t fixed = 8 + 1 + 8 + 8 + 1 + 8 + 8 + 8 + (v2 ? 17 : 0);
-  if (bytes.size() < fixed || (!v2 && std::memcmp(bytes.data(), magic, 8) != 0)) {
-    error = "not a tinyldp aggregate (bad magic or too short)";
-    return std::nullopt;
+  if (bytes.size() < fixed) {
+    error = "not a tinyldp aggregate (too short)";
+    return 0;
   }
   const std::uint8_t* p = bytes.data() + 8;
   MechanismConfig c;
@@ -116,37 +108,63 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
     c.sensitivity = get_le<std::uint32_t>(p + 46);
     c.noise_bits = p[50];
   }
-  const std::uint64_t reports = get_le<std::uint64_t>(p + (v2 ? 51 : 34));
   if (domain > max_collector_domain) {
     error = "aggregate declares an impossible domain";
-    return std::nullopt;
+    return 0;
   }
   c.domain = static_cast<std::uint32_t>(domain);
-  Mechanism m;
-  if (Mechanism::configure(c, m) != Status::ok) {
-    error = "aggregate holds an invalid mechanism configuration";
-    return std::nullopt;
-  }
-  if (m.description().digest != digest) {
-    error = "aggregate's parameter digest does not match its configuration";
-    return std::nullopt;
-  }
-  if (const std::string d = config_difference(c, m.config()); !d.empty()) {
-    error = "aggregate state is not canonical: " + d;
-    return std::nullopt;
-  }
-  if (m.config().numeric() != v2) {  // one encoding per state: serialize() gives these bytes back
+  m = Mechanism::from_stored(c, digest, "aggregate state", error);
+  if (!m) return 0;
+  if (m->config().numeric() != v2) {  // one encoding per state, as version 3 has
     error = "aggregate state version 2 is for numeric mechanisms only";
+    return 0;
+  }
+  return fixed - 8;  // the report count follows
+}
+}  // namespace
+
+std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> bytes,
+                                                  std::string& error) {
+  const auto has_magic = [&](const char* m) {
+    return bytes.size() >= 8 && std::memcmp(bytes.data(), m, 8) == 0;
+  };
+  std::optional<Mechanism> m;
+  std::size_t config_end = 0;  // where the report count starts
+  if (has_magic(magic_v3)) {
+    const std::size_t size = report_file_header_size(bytes.subspan(std::min<std::size_t>(8, bytes.size())));
+    if (size == 0 || bytes.size() < 8 + size + 8) {
+      error = "not a tinyldp aggregate (no configuration record, or too short)";
+      return std::nullopt;
+    }
+    const auto header = bytes.subspan(8, size);
+    m = parse_report_file_header(header, error);
+    if (!m) {
+      error = "aggregate state: " + error;
+      return std::nullopt;
+    }
+    const auto canonical = report_file_header(*m);
+    if (!std::equal(header.begin(), header.end(), canonical.begin(), canonical.end())) {
+      error = "aggregate state is not canonical: its configuration record is not the one tinyldp writes";
+      return std::nullopt;
+    }
+    config_end = 8 + size;
+  } else if (has_magic(magic_v1) || has_magic(magic_v2)) {
+    config_end = read_legacy_config(bytes, m, error);
+    if (config_end == 0) return std::nullopt;
+  } else {
+    error = "not a tinyldp aggregate (bad magic or too short)";
     return std::nullopt;
   }
-  if (bytes.size() != fixed + 8 * std::size_t{m.domain()}) {
+  const std::size_t fixed = config_end + 8;
+  if (bytes.size() != fixed + 8 * std::size_t{m->domain()}) {
     error = "aggregate has the wrong length for its domain";
     return std::nullopt;
   }
-  Aggregator a(m);
+  const std::uint64_t reports = get_le<std::uint64_t>(bytes.data() + config_end);
+  Aggregator a(*m);
   a.reports_ = reports;
   const std::uint8_t* s = bytes.data() + fixed;
-  for (std::uint32_t i = 0; i < m.domain(); ++i) {
+  for (std::uint32_t i = 0; i < m->domain(); ++i) {
     a.support_[i] = get_le<std::uint64_t>(s + 8 * i);
     if (a.support_[i] > reports) {
       error = "aggregate has a support count above its report count";

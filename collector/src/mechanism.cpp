@@ -185,6 +185,25 @@ Status Mechanism::configure(const MechanismConfig& config, Mechanism& out) {
   return row->configure(config, out);
 }
 
+std::optional<Mechanism> Mechanism::from_stored(const MechanismConfig& config,
+                                                std::uint64_t digest, const std::string& what,
+                                                std::string& error) {
+  Mechanism m;
+  if (const Status s = configure(config, m); s != Status::ok) {
+    error = what + " describes an invalid mechanism: " + to_string(s);
+    return std::nullopt;
+  }
+  if (m.description().digest != digest) {
+    error = what + ": the parameter digest does not match its configuration";
+    return std::nullopt;
+  }
+  if (const std::string d = config_difference(config, m.config()); !d.empty()) {
+    error = what + " is not canonical: " + d;
+    return std::nullopt;
+  }
+  return m;
+}
+
 Status Mechanism::finish(Status s, const std::vector<std::uint8_t>& payload,
                          const wire::Header& header, std::vector<std::uint8_t>& out) const {
   if (s != Status::ok) return s;

@@ -89,21 +89,7 @@ std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> 
     error = "report file header has nonzero reserved bytes";
     return std::nullopt;
   }
-  Mechanism m;
-  const Status s = Mechanism::configure(c, m);
-  if (s != Status::ok) {
-    error = std::string("report file describes an invalid mechanism: ") + to_string(s);
-    return std::nullopt;
-  }
-  if (m.description().digest != digest) {
-    error = "report file header's parameter digest does not match its configuration";
-    return std::nullopt;
-  }
-  if (const std::string d = config_difference(c, m.config()); !d.empty()) {
-    error = "report file header is not canonical: " + d;
-    return std::nullopt;
-  }
-  return m;
+  return Mechanism::from_stored(c, digest, "report file header", error);
 }
 
 ReportFileWriter::ReportFileWriter(const std::string& path, const Mechanism& m)
@@ -113,8 +99,8 @@ ReportFileWriter::ReportFileWriter(const std::string& path, const Mechanism& m)
 }
 
 void ReportFileWriter::write(std::span<const std::uint8_t> report) {
-  const std::uint8_t len[2] = {static_cast<std::uint8_t>(report.size()),
-                               static_cast<std::uint8_t>(report.size() >> 8)};
+  std::uint8_t len[2];
+  put_le(len, static_cast<std::uint16_t>(report.size()));
   out_.write(reinterpret_cast<const char*>(len), 2);
   out_.write(reinterpret_cast<const char*>(report.data()), static_cast<std::streamsize>(report.size()));
 }
@@ -152,7 +138,7 @@ bool ReportFileReader::next(std::vector<std::uint8_t>& report) {
   }
   // The declared length is bounded by the mechanism's largest report: nothing proportional
   // to an attacker-declared length is allocated.
-  const std::size_t n = std::size_t{len[0]} | std::size_t{len[1]} << 8;
+  const std::size_t n = get_le<std::uint16_t>(len);
   const std::size_t largest = mechanism_->description().report_bytes(wire::known_fields);
   if (n > largest) {
     error_ = "record " + std::to_string(records_) + " declares " + std::to_string(n) +

@@ -84,12 +84,55 @@ TEST(Aggregator, SerializationRoundTripsAndRejectsDamage) {
   EXPECT_EQ(back->support(), a.support());
   EXPECT_EQ(back->reports(), a.reports());
   auto damaged = bytes;
-  damaged[13] ^= 1;  // ε changes by 1: the digest no longer matches
+  damaged[8 + 13] ^= 1;  // ε changes by 1: the digest no longer matches
   EXPECT_FALSE(Aggregator::deserialize(damaged, error));
   damaged = bytes;
   damaged.pop_back();
   EXPECT_FALSE(Aggregator::deserialize(damaged, error));
   EXPECT_FALSE(Aggregator::deserialize({}, error));
+}
+
+// States saved by versions 1 and 2 (written by tinyldp before the configuration record was
+// shared with report files) still load, with their counts, and are saved again as version 3.
+TEST(Aggregator, LegacyStatesStillLoad) {
+  const auto from_hex = [](const char* hex) {
+    std::vector<std::uint8_t> out;
+    for (; hex[0] != 0 && hex[1] != 0; hex += 2)
+      out.push_back(static_cast<std::uint8_t>(std::stoul(std::string(hex, 2), nullptr, 16)));
+    return out;
+  };
+  // `tinyldp aggregate --save-state` at a5be199: krr, ε = 1, d = 4, five reports.
+  const auto v1 = from_hex(
+      "544c4450414747310200000000010000000400000000000000400008000000000000676b07c6000000000500"
+      "0000000000000000000000000000030000000000000000000000000000000200000000000000");
+  // sd, ε = 1, [0, 9], 3 levels, three reports.
+  const auto v2 = from_hex(
+      "544c4450414747320900000000010000000300000000000000400008000000000000f3b6b2e3000000000000"
+      "0000090000000300000000000000180300000000000000000000000000000002000000000000000100000000"
+      "000000");
+  const struct {
+    const std::vector<std::uint8_t>* bytes;
+    MechanismId id;
+    std::uint64_t reports;
+    std::vector<std::uint64_t> support;
+  } cases[] = {{&v1, MechanismId::krr, 5, {0, 3, 0, 2}}, {&v2, MechanismId::sd, 3, {0, 2, 1}}};
+  for (const auto& c : cases) {
+    std::string error;
+    const auto a = Aggregator::deserialize(*c.bytes, error);
+    ASSERT_TRUE(a) << error;
+    EXPECT_EQ(a->mechanism().config().id, c.id);
+    EXPECT_EQ(a->reports(), c.reports);
+    EXPECT_EQ(a->support(), c.support);
+    const auto again = a->serialize();
+    EXPECT_EQ(std::string(again.begin(), again.begin() + 8), "TLDPAGG3");
+    const auto back = Aggregator::deserialize(again, error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(back->support(), c.support);
+    auto damaged = *c.bytes;
+    damaged[8 + 26] ^= 1;  // the digest
+    EXPECT_FALSE(Aggregator::deserialize(damaged, error));
+    EXPECT_NE(error.find("digest"), std::string::npos) << error;
+  }
 }
 
 TEST(Aggregator, RefusesToMergeOtherParameters) {

@@ -166,33 +166,34 @@ TEST(NumericAggregator, ShardsMergeAndSerializeExactly) {
     EXPECT_EQ(merged.reports(), 3000u);
     EXPECT_EQ(merged.support(), whole.support());
     const auto bytes = whole.serialize();
-    EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 8), "TLDPAGG2");
+    EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 8), "TLDPAGG3");
+    EXPECT_EQ(std::string(bytes.begin() + 8, bytes.begin() + 16), "TLDPREP2");  // its record
     std::string error;
     const auto back = Aggregator::deserialize(bytes, error);
     ASSERT_TRUE(back) << error;
     EXPECT_EQ(back->serialize(), bytes);
     EXPECT_EQ(back->mechanism().config().lo, c.lo);
     EXPECT_EQ(back->mechanism().description().digest, m.description().digest);
-    // Other parameters do not merge; a version-1 magic is refused for a numeric state.
+    // Other parameters do not merge; a version-1 record is refused for a numeric state.
     auto other = c;
     other.hi += 1;
     EXPECT_FALSE(merged.merge(Aggregator(make(other))));
     auto v1 = bytes;
-    v1[7] = '1';
+    v1[8 + 7] = '1';
     EXPECT_FALSE(Aggregator::deserialize(v1, error));
     auto shifted = bytes;
-    shifted[8 + 1 + 8 + 8 + 1 + 8 + 8] ^= 1;  // lo
+    shifted[8 + 34] ^= 1;  // lo (the record's byte 34)
     EXPECT_FALSE(Aggregator::deserialize(shifted, error));
     EXPECT_FALSE(error.empty());
     auto longer = bytes;
     longer.push_back(0);
     EXPECT_FALSE(Aggregator::deserialize(longer, error));
   }
-  // Categorical states stay version 1, and a version-2 magic on them is refused.
+  // Categorical states hold a version-1 record, and a version-2 record magic on them is refused.
   Mechanism krr = make({MechanismId::krr, Epsilon::from_ratio(1, 1), 4, {}});
   auto bytes = Aggregator(krr).serialize();
-  EXPECT_EQ(bytes[7], '1');
-  bytes[7] = '2';
+  EXPECT_EQ(bytes[8 + 7], '1');
+  bytes[8 + 7] = '2';
   std::string error;
   EXPECT_FALSE(Aggregator::deserialize(bytes, error));
 }
@@ -408,9 +409,9 @@ TEST(NumericReportFile, NonCanonicalHeadersAndStatesAreRefusedWithTheField) {
     for (int i = 17; i < 21; ++i) zero_domain[static_cast<std::size_t>(i)] = 0;
     EXPECT_FALSE(parse_report_file_header(zero_domain, error));
     EXPECT_NE(error.find("not canonical: domain 0"), std::string::npos) << error;
-    // The saved state likewise (domain: u64 at 17).
+    // The saved state likewise (its record, the same header, starts at 8).
     auto state = Aggregator(numeric).serialize();
-    for (int i = 17; i < 25; ++i) state[static_cast<std::size_t>(i)] = 0;
+    for (int i = 8 + 17; i < 8 + 21; ++i) state[static_cast<std::size_t>(i)] = 0;
     EXPECT_FALSE(Aggregator::deserialize(state, error));
     EXPECT_NE(error.find("not canonical: domain 0"), std::string::npos) << error;
     // What tinyldp writes is canonical.

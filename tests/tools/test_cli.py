@@ -105,7 +105,7 @@ with tempfile.TemporaryDirectory() as tmp:
     run("simulate", "-m", "rr", "-e", "1", "-d", 2, "-i", path("bits.txt"), "-o", path("rr.tldp"), "--seed", 1)
     run("aggregate", path("rr.tldp"), "--save-state", path("rr.state"))
     state = bytearray(open(path("rr.state"), "rb").read())
-    state[17:25] = (12345).to_bytes(8, "little")  # rr's domain is 2 (not in its digest)
+    state[8 + 17:8 + 21] = (12345).to_bytes(4, "little")  # its record's domain: rr's is 2 (not in its digest)
     open(path("odd.state"), "wb").write(bytes(state))
     err = run("aggregate", "--merge-state", path("odd.state"), expect=2).stderr
     check("not canonical: domain 12345 where 2 is canonical" in err, f"non-canonical state refused: {err}")
@@ -238,7 +238,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(run("aggregate", path("sd_seed0.tldp"), path("sd_seed1.tldp")).stdout ==
           run("aggregate", "--merge-state", path("sd1.state"), "--merge-state", path("sd0.state")).stdout,
           "sd: merged states give the same estimates")
-    check(open(path("sd0.state"), "rb").read(8) == b"TLDPAGG2", "numeric aggregate state is version 2")
+    check(open(path("sd0.state"), "rb").read(16) == b"TLDPAGG3TLDPREP2",
+          "numeric aggregate state is version 3 holding the version-2 configuration record")
     check("another mechanism" in run("aggregate", path("sd_seed0.tldp"), path("sd2.tldp"), expect=2).stderr,
           "sd files of other levels do not mix")
     # plan: sd with L = 2 is binary RR of a randomly rounded value: worst-case mean SE

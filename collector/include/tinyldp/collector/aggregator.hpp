@@ -46,7 +46,9 @@ class Aggregator {
   // self-consistent (a support count above its report count).
   MergeResult merge(const Aggregator& other);
 
-  // "TLDPAGG1", the mechanism configuration, the report count, the support counts (LE).
+  // "TLDPAGG3", the report-file header of the reports it counts (the one configuration
+  // record, report_file.hpp), the report count, the support counts (LE). deserialize also
+  // reads the states of versions 1 and 2 (docs/wire-format.md).
   std::vector<std::uint8_t> serialize() const;
   static std::optional<Aggregator> deserialize(std::span<const std::uint8_t> bytes,
                                                std::string& error);

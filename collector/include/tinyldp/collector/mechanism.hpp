@@ -63,6 +63,11 @@ class Mechanism {
   // A row's configure: the model's, then the normalized configuration and the description.
   template <class Model>
   static Status configure_as(const MechanismConfig& config, Mechanism& out);
+  // The mechanism a stored configuration (a report-file header, a saved state) describes, if
+  // it configures, its parameter digest matches and it is canonical (config_difference); else
+  // nullopt with the reason, prefixed by what was read ("report file header").
+  static std::optional<Mechanism> from_stored(const MechanismConfig& config, std::uint64_t digest,
+                                              const std::string& what, std::string& error);
 
   const MechanismConfig& config() const { return config_; }
   const wire::Description& description() const { return description_; }

@@ -7,7 +7,8 @@
 // then records, each a u16 little-endian length followed by one wire report. Writers use
 // version 1 for the categorical mechanisms (files older readers still read) and version 2 for
 // sd and dlaplace; readers accept both, version 2 for any mechanism. The header lets a reader
-// rebuild the exact mechanism; every record is still parsed strictly on its own. Host only.
+// rebuild the exact mechanism; every record is still parsed strictly on its own. The header is
+// the collector's one serialized configuration: saved aggregate states embed it too. Host only.
 #ifndef TINYLDP_COLLECTOR_REPORT_FILE_HPP
 #define TINYLDP_COLLECTOR_REPORT_FILE_HPP
 

@@ -14,13 +14,6 @@ inline void quarter_round(uint32_t& a, uint32_t& b, uint32_t& c, uint32_t& d) {
   c += d; b ^= c; b = rotl(b, 7);
 }
 
-inline void store_le32(uint8_t* p, uint32_t v) {
-  p[0] = static_cast<uint8_t>(v);
-  p[1] = static_cast<uint8_t>(v >> 8);
-  p[2] = static_cast<uint8_t>(v >> 16);
-  p[3] = static_cast<uint8_t>(v >> 24);
-}
-
 #if TINYLDP_CHACHA20_WIDE
 // Sixteen blocks side by side, one per vector lane (GCC vector extension): the same adds,
 // xors and rotates as chacha20_block on 16 counters at once. Compiled three times, for
@@ -163,7 +156,7 @@ void chacha20_block(const uint32_t key[chacha20_key_words], uint32_t counter,
                     const uint32_t nonce[chacha20_nonce_words], uint8_t out[chacha20_block_bytes]) {
   uint32_t x[16];
   chacha20_block_words(key, counter, nonce, x);
-  for (unsigned i = 0; i < 16; ++i) store_le32(out + 4 * i, x[i]);
+  for (unsigned i = 0; i < 16; ++i) put_le(out + 4 * i, x[i]);
   wipe_state(x);
 }
 
