@@ -50,7 +50,7 @@ void BM_ingest_numeric(benchmark::State& s, MechanismId id) {
   RandomBits<port::InsecureTestSource> rng(src);
   std::vector<std::vector<uint8_t>> reports(512);
   for (std::size_t i = 0; i < reports.size(); ++i)
-    if (m.privatize_number(static_cast<std::int32_t>(i % static_cast<std::size_t>(c.hi + 1)), rng, {},
+    if (m.privatize(static_cast<std::int32_t>(i % static_cast<std::size_t>(c.hi + 1)), rng, {},
                            reports[i]) != Status::ok) {
       s.SkipWithError("a report failed");
       return;

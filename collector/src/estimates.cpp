@@ -100,7 +100,7 @@ std::vector<double> apply_postprocess(std::vector<double> raw, Postprocess post)
 
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
                                    double confidence) {
-  if (aggregator.mechanism().discrete_laplace() != nullptr)  // no (p, q) channel: deconvolution
+  if (aggregator.mechanism().deconvolved())  // no (p, q) channel
     return estimate_distribution(aggregator, numeric_model(aggregator.mechanism()), post, confidence);
   const Channel ch = aggregator.mechanism().channel();
   const std::uint64_t n = aggregator.reports();

@@ -77,6 +77,14 @@ const char* name_of(MechanismId id) {
   return row ? row->name : "unknown";
 }
 
+std::string mechanism_names(std::optional<MechanismKind> kind) {
+  std::string out;
+  for (const auto& row : table)
+    if (row.configure != nullptr && (!kind || row.kind == *kind))
+      out += (out.empty() ? "" : ", ") + std::string(row.name);
+  return out;
+}
+
 std::string config_difference(const MechanismConfig& given, const MechanismConfig& canonical) {
   const auto field = [](const char* name, auto a, auto b) {
     return std::string(name) + " " + std::to_string(a) + " where " + std::to_string(b) + " is canonical";
@@ -106,6 +114,54 @@ bool MechanismConfig::numeric() const {
 }
 
 // --- The models' configuration: what a device would configure, and the normalized config ---
+
+std::string check_categories(const MechanismConfig& c) {
+  if (c.domain >= 2) return {};
+  return std::string(name_of(c.id)) + " needs a domain: the number of categories, at least 2 (got " +
+         std::to_string(c.domain) + ")";
+}
+
+std::string RrModel::check_parameters(const MechanismConfig& c) {
+  if (c.domain == 2 || c.domain == 0) return {};  // 0: not given (configure sets 2)
+  return "rr is binary randomized response: its domain is 2 (values 0 and 1), not " +
+         std::to_string(c.domain) + "; krr takes more categories";
+}
+
+namespace {
+// The numeric mechanisms' range, and the domain they set themselves (`items` of them; a stored
+// configuration carries it, a new one leaves it 0).
+std::string check_range(const MechanismConfig& c, std::int64_t items, const char* what) {
+  const std::string name = name_of(c.id);
+  if (c.hi <= c.lo)
+    return name + " needs a value range with hi above lo (got [" + std::to_string(c.lo) + ", " +
+           std::to_string(c.hi) + "])";
+  if (c.domain != 0 && c.domain != items)
+    return "domain is not a parameter of " + name + ": its items are " + what + " (got domain " +
+           std::to_string(c.domain) + " for " + std::to_string(items) + " items)";
+  return {};
+}
+}  // namespace
+
+std::string SdModel::check_parameters(const MechanismConfig& c) {
+  if (c.levels != 0 && (c.levels < 2 || c.levels > StochasticDiscretization::max_levels))
+    return "levels must be 2 … " + std::to_string(StochasticDiscretization::max_levels) + " (got " +
+           std::to_string(c.levels) + ")";
+  if (std::string r = check_range(c, c.levels == 0 ? 2 : c.levels, "the levels"); !r.empty()) return r;
+  if (std::int64_t{c.hi} - c.lo >= (std::int64_t{1} << 31)) return "sd needs hi − lo < 2^31";
+  return {};
+}
+
+std::string DlaplaceModel::check_parameters(const MechanismConfig& c) {
+  const std::int64_t width = std::int64_t{c.hi} - c.lo;
+  if (std::string r = check_range(c, width + 1, "the integers lo … hi"); !r.empty()) return r;
+  if (width > max_collector_dlaplace_width)
+    return "dlaplace: hi − lo = " + std::to_string(width) + " is above the collector's limit " +
+           std::to_string(max_collector_dlaplace_width) + " (its estimator inverts the (W+1)² noise matrix)";
+  if (c.sensitivity > width)
+    return "sensitivity must be 1 … hi − lo = " + std::to_string(width) + " (got " +
+           std::to_string(c.sensitivity) + ")";
+  return {};
+}
 
 Status RrModel::configure(const MechanismConfig& c, RrModel& out, MechanismConfig& normalized) {
   const Status s = BinaryRr::configure(c.epsilon, out.core, c.precision);
@@ -140,11 +196,13 @@ Status HrModel::configure(const MechanismConfig& c, HrModel& out, MechanismConfi
 Status SdModel::configure(const MechanismConfig& c, SdModel& out, MechanismConfig& normalized) {
   const unsigned bits =
       c.noise_bits == 0 ? StochasticDiscretization::default_rounding_bits : c.noise_bits;
-  const Status s = StochasticDiscretization::configure(c.epsilon, c.lo, c.hi, c.levels, out.core,
+  const std::uint32_t levels = c.levels == 0 ? 2 : c.levels;  // 0: binary (L = 2)
+  const Status s = StochasticDiscretization::configure(c.epsilon, c.lo, c.hi, levels, out.core,
                                                        c.precision, bits);
   if (s != Status::ok) return s;
   if (c.domain != 0 && c.domain != out.core.levels()) return Status::bad_parameter;
   normalized.domain = out.core.levels();
+  normalized.levels = levels;
   normalized.noise_bits = static_cast<std::uint8_t>(bits);
   normalized.sensitivity = 0;
   return Status::ok;
@@ -178,10 +236,11 @@ Status DlaplaceModel::configure(const MechanismConfig& c, DlaplaceModel& out,
 
 // --- Mechanism: dispatch to the model -----------------------------------------------------
 
-Status Mechanism::configure(const MechanismConfig& config, Mechanism& out) {
-  if (config.domain > max_collector_domain) return Status::bad_parameter;
+ConfigureResult Mechanism::configure(const MechanismConfig& config, Mechanism& out) {
   const MechanismRow* row = find_mechanism(config.id);
-  if (row == nullptr || row->configure == nullptr) return Status::bad_parameter;
+  if (row == nullptr || row->configure == nullptr)
+    return {Status::bad_parameter, "mechanism id " + std::to_string(static_cast<unsigned>(config.id)) +
+                                       " is not one the collector configures (" + mechanism_names() + ")"};
   return row->configure(config, out);
 }
 
@@ -189,8 +248,8 @@ std::optional<Mechanism> Mechanism::from_stored(const MechanismConfig& config,
                                                 std::uint64_t digest, const std::string& what,
                                                 std::string& error) {
   Mechanism m;
-  if (const Status s = configure(config, m); s != Status::ok) {
-    error = what + " describes an invalid mechanism: " + to_string(s);
+  if (const ConfigureResult r = configure(config, m); !r) {
+    error = what + " describes an invalid mechanism: " + r.reason;
     return std::nullopt;
   }
   if (m.description().digest != digest) {
@@ -221,8 +280,53 @@ double Mechanism::item_value(std::uint32_t item) const {
 }
 
 Epsilon Mechanism::local_epsilon() const {
-  if (const auto* dl = discrete_laplace()) return dl->local_epsilon();
-  return realized_epsilon();
+  return std::visit(
+      [](const auto& m) {
+        if constexpr (requires { m.local_epsilon(); })
+          return m.local_epsilon();
+        else
+          return m.core.realized_epsilon();
+      },
+      model_);
+}
+
+std::vector<Mechanism::Parameter> Mechanism::parameters() const {
+  if (!numeric()) return {{"domain", domain_}};
+  std::vector<Parameter> p = {{"lo", config_.lo}, {"hi", config_.hi}};
+  if (takes_levels()) p.push_back({"levels", config_.levels});
+  if (takes_sensitivity()) p.push_back({"sensitivity", config_.sensitivity});
+  return p;
+}
+
+namespace {
+template <class Trait>
+bool model_trait(const auto& model, Trait trait) {
+  return std::visit([&](const auto& m) { return trait(m); }, model);
+}
+}  // namespace
+
+bool Mechanism::takes_levels() const {
+  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_levels; });
+}
+bool Mechanism::takes_sensitivity() const {
+  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_sensitivity; });
+}
+bool Mechanism::integer_items() const {
+  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::integer_items; });
+}
+bool Mechanism::deconvolved() const {
+  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::deconvolved; });
+}
+
+std::vector<std::pair<std::uint32_t, double>> Mechanism::item_weights(std::int64_t value) const {
+  return std::visit(
+      [&](const auto& m) -> std::vector<std::pair<std::uint32_t, double>> {
+        if constexpr (requires { m.item_weights(value); })
+          return m.item_weights(value);
+        else  // items are consecutive integers from item_value(0)
+          return {{static_cast<std::uint32_t>(value - static_cast<std::int64_t>(m.item_value(0))), 1.0}};
+      },
+      model_);
 }
 Epsilon Mechanism::realized_epsilon() const {
   return std::visit([](const auto& m) { return m.core.realized_epsilon(); }, model_);
@@ -238,7 +342,7 @@ std::string Mechanism::probabilities_as_fractions() const {
 }
 
 bool Mechanism::uses_bit_columns() const {
-  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::bit_columns; }, model_);
+  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::bit_columns; });
 }
 
 namespace {

@@ -78,29 +78,46 @@ std::vector<double> invert(std::vector<double> a, std::size_t n) {
   return inv;
 }
 
-NumericModel numeric_model(const Mechanism& m) {
-  NumericModel model;
-  const std::uint32_t k = m.domain();
-  model.size = k;
-  model.atom_value.resize(k);
-  for (std::uint32_t x = 0; x < k; ++x) model.atom_value[x] = m.item_value(x);
-  model.kernel.assign(std::size_t{k} * k, 0.0);
-  model.score.assign(k, 0.0);
-  if (const auto* sd = m.discretization()) {
-    const Channel ch = channel_of(sd->randomizer());
-    for (std::uint32_t x = 0; x < k; ++x)
-      for (std::uint32_t y = 0; y < k; ++y) model.kernel[std::size_t{x} * k + y] = x == y ? ch.p : ch.q;
-    const double levels = k;
-    const double step = (model.atom_value[k - 1] - model.atom_value[0]) / (levels - 1);
-    for (std::uint32_t y = 0; y < k; ++y)
-      model.score[y] = model.atom_value[0] +
-                       step * (y - ch.q * levels * (levels - 1) / 2) / (ch.p - ch.q);
-    return model;
-  }
-  const auto* dl = m.discrete_laplace();
-  if (dl == nullptr) throw std::invalid_argument("numeric_model: not a numeric mechanism");
-  const std::vector<std::uint64_t> exact = dlaplace_kernel(*dl);
-  const int b = static_cast<int>(dl->random_bits_per_report());
+namespace {
+// The atoms and the kernel's shape, common to every numeric model.
+NumericModel empty_model(std::uint32_t k, const auto& model) {
+  NumericModel out;
+  out.size = k;
+  out.atom_value.resize(k);
+  for (std::uint32_t x = 0; x < k; ++x) out.atom_value[x] = model.item_value(x);
+  out.kernel.assign(std::size_t{k} * k, 0.0);
+  out.score.assign(k, 0.0);
+  return out;
+}
+}  // namespace
+
+NumericModel SdModel::noise_model() const {
+  const std::uint32_t k = items();
+  NumericModel model = empty_model(k, *this);
+  const Channel ch = channel();
+  for (std::uint32_t x = 0; x < k; ++x)
+    for (std::uint32_t y = 0; y < k; ++y) model.kernel[std::size_t{x} * k + y] = x == y ? ch.p : ch.q;
+  const double levels = k;
+  const double step = (model.atom_value[k - 1] - model.atom_value[0]) / (levels - 1);
+  for (std::uint32_t y = 0; y < k; ++y)
+    model.score[y] = model.atom_value[0] +
+                     step * (y - ch.q * levels * (levels - 1) / 2) / (ch.p - ch.q);
+  return model;
+}
+
+std::vector<std::pair<std::uint32_t, double>> SdModel::item_weights(std::int64_t value) const {
+  const auto f = sd_level_distribution(core, static_cast<std::int32_t>(value));
+  std::vector<std::pair<std::uint32_t, double>> out;
+  for (std::uint32_t j = 0; j < f.size(); ++j)
+    if (f[j] > 0) out.emplace_back(j, f[j]);
+  return out;
+}
+
+NumericModel DlaplaceModel::noise_model() const {
+  const std::uint32_t k = items();
+  NumericModel model = empty_model(k, *this);
+  const std::vector<std::uint64_t> exact = dlaplace_kernel(core);
+  const int b = static_cast<int>(core.random_bits_per_report());
   for (std::size_t i = 0; i < exact.size(); ++i)
     model.kernel[i] = std::ldexp(static_cast<double>(exact[i]), -b);
   model.inverse = invert(model.kernel, k);
@@ -112,6 +129,15 @@ NumericModel numeric_model(const Mechanism& m) {
     model.score[y] = model.atom_value[0] + g;
   }
   return model;
+}
+
+NumericModel numeric_model(const Mechanism& m) {
+  return m.visit_model([](const auto& model) -> NumericModel {
+    if constexpr (requires { model.noise_model(); })
+      return model.noise_model();
+    else
+      throw std::invalid_argument("numeric_model: not a numeric mechanism");
+  });
 }
 
 MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, double confidence) {

@@ -38,7 +38,7 @@ void feed(const Mechanism& m, std::uint64_t seed, int n, std::vector<Aggregator*
 TEST(Aggregator, ShardsMergeToExactlyTheWhole) {
   for (const auto& row : mechanism_table()) {
     if (row.configure == nullptr || row.kind != MechanismKind::categorical) continue;
-    const Mechanism m = make(row.id, 10);
+    const Mechanism m = make(row.id, row.example.domain);
     Aggregator whole(m), a(m), b(m), c(m);
     feed(m, 1, 3000, {&whole});
     feed(m, 1, 3000, {&a, &b, &c});

@@ -46,7 +46,7 @@ std::vector<std::uint8_t> report_of(const Mechanism& m, std::int32_t v, std::uin
   port::InsecureTestSource src(seed);
   Rng rng(src);
   std::vector<std::uint8_t> out;
-  EXPECT_EQ(m.privatize_number(v, rng, h, out), Status::ok);
+  EXPECT_EQ(m.privatize(v, rng, h, out), Status::ok);
   return out;
 }
 
@@ -78,18 +78,38 @@ TEST(NumericMechanism, ConfigurationIsStrict) {
   EXPECT_EQ(m.local_epsilon().q32, m.realized_epsilon().q32);
   EXPECT_EQ(Mechanism::configure(dl_config(0, 10, 11), m), Status::bad_parameter);  // Δ > W
   EXPECT_EQ(Mechanism::configure(dl_config(0, max_collector_dlaplace_width + 1), m), Status::bad_parameter);
-  MechanismConfig krr{MechanismId::krr, Epsilon::from_ratio(1, 1), 4, {}};
-  krr.hi = 3;  // numeric parameters on a categorical mechanism
-  EXPECT_EQ(Mechanism::configure(krr, m), Status::bad_parameter);
-  // The kinds do not mix.
+  MechanismConfig krr_config{MechanismId::krr, Epsilon::from_ratio(1, 1), 4, {}};
+  krr_config.hi = 3;  // numeric parameters on a categorical mechanism
+  EXPECT_EQ(Mechanism::configure(krr_config, m), Status::bad_parameter);
+  // Each refusal says which parameter, what it was and what is allowed.
+  const struct {
+    MechanismConfig config;
+    const char* reason;
+  } refusals[] = {
+      {sd_config(0, 10, 1), "levels must be 2 … 256 (got 1)"},
+      {sd_config(5, 5, 5), "sd needs a value range with hi above lo (got [5, 5])"},
+      {wrong_domain, "domain is not a parameter of sd: its items are the levels (got domain 5 for 4 items)"},
+      {dl_config(0, 10, 11), "sensitivity must be 1 … hi − lo = 10 (got 11)"},
+      {krr_config, "lo, hi, levels and sensitivity are for the numeric mechanisms (sd, dlaplace), not krr"},
+      {{MechanismId::krr, Epsilon::from_ratio(1, 1), 1, {}}, "krr needs a domain: the number of categories, at least 2 (got 1)"},
+      {{MechanismId::rr, Epsilon::from_ratio(1, 1), 3, {}}, "rr is binary randomized response: its domain is 2"},
+      {{MechanismId::oue, Epsilon::from_ratio(0, 1), 4, {}}, "cannot configure oue with these parameters: "},
+  };
+  for (const auto& r : refusals) {
+    const ConfigureResult result = Mechanism::configure(r.config, m);
+    EXPECT_FALSE(result);
+    EXPECT_NE(result.reason.find(r.reason), std::string::npos) << result.reason;
+  }
   const Mechanism sd = make(sd_config(0, 10, 4));
   port::InsecureTestSource src(1);
   Rng rng(src);
   std::vector<std::uint8_t> out;
-  EXPECT_EQ(sd.privatize(1, rng, {}, out), Status::bad_parameter);
-  EXPECT_EQ(make({MechanismId::krr, Epsilon::from_ratio(1, 1), 4, {}}).privatize_number(1, rng, {}, out),
-            Status::bad_parameter);
-  EXPECT_EQ(sd.privatize_number(11, rng, {}, out), Status::value_out_of_domain);
+  // One privatize path: each kind refuses what is outside its domain, and nothing escapes.
+  const Mechanism krr = make({MechanismId::krr, Epsilon::from_ratio(1, 1), 4, {}});
+  EXPECT_EQ(krr.privatize(4, rng, {}, out), Status::value_out_of_domain);
+  EXPECT_EQ(krr.privatize(-1, rng, {}, out), Status::bad_parameter);  // no category is negative
+  EXPECT_EQ(sd.privatize(11, rng, {}, out), Status::value_out_of_domain);
+  EXPECT_EQ(sd.privatize(std::int64_t{1} << 40, rng, {}, out), Status::bad_parameter);
   EXPECT_TRUE(out.empty());
 }
 
@@ -147,7 +167,7 @@ void feed(const Mechanism& m, std::uint64_t seed, int n, Make value, std::vector
   std::vector<std::uint8_t> r;
   for (int i = 0; i < n; ++i) {
     r.clear();
-    ASSERT_EQ(m.privatize_number(value(i), rng, {}, r), Status::ok);
+    ASSERT_EQ(m.privatize(value(i), rng, {}, r), Status::ok);
     ASSERT_EQ(sinks[static_cast<std::size_t>(i) % sinks.size()]->ingest(r), ParseError::none);
   }
 }
@@ -312,10 +332,7 @@ Exact exact_for(const Mechanism& m, const NumericModel& model, const std::vector
   const double n = static_cast<double>(data.size());
   for (std::int32_t v : data) {
     std::vector<double> atoms(k, 0.0);  // the distribution over atoms this value induces
-    if (const auto* sd = m.discretization())
-      atoms = sd_level_distribution(*sd, v);
-    else
-      atoms[static_cast<std::size_t>(v - m.config().lo)] = 1;
+    for (const auto& [item, weight] : m.item_weights(v)) atoms[item] += weight;
     std::vector<double> reported(k, 0.0);
     for (std::uint32_t x = 0; x < k; ++x)
       for (std::uint32_t y = 0; y < k; ++y) reported[y] += atoms[x] * model.kernel[x * k + y];
@@ -371,10 +388,10 @@ TEST(NumericEstimate, MeanAndDistributionAreUnbiasedWithinFiveSigma) {
     const auto items = estimate_distribution(a, model, Postprocess::none);
     ASSERT_EQ(items.size(), model.size);
     for (std::uint32_t x = 0; x < model.size; ++x) {
-      const double s = m.discrete_laplace() ? std::sqrt(exact.item_variance[x]) : items[x].standard_error;
+      const double s = m.deconvolved() ? std::sqrt(exact.item_variance[x]) : items[x].standard_error;
       EXPECT_LE(std::fabs(items[x].frequency - exact.truth[x]), 5 * s)
           << collector::name_of(c.id) << " item " << x << ": " << items[x].frequency << " vs " << exact.truth[x];
-      if (m.discrete_laplace()) {
+      if (m.deconvolved()) {
         EXPECT_NEAR(items[x].standard_error, s, 0.1 * s);
       }
     }
@@ -403,7 +420,7 @@ TEST(NumericReportFile, NonCanonicalHeadersAndStatesAreRefusedWithTheField) {
   h[17] = 0x39;  // domain (u32 at 17) 12345 = 0x3039
   h[18] = 0x30;
   EXPECT_FALSE(parse_report_file_header(h, error));
-  EXPECT_NE(error.find("not canonical: domain 12345 where 2 is canonical"), std::string::npos) << error;
+  EXPECT_NE(error.find("its domain is 2 (values 0 and 1), not 12345"), std::string::npos) << error;
   for (const Mechanism& numeric : {make(sd_config(1, 9, 3)), make(dl_config(-7, 93, 4, 2.0))}) {
     auto zero_domain = report_file_header(numeric);
     for (int i = 17; i < 21; ++i) zero_domain[static_cast<std::size_t>(i)] = 0;

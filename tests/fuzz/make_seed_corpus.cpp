@@ -32,8 +32,8 @@ int main(int argc, char** argv) {
       wire::Header h;
       h.fields = fields;
       std::vector<std::uint8_t> r;
-      const Status s = m.numeric() ? m.privatize_number(m.config().lo + 1, rng, h, r)
-                                   : m.privatize(1, rng, h, r);
+      // The value of item 1: a category, or lo + 1 (one path for both kinds).
+      const Status s = m.privatize(static_cast<std::int64_t>(m.item_value(1)), rng, h, r);
       if (s != Status::ok) return 1;
       save(0, r);
       a.ingest(r);

@@ -108,7 +108,7 @@ with tempfile.TemporaryDirectory() as tmp:
     state[8 + 17:8 + 21] = (12345).to_bytes(4, "little")  # its record's domain: rr's is 2 (not in its digest)
     open(path("odd.state"), "wb").write(bytes(state))
     err = run("aggregate", "--merge-state", path("odd.state"), expect=2).stderr
-    check("not canonical: domain 12345 where 2 is canonical" in err, f"non-canonical state refused: {err}")
+    check("its domain is 2 (values 0 and 1), not 12345" in err, f"non-canonical state refused: {err}")
 
     # plan: the numbers follow from the printed fractions.
     plan = json.loads(run("plan", "-m", "oue", "-e", "1", "-d", 16, "--n", 100000, "--target-se", 0.005,
@@ -272,15 +272,16 @@ with tempfile.TemporaryDirectory() as tmp:
     open(path("damaged_dl.tldp"), "wb").write(data)
     check("digest mismatch" in run("aggregate", path("damaged_dl.tldp"), expect=3).stderr, "dlaplace: rejected record")
     for args, needle in [
-        (("plan", "-m", "sd", "-e", "1"), "needs the value range"),
-        (("plan", "-m", "sd", "-e", "1", "--lo", 5, "--hi", 5), "--hi must be above --lo"),
-        (("plan", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 9, "-d", 4), "--domain is not used by sd"),
-        (("plan", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 9, "--levels", 300), "--levels must be 2"),
-        (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 9, "--levels", 3), "--levels is for sd"),
-        (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 9, "--sensitivity", 10), "--sensitivity must be"),
+        (("plan", "-m", "sd", "-e", "1"), "sd needs a value range with hi above lo (got [0, 0])"),
+        (("plan", "-m", "sd", "-e", "1", "--lo", 5, "--hi", 5), "with hi above lo (got [5, 5])"),
+        (("plan", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 9, "-d", 4), "domain is not a parameter of sd"),
+        (("plan", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 9, "--levels", 300), "levels must be 2 … 256 (got 300)"),
+        (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 9, "--levels", 3), "levels is not a parameter of dlaplace"),
+        (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 9, "--sensitivity", 10), "sensitivity must be 1 … hi − lo = 9 (got 10)"),
         (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 5000), "above the collector's limit"),
-        (("plan", "-m", "krr", "-e", "1", "-d", 4, "--lo", 0), "numeric mechanisms"),
-        (("simulate", "-m", "krr", "-e", "1", "-i", path("values.txt"), "-o", path("x.tldp")), "needs --domain"),
+        (("plan", "-m", "krr", "-e", "1", "-d", 4, "--lo", 0), "--lo is not a parameter of krr (it takes domain)"),
+        (("plan", "-m", "krr", "-e", "1", "-d", 4, "--hi", 3), "are for the numeric mechanisms (sd, dlaplace), not krr"),
+        (("simulate", "-m", "krr", "-e", "1", "-i", path("values.txt"), "-o", path("x.tldp")), "krr needs a domain: the number of categories, at least 2 (got 0)"),
         (("simulate", "-m", "sd", "-e", "1", "--lo", 20, "--hi", 60, "-i", path("ages.csv"), "-c", "age",
           "-o", path("x.tldp")), "outside [20, 60]"),
         (("simulate", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 60, "-i", path("data.csv"), "-c", "colour",
@@ -299,8 +300,8 @@ with tempfile.TemporaryDirectory() as tmp:
         (("plan", "-m", "oue", "-e", "abc", "-d", 4), "not a decimal"),
         (("plan", "-m", "oue", "-e", "25", "-d", 4), "largest accepted epsilon, 20"),
         (("plan", "-m", "oue", "-e", "0", "-d", 4), "must be positive"),
-        (("plan", "-m", "oue", "-e", "1", "-d", 1), "--domain must be at least 2"),
-        (("plan", "-m", "rr", "-e", "1", "-d", 8), "--domain must be 2"),
+        (("plan", "-m", "oue", "-e", "1", "-d", 1), "oue needs a domain: the number of categories, at least 2 (got 1)"),
+        (("plan", "-m", "rr", "-e", "1", "-d", 8), "rr is binary randomized response: its domain is 2 (values 0 and 1), not 8"),
         (("plan", "-m", "krr", "-e", "1", "-d", 1 << 23), "above the collector's limit"),
         (("simulate", "-m", "krr", "-e", "1", "-d", 4, "-i", path("empty.txt"), "-o", path("x.tldp")), "no values"),
         (("simulate", "-m", "krr", "-e", "1", "-d", 8, "-i", path("data.csv"), "-c", "colour", "-o", path("x.tldp")),

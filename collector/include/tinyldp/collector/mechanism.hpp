@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -34,13 +35,22 @@ class Mechanism;
 
 enum class MechanismKind { categorical, numeric };
 
+// What configure answers: ok, or the core's status with a sentence saying which parameter is
+// at fault, its value and what is allowed (the CLI prints it as it is). Compares with Status.
+struct ConfigureResult {
+  Status status = Status::ok;
+  std::string reason;  // empty when ok
+  explicit operator bool() const { return status == Status::ok; }
+  bool operator==(Status s) const { return status == s; }
+};
+
 // The table of mechanisms: one row per wire id, in id order. A row without configure is known
 // on the wire but not configured by name (custom-probability ue).
 struct MechanismRow {
   MechanismId id;
   const char* name;  // the same in the CLI, the docs and the core's header
   MechanismKind kind;
-  Status (*configure)(const MechanismConfig& config, Mechanism& out);
+  ConfigureResult (*configure)(const MechanismConfig& config, Mechanism& out);
   // A small valid configuration, for the tests, the fuzz corpus and the docs' examples.
   MechanismConfig example;
 };
@@ -50,6 +60,8 @@ const MechanismRow* find_mechanism(MechanismId id);
 const MechanismRow* find_mechanism(std::string_view name);
 std::optional<MechanismId> mechanism_from_name(std::string_view name);
 const char* name_of(MechanismId id);  // "unknown" for an id nobody uses
+// The names configurable by name, in id order, joined by ", " (of one kind, or all).
+std::string mechanism_names(std::optional<MechanismKind> kind = std::nullopt);
 
 // The first field in which a configuration read from a file differs from the one configure
 // normalizes it to ("" if none): headers and saved states have one encoding per mechanism, and
@@ -58,11 +70,11 @@ std::string config_difference(const MechanismConfig& given, const MechanismConfi
 
 class Mechanism {
  public:
-  // Configures exactly as a device would (through the id's row); returns the core's status.
-  static Status configure(const MechanismConfig& config, Mechanism& out);
+  // Configures exactly as a device would (through the id's row): the core's status, and why.
+  static ConfigureResult configure(const MechanismConfig& config, Mechanism& out);
   // A row's configure: the model's, then the normalized configuration and the description.
   template <class Model>
-  static Status configure_as(const MechanismConfig& config, Mechanism& out);
+  static ConfigureResult configure_as(const MechanismConfig& config, Mechanism& out);
   // The mechanism a stored configuration (a report-file header, a saved state) describes, if
   // it configures, its parameter digest matches and it is canonical (config_difference); else
   // nullopt with the reason, prefixed by what was read ("report file header").
@@ -85,31 +97,38 @@ class Mechanism {
   // Reports are counted by the bit-sliced column counter (unary encodings).
   bool uses_bit_columns() const;
 
-  // Privatizes `value` into a complete wire report appended to `out`: a category index for
-  // the categorical mechanisms, a number of [lo, hi] for the numeric ones (privatize_number;
-  // each returns bad_parameter for the other kind).
+  // Privatizes `value` into a complete wire report appended to `out` (nothing appended on
+  // failure): a category index for the categorical mechanisms, a number of [lo, hi] for the
+  // numeric ones — one path for both; the core refuses a value outside its domain
+  // (value_out_of_domain), and a value no device could hold (beyond the model's value type)
+  // is bad_parameter.
   template <class Rng>
-  Status privatize(std::uint32_t value, Rng& rng, const wire::Header& header,
-                   std::vector<std::uint8_t>& out) const {
-    return privatize_value(value, rng, header, out);
-  }
-  template <class Rng>
-  Status privatize_number(std::int32_t value, Rng& rng, const wire::Header& header,
-                          std::vector<std::uint8_t>& out) const {
-    return privatize_value(value, rng, header, out);
-  }
+  Status privatize(std::int64_t value, Rng& rng, const wire::Header& header,
+                   std::vector<std::uint8_t>& out) const;
 
-  // The core objects of the numeric mechanisms (nullptr for the others).
-  const StochasticDiscretization* discretization() const {
-    const auto* m = std::get_if<SdModel>(&model_);
-    return m ? &m->core : nullptr;
-  }
-  const DiscreteLaplace* discrete_laplace() const {
-    const auto* m = std::get_if<DlaplaceModel>(&model_);
-    return m ? &m->core : nullptr;
-  }
+  // The configuration fields the mechanism is configured by, in order, with their values:
+  // {domain} for the categorical mechanisms, {lo, hi, levels | sensitivity} for the numeric.
+  struct Parameter {
+    const char* name;
+    std::int64_t value;
+  };
+  std::vector<Parameter> parameters() const;
+  bool takes_levels() const;       // configured by MechanismConfig::levels
+  bool takes_sensitivity() const;  // realized_epsilon() is for inputs ≤ sensitivity apart
+  bool integer_items() const;      // every item stands for an integer
+  bool deconvolved() const;        // items estimated by deconvolution, not through channel()
+
   // The value item i stands for: sd lo + i·W/(L − 1), dlaplace lo + i (categorical: i).
   double item_value(std::uint32_t item) const;
+  // The items a noiseless value occupies, with weights summing to 1 (what --truth compares
+  // with): the item standing for the value, or for sd the two levels it rounds to.
+  std::vector<std::pair<std::uint32_t, double>> item_weights(std::int64_t value) const;
+  // Calls f(model) with the mechanism's model (mechanism_models.hpp), for code that needs a
+  // model's own member (the numeric estimators' noise_model).
+  template <class F>
+  decltype(auto) visit_model(F&& f) const {
+    return std::visit(std::forward<F>(f), model_);
+  }
 
   // Checks a payload's content beyond its length (e.g. a k-RR value < k).
   ParseError check_payload(std::span<const std::uint8_t> payload) const;
@@ -121,9 +140,6 @@ class Mechanism {
   std::vector<PayloadField> payload_fields(std::span<const std::uint8_t> payload) const;
 
  private:
-  template <class Value, class Rng>
-  Status privatize_value(Value value, Rng& rng, const wire::Header& header,
-                         std::vector<std::uint8_t>& out) const;
   // Encodes a privatized payload (when s is ok) into a complete report appended to out.
   Status finish(Status s, const std::vector<std::uint8_t>& payload, const wire::Header& header,
                 std::vector<std::uint8_t>& out) const;
@@ -136,38 +152,49 @@ class Mechanism {
 };
 
 template <class Model>
-Status Mechanism::configure_as(const MechanismConfig& config, Mechanism& out) {
-  if (config.domain > max_collector_domain) return Status::bad_parameter;
+ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism& out) {
+  const auto refuse = [](std::string reason) {
+    return ConfigureResult{Status::bad_parameter, std::move(reason)};
+  };
+  const std::string name = name_of(config.id);
+  if (config.domain > max_collector_domain)
+    return refuse("domain " + std::to_string(config.domain) + " is above the collector's limit " +
+                  std::to_string(max_collector_domain));
+  if (!config.numeric() &&
+      (config.lo != 0 || config.hi != 0 || config.levels != 0 || config.sensitivity != 0 ||
+       config.noise_bits != 0))
+    return refuse("lo, hi, levels and sensitivity are for the numeric mechanisms (" +
+                  mechanism_names(MechanismKind::numeric) + "), not " + name);
+  if (!Model::takes_levels && config.levels != 0)
+    return refuse("levels is not a parameter of " + name);
+  if (!Model::takes_sensitivity && config.sensitivity != 0)
+    return refuse("sensitivity is not a parameter of " + name +
+                  (config.numeric() ? "; its privacy covers the whole range" : ""));
+  if (std::string reason = Model::check_parameters(config); !reason.empty())
+    return refuse(std::move(reason));
   Mechanism m;
   m.config_ = config;
   Model model;
   const Status s = Model::configure(config, model, m.config_);
-  if (s != Status::ok) return s;
-  if (!config.numeric() &&
-      (config.lo != 0 || config.hi != 0 || config.levels != 0 || config.sensitivity != 0 ||
-       config.noise_bits != 0))
-    return Status::bad_parameter;  // numeric parameters on a categorical mechanism
-  if (!Model::takes_levels && config.levels != 0) return Status::bad_parameter;
-  if (!Model::takes_sensitivity && config.sensitivity != 0) return Status::bad_parameter;
+  if (s != Status::ok)
+    return {s, "cannot configure " + name + " with these parameters: " + to_string(s)};
   m.description_ = model.core.description();
   m.channel_ = model.channel();
   m.domain_ = model.items();
   m.model_ = std::move(model);
   out = std::move(m);
-  return Status::ok;
+  return {};
 }
 
-template <class Value, class Rng>
-Status Mechanism::privatize_value(Value value, Rng& rng, const wire::Header& header,
-                                  std::vector<std::uint8_t>& out) const {
+template <class Rng>
+Status Mechanism::privatize(std::int64_t value, Rng& rng, const wire::Header& header,
+                            std::vector<std::uint8_t>& out) const {
   std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
   const Status s = std::visit(
       [&](const auto& model) {
-        using Model = std::decay_t<decltype(model)>;
-        if constexpr (std::is_same_v<typename Model::Value, Value>)
-          return model.privatize(value, rng, payload.data());
-        else
-          return Status::bad_parameter;  // the other kind: privatize vs privatize_number
+        using Value = typename std::decay_t<decltype(model)>::Value;
+        if (!std::in_range<Value>(value)) return Status::bad_parameter;
+        return model.privatize(static_cast<Value>(value), rng, payload.data());
       },
       model_);
   return finish(s, payload, header, out);

@@ -70,9 +70,18 @@ struct ModelDefaults {
   static constexpr bool takes_levels = false;       // MechanismConfig::levels
   static constexpr bool takes_sensitivity = false;  // MechanismConfig::sensitivity
   static constexpr bool bit_columns = false;  // support counted by the bit-sliced column counter
+  // The items stand for integers (a category; dlaplace's values), not real levels (sd).
+  static constexpr bool integer_items = true;
+  // The items are estimated by deconvolving the noise (numeric_estimate.hpp), not through a
+  // (p, q) channel.
+  static constexpr bool deconvolved = false;
+  // Why a configuration is refused before the core sees it ("" if it is not): the parameters
+  // by their MechanismConfig names, the value given and what is allowed.
+  static std::string check_parameters(const MechanismConfig&) { return {}; }
   ParseError check(std::span<const std::uint8_t>) const { return ParseError::none; }
   double item_value(std::uint32_t item) const { return item; }
 };
+struct NumericModel;  // numeric_estimate.hpp: the numeric models' noise, for their estimators
 
 // The core's privatize into its own report type, then the core's pack into the payload.
 template <class Core, class Value, class Rng>
@@ -83,10 +92,15 @@ Status privatize_packed(const Core& core, Value value, Rng& rng, std::uint8_t* p
   return s;
 }
 
+// The categorical mechanisms' domain: at least 2 categories (a numeric parameter is refused by
+// Mechanism::configure_as for every categorical model).
+std::string check_categories(const MechanismConfig& c);
+
 // Binary randomized response: a 1-bit payload; each report supports the bit it carries.
 struct RrModel : ModelDefaults {
   BinaryRr core;
   static Status configure(const MechanismConfig& c, RrModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c);
   std::uint32_t items() const { return 2; }
   Channel channel() const { return channel_of(core); }
   std::string fractions() const;
@@ -106,6 +120,7 @@ struct RrModel : ModelDefaults {
 struct KrrModel : ModelDefaults {
   KaryRr core;
   static Status configure(const MechanismConfig& c, KrrModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
   std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return channel_of(core); }
   std::string fractions() const;
@@ -128,6 +143,7 @@ struct UeModel : ModelDefaults {
   static constexpr bool bit_columns = true;
   UnaryEncoding core;
   static Status configure(const MechanismConfig& c, UeModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
   std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return channel_of(core); }
   std::string fractions() const;
@@ -147,6 +163,7 @@ struct LhModel : ModelDefaults {
   LocalHashing core;
   std::vector<std::uint32_t> hash_keys;  // local_hash_key(i) for every item i
   static Status configure(const MechanismConfig& c, LhModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
   std::uint32_t items() const { return core.domain(); }
   Channel channel() const {
     return {channel_of(core.randomizer()).p, 1.0 / static_cast<double>(core.range())};
@@ -180,6 +197,7 @@ struct LhModel : ModelDefaults {
 struct HrModel : ModelDefaults {
   HadamardResponse core;
   static Status configure(const MechanismConfig& c, HrModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
   std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return {channel_of(core.randomizer()).p, 0.5}; }
   std::string fractions() const;
@@ -201,8 +219,13 @@ struct HrModel : ModelDefaults {
 struct SdModel : ModelDefaults {
   using Value = std::int32_t;
   static constexpr bool takes_levels = true;
+  static constexpr bool integer_items = false;
   StochasticDiscretization core;
   static Status configure(const MechanismConfig& c, SdModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c);
+  NumericModel noise_model() const;  // k-RR over the levels
+  // The levels a value rounds to, with their probabilities (the expected truth per level).
+  std::vector<std::pair<std::uint32_t, double>> item_weights(std::int64_t value) const;
   std::uint32_t items() const { return core.levels(); }
   Channel channel() const { return channel_of(core.randomizer()); }
   std::string fractions() const;
@@ -230,10 +253,15 @@ struct SdModel : ModelDefaults {
 struct DlaplaceModel : ModelDefaults {
   using Value = std::int32_t;
   static constexpr bool takes_sensitivity = true;
+  static constexpr bool deconvolved = true;
   DiscreteLaplace core;
   // The noise weights core points at; shared, so that copies keep pointing at live storage.
   std::shared_ptr<const std::vector<std::uint64_t>> weights;
   static Status configure(const MechanismConfig& c, DlaplaceModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c);
+  NumericModel noise_model() const;  // the exact (W + 1)² noise matrix and its inverse
+  // The ε between any two inputs of the range (realized_epsilon is for inputs ≤ Δ apart).
+  Epsilon local_epsilon() const { return core.local_epsilon(); }
   std::uint32_t items() const {
     return static_cast<std::uint32_t>(std::int64_t{core.high()} - core.low()) + 1;
   }

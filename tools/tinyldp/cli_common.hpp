@@ -1,0 +1,83 @@
+// What the `tinyldp` subcommands share: errors and exit codes, the options that name a
+// mechanism and the one place they become a configured Mechanism (the collector's table says
+// what each accepts and why it refuses), reading a column of private values for a mechanism,
+// and progress on a terminal. Each subcommand lives in its own file and registers itself with
+// a Subcommand; main.cpp only parses and dispatches.
+#ifndef TINYLDP_TOOLS_CLI_COMMON_HPP
+#define TINYLDP_TOOLS_CLI_COMMON_HPP
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "input.hpp"
+#include "tinyldp/collector/mechanism.hpp"
+
+namespace tinyldp::tools {
+
+// Exit codes: 0 success; 1 bad usage (options); 2 bad input (unreadable or invalid file, value
+// outside the domain, a configuration the collector refuses); 3 reports were rejected.
+inline constexpr int exit_bad_input = 2;
+inline constexpr int exit_rejected = 3;
+
+// A problem with the user's input: printed as "tinyldp: error: …", exit 2.
+struct BadInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+using Json = nlohmann::ordered_json;  // keys in the order written
+
+double as_double(Epsilon e);
+
+// A registered subcommand: its CLI11 app and what runs when it is chosen (the exit code).
+struct Subcommand {
+  CLI::App* app;
+  std::function<int()> run;
+};
+Subcommand add_simulate(CLI::App& app);
+Subcommand add_aggregate(CLI::App& app);
+Subcommand add_plan(CLI::App& app);
+Subcommand add_inspect(CLI::App& app);
+
+// --mechanism, --epsilon and the parameters: --domain (categorical), --lo, --hi, --levels,
+// --sensitivity (numeric). Options not given stay 0 in the configuration, so the collector
+// applies its defaults and its checks.
+struct MechanismOptions {
+  std::string mechanism, epsilon;
+  std::optional<std::uint32_t> domain;
+  std::optional<std::int32_t> lo, hi;
+  std::optional<std::uint32_t> levels, sensitivity;
+};
+void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string& domain_help);
+// The configured mechanism; throws BadInput with the collector's reason when it refuses.
+// `default_domain` stands in for a missing --domain of a categorical mechanism (plan's 2).
+collector::Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
+                               std::optional<std::uint32_t> default_domain = std::nullopt);
+
+// What a file's reports are, for messages: "krr, epsilon 1, domain 8",
+// "sd, epsilon 1, range [0, 100], levels 5".
+std::string describe(const collector::Mechanism& m);
+// The value a numeric item stands for, as printed (10 significant digits).
+std::string value_text(double v);
+
+// A column of private values for m: category indices (from labels when the source says so,
+// numbered in order of first appearance or by `known_labels`), or integers of [lo, hi].
+struct PrivateValues {
+  std::vector<std::int64_t> values;
+  std::vector<std::string> labels;  // index → label, when labels were read
+};
+PrivateValues read_private_values(const ValueSource& source, const collector::Mechanism& m,
+                                  const std::vector<std::string>* known_labels = nullptr);
+
+bool stderr_is_terminal();
+// "\r<what> <done>/<total>" on a terminal, every 65536 items and at the end.
+void progress(const char* what, std::uint64_t done, std::uint64_t total);
+
+}  // namespace tinyldp::tools
+
+#endif

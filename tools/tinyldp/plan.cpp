@@ -1,0 +1,150 @@
+// tinyldp plan: the realized probabilities and ε of a configuration, the accuracy it gives at
+// n reports, and the n or ε a target accuracy needs — before any device is deployed.
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include "cli_common.hpp"
+#include "epsilon_text.hpp"
+#include "tinyldp/collector/estimates.hpp"
+#include "tinyldp/collector/numeric_estimate.hpp"
+
+namespace tinyldp::tools {
+namespace {
+
+using collector::Mechanism;
+
+struct PlanOptions {
+  MechanismOptions mechanism;
+  std::uint64_t n = 10000;
+  std::optional<double> target_se;
+  std::optional<std::uint32_t> group;
+  bool json = false;
+};
+
+// Categorical: Var of one report's contribution to a frequency, for an item nobody holds.
+// Numeric: Var of one report's mean score for the worst data (in squared value units).
+double per_report_variance(const Mechanism& m) {
+  if (m.numeric()) return collector::worst_case_score_variance(collector::numeric_model(m));
+  return collector::count_variance(1, 0, m.channel());
+}
+
+// The smallest ε (on a 2^-18·max grid) whose mechanism reaches the target SE at n reports, or
+// nullopt when even ε = 20 does not.
+std::optional<double> epsilon_for_target(const Mechanism& m, double target_se, std::uint64_t n) {
+  auto se_at = [&](std::uint64_t q) -> double {
+    Mechanism t;
+    collector::MechanismConfig c = m.config();
+    c.epsilon = Epsilon::from_q32(q);
+    if (!Mechanism::configure(c, t)) return INFINITY;
+    return std::sqrt(per_report_variance(t) / static_cast<double>(n));
+  };
+  std::uint64_t lo = 0, hi = max_epsilon.q32;
+  if (se_at(hi) > target_se) return std::nullopt;
+  while (hi - lo > (max_epsilon.q32 >> 18)) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (se_at(mid) <= target_se ? hi : lo) = mid;
+  }
+  return as_double(Epsilon::from_q32(hi));
+}
+
+void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon eps, bool exact) {
+  const collector::MechanismConfig& c = m.config();
+  const double se = j[m.numeric() ? "mean_standard_error" : "frequency_standard_error"].get<double>();
+  std::cout.precision(10);
+  std::cout << "mechanism           " << o.mechanism.mechanism;
+  const std::string range = "[" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + "]";
+  if (m.takes_levels())
+    std::cout << " over " << range << ", " << c.levels << " levels\n";
+  else if (m.takes_sensitivity())
+    std::cout << " over " << range << " (" << m.domain() << " values), sensitivity " << c.sensitivity << "\n";
+  else
+    std::cout << " over " << m.domain() << " items\n";
+  std::cout << "requested epsilon   " << to_decimal(eps)
+            << (exact ? "" : "  (" + o.mechanism.epsilon + " rounded down to a multiple of 2^-32)") << "\n"
+            << "realized epsilon    " << as_double(m.realized_epsilon()) << "  (= "
+            << m.realized_epsilon().q32 << " / 2^32, from the integers below"
+            << (m.takes_sensitivity() ? "; inputs at most the sensitivity apart" : "") << ")\n";
+  if (m.takes_sensitivity())
+    std::cout << "local epsilon       " << as_double(m.local_epsilon())
+              << "  (any two inputs of the range: the local-DP guarantee)\n";
+  std::cout << "probabilities       " << m.probabilities_as_fractions() << "\n"
+            << "random bits/report  " << m.random_bits_per_report() << "\n"
+            << "report size         " << m.description().report_bytes(0) << " bytes\n";
+  std::cout.precision(4);
+  if (m.numeric()) {
+    std::cout << "mean SE             " << se << " at n = " << o.n << " (worst case over the data)\n";
+    if (j.contains("frequency_standard_error"))
+      std::cout << "level frequency SE  " << j["frequency_standard_error"].get<double>() << " at n = " << o.n
+                << "\n";
+  } else {
+    std::cout << "frequency SE        " << se << " at n = " << o.n << "\n";
+  }
+  if (o.target_se) {
+    std::cout << "n for SE " << *o.target_se << "     " << j["n_for_target_se"] << "\n";
+    if (j["epsilon_for_target_se"].is_null())
+      std::cout << "epsilon for SE " << *o.target_se << " at n = " << o.n << ": not reachable (epsilon ≤ 20)\n";
+    else
+      std::cout << "epsilon for SE " << *o.target_se << " at n = " << o.n << ": "
+                << j["epsilon_for_target_se"].get<double>() << "\n";
+  }
+  std::cout.precision(10);
+  if (o.group)
+    std::cout << "group of " << *o.group << "         epsilon " << *o.group << " x "
+              << as_double(m.realized_epsilon()) << " = " << j["group_epsilon"].get<double>() << "\n";
+}
+
+int run(const PlanOptions& o) {
+  bool exact = false;
+  const Epsilon eps = parse_epsilon(o.mechanism.epsilon, &exact);
+  const Mechanism m = configure(o.mechanism, eps, 2);  // categorical: 2 categories by default
+  const double v1 = per_report_variance(m);
+  const double se = std::sqrt(v1 / static_cast<double>(o.n));
+  Json j;
+  j["mechanism"] = o.mechanism.mechanism;
+  j["domain"] = m.domain();
+  for (const auto& p : m.parameters())
+    if (std::string_view(p.name) != "domain") j[p.name] = p.value;
+  j["requested_epsilon"] = as_double(eps);
+  j["realized_epsilon"] = as_double(m.realized_epsilon());
+  j["realized_epsilon_q32"] = m.realized_epsilon().q32;
+  if (m.takes_sensitivity()) j["local_epsilon"] = as_double(m.local_epsilon());
+  j["probabilities"] = m.probabilities_as_fractions();
+  j["random_bits_per_report"] = m.random_bits_per_report();
+  j["report_bytes"] = m.description().report_bytes(0);
+  j["n"] = o.n;
+  j[m.numeric() ? "mean_standard_error" : "frequency_standard_error"] = se;
+  if (m.numeric() && !m.deconvolved())  // the item distribution through its (p, q) channel
+    j["frequency_standard_error"] =
+        std::sqrt(collector::count_variance(1, 0, m.channel()) / static_cast<double>(o.n));
+  if (o.target_se) {
+    if (!(*o.target_se > 0)) throw BadInput("--target-se must be positive");
+    j["n_for_target_se"] = static_cast<std::uint64_t>(std::ceil(v1 / (*o.target_se * *o.target_se)));
+    const auto e = epsilon_for_target(m, *o.target_se, o.n);
+    j["epsilon_for_target_se"] = e ? Json(*e) : Json(nullptr);
+  }
+  if (o.group) j["group_epsilon"] = as_double(m.realized_epsilon()) * *o.group;
+  if (o.json)
+    std::cout << j.dump(2) << "\n";
+  else
+    print_text(o, m, j, eps, exact);
+  return 0;
+}
+
+}  // namespace
+
+Subcommand add_plan(CLI::App& app) {
+  auto o = std::make_shared<PlanOptions>();
+  auto* p = app.add_subcommand("plan", "realized probabilities, epsilon and expected accuracy");
+  add_mechanism_options(*p, o->mechanism, "number of categories (default 2)");
+  p->add_option("--n", o->n, "number of reports (default 10000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 53));
+  p->add_option("--target-se", o->target_se,
+                "also answer: n and epsilon needed for this frequency SE (numeric: mean SE)");
+  p->add_option("--group", o->group, "privacy loss for a group of t records (t·epsilon)")
+      ->check(CLI::Range(1u, 1000000u));
+  p->add_flag("--json", o->json, "machine-readable output");
+  return {p, [o] { return run(*o); }};
+}
+
+}  // namespace tinyldp::tools
