@@ -86,18 +86,19 @@ class Digest {
     state_ = (state_ ^ b) * 16777619u;
     return *this;
   }
-  constexpr Digest& u32(uint32_t v) {
-    for (int i = 0; i < 4; ++i) byte(static_cast<uint8_t>(v >> (8 * i)));
-    return *this;
-  }
-  constexpr Digest& u64(uint64_t v) {
-    for (int i = 0; i < 8; ++i) byte(static_cast<uint8_t>(v >> (8 * i)));
-    return *this;
-  }
+  constexpr Digest& u32(uint32_t v) { return le(v); }
+  constexpr Digest& u64(uint64_t v) { return le(v); }
   constexpr Digest& dyadic(Dyadic p) { return u64(p.num).byte(p.bits); }
   constexpr uint32_t value() const { return state_; }
 
  private:
+  template <class T>
+  constexpr Digest& le(T v) {
+    uint8_t bytes[sizeof(T)] = {};
+    put_le(bytes, v);
+    for (uint8_t b : bytes) byte(b);
+    return *this;
+  }
   uint32_t state_ = 2166136261u;
 };
 
