@@ -1,8 +1,11 @@
-// tinyldp/constant_time.hpp — comparisons and selections without branches.
+// tinyldp/constant_time.hpp — comparisons, selections and wide products without branches or
+// variable-latency instructions.
 //
-// Mechanisms handle the private value only through these helpers (and plain arithmetic), so
-// the value never decides a branch or a memory address; tests/privacy/test_constant_time
-// checks this under valgrind. Each helper is a handful of ALU instructions.
+// Mechanisms handle the private value (and the noise) only through these helpers and plain
+// 32-bit arithmetic, so neither decides a branch, a memory address or an instruction's time;
+// tests/privacy/test_constant_time checks the host build under valgrind, and
+// tests/constant_time_on_target the code each target runs (docs/privacy-model.md, "Timing and
+// memory"). Each helper is a handful of ALU instructions; mul_wide is four 32-bit multiplies.
 #ifndef TINYLDP_CONSTANT_TIME_HPP
 #define TINYLDP_CONSTANT_TIME_HPP
 
@@ -27,6 +30,23 @@ constexpr uint64_t mask64(uint64_t bit) { return uint64_t{0} - bit; }
 // a if bit == 1, b if bit == 0.
 constexpr uint32_t select(uint32_t bit, uint32_t a, uint32_t b) {
   return b ^ (mask(bit) & (a ^ b));
+}
+
+// The 64-bit product of two 32-bit words from four 16 × 16 → 32-bit multiplies. A plain
+// uint64_t product is a long multiply — UMULL, which terminates early on small operands on
+// Cortex-M3 — or on Cortex-M0 a call to libgcc's __aeabi_lmul, whose carry branch depends on
+// the operands (issue #14, F1); a 32-bit MUL has a fixed latency on every core tinyldp targets.
+constexpr uint64_t mul_wide(uint32_t a, uint32_t b) {
+  const uint32_t al = a & 0xFFFFu, ah = a >> 16, bl = b & 0xFFFFu, bh = b >> 16;
+  const uint32_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  const uint32_t mid = (ll >> 16) + (lh & 0xFFFFu) + (hl & 0xFFFFu);  // < 3 · 2^16
+  const uint32_t high = hh + (lh >> 16) + (hl >> 16) + (mid >> 16);
+  const uint32_t low = (mid << 16) | (ll & 0xFFFFu);
+  return (uint64_t{high} << 32) | low;
+}
+// The high word of a · b (the product's upper 32 bits).
+constexpr uint32_t mul_high(uint32_t a, uint32_t b) {
+  return static_cast<uint32_t>(mul_wide(a, b) >> 32);
 }
 
 }  // namespace tinyldp::ct

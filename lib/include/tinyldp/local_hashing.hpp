@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "tinyldp/config_error.hpp"
+#include "tinyldp/constant_time.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/wire.hpp"
 
@@ -55,7 +56,7 @@ constexpr uint32_t local_hash_mix(uint32_t key_xor_seed) {
 
 constexpr uint32_t local_hash(uint32_t seed, uint32_t value, uint32_t g) {
   const uint32_t x = local_hash_mix(local_hash_key(value) ^ seed);
-  return static_cast<uint32_t>((uint64_t{x} * g) >> 32);
+  return ct::mul_high(x, g);  // ⌊x·g / 2^32⌋, without a long multiply (constant_time.hpp)
 }
 
 class LocalHashing {

@@ -87,8 +87,10 @@ class StochasticDiscretization {
 
   // The level v rounds to for the rounding draw u (exposed for tests and the collector).
   constexpr uint32_t round(int32_t value, uint64_t u) const {
-    const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});  // ≤ W if valid
-    const uint64_t position = (offset * (levels_ - 1u) << rounding_bits_) + u * width_;
+    const auto offset = static_cast<uint32_t>(int64_t{value} - int64_t{lo_});  // ≤ W < 2^31 if valid
+    // Products of the value and the noise through ct::mul_wide: no long multiply (u < 2^24).
+    const uint64_t position = (ct::mul_wide(offset, levels_ - 1u) << rounding_bits_) +
+                              ct::mul_wide(static_cast<uint32_t>(u), width_);
     const uint64_t step = uint64_t{width_} << rounding_bits_;
     uint32_t level = 0;
     uint64_t boundary = 0;
