@@ -14,6 +14,7 @@ using tinyldp::LocalHashing;
 using tinyldp::Precision;
 using tinyldp::Status;
 using tinyldp::test::CountingRng;
+using tinyldp::test::expect_private_and_tight;
 using tinyldp::test::verify_exhaustively;
 
 namespace {
@@ -27,13 +28,6 @@ const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 
                             Epsilon::from_ratio(1, 1), Epsilon::from_ratio(3, 1),
                             Epsilon::from_ratio(8, 1)};
 const uint32_t domains[] = {2, 3, 5, 8};
-
-void expect_private_and_tight(const tinyldp::test::ExhaustiveVerdict& v, Epsilon claimed) {
-  CHECK(v.fixed_consumption);
-  CHECK(v.within_claim);
-  CHECK(v.tight);
-  CHECK_EQ(v.observed.q32, claimed.q32);
-}
 }  // namespace
 
 TEST(local_hashing_is_exactly_as_private_as_it_claims) {
