@@ -13,14 +13,8 @@
 
 using tinyldp::BinaryRr;
 using tinyldp::Dyadic;
-using tinyldp::Epsilon;
 using tinyldp::KaryRr;
-using tinyldp::Precision;
-using tinyldp::Status;
 using tinyldp::UnaryEncoding;
-using tinyldp::test::CountingRng;
-using tinyldp::test::expect_private_and_tight;
-using tinyldp::test::verify_exhaustively;
 
 namespace {
 

@@ -9,11 +9,6 @@
 #include "tinyldp/discrete_laplace.hpp"
 
 using tinyldp::DiscreteLaplace;
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::test::CountingRng;
-using tinyldp::test::expect_private_and_tight;
-using tinyldp::test::verify_exhaustively;
 using W = tinyldp::detail::Wide;
 
 namespace {

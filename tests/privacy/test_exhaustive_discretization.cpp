@@ -8,13 +8,7 @@
 #include "exhaustive.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 
-using tinyldp::Epsilon;
-using tinyldp::Precision;
-using tinyldp::Status;
 using tinyldp::StochasticDiscretization;
-using tinyldp::test::CountingRng;
-using tinyldp::test::expect_private_and_tight;
-using tinyldp::test::verify_exhaustively;
 
 namespace {
 uint32_t counts[8 * 8];

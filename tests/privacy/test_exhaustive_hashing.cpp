@@ -8,14 +8,8 @@
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/local_hashing.hpp"
 
-using tinyldp::Epsilon;
 using tinyldp::HadamardResponse;
 using tinyldp::LocalHashing;
-using tinyldp::Precision;
-using tinyldp::Status;
-using tinyldp::test::CountingRng;
-using tinyldp::test::expect_private_and_tight;
-using tinyldp::test::verify_exhaustively;
 
 namespace {
 #if defined(TINYLDP_TEST_ON_TARGET)
