@@ -57,9 +57,8 @@ class HadamardResponse {
     return Status::ok;
   }
   static consteval HadamardResponse make(Epsilon eps, uint32_t d, Precision precision = {}) {
-    HadamardResponse r;
-    detail::require_ok(configure(eps, d, r, precision));
-    return r;
+    return detail::configured<HadamardResponse>(
+        [&](auto& r) { return configure(eps, d, r, precision); });
   }
 
   constexpr uint32_t domain() const { return d_; }

@@ -63,9 +63,7 @@ class KaryRr {
   }
 
   static consteval KaryRr make(Epsilon eps, uint32_t k, Precision precision = {}) {
-    KaryRr r;
-    detail::require_ok(configure(eps, k, r, precision));
-    return r;
+    return detail::configured<KaryRr>([&](auto& r) { return configure(eps, k, r, precision); });
   }
 
   constexpr uint32_t domain() const { return k_; }

@@ -104,14 +104,12 @@ class LocalHashing {
   }
 
   static consteval LocalHashing make_olh(Epsilon eps, uint32_t d, Precision precision = {}) {
-    LocalHashing r;
-    detail::require_ok(configure_olh(eps, d, r, precision));
-    return r;
+    return detail::configured<LocalHashing>(
+        [&](auto& r) { return configure_olh(eps, d, r, precision); });
   }
   static consteval LocalHashing make_blh(Epsilon eps, uint32_t d, Precision precision = {}) {
-    LocalHashing r;
-    detail::require_ok(configure_blh(eps, d, r, precision));
-    return r;
+    return detail::configured<LocalHashing>(
+        [&](auto& r) { return configure_blh(eps, d, r, precision); });
   }
 
   constexpr uint32_t domain() const { return d_; }

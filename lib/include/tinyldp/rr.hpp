@@ -49,9 +49,7 @@ class BinaryRr {
   }
 
   static consteval BinaryRr make(Epsilon eps, Precision precision = {}) {
-    BinaryRr r;
-    detail::require_ok(configure(eps, r, precision));
-    return r;
+    return detail::configured<BinaryRr>([&](auto& r) { return configure(eps, r, precision); });
   }
 
   constexpr Dyadic keep_probability() const { return keep_; }

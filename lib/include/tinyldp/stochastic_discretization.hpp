@@ -54,9 +54,8 @@ class StochasticDiscretization {
   }
   static consteval StochasticDiscretization make(Epsilon eps, int32_t lo, int32_t hi,
                                                  uint32_t levels, Precision precision = {}) {
-    StochasticDiscretization r;
-    detail::require_ok(configure(eps, lo, hi, levels, r, precision));
-    return r;
+    return detail::configured<StochasticDiscretization>(
+        [&](auto& r) { return configure(eps, lo, hi, levels, r, precision); });
   }
 
   constexpr int32_t low() const { return lo_; }

@@ -96,14 +96,12 @@ class UnaryEncoding {
   }
 
   static consteval UnaryEncoding make_oue(Epsilon eps, uint32_t d, Precision precision = {}) {
-    UnaryEncoding r;
-    detail::require_ok(configure_oue(eps, d, r, precision));
-    return r;
+    return detail::configured<UnaryEncoding>(
+        [&](auto& r) { return configure_oue(eps, d, r, precision); });
   }
   static consteval UnaryEncoding make_sue(Epsilon eps, uint32_t d, Precision precision = {}) {
-    UnaryEncoding r;
-    detail::require_ok(configure_sue(eps, d, r, precision));
-    return r;
+    return detail::configured<UnaryEncoding>(
+        [&](auto& r) { return configure_sue(eps, d, r, precision); });
   }
 
   constexpr uint32_t domain() const { return d_; }
