@@ -16,7 +16,6 @@
 
 #include "check.hpp"
 #include "tinyldp/epsilon.hpp"
-#include "tinyldp/probability.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -100,7 +99,6 @@ inline void expect_private_and_tight(const ExhaustiveVerdict& v, Epsilon claimed
 
 // The names every exhaustive test uses.
 using tinyldp::Epsilon;
-using tinyldp::Precision;
 using tinyldp::Status;
 using tinyldp::test::CountingRng;
 using tinyldp::test::expect_private_and_tight;

@@ -14,6 +14,7 @@
 using tinyldp::BinaryRr;
 using tinyldp::Dyadic;
 using tinyldp::KaryRr;
+using tinyldp::Precision;
 using tinyldp::UnaryEncoding;
 
 namespace {

@@ -8,6 +8,7 @@
 #include "exhaustive.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 
+using tinyldp::Precision;
 using tinyldp::StochasticDiscretization;
 
 namespace {

@@ -10,6 +10,7 @@
 
 using tinyldp::HadamardResponse;
 using tinyldp::LocalHashing;
+using tinyldp::Precision;
 
 namespace {
 #if defined(TINYLDP_TEST_ON_TARGET)
