@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "tinyldp/entropy.hpp"
+#include "tinyldp/random_bits.hpp"
+#include "tinyldp/storage.hpp"
 #include "tinyldp/wire.hpp"
 
 extern "C" {
@@ -60,6 +62,54 @@ int footprint_send(const tinyldp::wire::Description& what, const uint8_t* payloa
   if (tinyldp::wire::encode(what, {}, payload, out, sizeof out, written) != tinyldp::Status::ok)
     return 1;
   platform_radio_send(out, written);
+  return 0;
+}
+
+// The program every mechanism's footprint measures: one report of `mechanism` (a constexpr
+// object) for the value value() returns (the sensor's, mapped into the domain), drawn from the
+// platform TRNG, packed, framed and sent. A mechanism with a Report type packs it into the
+// payload; unary encoding writes its report straight into the payload.
+template <class Mechanism>
+concept HasReportType = requires { typename Mechanism::Report; };
+template <class T>
+struct ConstReferee;
+template <class T>
+struct ConstReferee<const T&> {
+  using type = T;
+};
+
+template <const auto& mechanism, class Value>
+int footprint_report(Value value) {
+  using Mechanism = typename ConstReferee<decltype(mechanism)>::type;
+  constexpr auto description = mechanism.description();
+  PlatformTrng trng;
+  tinyldp::RandomBits<PlatformTrng> rng(trng);
+  if constexpr (HasReportType<Mechanism>) {
+    typename Mechanism::Report report{};
+    if (mechanism.privatize(value(), rng, report) != tinyldp::Status::ok) return 1;
+    uint8_t payload[description.payload_bytes()];
+    mechanism.pack(report, payload);
+    return footprint_send<description.report_bytes(0)>(description, payload);
+  } else {
+    uint8_t payload[mechanism.report_bytes()];
+    if (mechanism.privatize(value(), rng, payload, sizeof payload) != tinyldp::Status::ok) return 1;
+    return footprint_send<description.report_bytes(0)>(description, payload);
+  }
+}
+
+// The program both storage ports' footprints measure: a Record (the core's two-slot layer) on
+// `device`, freshly formatted — write 32 bytes, read them back, send them. Always inlined, as
+// the code was when each program wrote it out (a call of its own costs flash and stack).
+template <class Device>
+__attribute__((always_inline)) inline int footprint_record(Device& device) {
+  device.format();
+  tinyldp::Record<Device> record(device, 0, 1);
+  uint8_t value[32];
+  platform_trng_fill(value, sizeof value);
+  if (record.write(value, sizeof value) != tinyldp::StorageResult::ok) return 1;
+  size_t length = 0;
+  if (record.read(value, sizeof value, &length) != tinyldp::StorageResult::ok) return 1;
+  platform_radio_send(value, length);
   return 0;
 }
 

@@ -1,16 +1,10 @@
 // Discrete Laplace: realized ε from the integers, errors, failure behaviour, golden reports.
 #include "check.hpp"
-#include "digest.hpp"
 #include "frequency_check.hpp"
+#include "mechanism_checks.hpp"
 #include "tinyldp/discrete_laplace.hpp"
-#include "tinyldp/port/test/insecure_test_source.hpp"
-#include "tinyldp/random_bits.hpp"
 
 using tinyldp::DiscreteLaplace;
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource>;
 
 namespace {
 uint64_t table[201];
@@ -100,15 +94,8 @@ TEST(configures_at_compile_time_like_at_run_time) {
 TEST(consumes_the_same_bits_for_every_input) {
   DiscreteLaplace dl;
   CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -30, 30, 3, table, 201, dl), Status::ok);
-  for (int32_t v = -30; v <= 30; v += 12) {
-    InsecureTestSource src(6);
-    Rng rng(src);
-    for (int i = 0; i < 40; ++i) {
-      int32_t r = 0;
-      CHECK(dl.privatize(v, rng, r) == Status::ok);
-    }
-    CHECK_EQ(rng.bits_drawn(), 40u * dl.random_bits_per_report());
-  }
+  const int32_t values[] = {-30, -18, -6, 6, 18, 30};
+  tinyldp::test::check_same_bits(dl, values, 6, 40);
 }
 
 TEST(rejects_bad_parameters) {
@@ -142,16 +129,7 @@ TEST(noise_follows_the_weights) {
 TEST(out_of_range_and_entropy_failure_emit_nothing) {
   DiscreteLaplace dl;
   CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -5, 5, 10, table, 201, dl), Status::ok);
-  InsecureTestSource src(3);
-  Rng rng(src);
-  int32_t r = 7;
-  CHECK(dl.privatize(6, rng, r) == Status::value_out_of_domain);
-  CHECK_EQ(r, 0);
-  src.fail_on_call(1);
-  Rng failing(src);
-  r = 7;
-  CHECK(dl.privatize(0, failing, r) == Status::entropy_failed);
-  CHECK_EQ(r, 0);
+  tinyldp::test::check_fail_closed(dl, 0, 6);
 }
 
 TEST(golden_reports_are_identical_everywhere) {
@@ -159,15 +137,10 @@ TEST(golden_reports_are_identical_everywhere) {
   CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(2, 1), -50, 50, 100, table, 201, dl), Status::ok);
   InsecureTestSource src(2024);
   Rng rng(src);
-  tinyldp::test::Digest digest;
-  for (int32_t i = 0; i < 300; ++i) {
-    int32_t r = 0;
-    CHECK(dl.privatize(-50 + i % 101, rng, r) == Status::ok);
-    CHECK(r >= -50 && r <= 50);
-    digest.add_u32(static_cast<uint32_t>(r));
-  }
+  CHECK_EQ(tinyldp::test::golden_digest(dl, rng, 300, [](uint32_t i) { return -50 + static_cast<int32_t>(i % 101); },
+                                        [](int32_t r) { return r >= -50 && r <= 50; }),
+           16743145130842820316ull);
   CHECK_EQ(rng.bits_drawn(), 300u * 48u);
-  CHECK_EQ(digest.state, 16743145130842820316ull);
   // The configuration itself, bit for bit: every weight, both tails, both ε figures.
   tinyldp::test::Digest weights;
   for (uint32_t k = 0; k < 100; ++k) {

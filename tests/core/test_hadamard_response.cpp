@@ -1,16 +1,10 @@
 // Hadamard response: configuration, the Hadamard bit, failure behaviour, golden reports.
 #include "check.hpp"
-#include "digest.hpp"
+#include "mechanism_checks.hpp"
 #include "tinyldp/hadamard_response.hpp"
-#include "tinyldp/port/test/insecure_test_source.hpp"
-#include "tinyldp/random_bits.hpp"
 
-using tinyldp::Epsilon;
 using tinyldp::HadamardReport;
 using tinyldp::HadamardResponse;
-using tinyldp::Status;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource>;
 
 TEST(rows_span_the_next_power_of_two) {
   static_assert(HadamardResponse::make(Epsilon::from_double(1.0), 2).row_bits() == 1);
@@ -52,42 +46,17 @@ TEST(hadamard_columns_are_orthogonal) {
 }
 
 TEST(out_of_domain_and_entropy_failure_emit_nothing) {
-  constexpr HadamardResponse hr = HadamardResponse::make(Epsilon::from_double(1.0), 12);
-  InsecureTestSource src(3);
-  Rng rng(src);
-  HadamardReport r{5, 1};
-  CHECK(hr.privatize(12, rng, r) == Status::value_out_of_domain);
-  CHECK_EQ(r.row, 0u);
-  CHECK_EQ(r.bit, 0u);
-  src.fail_on_call(1);
-  Rng failing(src);
-  r = {5, 1};
-  CHECK(hr.privatize(3, failing, r) == Status::entropy_failed);
-  CHECK_EQ(r.row + r.bit, 0u);
+  tinyldp::test::check_fail_closed(HadamardResponse::make(Epsilon::from_double(1.0), 12), 3, 12);
 }
 
 TEST(consumes_the_same_bits_for_every_input) {
-  constexpr HadamardResponse hr = HadamardResponse::make(Epsilon::from_double(0.5), 100);
-  for (uint32_t v = 0; v < 100; v += 33) {
-    InsecureTestSource src(4);
-    Rng rng(src);
-    HadamardReport r;
-    for (int i = 0; i < 50; ++i) CHECK(hr.privatize(v, rng, r) == Status::ok);
-    CHECK_EQ(rng.bits_drawn(), 50u * hr.random_bits_per_report());
-  }
+  const uint32_t values[] = {0, 33, 66, 99};
+  tinyldp::test::check_same_bits(HadamardResponse::make(Epsilon::from_double(0.5), 100), values, 4, 50);
 }
 
 TEST(golden_reports_are_identical_everywhere) {
   constexpr HadamardResponse hr = HadamardResponse::make(Epsilon::from_double(1.0), 300);
-  InsecureTestSource src(2024);
-  Rng rng(src);
-  tinyldp::test::Digest digest;
-  for (uint32_t i = 0; i < 500; ++i) {
-    HadamardReport r;
-    CHECK(hr.privatize(i % 300, rng, r) == Status::ok);
-    CHECK_LT(r.row, 512u);
-    digest.add_u32(r.row);
-    digest.add(&r.bit, 1);
-  }
-  CHECK_EQ(digest.state, 7142349306955905779ull);
+  CHECK_EQ(tinyldp::test::golden_digest(hr, 500, [](uint32_t i) { return i % 300; },
+                                        [](const HadamardReport& r) { return r.row < 512; }),
+           7142349306955905779ull);
 }

@@ -1,15 +1,9 @@
 // k-ary randomized response: configuration, errors, failure behaviour, golden reports.
 #include "check.hpp"
-#include "digest.hpp"
+#include "mechanism_checks.hpp"
 #include "tinyldp/krr.hpp"
-#include "tinyldp/port/test/insecure_test_source.hpp"
-#include "tinyldp/random_bits.hpp"
 
-using tinyldp::Epsilon;
 using tinyldp::KaryRr;
-using tinyldp::Status;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource>;
 
 TEST(configures_at_compile_time) {
   constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(1.0), 10);
@@ -32,31 +26,14 @@ TEST(rejects_bad_parameters) {
 }
 
 TEST(out_of_domain_and_entropy_failure_emit_nothing) {
-  constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(1.0), 5);
-  InsecureTestSource src(3);
-  Rng rng(src);
-  uint32_t report = 77;
-  CHECK(krr.privatize(5, rng, report) == Status::value_out_of_domain);
-  CHECK_EQ(report, 0u);
-  src.fail_on_call(1, tinyldp::EntropyResult::not_ready);
-  Rng failing(src);
-  report = 77;
-  CHECK(krr.privatize(2, failing, report) == Status::entropy_not_ready);
-  CHECK_EQ(report, 0u);
+  tinyldp::test::check_fail_closed(KaryRr::make(Epsilon::from_double(1.0), 5), 2, 5,
+                                   tinyldp::EntropyResult::not_ready);
 }
 
 TEST(reports_stay_in_the_domain_and_use_fixed_bits) {
-  constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(0.5), 7);
-  for (uint32_t v = 0; v < 7; ++v) {
-    InsecureTestSource src(11);
-    Rng rng(src);
-    for (int i = 0; i < 200; ++i) {
-      uint32_t report = 99;
-      CHECK(krr.privatize(v, rng, report) == Status::ok);
-      CHECK_LT(report, 7u);
-    }
-    CHECK_EQ(rng.bits_drawn(), 200u * krr.random_bits_per_report());
-  }
+  const uint32_t values[] = {0, 1, 2, 3, 4, 5, 6};
+  tinyldp::test::check_same_bits(KaryRr::make(Epsilon::from_double(0.5), 7), values, 11, 200,
+                                 [](uint32_t report) { return report < 7; });
 }
 
 namespace {
@@ -117,13 +94,6 @@ TEST(division_free_index_matches_plain_division) {
 
 TEST(golden_reports_are_identical_everywhere) {
   constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(2.0), 13);
-  InsecureTestSource src(2024);
-  Rng rng(src);
-  tinyldp::test::Digest digest;
-  for (uint32_t i = 0; i < 1000; ++i) {
-    uint32_t report = 0;
-    CHECK(krr.privatize(i % 13, rng, report) == Status::ok);
-    digest.add_u32(report);
-  }
-  CHECK_EQ(digest.state, 7220340373572403683ull);
+  CHECK_EQ(tinyldp::test::golden_digest(krr, 1000, [](uint32_t i) { return i % 13; }),
+           7220340373572403683ull);
 }

@@ -1,16 +1,10 @@
 // Local hashing (OLH, BLH): configuration, errors, failure behaviour, golden reports.
 #include "check.hpp"
-#include "digest.hpp"
+#include "mechanism_checks.hpp"
 #include "tinyldp/local_hashing.hpp"
-#include "tinyldp/port/test/insecure_test_source.hpp"
-#include "tinyldp/random_bits.hpp"
 
-using tinyldp::Epsilon;
 using tinyldp::LocalHashing;
 using tinyldp::LocalHashingReport;
-using tinyldp::Status;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource>;
 
 TEST(olh_picks_g_from_epsilon) {
   constexpr LocalHashing olh1 = LocalHashing::make_olh(Epsilon::from_double(1.0), 1000);
@@ -97,42 +91,17 @@ TEST(hash_is_close_to_uniform) {
 }
 
 TEST(out_of_domain_and_entropy_failure_emit_nothing) {
-  constexpr LocalHashing olh = LocalHashing::make_olh(Epsilon::from_double(1.0), 50);
-  InsecureTestSource src(3);
-  Rng rng(src);
-  LocalHashingReport r{7, 7};
-  CHECK(olh.privatize(50, rng, r) == Status::value_out_of_domain);
-  CHECK_EQ(r.seed, 0u);
-  CHECK_EQ(r.value, 0u);
-  src.fail_on_call(1);
-  Rng failing(src);
-  r = {7, 7};
-  CHECK(olh.privatize(3, failing, r) == Status::entropy_failed);
-  CHECK_EQ(r.seed | r.value, 0u);
+  tinyldp::test::check_fail_closed(LocalHashing::make_olh(Epsilon::from_double(1.0), 50), 3, 50);
 }
 
 TEST(consumes_the_same_bits_for_every_input) {
-  constexpr LocalHashing olh = LocalHashing::make_olh(Epsilon::from_double(3.0), 40);
-  for (uint32_t v = 0; v < 40; v += 13) {
-    InsecureTestSource src(4);
-    Rng rng(src);
-    LocalHashingReport r;
-    for (int i = 0; i < 50; ++i) CHECK(olh.privatize(v, rng, r) == Status::ok);
-    CHECK_EQ(rng.bits_drawn(), 50u * olh.random_bits_per_report());
-  }
+  const uint32_t values[] = {0, 13, 26, 39};
+  tinyldp::test::check_same_bits(LocalHashing::make_olh(Epsilon::from_double(3.0), 40), values, 4, 50);
 }
 
 TEST(golden_reports_are_identical_everywhere) {
   constexpr LocalHashing olh = LocalHashing::make_olh(Epsilon::from_double(2.0), 300);
-  InsecureTestSource src(2024);
-  Rng rng(src);
-  tinyldp::test::Digest digest;
-  for (uint32_t i = 0; i < 500; ++i) {
-    LocalHashingReport r;
-    CHECK(olh.privatize(i % 300, rng, r) == Status::ok);
-    CHECK_LT(r.value, olh.range());
-    digest.add_u32(r.seed);
-    digest.add_u32(r.value);
-  }
-  CHECK_EQ(digest.state, 18375293399012219375ull);
+  CHECK_EQ(tinyldp::test::golden_digest(olh, 500, [](uint32_t i) { return i % 300; },
+                                        [&](const LocalHashingReport& r) { return r.value < olh.range(); }),
+           18375293399012219375ull);
 }

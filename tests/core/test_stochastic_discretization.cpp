@@ -1,15 +1,9 @@
 // Stochastic discretization: configuration, unbiased rounding, failure behaviour, golden reports.
 #include "check.hpp"
-#include "digest.hpp"
-#include "tinyldp/port/test/insecure_test_source.hpp"
-#include "tinyldp/random_bits.hpp"
+#include "mechanism_checks.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 
-using tinyldp::Epsilon;
-using tinyldp::Status;
 using tinyldp::StochasticDiscretization;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource>;
 
 TEST(configures_and_rejects) {
   constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), -40, 85, 5);
@@ -79,41 +73,19 @@ TEST(randomizes_exactly_like_the_k_rr_it_reuses) {
 
 TEST(out_of_range_and_entropy_failure_emit_nothing) {
   constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), 0, 100, 3);
-  InsecureTestSource src(3);
-  Rng rng(src);
-  uint32_t report = 9;
-  CHECK(sd.privatize(101, rng, report) == Status::value_out_of_domain);
-  CHECK_EQ(report, 0u);
-  CHECK(sd.privatize(-1, rng, report) == Status::value_out_of_domain);
-  CHECK_EQ(report, 0u);
-  src.fail_on_call(1);
-  Rng failing(src);
-  report = 9;
-  CHECK(sd.privatize(50, failing, report) == Status::entropy_failed);
-  CHECK_EQ(report, 0u);
+  tinyldp::test::check_fail_closed(sd, 50, 101);
+  tinyldp::test::check_fail_closed(sd, 50, -1);
 }
 
 TEST(consumes_the_same_bits_for_every_input) {
-  constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(2.0), -10, 10, 4);
-  for (int32_t v = -10; v <= 10; v += 7) {
-    InsecureTestSource src(5);
-    Rng rng(src);
-    uint32_t r;
-    for (int i = 0; i < 40; ++i) CHECK(sd.privatize(v, rng, r) == Status::ok);
-    CHECK_EQ(rng.bits_drawn(), 40u * sd.random_bits_per_report());
-  }
+  const int32_t values[] = {-10, -3, 4};
+  tinyldp::test::check_same_bits(StochasticDiscretization::make(Epsilon::from_double(2.0), -10, 10, 4), values,
+                                 5, 40);
 }
 
 TEST(golden_reports_are_identical_everywhere) {
   constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), -40, 85, 6);
-  InsecureTestSource src(2024);
-  Rng rng(src);
-  tinyldp::test::Digest digest;
-  for (int32_t i = 0; i < 500; ++i) {
-    uint32_t r = 0;
-    CHECK(sd.privatize(-40 + i % 126, rng, r) == Status::ok);
-    CHECK_LT(r, 6u);
-    digest.add_u32(r);
-  }
-  CHECK_EQ(digest.state, 14338565792743544258ull);
+  CHECK_EQ(tinyldp::test::golden_digest(sd, 500, [](uint32_t i) { return -40 + static_cast<int32_t>(i % 126); },
+                                        [](uint32_t r) { return r < 6; }),
+           14338565792743544258ull);
 }

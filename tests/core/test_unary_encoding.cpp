@@ -1,16 +1,11 @@
 // Unary encoding (SUE, OUE, generic): configuration, errors, layout, golden reports.
 #include "check.hpp"
-#include "digest.hpp"
-#include "tinyldp/port/test/insecure_test_source.hpp"
-#include "tinyldp/random_bits.hpp"
+#include "mechanism_checks.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
 using tinyldp::Dyadic;
-using tinyldp::Epsilon;
-using tinyldp::Status;
 using tinyldp::UnaryEncoding;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource>;
+using tinyldp::test::BufferReports;
 
 TEST(configures_at_compile_time) {
   constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 256);
@@ -39,13 +34,7 @@ TEST(short_buffer_out_of_domain_and_failure_emit_nothing) {
   Rng rng(src);
   CHECK(oue.privatize(3, rng, report, 2) == Status::buffer_too_small);
   CHECK_EQ(report[0] | report[1], 0);
-  CHECK(oue.privatize(20, rng, report, 3) == Status::value_out_of_domain);
-  CHECK_EQ(report[0] | report[1] | report[2], 0);
-  src.fail_on_call(1);
-  Rng failing(src);
-  report[0] = 0xFF;
-  CHECK(oue.privatize(1, failing, report, 3) == Status::entropy_failed);
-  CHECK_EQ(report[0] | report[1] | report[2], 0);
+  tinyldp::test::check_fail_closed(BufferReports<3>(oue), 1, 20);
 }
 
 TEST(fills_exactly_d_bits_and_no_more) {
@@ -63,13 +52,8 @@ TEST(fills_exactly_d_bits_and_no_more) {
 
 TEST(consumes_the_same_bits_for_every_input) {
   constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 70);
-  for (uint32_t v = 0; v < 70; v += 23) {
-    InsecureTestSource src(1);
-    Rng rng(src);
-    uint8_t report[9];
-    for (int i = 0; i < 20; ++i) CHECK(oue.privatize(v, rng, report, sizeof report) == Status::ok);
-    CHECK_EQ(rng.bits_drawn(), 20u * oue.random_bits_per_report());
-  }
+  const uint32_t values[] = {0, 23, 46, 69};
+  tinyldp::test::check_same_bits(BufferReports<9>(oue), values, 1, 20);
 }
 
 namespace {
@@ -143,12 +127,7 @@ TEST(golden_reports_are_identical_everywhere) {
   }
   CHECK_EQ(digest.state, 2567194661593964260ull);
   // d a multiple of 64: the bulk ladder on 64-bit machines, word by word on 32-bit ones.
-  constexpr UnaryEncoding oue_wide = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 1024);
-  tinyldp::test::Digest wide;
-  uint8_t wide_report[128];
-  for (uint32_t i = 0; i < 50; ++i) {
-    CHECK(oue_wide.privatize(i * 20, rng, wide_report, sizeof wide_report) == Status::ok);
-    wide.add(wide_report, sizeof wide_report);
-  }
-  CHECK_EQ(wide.state, 15798488968841624740ull);
+  constexpr BufferReports<128> oue_wide(UnaryEncoding::make_oue(Epsilon::from_double(1.0), 1024));
+  CHECK_EQ(tinyldp::test::golden_digest(oue_wide, rng, 50, [](uint32_t i) { return i * 20; }),
+           15798488968841624740ull);
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "check.hpp"
+#include "conformance.hpp"
 #include "tinyldp/entropy.hpp"
 
 namespace tinyldp::test {
@@ -35,44 +36,12 @@ struct EntropyConformanceOptions {
 };
 
 namespace conformance_detail {
-constexpr uint8_t sentinel = 0xA5;
-constexpr size_t guard = 4;
+using conformance::sentinel;
+using Guarded = conformance::Guarded<100>;
 
 inline void report(uint32_t& violations, const char* name, const char* what, size_t n) {
-  ++violations;
-  if (name == nullptr) return;  // quiet
-  print("  conformance: ");
-  print(name);
-  print(": ");
-  print(what);
-  print(" (length ");
-  print_u64(n);
-  print(")\n");
+  conformance::report(violations, "conformance", name, what, "length ", n);
 }
-
-// Buffer with `guard` sentinels on each side of the n bytes handed to the source.
-struct Guarded {
-  uint8_t bytes[100 + 2 * guard + 1];
-  size_t n;
-  void prepare(size_t length, uint8_t prefill) {
-    n = length;
-    for (uint8_t& b : bytes) b = sentinel;
-    for (size_t i = 0; i < n; ++i) bytes[guard + 1 + i] = prefill;
-  }
-  uint8_t* out() { return bytes + guard + 1; }  // odd offset: no alignment assumed
-  bool guards_intact() const {
-    for (size_t i = 0; i < guard + 1; ++i)
-      if (bytes[i] != sentinel) return false;
-    for (size_t i = guard + 1 + n; i < sizeof bytes; ++i)
-      if (bytes[i] != sentinel) return false;
-    return true;
-  }
-  size_t count(uint8_t v) const {
-    size_t c = 0;
-    for (size_t i = 0; i < n; ++i) c += bytes[guard + 1 + i] == v ? 1 : 0;
-    return c;
-  }
-};
 
 // Fewer than 1/8 of the bytes (and at most 8) may equal the prefill by chance.
 inline bool really_filled(const Guarded& g, uint8_t prefill) {
@@ -83,7 +52,7 @@ inline bool really_filled(const Guarded& g, uint8_t prefill) {
 
 inline bool only_prefill_or_zero(const Guarded& g, uint8_t prefill) {
   for (size_t i = 0; i < g.n; ++i) {
-    const uint8_t b = g.bytes[guard + 1 + i];
+    const uint8_t b = g.out()[i];
     if (b != prefill && b != 0) return false;
   }
   return true;

@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 #include "check.hpp"
+#include "conformance.hpp"
+#include "test_util.hpp"
 #include "tinyldp/storage.hpp"
 
 namespace tinyldp::test {
@@ -34,44 +36,13 @@ struct StorageConformanceOptions {
 };
 
 namespace storage_conformance_detail {
-constexpr uint8_t sentinel = 0xA5;
-constexpr size_t guard = 4;
+using conformance::sentinel;
 constexpr size_t max_length = 64;
+using Guarded = conformance::Guarded<max_length>;
 
 inline void report(uint32_t& violations, const char* name, const char* what, size_t n) {
-  ++violations;
-  if (name == nullptr) return;
-  print("  storage conformance: ");
-  print(name);
-  print(": ");
-  print(what);
-  print(" (");
-  print_u64(n);
-  print(")\n");
+  conformance::report(violations, "storage conformance", name, what, "", n);
 }
-
-struct Guarded {
-  uint8_t bytes[max_length + 2 * guard + 1];
-  size_t n;
-  void prepare(size_t length, uint8_t prefill) {
-    n = length;
-    for (uint8_t& b : bytes) b = sentinel;
-    for (size_t i = 0; i < n; ++i) bytes[guard + 1 + i] = prefill;
-  }
-  uint8_t* out() { return bytes + guard + 1; }  // odd offset
-  bool guards_intact() const {
-    for (size_t i = 0; i < guard + 1; ++i)
-      if (bytes[i] != sentinel) return false;
-    for (size_t i = guard + 1 + n; i < sizeof bytes; ++i)
-      if (bytes[i] != sentinel) return false;
-    return true;
-  }
-  bool all(uint8_t v) const {
-    for (size_t i = 0; i < n; ++i)
-      if (bytes[guard + 1 + i] != v) return false;
-    return true;
-  }
-};
 
 inline uint8_t pattern(uint32_t seed, size_t i) {
   uint32_t x = seed * 0x9E3779B9u + static_cast<uint32_t>(i) * 0x85EBCA6Bu;
@@ -79,12 +50,6 @@ inline uint8_t pattern(uint32_t seed, size_t i) {
   x *= 0x2C1B3C6Du;
   x ^= x >> 12;
   return static_cast<uint8_t>(x >> 8);
-}
-
-inline bool read_back_equal(const uint8_t* a, const uint8_t* b, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
 }
 
 template <StorageDevice D>
@@ -217,7 +182,7 @@ void record_checks(D& device, uint32_t& v, const char* name,
     if (record.read(gd.out(), length, &got) != StorageResult::ok || got != length)
       report(v, name, "record read failed", length);
     if (!gd.guards_intact()) report(v, name, "record read wrote past the buffer", length);
-    if (!read_back_equal(gd.out(), value, length)) report(v, name, "record value differs", length);
+    if (!bytes_equal(gd.out(), value, length)) report(v, name, "record value differs", length);
     // A buffer one byte short: too_large, nothing written.
     if (length > 0) {
       Guarded small;
@@ -230,7 +195,7 @@ void record_checks(D& device, uint32_t& v, const char* name,
     Record<D> again(device, 2, 1);
     gd.prepare(length, 0x5A);
     if (again.read(gd.out(), length, &got) != StorageResult::ok || got != length ||
-        !read_back_equal(gd.out(), value, length))
+        !bytes_equal(gd.out(), value, length))
       report(v, name, "value lost across a remount", length);
     if (again.sequence() != writes) report(v, name, "sequence does not count writes", writes);
   }
@@ -282,7 +247,7 @@ void record_checks(D& device, uint32_t& v, const char* name,
     Record<D> after(device, 2, 1);
     gd.prepare(24, 0x5A);
     if (after.read(gd.out(), 24, &got) != StorageResult::ok || got != 24 ||
-        !(read_back_equal(gd.out(), value, 24) || read_back_equal(gd.out(), next, 24)))
+        !(bytes_equal(gd.out(), value, 24) || bytes_equal(gd.out(), next, 24)))
       report(v, name, "after a failure the record is neither old nor new", 24);
   }
 }

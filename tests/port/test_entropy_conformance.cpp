@@ -20,10 +20,15 @@ using tinyldp::test::EntropyConformanceOptions;
 
 namespace {
 
-EntropyConformanceOptions named(const char* name) {
-  EntropyConformanceOptions o;
-  o.name = name;
-  return o;
+// A real backend's options: its name, how to make it fail and, for a peripheral that is not
+// ready at once, how often a NONBLOCKING or FROM_ISR request may be retried.
+EntropyConformanceOptions backend(const char* name, void (*inject_failure)(void*), void* context,
+                                  uint32_t retries = 0) {
+  return {.nonblocking_retries = retries,
+          .isr_retries = retries,
+          .inject_failure = inject_failure,
+          .inject_context = context,
+          .name = name};
 }
 
 EntropyConformanceOptions quiet() {
@@ -55,38 +60,26 @@ struct Overrunning {
 
 TEST(insecure_test_source_conforms) {
   InsecureTestSource s(1);
-  EntropyConformanceOptions o = named("insecure_test");
-  o.inject_failure = &fail_insecure;
-  o.inject_context = &s;
-  CHECK_EQ(entropy_conformance(s, o), 0u);
+  CHECK_EQ(entropy_conformance(s, backend("insecure_test", &fail_insecure, &s)), 0u);
 }
 
 TEST(c_source_adapter_conforms) {
   InsecureTestSource inner(2);
   tinyldp::CEntropySource s(tinyldp::to_c_source(inner), TINYLDP_ENTROPY_ESTIMATE_FULL);
-  EntropyConformanceOptions o = named("c_adapter");
-  o.inject_failure = &fail_insecure;
-  o.inject_context = &inner;
-  CHECK_EQ(entropy_conformance(s, o), 0u);
+  CHECK_EQ(entropy_conformance(s, backend("c_adapter", &fail_insecure, &inner)), 0u);
 }
 
 TEST(chacha20_drbg_conforms) {
   InsecureTestSource seed(3);
   ChaCha20Drbg s;
   CHECK(s.seed(seed) == EntropyResult::ok);
-  EntropyConformanceOptions o = named("chacha20_drbg");
-  o.inject_failure = &wipe_drbg;
-  o.inject_context = &s;
-  CHECK_EQ(entropy_conformance(s, o), 0u);
+  CHECK_EQ(entropy_conformance(s, backend("chacha20_drbg", &wipe_drbg, &s)), 0u);
 }
 
 TEST(health_tested_source_conforms) {
   InsecureTestSource raw(4);
   HealthTested<InsecureTestSource> s(raw, HealthConfig{});
-  EntropyConformanceOptions o = named("health_tested");
-  o.inject_failure = &stick_insecure;
-  o.inject_context = &raw;
-  CHECK_EQ(entropy_conformance(s, o), 0u);
+  CHECK_EQ(entropy_conformance(s, backend("health_tested", &stick_insecure, &raw)), 0u);
 }
 
 TEST(nrf51_rng_on_register_model_conforms) {
@@ -94,22 +87,13 @@ TEST(nrf51_rng_on_register_model_conforms) {
   tinyldp::port::nrf51_rng::Config config;
   config.max_spins_per_byte = 1000;
   tinyldp::port::Nrf51RngT<tinyldp::test::Nrf51ModelBus> s(config, {&model});
-  EntropyConformanceOptions o = named("nrf51_rng(model)");
-  o.nonblocking_retries = 1000;
-  o.isr_retries = 1000;
-  o.inject_failure = &kill_nrf51;
-  o.inject_context = &model;
-  CHECK_EQ(entropy_conformance(s, o), 0u);
+  CHECK_EQ(entropy_conformance(s, backend("nrf51_rng(model)", &kill_nrf51, &model, 1000)), 0u);
 }
 
 TEST(stm32_rng_on_register_model_conforms) {
   tinyldp::test::Stm32Model model;
   tinyldp::port::Stm32RngT<tinyldp::test::Stm32ModelBus> s({}, {&model});
-  EntropyConformanceOptions o = named("stm32_rng(model)");
-  o.nonblocking_retries = 1000;
-  o.isr_retries = 1000;
-  o.inject_failure = &seed_error_stm32;
-  o.inject_context = &model;
+  const EntropyConformanceOptions o = backend("stm32_rng(model)", &seed_error_stm32, &model, 1000);
   CHECK_EQ(entropy_conformance(s, o), 0u);
 }
 

@@ -7,12 +7,14 @@
 // rational arithmetic with a common denominator). The check: for all outputs y and inputs
 // v1, v2, count(y|v1) ≤ e^ε · count(y|v2), evaluated as count1 · 2^128 ≤ L · count2 with L a
 // rigorous lower bound on e^ε. It also reports the largest ratio met, so a test can assert
-// that the claimed ε is tight, and whether every run consumed exactly T bits.
+// that the claimed ε is tight (expect_private_and_tight), and whether every run consumed
+// exactly T bits.
 #ifndef TINYLDP_TESTS_PRIVACY_EXHAUSTIVE_HPP
 #define TINYLDP_TESTS_PRIVACY_EXHAUSTIVE_HPP
 
 #include <stdint.h>
 
+#include "check.hpp"
 #include "tinyldp/epsilon.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -84,6 +86,22 @@ ExhaustiveVerdict verify_exhaustively(uint32_t inputs, uint32_t outputs, Epsilon
   return verdict;
 }
 
+// The verdict every real mechanism must get: each run drew the same bits, no ratio exceeds
+// e^claimed, and the largest ratio met is exactly e^claimed (the claim is tight).
+inline void expect_private_and_tight(const ExhaustiveVerdict& v, Epsilon claimed) {
+  CHECK(v.fixed_consumption);
+  CHECK(v.within_claim);
+  CHECK(v.tight);
+  CHECK_EQ(v.observed.q32, claimed.q32);
+}
+
 }  // namespace tinyldp::test
+
+// The names every exhaustive test uses.
+using tinyldp::Epsilon;
+using tinyldp::Status;
+using tinyldp::test::CountingRng;
+using tinyldp::test::expect_private_and_tight;
+using tinyldp::test::verify_exhaustively;
 
 #endif

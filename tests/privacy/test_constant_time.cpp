@@ -1,14 +1,21 @@
-// The ctgrind technique: the private value is marked *undefined* for valgrind's memcheck, so
-// any branch or memory address that depends on it is reported as a use of an uninitialised
-// value. Runs each mechanism on every value of its domain under
+// The ctgrind technique, on the private value and on the noise: the value handed to each
+// mechanism and every random byte the mechanisms draw are marked *undefined* for valgrind's
+// memcheck, so any branch or memory address that depends on either is reported as a use of an
+// uninitialised value — a value-dependent branch, a sampler loop whose trip count follows the
+// noise magnitude, a table index picked by the draw. The report is a function of value and
+// noise, so an observer who could time the noise and read the report would learn the value:
+// no mechanism may branch on either. Runs every mechanism on every value of small domains (and
+// on out-of-domain values, which take the same path) under
 //   valgrind --error-exitcode=99 test_constant_time
-// and passes only if valgrind reports nothing. With --planted-leak it runs a deliberately
-// branchy function instead, which valgrind must report (the test of the check itself).
+// and passes only if valgrind reports nothing. The checks of the check itself, which valgrind
+// must report: --planted-leak runs a deliberately branchy function of the value,
+// --planted-noise-leak a geometric sampler written the naive way (loop until a 0 bit).
+// (Valgrind does not see variable-time instructions such as division; the k-RR step computes
+// its index without one, see krr.hpp.)
 #include <valgrind/memcheck.h>
 
 #include <cstdio>
 #include <cstring>
-#include <initializer_list>
 
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
@@ -22,10 +29,23 @@
 
 using tinyldp::Epsilon;
 using tinyldp::Status;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource>;
 
 namespace {
+
+// The test source, with every byte it hands out marked undefined.
+class SecretNoiseSource {
+ public:
+  explicit SecretNoiseSource(uint64_t seed) : inner_(seed) {}
+  tinyldp::EntropyResult fill(uint8_t* out, size_t length, uint32_t flags) {
+    const tinyldp::EntropyResult r = inner_.fill(out, length, flags);
+    VALGRIND_MAKE_MEM_UNDEFINED(out, length);
+    return r;
+  }
+
+ private:
+  tinyldp::port::InsecureTestSource inner_;
+};
+using Rng = tinyldp::RandomBits<SecretNoiseSource>;
 
 template <class T>
 T secret(T value) {
@@ -45,6 +65,16 @@ void expect(bool ok, const char* what) {
   }
 }
 
+// Runs mechanism.privatize on a secret value with secret noise; returns the declassified
+// status and leaves the declassified report in `report`.
+template <class Mechanism, class Value, class Report>
+Status privatize_secret(const Mechanism& mechanism, Value value, Rng& rng, Report& report) {
+  Status s = mechanism.privatize(secret(value), rng, report);
+  declassify(s);
+  declassify(report);
+  return s;
+}
+
 // A secret-dependent branch, as a careless mechanism might write it.
 __attribute__((noinline)) uint32_t leaky_pick(uint32_t v) {
   volatile uint32_t sink = 0;
@@ -55,90 +85,123 @@ __attribute__((noinline)) uint32_t leaky_pick(uint32_t v) {
   return sink;
 }
 
+// Geometric noise the naive way: the loop runs as long as the noise is large.
+__attribute__((noinline)) uint32_t leaky_geometric(Rng& rng) {
+  uint32_t z = 0;
+  while (rng.draw(1) != 0 && z < 64) ++z;
+  return z;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  SecretNoiseSource source(7);
+  Rng rng(source);
   if (argc > 1 && std::strcmp(argv[1], "--planted-leak") == 0) {
     uint32_t r = leaky_pick(secret(uint32_t{5}));
     declassify(r);
     std::printf("planted leak ran (%u)\n", r);
     return 0;
   }
-  InsecureTestSource source(1);
-  Rng rng(source);
+  if (argc > 1 && std::strcmp(argv[1], "--planted-noise-leak") == 0) {
+    uint32_t z = leaky_geometric(rng);
+    declassify(z);
+    std::printf("planted noise leak ran (%u)\n", z);
+    return 0;
+  }
 
   constexpr auto rr = tinyldp::BinaryRr::make(Epsilon::from_double(1.0));
-  for (uint32_t v = 0; v < 2; ++v) {
-    uint8_t report = 0;
-    Status s = rr.privatize(secret(v), rng, report);
-    declassify(s);
-    declassify(report);
-    expect(s == Status::ok && report < 2, "rr");
+  for (uint32_t v = 0; v < 3; ++v) {
+    uint8_t r = 0;
+    const Status s = privatize_secret(rr, v, rng, r);
+    expect(v < 2 ? s == Status::ok && r < 2 : s == Status::value_out_of_domain && r == 0, "rr");
   }
 
-  constexpr auto krr = tinyldp::KaryRr::make(Epsilon::from_double(1.0), 37);
-  for (uint32_t v = 0; v < 37; ++v) {
-    uint32_t report = 0;
-    Status s = krr.privatize(secret(v), rng, report);
-    declassify(s);
-    declassify(report);
-    expect(s == Status::ok && report < 37, "krr");
+  const uint32_t domains[] = {2, 3, 37, 1000};
+  for (uint32_t k : domains) {
+    tinyldp::KaryRr krr;
+    expect(tinyldp::KaryRr::configure(Epsilon::from_double(1.0), k, krr) == Status::ok, "krr configure");
+    for (uint32_t v = 0; v < 40; ++v) {
+      uint32_t r = 0;
+      expect(privatize_secret(krr, v % k, rng, r) == Status::ok && r < k, "k-rr");
+    }
+    uint32_t r = 0;
+    expect(privatize_secret(krr, k + 3, rng, r) == Status::value_out_of_domain && r == 0,
+           "k-rr out of domain");
   }
 
-  constexpr auto oue = tinyldp::UnaryEncoding::make_oue(Epsilon::from_double(1.0), 70);
-  constexpr auto sue = tinyldp::UnaryEncoding::make_sue(Epsilon::from_double(1.0), 70);
-  for (uint32_t v = 0; v < 70; ++v) {
-    for (const auto* ue : {&oue, &sue}) {
-      uint8_t report[9];
-      Status s = ue->privatize(secret(v), rng, report, sizeof report);
-      declassify(s);
-      declassify(report);
-      expect(s == Status::ok, "ue");
+  // Unary encoding: OUE and SUE, the word-by-word ladder (d = 70 and 100, every value of d = 70)
+  // and, on 64-bit machines, the bulk one (d = 1024).
+  const uint32_t ue_domains[] = {70, 100, 1024};
+  for (uint32_t d : ue_domains) {
+    for (int sue = 0; sue < 2; ++sue) {
+      tinyldp::UnaryEncoding ue;
+      expect((sue ? tinyldp::UnaryEncoding::configure_sue(Epsilon::from_double(1.0), d, ue)
+                  : tinyldp::UnaryEncoding::configure_oue(Epsilon::from_double(1.0), d, ue)) == Status::ok,
+             "ue configure");
+      static uint8_t report[128];
+      const uint32_t step = d < 100 ? 1 : d / 10;
+      for (uint32_t v = 0; v <= d; v += step) {  // v = d: out of domain
+        Status s = ue.privatize(secret(v), rng, report, sizeof report);
+        declassify(s);
+        VALGRIND_MAKE_MEM_DEFINED(report, sizeof report);
+        expect(s == (v < d ? Status::ok : Status::value_out_of_domain), "unary encoding");
+      }
     }
   }
-  constexpr auto olh = tinyldp::LocalHashing::make_olh(Epsilon::from_double(2.0), 50);
+
+  const Epsilon local_epsilons[] = {Epsilon::from_double(0.5), Epsilon::from_double(2.0), Epsilon::from_double(9.0)};
+  for (Epsilon eps : local_epsilons) {
+    for (int blh = 0; blh < 2; ++blh) {
+      tinyldp::LocalHashing lh;
+      expect((blh ? tinyldp::LocalHashing::configure_blh(eps, 50, lh) : tinyldp::LocalHashing::configure_olh(eps, 50, lh)) ==
+                 Status::ok,
+             "lh configure");
+      for (uint32_t v = 0; v <= 50; ++v) {
+        tinyldp::LocalHashingReport r;
+        const Status s = privatize_secret(lh, v, rng, r);
+        expect(v < 50 ? s == Status::ok && r.value < lh.range() : s == Status::value_out_of_domain,
+               "local hashing");
+      }
+    }
+  }
+
   constexpr auto hr = tinyldp::HadamardResponse::make(Epsilon::from_double(1.0), 50);
-  for (uint32_t v = 0; v < 50; ++v) {
-    tinyldp::LocalHashingReport lr;
-    Status s = olh.privatize(secret(v), rng, lr);
-    declassify(s);
-    declassify(lr);
-    expect(s == Status::ok && lr.value < olh.range(), "olh");
-    tinyldp::HadamardReport hrep;
-    s = hr.privatize(secret(v), rng, hrep);
-    declassify(s);
-    declassify(hrep);
-    expect(s == Status::ok && hrep.row < 64, "hr");
+  for (uint32_t v = 0; v <= 50; ++v) {
+    tinyldp::HadamardReport r;
+    const Status s = privatize_secret(hr, v, rng, r);
+    expect(v < 50 ? s == Status::ok && r.row < 64 && r.bit < 2 : s == Status::value_out_of_domain,
+           "hadamard");
   }
-  constexpr auto sd = tinyldp::StochasticDiscretization::make(Epsilon::from_double(1.0), -50, 77, 7);
-  for (int32_t v = -50; v <= 77; ++v) {
-    uint32_t report = 0;
-    Status s = sd.privatize(secret(v), rng, report);
-    declassify(s);
-    declassify(report);
-    expect(s == Status::ok && report < 7, "sd");
-  }
-  {
-    static uint64_t table[41];
-    tinyldp::DiscreteLaplace dl;
-    expect(tinyldp::DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -20, 20, 40, table, 41, dl) ==
-               Status::ok,
-           "dlaplace configure");
-    for (int32_t v = -20; v <= 20; ++v) {
-      int32_t report = 0;
-      Status s = dl.privatize(secret(v), rng, report);
-      declassify(s);
-      declassify(report);
-      expect(s == Status::ok && report >= -20 && report <= 20, "dlaplace");
+
+  const uint32_t level_counts[] = {2, 7, 200};
+  for (uint32_t levels : level_counts) {
+    tinyldp::StochasticDiscretization sd;
+    expect(tinyldp::StochasticDiscretization::configure(Epsilon::from_double(1.0), -50, 77, levels, sd) == Status::ok,
+           "sd configure");
+    for (int32_t v = -51; v <= 78; ++v) {  // -51 and 78: out of domain
+      uint32_t r = 0;
+      const Status s = privatize_secret(sd, v, rng, r);
+      expect(v >= -50 && v <= 77 ? s == Status::ok && r < levels : s == Status::value_out_of_domain,
+             "discretization");
     }
   }
-  // Out-of-domain values take the same path: nothing about them leaks either.
-  {
-    uint32_t report = 0;
-    Status s = krr.privatize(secret(uint32_t{40}), rng, report);
-    declassify(s);
-    expect(s == Status::value_out_of_domain, "krr out of domain");
+
+  static uint64_t table[41];
+  const uint32_t sensitivities[] = {1, 40};
+  for (uint32_t delta : sensitivities) {
+    tinyldp::DiscreteLaplace dl;
+    expect(tinyldp::DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -20, 20, delta, table, 41, dl) == Status::ok,
+           "dlaplace configure");
+    for (int32_t v = -21; v <= 21; ++v) {  // -21 and 21: out of domain
+      int32_t r = 0;
+      const Status s = privatize_secret(dl, v, rng, r);
+      expect(v >= -20 && v <= 20 ? s == Status::ok && r >= -20 && r <= 20
+                                 : s == Status::value_out_of_domain,
+             "dlaplace");
+    }
   }
+
   std::printf("%d passed, %d failed\n", failures == 0 ? 1 : 0, failures == 0 ? 0 : 1);
   return failures == 0 ? 0 : 1;
 }

@@ -13,13 +13,9 @@
 
 using tinyldp::BinaryRr;
 using tinyldp::Dyadic;
-using tinyldp::Epsilon;
 using tinyldp::KaryRr;
 using tinyldp::Precision;
-using tinyldp::Status;
 using tinyldp::UnaryEncoding;
-using tinyldp::test::CountingRng;
-using tinyldp::test::verify_exhaustively;
 
 namespace {
 
@@ -46,13 +42,6 @@ const uint8_t ue_bits[] = {2, 3, 4};
 const uint32_t krr_domains[] = {2, 3, 5, 8};
 
 uint64_t pow2(unsigned b) { return uint64_t{1} << b; }
-
-void expect_private_and_tight(const tinyldp::test::ExhaustiveVerdict& v, Epsilon claimed) {
-  CHECK(v.fixed_consumption);
-  CHECK(v.within_claim);
-  CHECK(v.tight);
-  CHECK_EQ(v.observed.q32, claimed.q32);
-}
 
 }  // namespace
 

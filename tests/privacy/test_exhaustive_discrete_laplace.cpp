@@ -9,10 +9,6 @@
 #include "tinyldp/discrete_laplace.hpp"
 
 using tinyldp::DiscreteLaplace;
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::test::CountingRng;
-using tinyldp::test::verify_exhaustively;
 using W = tinyldp::detail::Wide;
 
 namespace {
@@ -88,9 +84,7 @@ TEST(discrete_laplace_is_exactly_as_private_as_it_claims) {
           CHECK(dl.realized_epsilon() <= dl.local_epsilon());
           // The whole range: the LDP claim holds, and is the largest ratio met.
           const auto v = run_all(dl, width, dl.local_epsilon());
-          CHECK(v.fixed_consumption);
-          CHECK(v.within_claim);
-          CHECK(v.tight);
+          expect_private_and_tight(v, dl.local_epsilon());
           CHECK_EQ(v.random_bits, bits);
           for (uint32_t x = 0; x <= width; ++x)
             for (uint32_t y = 0; y <= width; ++y)

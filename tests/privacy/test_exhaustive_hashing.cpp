@@ -8,13 +8,9 @@
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/local_hashing.hpp"
 
-using tinyldp::Epsilon;
 using tinyldp::HadamardResponse;
 using tinyldp::LocalHashing;
 using tinyldp::Precision;
-using tinyldp::Status;
-using tinyldp::test::CountingRng;
-using tinyldp::test::verify_exhaustively;
 
 namespace {
 #if defined(TINYLDP_TEST_ON_TARGET)
@@ -27,13 +23,6 @@ const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 
                             Epsilon::from_ratio(1, 1), Epsilon::from_ratio(3, 1),
                             Epsilon::from_ratio(8, 1)};
 const uint32_t domains[] = {2, 3, 5, 8};
-
-void expect_private_and_tight(const tinyldp::test::ExhaustiveVerdict& v, Epsilon claimed) {
-  CHECK(v.fixed_consumption);
-  CHECK(v.within_claim);
-  CHECK(v.tight);
-  CHECK_EQ(v.observed.q32, claimed.q32);
-}
 }  // namespace
 
 TEST(local_hashing_is_exactly_as_private_as_it_claims) {

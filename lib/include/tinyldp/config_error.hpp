@@ -12,6 +12,14 @@ inline void configuration_rejected_at_compile_time(Status) {}
 constexpr void require_ok(Status s) {
   if (s != Status::ok) configuration_rejected_at_compile_time(s);
 }
+
+// What every consteval make() returns: a T set up by configure(T&), or a build error.
+template <class T, class Configure>
+consteval T configured(Configure configure) {
+  T out;
+  require_ok(configure(out));
+  return out;
+}
 }  // namespace tinyldp::detail
 
 #endif

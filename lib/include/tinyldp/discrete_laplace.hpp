@@ -33,6 +33,7 @@
 
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
+#include "tinyldp/fail_closed.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/wire.hpp"
@@ -171,14 +172,8 @@ class DiscreteLaplace {
     const uint64_t above = ct::less64(uint64_t{width_}, static_cast<uint64_t>(shifted)) & (below ^ 1u);
     uint64_t y = static_cast<uint64_t>(shifted) & ct::mask64(below ^ 1u);  // 0 if below
     y = (y & ct::mask64(above ^ 1u)) | (uint64_t{width_} & ct::mask64(above));
-    if (!rng.ok()) {
-      report = 0;
-      return rng.status();
-    }
-    const int32_t out = static_cast<int32_t>(int64_t{lo_} + static_cast<int64_t>(y));
-    report = static_cast<int32_t>(static_cast<uint32_t>(out) & ct::mask(in_domain));
-    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
-                               (1u - in_domain));
+    return release(rng, in_domain, static_cast<int32_t>(int64_t{lo_} + static_cast<int64_t>(y)),
+                   report);
   }
 
  private:

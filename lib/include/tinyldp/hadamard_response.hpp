@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "tinyldp/config_error.hpp"
+#include "tinyldp/fail_closed.hpp"
 #include "tinyldp/rr.hpp"
 
 namespace tinyldp {
@@ -23,6 +24,10 @@ struct HadamardReport {
   uint32_t row = 0;  // j in [0, K)
   uint8_t bit = 0;
 };
+constexpr void store_masked(HadamardReport& report, HadamardReport drawn, uint32_t mask) {
+  report.row = drawn.row & mask;
+  store_masked(report.bit, drawn.bit, mask);
+}
 
 constexpr uint32_t hadamard_bit(uint32_t row, uint32_t value) {
   uint32_t x = row & value;  // parity by folding: no table, no branch
@@ -52,9 +57,8 @@ class HadamardResponse {
     return Status::ok;
   }
   static consteval HadamardResponse make(Epsilon eps, uint32_t d, Precision precision = {}) {
-    HadamardResponse r;
-    detail::require_ok(configure(eps, d, r, precision));
-    return r;
+    return detail::configured<HadamardResponse>(
+        [&](auto& r) { return configure(eps, d, r, precision); });
   }
 
   constexpr uint32_t domain() const { return d_; }
@@ -90,16 +94,9 @@ class HadamardResponse {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t row = static_cast<uint32_t>(rng.draw(log_k_));
     uint8_t bit = 0;
-    // The bit is always 0 or 1, so the RR's only failure is the Rng's, handled below.
+    // The bit is always 0 or 1, so the RR's only failure is the Rng's, which release() handles.
     static_cast<void>(rr_.privatize(hadamard_bit(row, value), rng, bit));
-    if (!rng.ok()) {
-      report = {};
-      return rng.status();
-    }
-    report.row = row & ct::mask(in_domain);
-    report.bit = static_cast<uint8_t>(bit & in_domain);
-    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
-                               (1u - in_domain));
+    return release(rng, in_domain, HadamardReport{row, bit}, report);
   }
 
  private:

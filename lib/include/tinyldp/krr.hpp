@@ -22,6 +22,7 @@
 
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
+#include "tinyldp/fail_closed.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/wire.hpp"
@@ -62,9 +63,7 @@ class KaryRr {
   }
 
   static consteval KaryRr make(Epsilon eps, uint32_t k, Precision precision = {}) {
-    KaryRr r;
-    detail::require_ok(configure(eps, k, r, precision));
-    return r;
+    return detail::configured<KaryRr>([&](auto& r) { return configure(eps, k, r, precision); });
   }
 
   constexpr uint32_t domain() const { return k_; }
@@ -91,13 +90,7 @@ class KaryRr {
   Status privatize(uint32_t value, Rng& rng, uint32_t& report) const {
     const uint32_t in_domain = ct::less(value, k_);
     const uint32_t y = randomize(value, rng);
-    if (!rng.ok()) {
-      report = 0;
-      return rng.status();
-    }
-    report = y & ct::mask(in_domain);
-    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
-                               (1u - in_domain));
+    return release(rng, in_domain, y, report);
   }
 
   // The k-RR step alone, for mechanisms that randomize an internal value (a hash, a level):

@@ -31,6 +31,7 @@
 
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
+#include "tinyldp/fail_closed.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/wire.hpp"
 
@@ -40,6 +41,11 @@ struct LocalHashingReport {
   uint32_t seed = 0;
   uint32_t value = 0;  // in [0, g)
 };
+constexpr void store_masked(LocalHashingReport& report, LocalHashingReport drawn,
+                            uint32_t mask) {
+  report.seed = drawn.seed & mask;
+  report.value = drawn.value & mask;
+}
 
 // The hash's two halves, shared with the collector's support counting (which must agree bit
 // for bit): the value's key, and MurmurHash3's 32-bit finalizer over key XOR seed.
@@ -99,14 +105,12 @@ class LocalHashing {
   }
 
   static consteval LocalHashing make_olh(Epsilon eps, uint32_t d, Precision precision = {}) {
-    LocalHashing r;
-    detail::require_ok(configure_olh(eps, d, r, precision));
-    return r;
+    return detail::configured<LocalHashing>(
+        [&](auto& r) { return configure_olh(eps, d, r, precision); });
   }
   static consteval LocalHashing make_blh(Epsilon eps, uint32_t d, Precision precision = {}) {
-    LocalHashing r;
-    detail::require_ok(configure_blh(eps, d, r, precision));
-    return r;
+    return detail::configured<LocalHashing>(
+        [&](auto& r) { return configure_blh(eps, d, r, precision); });
   }
 
   constexpr uint32_t domain() const { return d_; }
@@ -146,14 +150,7 @@ class LocalHashing {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t seed = static_cast<uint32_t>(rng.draw(seed_bits_));
     const uint32_t y = grr_.randomize(local_hash(seed, value, grr_.domain()), rng);
-    if (!rng.ok()) {
-      report = {};
-      return rng.status();
-    }
-    report.seed = seed & ct::mask(in_domain);
-    report.value = y & ct::mask(in_domain);
-    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
-                               (1u - in_domain));
+    return release(rng, in_domain, LocalHashingReport{seed, y}, report);
   }
 
  private:

@@ -17,6 +17,7 @@
 #include "tinyldp/bernoulli.hpp"
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
+#include "tinyldp/fail_closed.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/wire.hpp"
@@ -48,9 +49,7 @@ class BinaryRr {
   }
 
   static consteval BinaryRr make(Epsilon eps, Precision precision = {}) {
-    BinaryRr r;
-    detail::require_ok(configure(eps, r, precision));
-    return r;
+    return detail::configured<BinaryRr>([&](auto& r) { return configure(eps, r, precision); });
   }
 
   constexpr Dyadic keep_probability() const { return keep_; }
@@ -71,14 +70,7 @@ class BinaryRr {
   Status privatize(uint32_t bit, Rng& rng, uint8_t& report) const {
     const uint32_t in_domain = ct::less(bit, 2);
     const uint32_t keep = bernoulli(keep_, rng);
-    const uint32_t out = (bit ^ keep ^ 1u) & ct::mask(in_domain);
-    if (!rng.ok()) {
-      report = 0;
-      return rng.status();
-    }
-    report = static_cast<uint8_t>(out);
-    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
-                               (1u - in_domain));
+    return release(rng, in_domain, static_cast<uint8_t>(bit ^ keep ^ 1u), report);
   }
 
  private:

@@ -2,7 +2,7 @@
 //
 // Every fallible call returns a Status; there are no exceptions and no asserts on user
 // input. On any status other than `ok`, a mechanism has zeroed its report: nothing partial
-// escapes. Cost: one byte.
+// escapes (fail_closed.hpp, the one place that writes that rule). Cost: one byte.
 #ifndef TINYLDP_STATUS_HPP
 #define TINYLDP_STATUS_HPP
 

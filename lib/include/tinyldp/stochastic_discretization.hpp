@@ -25,6 +25,7 @@
 
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
+#include "tinyldp/fail_closed.hpp"
 #include "tinyldp/krr.hpp"
 
 namespace tinyldp {
@@ -53,9 +54,8 @@ class StochasticDiscretization {
   }
   static consteval StochasticDiscretization make(Epsilon eps, int32_t lo, int32_t hi,
                                                  uint32_t levels, Precision precision = {}) {
-    StochasticDiscretization r;
-    detail::require_ok(configure(eps, lo, hi, levels, r, precision));
-    return r;
+    return detail::configured<StochasticDiscretization>(
+        [&](auto& r) { return configure(eps, lo, hi, levels, r, precision); });
   }
 
   constexpr int32_t low() const { return lo_; }
@@ -112,13 +112,7 @@ class StochasticDiscretization {
         static_cast<uint32_t>(value) & ct::mask(in_domain)) |
         static_cast<int32_t>(static_cast<uint32_t>(lo_) & ct::mask(in_domain ^ 1u));
     const uint32_t y = krr_.randomize(round(safe, u), rng);
-    if (!rng.ok()) {
-      report = 0;
-      return rng.status();
-    }
-    report = y & ct::mask(in_domain);
-    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
-                               (1u - in_domain));
+    return release(rng, in_domain, y, report);
   }
 
  private:

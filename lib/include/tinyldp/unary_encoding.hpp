@@ -30,6 +30,7 @@
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/endian.hpp"
+#include "tinyldp/fail_closed.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/wire.hpp"
@@ -95,14 +96,12 @@ class UnaryEncoding {
   }
 
   static consteval UnaryEncoding make_oue(Epsilon eps, uint32_t d, Precision precision = {}) {
-    UnaryEncoding r;
-    detail::require_ok(configure_oue(eps, d, r, precision));
-    return r;
+    return detail::configured<UnaryEncoding>(
+        [&](auto& r) { return configure_oue(eps, d, r, precision); });
   }
   static consteval UnaryEncoding make_sue(Epsilon eps, uint32_t d, Precision precision = {}) {
-    UnaryEncoding r;
-    detail::require_ok(configure_sue(eps, d, r, precision));
-    return r;
+    return detail::configured<UnaryEncoding>(
+        [&](auto& r) { return configure_sue(eps, d, r, precision); });
   }
 
   constexpr uint32_t domain() const { return d_; }
@@ -126,7 +125,7 @@ class UnaryEncoding {
   Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
     const size_t n = report_bytes();
     if (report == nullptr || report_size < n) {
-      if (report != nullptr) zero(report, report_size);
+      if (report != nullptr) clear_report(report, report_size);
       return Status::buffer_too_small;
     }
     const uint32_t in_domain = ct::less(value, d_);
@@ -158,18 +157,10 @@ class UnaryEncoding {
       else
         store_tail(word, lanes, out);
     }
-    if (!rng.ok()) {
-      zero(report, n);
-      return rng.status();
-    }
-    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
-                               (1u - in_domain));
+    return release_in_place(rng, in_domain, report, n);
   }
 
  private:
-  static constexpr void zero(uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) p[i] = 0;
-  }
   using Word = BernoulliBits::Word;
   static constexpr unsigned word_bits = BernoulliBits::word_bits;
   static Word load_tail(const uint8_t* p, unsigned lanes) { return BernoulliBits::load_tail(p, lanes); }

@@ -5,7 +5,7 @@
 // correction, 167 us without). Blocking requests wait for each byte, bounded by a spin limit
 // after which the peripheral is declared dead (`failed`). NONBLOCKING and FROM_ISR requests
 // never wait: bytes that are ready are collected into a 32-byte pool and the request is served
-// once the pool holds enough, else `not_ready`. Bias correction (CONFIG.DERCEN) is on unless
+// once the pool holds enough, else `not_ready` (the pool and that loop: polled_rng.hpp). Bias correction (CONFIG.DERCEN) is on unless
 // configured off. The min-entropy estimate is the integrator's claim (default 4 bits per byte
 // with bias correction, 2 without: an assumption, not a vendor figure); wrap the source in
 // HealthTested with the same claim.
@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "tinyldp/entropy.hpp"
+#include "tinyldp/port/entropy/polled_rng.hpp"
 
 namespace tinyldp::port {
 
@@ -57,10 +58,6 @@ class Nrf51RngT {
       : bus_(bus), config_(config) {}
   Nrf51RngT(const Nrf51RngT&) = delete;
   Nrf51RngT& operator=(const Nrf51RngT&) = delete;
-  ~Nrf51RngT() {
-    volatile uint8_t* p = pool_;
-    for (size_t i = 0; i < sizeof pool_; ++i) p[i] = 0;
-  }
 
   // Configures and starts the peripheral (fill does it on first use). Also re-initialises a
   // source that declared the peripheral dead.
@@ -84,28 +81,14 @@ class Nrf51RngT {
     if (dead_) return EntropyResult::failed;
     if (length == 0) return EntropyResult::ok;
     if (!started_) start();
-    const bool may_wait = (flags & (TINYLDP_ENTROPY_NONBLOCKING | TINYLDP_ENTROPY_FROM_ISR)) == 0;
-    if (!may_wait) {
-      while (pooled_ < sizeof pool_ && ready()) pool_[pooled_++] = take();
-      if (pooled_ < length) return EntropyResult::not_ready;
-    }
-    size_t done = 0;
-    while (done < length && pooled_ > 0) {
-      out[done++] = pool_[--pooled_];
-      pool_[pooled_] = 0;
-    }
-    for (; done < length; ++done) {
-      uint32_t spins = 0;
-      while (!ready()) {
-        if (++spins > config_.max_spins_per_byte) {
-          dead_ = true;
-          for (size_t i = 0; i < done; ++i) out[i] = 0;
-          return EntropyResult::failed;
-        }
-      }
-      out[done] = take();
-    }
-    return EntropyResult::ok;
+    return pool_.serve(
+        out, length, flags, config_.max_spins_per_byte,
+        [this](uint32_t& byte) {
+          if (!ready()) return polled_rng::Poll::empty;
+          byte = take();
+          return polled_rng::Poll::unit;
+        },
+        [this] { dead_ = true; });
   }
 
   uint16_t min_entropy_q8() const { return config_.min_entropy_q8; }
@@ -121,8 +104,7 @@ class Nrf51RngT {
 
   [[no_unique_address]] Bus bus_;
   nrf51_rng::Config config_;
-  uint8_t pool_[32] = {};
-  uint8_t pooled_ = 0;
+  polled_rng::Pool<1> pool_;
   bool started_ = false;
   bool dead_ = false;
 };

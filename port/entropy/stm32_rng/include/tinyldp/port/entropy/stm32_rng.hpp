@@ -12,7 +12,8 @@
 // before it, is never used; a DR of 0 is discarded (some
 // parts zero DR on a noise-source error). Blocking requests spin on DRDY up to a limit, then
 // declare the peripheral dead (`failed`); NONBLOCKING and FROM_ISR requests never wait: ready
-// words go to a 32-byte pool, and the request is served once the pool holds enough.
+// words go to a 32-byte pool, and the request is served once the pool holds enough (the pool
+// and that loop: polled_rng.hpp).
 // Min-entropy estimate: the integrator's claim (default full: ST conditions the output; use
 // HealthTested on the raw words if your part's certification says otherwise).
 // Registers go through a Bus (read/write by offset): the host tests run this code against a
@@ -24,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tinyldp/endian.hpp"
 #include "tinyldp/entropy.hpp"
+#include "tinyldp/port/entropy/polled_rng.hpp"
 
 namespace tinyldp::port {
 
@@ -68,13 +69,12 @@ class Stm32RngT {
       : bus_(bus), config_(config) {}
   Stm32RngT(const Stm32RngT&) = delete;
   Stm32RngT& operator=(const Stm32RngT&) = delete;
-  ~Stm32RngT() { discard_pool(); }
 
   // Enables the RNG, or recovers it after an error: clears the interrupt flags, toggles RNGEN,
   // and reports `failed` if a seed or clock error is still present.
   EntropyResult init() {
     using namespace stm32_rng;
-    discard_pool();
+    pool_.discard();
     bus_.write(cr, 0);
     bus_.write(sr, ~(sr_ceis | sr_seis));  // rc_w0: writing 0 clears
     bus_.write(cr, cr_rngen);
@@ -92,48 +92,16 @@ class Stm32RngT {
     if (!started_ && init() != EntropyResult::ok) return EntropyResult::failed;
     // An error now also condemns words pooled before it (they are discarded, not served).
     if (error_in(bus_.read(stm32_rng::sr))) return EntropyResult::failed;
-    const bool may_wait = (flags & (TINYLDP_ENTROPY_NONBLOCKING | TINYLDP_ENTROPY_FROM_ISR)) == 0;
-    if (!may_wait) {
-      while (pooled_ + 4u <= sizeof pool_) {
-        uint32_t word = 0;
-        const Poll p = poll(word);
-        if (p == Poll::error) return EntropyResult::failed;
-        if (p == Poll::empty) break;
-        put_le(pool_ + pooled_, word);
-        pooled_ = static_cast<decltype(pooled_)>(pooled_ + 4);
-      }
-      if (pooled_ < length) return EntropyResult::not_ready;
-    }
-    size_t done = 0;
-    while (done < length && pooled_ > 0) {
-      out[done++] = pool_[--pooled_];
-      pool_[pooled_] = 0;
-    }
-    while (done < length) {
-      uint32_t word = 0;
-      uint32_t spins = 0;
-      Poll p;
-      while ((p = poll(word)) == Poll::empty) {
-        if (++spins > config_.max_spins_per_word) {
-          latch(stm32_rng::Error::timeout);
-          p = Poll::error;
-          break;
-        }
-      }
-      if (p == Poll::error) {
-        for (size_t i = 0; i < done; ++i) out[i] = 0;
-        return EntropyResult::failed;
-      }
-      for (int i = 0; i < 4 && done < length; ++i) out[done++] = static_cast<uint8_t>(word >> (8 * i));
-    }
-    return EntropyResult::ok;
+    return pool_.serve(
+        out, length, flags, config_.max_spins_per_word, [this](uint32_t& word) { return poll(word); },
+        [this] { latch(Error::timeout); });
   }
 
   uint16_t min_entropy_q8() const { return config_.min_entropy_q8; }
   stm32_rng::Error error() const { return error_; }
 
  private:
-  enum class Poll : uint8_t { word, empty, error };
+  using Poll = polled_rng::Poll;
   using Error = stm32_rng::Error;
 
   // One attempt at a word: checks SR before and after reading DR.
@@ -146,7 +114,7 @@ class Stm32RngT {
       word = 0;
       return Poll::error;
     }
-    return word == 0 ? Poll::empty : Poll::word;
+    return word == 0 ? Poll::empty : Poll::unit;
   }
 
   bool error_in(uint32_t status) {
@@ -165,23 +133,16 @@ class Stm32RngT {
   // Latches the error (final until reset) and drops pooled bytes.
   void latch(Error e) {
     error_ = e;
-    discard_pool();
+    pool_.discard();
   }
   EntropyResult fail(Error e) {
     latch(e);
     return EntropyResult::failed;
   }
 
-  void discard_pool() {
-    volatile uint8_t* p = pool_;
-    for (size_t i = 0; i < sizeof pool_; ++i) p[i] = 0;
-    pooled_ = 0;
-  }
-
   [[no_unique_address]] Bus bus_;
   stm32_rng::Config config_;
-  uint8_t pool_[32] = {};
-  uint8_t pooled_ = 0;
+  polled_rng::Pool<4> pool_;
   bool started_ = false;
   Error error_ = Error::none;
 };

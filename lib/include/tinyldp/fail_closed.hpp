@@ -1,0 +1,72 @@
+// tinyldp/fail_closed.hpp — the rule "nothing partial escapes", in one place.
+//
+// Every mechanism's privatize draws its noise first and then hands the drawn report to
+// release(): after a failed draw the report is all zero and the status is the Rng's;
+// otherwise the report is masked to zero unless the value was in the domain, and the status
+// is ok or value_out_of_domain. The Rng's failure may decide a branch (it says nothing about
+// the value); in_domain (0 or 1) only ever enters masks and arithmetic.
+// Report types with several fields define store_masked(report, drawn, mask) next to their
+// struct.
+#ifndef TINYLDP_FAIL_CLOSED_HPP
+#define TINYLDP_FAIL_CLOSED_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyldp/constant_time.hpp"
+#include "tinyldp/status.hpp"
+
+namespace tinyldp {
+
+// ok if in_domain == 1, value_out_of_domain if in_domain == 0: arithmetic, no branch.
+constexpr Status domain_status(uint32_t in_domain) {
+  return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
+                             (1u - in_domain));
+}
+
+// report ← drawn where mask is all ones, zero where it is zero; field by field (a report type
+// with several fields has its own overload next to its struct).
+constexpr void store_masked(uint8_t& report, uint8_t drawn, uint32_t mask) {
+  report = static_cast<uint8_t>(drawn & mask);
+}
+constexpr void store_masked(uint32_t& report, uint32_t drawn, uint32_t mask) {
+  report = drawn & mask;
+}
+constexpr void store_masked(int32_t& report, int32_t drawn, uint32_t mask) {
+  report = static_cast<int32_t>(static_cast<uint32_t>(drawn) & mask);
+}
+
+// Zeroes a report buffer of n bytes.
+constexpr void clear_report(uint8_t* report, size_t n) {
+  for (size_t i = 0; i < n; ++i) report[i] = 0;
+}
+
+// Publishes a drawn report (see above) and returns the privatize call's status. Always
+// inlined: as a call of its own it would tip GCC's -Os inliner into keeping some mechanisms'
+// privatize out of line (more flash and stack in docs/footprint.md).
+template <class Rng, class Report>
+__attribute__((always_inline)) inline Status release(const Rng& rng, uint32_t in_domain,
+                                                     const Report& drawn, Report& report) {
+  if (!rng.ok()) {
+    report = Report{};
+    return rng.status();
+  }
+  store_masked(report, drawn, ct::mask(in_domain));
+  return domain_status(in_domain);
+}
+
+// The same for a report written in place (already masked by in_domain as it was written):
+// its n bytes are zeroed after a failed draw.
+template <class Rng>
+__attribute__((always_inline)) inline Status release_in_place(const Rng& rng, uint32_t in_domain,
+                                                              uint8_t* report, size_t n) {
+  if (!rng.ok()) {
+    clear_report(report, n);
+    return rng.status();
+  }
+  return domain_status(in_domain);
+}
+
+}  // namespace tinyldp
+
+#endif
