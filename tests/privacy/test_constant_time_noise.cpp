@@ -17,6 +17,7 @@
 
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -160,6 +161,21 @@ int main(int argc, char** argv) {
       declassify(s);
       declassify(r);
       expect(s == Status::ok && r >= -20 && r <= 20, "dlaplace");
+    }
+  }
+
+  {  // SHE: every component's noise scan and the packing of y_i + T.
+    static uint64_t she_table[tinyldp::SummationHistogram::table_entries(14)];
+    tinyldp::SummationHistogram she;
+    expect(tinyldp::SummationHistogram::configure(Epsilon::from_ratio(1, 1), 12, she_table,
+                                                  sizeof she_table / sizeof she_table[0], she) == Status::ok,
+           "she configure");
+    for (uint32_t v = 0; v < 12; ++v) {
+      uint8_t report[8];
+      Status s = she.privatize(secret(v), rng, report, sizeof report);
+      declassify(s);
+      declassify(report);
+      expect(s == Status::ok, "she");
     }
   }
 
