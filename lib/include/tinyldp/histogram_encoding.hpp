@@ -29,7 +29,7 @@
 //    Bernoulli ladder, its constant-time splice, its exact realized ε) configured with these
 //    (p, q), under its own wire id and with θ in its digest. θ is the paper's choice, the one
 //    minimizing the estimator's variance q(1−q)/(p−q)², taken on the grid θ = j/64,
-//    j = 33 … 63 (the grid's step changes the variance by < 1 % at any ε ≤ 20). p and q come
+//    j = 33 … 63 (the variance is flat near its minimum). p and q come
 //    from exp_lower_bound with p rounded down and q rounded up, so their likelihood ratio is
 //    ≤ that of the real-valued law, whose loss ln((2e^(ε(1−θ)/2) − 1)(2e^(εθ/2) − 1)) is < ε:
 //    thresholding throws part of the Laplace mechanism's budget away, and the realized ε
@@ -42,7 +42,7 @@
 // noise precision, 48 by default); time d scans of 4T + 3 compare-and-adds. Run-time configure:
 // the discrete Laplace one (≈ 1.3 KiB of stack) plus an O(T) pass for ε; compile time with
 // SummationHistogramTable<N>::make, which puts the weights in flash.
-// THE: context and report as UE's (⌈d/8⌉ bytes); configure evaluates 62 exp bounds for θ plus
+// THE: context 56 bytes (UE's and θ); report as UE's (⌈d/8⌉ bytes); configure evaluates 62 exp bounds for θ plus
 // UE's (≈ 1.3 KiB of stack; make() at compile time). Measured: docs/footprint.md (code, stack
 // per target); variances against the other mechanisms: docs/accuracy.md.
 #ifndef TINYLDP_HISTOGRAM_ENCODING_HPP
