@@ -39,7 +39,7 @@
 //
 // Costs. SHE: context 72 bytes plus a caller-owned table of 2T + 2 uint64_t (table_entries());
 // report ⌈d·⌈log2(2T + 2)⌉/8⌉ bytes (caller-owned, report_bytes()); random bits d·B (B the
-// noise precision, 48 by default); time d scans of 4T + 3 compare-and-adds. Run-time configure:
+// noise precision, 48 by default); time d scans of 4T + 2 compare-and-adds. Run-time configure:
 // the discrete Laplace one (≈ 1.3 KiB of stack) plus an O(T) pass for ε; compile time with
 // SummationHistogramTable<N>::make, which puts the weights in flash.
 // THE: context 56 bytes (UE's and θ); report as UE's (⌈d/8⌉ bytes); configure evaluates 62 exp bounds for θ plus
