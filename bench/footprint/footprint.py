@@ -574,7 +574,8 @@ def markdown(configs, all_results, budgets, commit):
             w("")
     table(mechanisms, "Mechanisms (privatize + wire encode + send; ε = 1)")
     w("Parameters: `rr` binary; `krr` k = 16; `sue`, `oue`, `hr` d = 256; `blh`, `olh` d = 1024;")
-    w("`sd` [0, 1000] in 16 levels; `dlaplace` [−50, 50], Δ = 1 (101 weights in flash); `wire` only")
+    w("`sd` [0, 1000] in 16 levels; `dlaplace` [−50, 50], Δ = 1 (101 weights in flash); `she` d = 16,")
+    w("T = 14 (30 weights in flash); `the` d = 256; `wire` only")
     w("frames a 32-byte payload. Each draws from `RandomBits<PlatformTrng>` (the stub TRNG, in the baseline).")
     w("")
     table(ports, "Ports")
@@ -599,7 +600,7 @@ def markdown(configs, all_results, budgets, commit):
     return "\n".join(lines)
 
 
-MECHANISMS = ["rr", "krr", "sue", "oue", "blh", "olh", "hr", "sd", "dlaplace", "wire"]
+MECHANISMS = ["rr", "krr", "sue", "oue", "blh", "olh", "hr", "sd", "dlaplace", "she", "the", "wire"]
 PORTS = ["chacha20_drbg", "health_tests", "nrf51_rng", "stm32_rng", "ram_storage", "emulated_flash",
          "persisted_seed"]
 

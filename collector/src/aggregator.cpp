@@ -59,11 +59,16 @@ MergeResult Aggregator::merge(const Aggregator& other) {
   const auto& mine = support();
   const auto& theirs = other.support();
   // Both sides are checked before anything changes: every sum fits, and every support count
-  // stays ≤ the report count (each side's are, so the sums are).
+  // stays ≤ the report count times the most one report supports (1 but for SHE; each side's
+  // are, so the sums are).
   std::uint64_t reports = 0;
   if (__builtin_add_overflow(reports_, other.reports_, &reports)) return {Error::count_overflow};
-  for (std::size_t i = 0; i < mine.size(); ++i)
-    if (theirs[i] > other.reports_ || mine[i] > reports_) return {Error::inconsistent};
+  const std::uint64_t most = mechanism_.max_support_per_report();
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    if (theirs[i] / most > other.reports_ || mine[i] / most > reports_) return {Error::inconsistent};
+    std::uint64_t sum = 0;
+    if (__builtin_add_overflow(mine[i], theirs[i], &sum)) return {Error::count_overflow};
+  }
   reports_ = reports;
   for (std::size_t i = 0; i < support_.size(); ++i) support_[i] += theirs[i];
   return {};
@@ -166,7 +171,8 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
   const std::uint8_t* s = bytes.data() + fixed;
   for (std::uint32_t i = 0; i < m->domain(); ++i) {
     a.support_[i] = get_le<std::uint64_t>(s + 8 * i);
-    if (a.support_[i] > reports) {
+    std::uint64_t bound = 0;  // reports × the most one report adds (no bound if that overflows)
+    if (!__builtin_mul_overflow(reports, m->max_support_per_report(), &bound) && a.support_[i] > bound) {
       error = "aggregate has a support count above its report count";
       return std::nullopt;
     }

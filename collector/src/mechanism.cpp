@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 namespace tinyldp::collector {
@@ -50,6 +51,10 @@ constexpr MechanismRow table[] = {
      example_numeric(MechanismId::sd, -100, 155, 5, 0)},
     {MechanismId::dlaplace, "dlaplace", numeric, &Mechanism::configure_as<DlaplaceModel>,
      example_numeric(MechanismId::dlaplace, -8, 8, 0, 2)},
+    {MechanismId::she, "she", categorical, &Mechanism::configure_as<SheModel>,
+     example(MechanismId::she, Epsilon::from_ratio(1, 1), 16)},
+    {MechanismId::the, "the", categorical, &Mechanism::configure_as<TheModel>,
+     example(MechanismId::the, Epsilon::from_ratio(1, 1), 16)},
 };
 }  // namespace
 
@@ -234,6 +239,21 @@ Status DlaplaceModel::configure(const MechanismConfig& c, DlaplaceModel& out,
   return Status::ok;
 }
 
+Status SheModel::configure(const MechanismConfig& c, SheModel& out, MechanismConfig&) {
+  // The default truncation and the fewest noise bits: SHE is configured from (ε, d) alone.
+  const std::uint32_t t = SummationHistogram::default_truncation(c.epsilon);
+  auto weights = std::make_shared<std::vector<std::uint64_t>>(SummationHistogram::table_entries(t));
+  const Status s = SummationHistogram::configure(c.epsilon, c.domain, weights->data(), weights->size(),
+                                                 out.core, t);
+  if (s != Status::ok) return s;
+  out.weights = std::move(weights);
+  return Status::ok;
+}
+
+Status TheModel::configure(const MechanismConfig& c, TheModel& out, MechanismConfig&) {
+  return ThresholdHistogram::configure(c.epsilon, c.domain, out.core, c.precision);
+}
+
 // --- Mechanism: dispatch to the model -----------------------------------------------------
 
 ConfigureResult Mechanism::configure(const MechanismConfig& config, Mechanism& out) {
@@ -339,6 +359,10 @@ std::uint64_t Mechanism::random_bits_per_report() const {
 
 std::string Mechanism::probabilities_as_fractions() const {
   return std::visit([](const auto& m) { return m.fractions(); }, model_);
+}
+
+std::uint64_t Mechanism::max_support_per_report() const {
+  return std::visit([](const auto& m) { return m.max_support_per_report(); }, model_);
 }
 
 bool Mechanism::uses_bit_columns() const {
@@ -480,6 +504,34 @@ std::string DlaplaceModel::fractions() const {
          (w > 1 ? ", w(1) = " + fraction(core.weight(1), b) : std::string()) + ", ends " +
          fraction(core.tail_low(), b) + " and " + fraction(core.tail_high(), b) +
          " (Pr[noise = z] = w(|z|), |z| < " + std::to_string(w) + ")";
+}
+
+Channel SheModel::channel() const {
+  // Moments of one component's support y + T given x, exactly from the weights (2^-B each).
+  const auto t = static_cast<std::int32_t>(core.truncation());
+  const unsigned b = core.noise_bits();
+  double mean[2] = {0, 0}, variance[2] = {0, 0};
+  const auto pr = [&](std::uint32_t x, std::int32_t y) {
+    return std::ldexp(static_cast<double>(core.probability(x, y)), -static_cast<int>(b));
+  };
+  for (std::uint32_t x = 0; x < 2; ++x) {
+    for (std::int32_t y = -t; y <= t + 1; ++y) mean[x] += pr(x, y) * static_cast<double>(y + t);
+    for (std::int32_t y = -t; y <= t + 1; ++y)
+      variance[x] += pr(x, y) * (static_cast<double>(y + t) - mean[x]) * (static_cast<double>(y + t) - mean[x]);
+  }
+  return {mean[1], mean[0], variance[1], variance[0]};
+}
+
+std::string SheModel::fractions() const {
+  const unsigned b = core.noise_bits();
+  return "T = " + std::to_string(core.truncation()) + ", w(0) = " + fraction(core.noise().weight(0), b) +
+         ", w(1) = " + fraction(core.noise().weight(1), b) + " (each component: discrete Laplace on [-T, T+1] at " +
+         "epsilon/2, Pr[noise = z] = w(|z|))";
+}
+
+std::string TheModel::fractions() const {
+  return "theta = " + std::to_string(core.theta_numerator()) + "/64, p = " + fraction(core.p().num, core.p().bits) +
+         ", q = " + fraction(core.q().num, core.q().bits);
 }
 
 }  // namespace tinyldp::collector

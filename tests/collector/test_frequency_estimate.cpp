@@ -17,6 +17,7 @@
 // Each case is its own ctest entry (gtest_discover_tests), with its own timeout.
 #include "tinyldp/collector/frequency_estimate.hpp"
 #include "tinyldp/collector/mechanism.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 
 #include <gtest/gtest.h>
 
@@ -179,6 +180,39 @@ TEST(FrequencyEstimate, SueIsUnbiasedWithTheBriefVariance) {
   const double h = std::exp(tinyldp::collector::to_double(sue.realized_epsilon()) / 2);
   EXPECT_NEAR(tinyldp::collector::count_variance(n, 0, ch), n * h / ((h - 1) * (h - 1)), 1e-3 * n);
   check_ue(sue, 4);
+}
+
+// SHE: integer support (a report supports item i by y_i + T); the estimator and its variance go
+// through the channel's expectations and component variances. The variance of an item nobody
+// holds is n·Var(y | 0)/(E[y|1] − E[y|0])²: the discrete Laplace's 2α/(1 − α)² (α = e^(−ε/2))
+// less what the clamp at ±T removes, a little below the BRIEF's continuous n·8/ε².
+TEST(FrequencyEstimate, SheIsUnbiasedWithTheBriefVariance) {
+  tinyldp::collector::Mechanism m;
+  ASSERT_EQ(tinyldp::collector::Mechanism::configure({tinyldp::wire::MechanismId::she, Epsilon::from_ratio(1, 1), 8, {}}, m),
+            Status::ok);
+  const Channel ch = m.channel();
+  const double alpha = std::exp(-0.5);
+  const double discrete = 2 * alpha / ((1 - alpha) * (1 - alpha));
+  EXPECT_NEAR(tinyldp::collector::count_variance(n, 0, ch), n * discrete, 0.005 * n * discrete);
+  EXPECT_NEAR(tinyldp::collector::count_variance(n, 0, ch), n * 8.0, 0.03 * n * 8.0);
+  EXPECT_LT(tinyldp::collector::count_variance(n, 0, ch), n * discrete);
+  EXPECT_EQ(m.max_support_per_report(), 29u);
+  std::vector<std::uint8_t> report;
+  check_estimator(8, ch, 7, [&](std::uint32_t v, Rng& rng, std::vector<std::uint64_t>& t) {
+    report.clear();
+    ASSERT_EQ(m.privatize(v, rng, {}, report), Status::ok);
+    m.add_support(std::span(report).subspan(tinyldp::wire::fixed_header_bytes), t);
+  });
+}
+
+// THE: UE with the thresholded Laplace law's (p, q) at θ; the BRIEF's UE variance n·q(1−q)/(p−q)².
+TEST(FrequencyEstimate, TheIsUnbiasedWithTheUeVariance) {
+  constexpr auto the = tinyldp::ThresholdHistogram::make(Epsilon::from_double(1.0), 16);
+  const double theta = the.theta_numerator() / 64.0;
+  const double p = 1 - 0.5 * std::exp(-(1 - theta) / 2), q = 0.5 * std::exp(-theta / 2);
+  EXPECT_NEAR(tinyldp::collector::count_variance(n, 0, tinyldp::collector::channel_of(the.unary())),
+              n * q * (1 - q) / ((p - q) * (p - q)), 1e-4 * n);
+  check_ue(the.unary(), 8);
 }
 
 TEST(FrequencyEstimate, OlhIsUnbiasedWithTheBriefVariance) {

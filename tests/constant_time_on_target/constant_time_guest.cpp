@@ -14,6 +14,7 @@
 #include "board.h"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -76,6 +77,11 @@ constexpr StochasticDiscretization sd = StochasticDiscretization::make(one, 0, 1
 constexpr auto dl_weights =
     DiscreteLaplaceTable<DiscreteLaplace::table_entries(0, 100)>::make(one, 0, 100, 100);
 constexpr DiscreteLaplace dl = dl_weights.bind();
+constexpr auto she_weights = SummationHistogramTable<SummationHistogram::table_entries(
+    SummationHistogram::default_truncation(one))>::make(one, 16);
+constexpr SummationHistogram she = she_weights.bind();
+constexpr ThresholdHistogram the = ThresholdHistogram::make(one, d);
+uint8_t she_report[she.report_bytes()];
 uint8_t ue_report[d / 8];
 
 }  // namespace
@@ -106,6 +112,8 @@ TINYLDP_CT_CASE(olh_wide, [&] { LocalHashingReport r{}; return olh_wide.privatiz
 TINYLDP_CT_CASE(hr, [&] { HadamardReport r{}; return hr.privatize(value, rng, r); }())
 TINYLDP_CT_CASE(sd, [&] { uint32_t r = 0; return sd.privatize(static_cast<int32_t>(value), rng, r); }())
 TINYLDP_CT_CASE(dlaplace, [&] { int32_t r = 0; return dl.privatize(static_cast<int32_t>(value), rng, r); }())
+TINYLDP_CT_CASE(she, she.privatize(value, rng, she_report, sizeof she_report))
+TINYLDP_CT_CASE(the, the.privatize(value, rng, ue_report, sizeof ue_report))
 
 // Planted: a loop as long as the value (no predication can hide it) and a division by it.
 volatile uint32_t planted_dividend = 1000003u;
@@ -137,6 +145,8 @@ const Case cases[] = {
     {"hr", ct_report_hr, {0, 5, 33, d - 1}},
     {"sd", ct_report_sd, {0, 333, 999, 1000}},
     {"dlaplace", ct_report_dlaplace, {0, 37, 99, 100}},
+    {"she", ct_report_she, {0, 5, 9, 15}},
+    {"the", ct_report_the, {0, 5, 33, d - 1}},
 };
 
 // The run's arguments: "<elf> <run 0…3> [--planted-leak]".

@@ -3,6 +3,7 @@
 #include "check.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -19,6 +20,8 @@ TEST(documented_context_sizes_hold) {
   static_assert(sizeof(tinyldp::HadamardResponse) == 32);
   static_assert(sizeof(tinyldp::StochasticDiscretization) == 56);
   static_assert(sizeof(tinyldp::DiscreteLaplace) == 56);
+  static_assert(sizeof(tinyldp::SummationHistogram) == 72);
+  static_assert(sizeof(tinyldp::ThresholdHistogram) == 56);
   static_assert(tinyldp::UnaryEncoding::report_bytes_for(1024) == 128);
   constexpr size_t reader = sizeof(tinyldp::RandomBits<tinyldp::port::CountingSource>);
   // 32-byte buffer + state: 80 B with 32-bit pointers, 88 B on 64-bit hosts.

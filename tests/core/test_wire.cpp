@@ -5,6 +5,7 @@
 #include "check.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/rr.hpp"
@@ -210,4 +211,50 @@ TEST(golden_krr_reports) {
     CHECK(matches);
     if (!matches) dump(out, written);
   }
+}
+
+// Histogram encoding: SHE (ε = 1, d = 4: four 5-bit components y_i + T, T = 14, 20 bits) and THE
+// (ε = 1, d = 20: a UE report under id the), value 2, seed 11, no optional fields. The SHE
+// payload's components are read back with the codec, and the padding bits stay zero.
+const uint8_t golden_she[] = {0x01, 0x0b, 0x41, 0x0a, 0xd2, 0xef, 0x00, 0xae, 0xad, 0x06};
+const uint8_t golden_the[] = {0x01, 0x0c, 0xe0, 0xa7, 0x22, 0x84, 0x00, 0xe4, 0xd8, 0x01};
+
+TEST(golden_histogram_encoding_reports) {
+  static uint64_t weights[SummationHistogram::table_entries(14)];
+  SummationHistogram she;
+  CHECK(SummationHistogram::configure(Epsilon::from_ratio(1, 1), 4, weights, sizeof weights / sizeof weights[0],
+                                      she) == Status::ok);
+  CHECK_EQ(she.description().payload_bits, 20u);
+  CHECK(she.description().id == wire::MechanismId::she);
+  constexpr auto the = ThresholdHistogram::make(Epsilon::from_double(1.0), 20);
+  static_assert(the.description().id == wire::MechanismId::the);
+  static_assert(the.description().payload_bits == 20);
+  // The same probabilities under another id (ue) have another digest.
+  static_assert(the.description().digest != the.unary().description().digest);
+  port::InsecureTestSource src(11);
+  Rng rng(src);
+  uint8_t payload[3];
+  CHECK(she.privatize(2, rng, payload, sizeof payload) == Status::ok);
+  CHECK_EQ(payload[2] >> 4, 0);
+  uint32_t shifted = 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    CHECK_LE(she.shifted_component(payload, i), 29u);
+    CHECK_EQ(she.component(payload, i), static_cast<int32_t>(she.shifted_component(payload, i)) - 14);
+    shifted |= she.shifted_component(payload, i) << (5 * i);
+  }
+  CHECK_EQ(shifted, static_cast<uint32_t>(payload[0]) | static_cast<uint32_t>(payload[1]) << 8 |
+                        static_cast<uint32_t>(payload[2]) << 16);
+  uint8_t out[10];
+  size_t written = 0;
+  CHECK(wire::encode(she.description(), {}, payload, out, sizeof out, written) == Status::ok);
+  CHECK_EQ(written, sizeof golden_she);
+  bool matches = written == sizeof golden_she && same(out, golden_she, sizeof golden_she);
+  CHECK(matches);
+  if (!matches) dump(out, written);
+  CHECK(the.privatize(2, rng, payload, sizeof payload) == Status::ok);
+  CHECK(wire::encode(the.description(), {}, payload, out, sizeof out, written) == Status::ok);
+  CHECK_EQ(written, sizeof golden_the);
+  matches = written == sizeof golden_the && same(out, golden_the, sizeof golden_the);
+  CHECK(matches);
+  if (!matches) dump(out, written);
 }

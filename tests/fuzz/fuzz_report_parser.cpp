@@ -1,7 +1,8 @@
 // libFuzzer target for everything the collector reads from untrusted input: single reports
 // (strict parse + ingest), aggregate state, merges of two states, and report-file headers.
 // Invariants checked: a rejected report leaves the aggregator byte-for-byte unchanged; an
-// accepted one adds exactly one report and keeps every support count ≤ the report count;
+// accepted one adds exactly one report and keeps every support count ≤ the report count (times
+// the most one report supports: 2T + 1 for she);
 // deserialized state is self-consistent; a merge either adds the counts exactly (no wrap-around,
 // every support ≤ the report count) or is refused and changes nothing. Built with clang (-fsanitize=fuzzer,address,undefined) by the `fuzz` preset.
 #include <cstdint>
@@ -34,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const ParseError e = a.ingest(input);
         if (e == ParseError::none) {
           require(a.reports() == 1);
-          for (std::uint64_t s : a.support()) require(s <= 1);
+          for (std::uint64_t s : a.support()) require(s <= m.max_support_per_report());
         } else {
           require(a.serialize() == before);
         }
@@ -45,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::string error;
       const auto a = Aggregator::deserialize(input, error);
       if (a) {
-        for (std::uint64_t s : a->support()) require(s <= a->reports());
+        for (std::uint64_t s : a->support()) require(s / a->mechanism().max_support_per_report() <= a->reports());
         require(a->serialize().size() == input.size());
       } else {
         require(!error.empty());
@@ -67,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require(a->reports() - a_reports == b->reports() && a->reports() >= a_reports);
         for (std::size_t i = 0; i < a_support.size(); ++i) {
           require(a->support()[i] == a_support[i] + b->support()[i]);
-          require(a->support()[i] <= a->reports());
+          require(a->support()[i] / a->mechanism().max_support_per_report() <= a->reports());
         }
       } else {
         require(a->serialize() == before);

@@ -19,6 +19,7 @@
 
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -199,6 +200,26 @@ int main(int argc, char** argv) {
       expect(v >= -20 && v <= 20 ? s == Status::ok && r >= -20 && r <= 20
                                  : s == Status::value_out_of_domain,
              "dlaplace");
+    }
+  }
+
+  {  // Histogram encoding: SHE (every component's noise scan, the packing of y_i + T) and THE.
+    static uint64_t she_table[tinyldp::SummationHistogram::table_entries(14)];
+    tinyldp::SummationHistogram she;
+    expect(tinyldp::SummationHistogram::configure(Epsilon::from_ratio(1, 1), 12, she_table,
+                                                  sizeof she_table / sizeof she_table[0], she) == Status::ok,
+           "she configure");
+    constexpr auto the = tinyldp::ThresholdHistogram::make(Epsilon::from_double(1.0), 12);
+    for (uint32_t v = 0; v <= 12; ++v) {  // 12: out of the domain, the same path
+      uint8_t report[8];
+      Status s = she.privatize(secret(v), rng, report, sizeof report);
+      declassify(s);
+      declassify(report);
+      expect(s == (v < 12 ? Status::ok : Status::value_out_of_domain), "she");
+      s = the.privatize(secret(v), rng, report, sizeof report);
+      declassify(s);
+      declassify(report);
+      expect(s == (v < 12 ? Status::ok : Status::value_out_of_domain), "the");
     }
   }
 

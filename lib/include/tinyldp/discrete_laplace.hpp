@@ -40,6 +40,8 @@
 
 namespace tinyldp {
 
+class SummationHistogram;
+
 class DiscreteLaplace {
  public:
   static constexpr uint32_t max_width = 65535;
@@ -287,6 +289,7 @@ class DiscreteLaplace {
 
   template <size_t Entries>
   friend class DiscreteLaplaceTable;
+  friend class SummationHistogram;  // composes one per component, rebinding its table likewise
   constexpr DiscreteLaplace with_table(const uint64_t* table) const {
     DiscreteLaplace r = *this;
     r.table_ = table;

@@ -44,6 +44,8 @@ enum class MechanismId : uint8_t {
   hr = 8,
   sd = 9,        // stochastic discretization + randomized response
   dlaplace = 10, // discrete Laplace
+  she = 11,      // summation with histogram encoding (histogram_encoding.hpp)
+  the = 12,      // thresholding with histogram encoding (histogram_encoding.hpp)
 };
 
 enum Field : uint8_t {

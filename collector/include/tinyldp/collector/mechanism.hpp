@@ -96,6 +96,8 @@ class Mechanism {
   std::string probabilities_as_fractions() const;
   // Reports are counted by the bit-sliced column counter (unary encodings).
   bool uses_bit_columns() const;
+  // The most one report adds to one item's support count: 1, except SHE's 2T + 1.
+  std::uint64_t max_support_per_report() const;
 
   // Privatizes `value` into a complete wire report appended to `out` (nothing appended on
   // failure): a category index for the categorical mechanisms, a number of [lo, hi] for the
@@ -145,7 +147,9 @@ class Mechanism {
                 std::vector<std::uint8_t>& out) const;
 
   MechanismConfig config_{};
-  std::variant<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel> model_{};
+  std::variant<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
+               TheModel>
+      model_{};
   wire::Description description_{};
   Channel channel_{};
   std::uint32_t domain_ = 0;

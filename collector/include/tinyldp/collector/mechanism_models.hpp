@@ -22,6 +22,7 @@
 #include "tinyldp/collector/report_parser.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/rr.hpp"
@@ -80,6 +81,8 @@ struct ModelDefaults {
   static std::string check_parameters(const MechanismConfig&) { return {}; }
   ParseError check(std::span<const std::uint8_t>) const { return ParseError::none; }
   double item_value(std::uint32_t item) const { return item; }
+  // The most one report adds to an item's support count (SHE: 2T + 1; the others 1).
+  std::uint64_t max_support_per_report() const { return 1; }
 };
 struct NumericModel;  // numeric_estimate.hpp: the numeric models' noise, for their estimators
 
@@ -284,6 +287,69 @@ struct DlaplaceModel : ModelDefaults {
   template <class Rng>
   Status privatize(std::int32_t value, Rng& rng, std::uint8_t* payload) const {
     return privatize_packed(core, value, rng, payload);
+  }
+};
+
+// Summation with histogram encoding: the payload holds the d noisy components y_i + T
+// (0 … 2T + 1), and a report supports item i by its component, so item i's support count is
+// S_i = Σ (y_i + T); the channel holds E[y + T | x] and Var[y | x] from the exact weights, and
+// the usual estimator (S_i − n·q)/(p − q) is SHE's sum estimator.
+struct SheModel : ModelDefaults {
+  SummationHistogram core;
+  // The noise weights core points at; shared, so that copies keep pointing at live storage.
+  std::shared_ptr<const std::vector<std::uint64_t>> weights;
+  static Status configure(const MechanismConfig& c, SheModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const;
+  std::string fractions() const;
+  std::uint64_t max_support_per_report() const { return 2 * std::uint64_t{core.truncation()} + 1; }
+  ParseError check(std::span<const std::uint8_t> payload) const {
+    for (std::uint32_t i = 0; i < core.domain(); ++i)
+      if (core.shifted_component(payload.data(), i) > 2 * core.truncation() + 1)
+        return ParseError::value_out_of_range;
+    return ParseError::none;
+  }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    for (std::uint32_t i = 0; i < core.domain(); ++i) support[i] += core.shifted_component(payload.data(), i);
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    std::vector<std::uint32_t> shifted;
+    for (std::uint32_t i = 0; i < core.domain(); ++i) shifted.push_back(core.shifted_component(payload.data(), i));
+    return {{"T", std::int64_t{core.truncation()}}, {"components_plus_T", std::move(shifted)}};
+  }
+  template <class Rng>
+  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
+    return core.privatize(value, rng, payload, core.report_bytes());
+  }
+};
+
+// Thresholding with histogram encoding: a unary encoding with THE's (p, q) under its own id;
+// counted like UE, by the bit-sliced column counter.
+struct TheModel : ModelDefaults {
+  static constexpr bool bit_columns = true;
+  ThresholdHistogram core;
+  static Status configure(const MechanismConfig& c, TheModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const { return channel_of(core.unary()); }
+  std::string fractions() const;
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    as_ue().add_support(payload, support);
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    return as_ue().fields(payload);
+  }
+  template <class Rng>
+  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
+    return core.privatize(value, rng, payload, core.report_bytes());
+  }
+
+ private:
+  UeModel as_ue() const {
+    UeModel ue;
+    ue.core = core.unary();
+    return ue;
   }
 };
 
