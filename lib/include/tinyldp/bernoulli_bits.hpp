@@ -25,6 +25,7 @@
 
 #include "tinyldp/endian.hpp"
 #include "tinyldp/probability.hpp"
+#include "tinyldp/wipe.hpp"
 
 namespace tinyldp {
 
@@ -118,6 +119,9 @@ class BernoulliBits {
         for (; k < span; ++k) run_steps<1>(q, rotated, raw, k, words, first, steps);
         unrotate_lanes(rotated, out, words, offset);
       }
+      // The raw draws and the lanes before the splice are noise: not left on the stack.
+      wipe(raw, (size_t{steps_per_block} * words + 1) * sizeof raw[0]);
+      wipe(rotated, span * sizeof rotated[0]);
       return true;
     } else {
       (void)q, (void)rng, (void)out, (void)out_size, (void)words, (void)tail_lanes;

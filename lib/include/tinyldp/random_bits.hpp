@@ -8,6 +8,9 @@
 //
 // Failure is sticky: after a source answers anything but ok, every draw returns 0 and
 // status() keeps the first failure until reset(); mechanisms check it and emit nothing.
+// Nothing handed out stays behind: buffered bytes are zeroed as they are taken (the reservoir
+// keeps only bits not yet drawn), so after a report the object holds no bit the report used
+// (tests/privacy/test_no_noise_left; issue #14, F6).
 // Cost: RAM = BufferBytes + 48 bytes on 32-bit targets (80 B with the default 32-byte buffer;
 // caller-owned, usually on the stack); time per draw is a few shifts plus one source call per
 // BufferBytes bytes (hosts: use a few hundred bytes, e.g. RandomBits<Source, 256>).
@@ -20,6 +23,7 @@
 #include "tinyldp/endian.hpp"
 #include "tinyldp/entropy.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/wipe.hpp"
 
 namespace tinyldp {
 
@@ -87,6 +91,7 @@ class RandomBits {
         if (position_ == BufferBytes) refill_buffer();
         const size_t bytes = BufferBytes - position_ < left ? BufferBytes - position_ : left;
         __builtin_memcpy(dst, buffer_ + position_, bytes);
+        __builtin_memset(buffer_ + position_, 0, bytes);  // taken: not left behind
         position_ += bytes;
         dst += bytes;
         left -= bytes;
@@ -140,6 +145,7 @@ class RandomBits {
   uint64_t next_word() {
     if (position_ == BufferBytes) refill_buffer();
     const uint64_t word = load_le<uint64_t>(buffer_ + position_);
+    store_le<uint64_t>(buffer_ + position_, 0);  // taken: not left behind
     position_ += 8;
     return word;
   }
@@ -166,8 +172,7 @@ class RandomBits {
   }
 
   void wipe() {
-    volatile uint8_t* b = buffer_;
-    for (size_t i = 0; i < BufferBytes; ++i) b[i] = 0;
+    tinyldp::wipe(buffer_, BufferBytes);
     position_ = BufferBytes;
     reservoir_ = 0;
     available_ = 0;
