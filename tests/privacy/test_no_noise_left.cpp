@@ -172,7 +172,7 @@ void expect_no_residue(const char* what, Rng& rng, Report report, int warmup = 2
   CHECK_EQ(in_rng, 0u);
 #if defined(TINYLDP_TEST_ON_TARGET)
   // Not yet on the 32-bit targets (issue #14 item 2 stays open): there the report path spills
-  // some 64-bit draws into its own stack frames, which stay in RAM after it returns (1 to 5
+  // some 64-bit draws into its own stack frames, which stay in RAM after it returns (1 to 6
   // words per report, printed above); the frames are the mechanism's, inlined into its caller.
   (void)in_stack;
 #else

@@ -120,7 +120,8 @@ class BernoulliBits {
         unrotate_lanes(rotated, out, words, offset);
       }
       // The raw draws and the lanes before the splice are noise: not left on the stack.
-      wipe(raw, (size_t{steps_per_block} * words + 1) * sizeof raw[0]);
+      const size_t most_steps = q.bits < steps_per_block ? q.bits : steps_per_block;
+      wipe(raw, (most_steps * words + 1) * sizeof raw[0]);  // what the blocks wrote
       wipe(rotated, span * sizeof rotated[0]);
       return true;
     } else {

@@ -36,13 +36,20 @@ constexpr uint32_t select(uint32_t bit, uint32_t a, uint32_t b) {
 // uint64_t product is a long multiply — UMULL, which terminates early on small operands on
 // Cortex-M3 — or on Cortex-M0 a call to libgcc's __aeabi_lmul, whose carry branch depends on
 // the operands (issue #14, F1); a 32-bit MUL has a fixed latency on every core tinyldp targets.
+// On 64-bit hosts the plain product, which is a single fixed-latency multiply there.
 constexpr uint64_t mul_wide(uint32_t a, uint32_t b) {
+#if defined(__x86_64__) || defined(__aarch64__)
+  // 64-bit cores multiply 64-bit words in one fixed-latency instruction (x86-64 MUL/IMUL,
+  // AArch64 MUL): the plain product is constant time there, and faster.
+  return uint64_t{a} * b;
+#else
   const uint32_t al = a & 0xFFFFu, ah = a >> 16, bl = b & 0xFFFFu, bh = b >> 16;
   const uint32_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
   const uint32_t mid = (ll >> 16) + (lh & 0xFFFFu) + (hl & 0xFFFFu);  // < 3 · 2^16
   const uint32_t high = hh + (lh >> 16) + (hl >> 16) + (mid >> 16);
   const uint32_t low = (mid << 16) | (ll & 0xFFFFu);
   return (uint64_t{high} << 32) | low;
+#endif
 }
 // The high word of a · b (the product's upper 32 bits).
 constexpr uint32_t mul_high(uint32_t a, uint32_t b) {

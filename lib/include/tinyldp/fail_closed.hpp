@@ -1,7 +1,8 @@
 // tinyldp/fail_closed.hpp — the rule "nothing partial escapes", in one place.
 //
 // Every mechanism's privatize draws its noise first and then hands the drawn report to
-// release(): after a failed draw the report is all zero and the status is the Rng's;
+// release(): the Rng forgets the bits it handed out (nothing of the noise stays in its buffer);
+// after a failed draw the report is all zero and the status is the Rng's;
 // otherwise the report is masked to zero unless the value was in the domain, and the status
 // is ok or value_out_of_domain. The Rng's failure may decide a branch (it says nothing about
 // the value); in_domain (0 or 1) only ever enters masks and arithmetic.
@@ -41,12 +42,19 @@ constexpr void clear_report(uint8_t* report, size_t n) {
   for (size_t i = 0; i < n; ++i) report[i] = 0;
 }
 
+// The random bits a report used are not left in the Rng's buffer (RandomBits::forget_drawn;
+// an Rng without one, like a benchmark's table of words, keeps nothing to forget).
+template <class Rng>
+__attribute__((always_inline)) inline void forget_drawn(Rng& rng) {
+  if constexpr (requires { rng.forget_drawn(); }) rng.forget_drawn();
+}
 // Publishes a drawn report (see above) and returns the privatize call's status. Always
 // inlined: as a call of its own it would tip GCC's -Os inliner into keeping some mechanisms'
 // privatize out of line (more flash and stack in docs/footprint.md).
 template <class Rng, class Report>
-__attribute__((always_inline)) inline Status release(const Rng& rng, uint32_t in_domain,
+__attribute__((always_inline)) inline Status release(Rng& rng, uint32_t in_domain,
                                                      const Report& drawn, Report& report) {
+  forget_drawn(rng);
   if (!rng.ok()) {
     report = Report{};
     return rng.status();
@@ -58,8 +66,9 @@ __attribute__((always_inline)) inline Status release(const Rng& rng, uint32_t in
 // The same for a report written in place (already masked by in_domain as it was written):
 // its n bytes are zeroed after a failed draw.
 template <class Rng>
-__attribute__((always_inline)) inline Status release_in_place(const Rng& rng, uint32_t in_domain,
+__attribute__((always_inline)) inline Status release_in_place(Rng& rng, uint32_t in_domain,
                                                               uint8_t* report, size_t n) {
+  forget_drawn(rng);
   if (!rng.ok()) {
     clear_report(report, n);
     return rng.status();

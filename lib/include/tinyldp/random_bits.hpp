@@ -8,9 +8,10 @@
 //
 // Failure is sticky: after a source answers anything but ok, every draw returns 0 and
 // status() keeps the first failure until reset(); mechanisms check it and emit nothing.
-// Nothing handed out stays behind: buffered bytes are zeroed as they are taken (the reservoir
-// keeps only bits not yet drawn), so after a report the object holds no bit the report used
-// (tests/privacy/test_no_noise_left; issue #14, F6).
+// Nothing handed out stays behind: every mechanism ends its report with forget_drawn() (through
+// release(), fail_closed.hpp), which zeroes the buffered bytes already handed out; the
+// reservoir keeps only bits not yet drawn. So after a report the object holds no bit the report
+// used (tests/privacy/test_no_noise_left; issue #14, F6).
 // Cost: RAM = BufferBytes + 48 bytes on 32-bit targets (80 B with the default 32-byte buffer;
 // caller-owned, usually on the stack); time per draw is a few shifts plus one source call per
 // BufferBytes bytes (hosts: use a few hundred bytes, e.g. RandomBits<Source, 256>).
@@ -91,7 +92,6 @@ class RandomBits {
         if (position_ == BufferBytes) refill_buffer();
         const size_t bytes = BufferBytes - position_ < left ? BufferBytes - position_ : left;
         __builtin_memcpy(dst, buffer_ + position_, bytes);
-        __builtin_memset(buffer_ + position_, 0, bytes);  // taken: not left behind
         position_ += bytes;
         dst += bytes;
         left -= bytes;
@@ -106,6 +106,10 @@ class RandomBits {
     if (a != 0) reservoir_ = out[n] >> (64 - a);
     return 64 - a;
   }
+
+  // Zeroes the buffered bytes already handed out. Out of line, so the per-draw path keeps its
+  // registers (on Cortex-M0 a store per drawn word cost the OUE firmware 8 B of stack).
+  __attribute__((noinline)) void forget_drawn() { tinyldp::wipe(buffer_, position_); }
 
   Status status() const { return status_; }
   bool ok() const { return status_ == Status::ok; }
@@ -145,7 +149,6 @@ class RandomBits {
   uint64_t next_word() {
     if (position_ == BufferBytes) refill_buffer();
     const uint64_t word = load_le<uint64_t>(buffer_ + position_);
-    store_le<uint64_t>(buffer_ + position_, 0);  // taken: not left behind
     position_ += 8;
     return word;
   }
@@ -172,7 +175,8 @@ class RandomBits {
   }
 
   void wipe() {
-    tinyldp::wipe(buffer_, BufferBytes);
+    volatile uint8_t* b = buffer_;  // (a byte loop: memset's call costs the OUE firmware stack)
+    for (size_t i = 0; i < BufferBytes; ++i) b[i] = 0;
     position_ = BufferBytes;
     reservoir_ = 0;
     available_ = 0;
