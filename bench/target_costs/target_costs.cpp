@@ -15,6 +15,7 @@
 #include "board.h"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/entropy/chacha20.hpp"
@@ -236,6 +237,31 @@ void frequency_oracles(uint32_t d) {
   HadamardResponse hr;
   if (HadamardResponse::configure(eps, d, hr) != Status::ok) return fail("hr");
   scalar<HadamardResponse, HadamardReport>("hr", hr, d, d, 256);
+  // THE: unary encoding with the thresholded Laplace law's (p, q).
+  ThresholdHistogram the;
+  if (ThresholdHistogram::configure(eps, d, the) != Status::ok) return fail("the");
+  port::InsecureTestSource source(1);
+  TestRng rng(source);
+  uint8_t report[128];  // d <= 1024
+  const int the_reports = d >= 1024 ? 16 : (d >= 256 ? 64 : 256);
+  const uint32_t units = time_reports(the_reports, [&](int i) {
+    return the.privatize(static_cast<uint32_t>(i) % d, rng, report, the.report_bytes());
+  });
+  write_line("the", d, "report", units, static_cast<uint64_t>(the_reports));
+}
+
+// SHE: one discrete Laplace per component (d = 16, T = 14 at ε = 1; weights in flash).
+void summation_histogram() {
+  static constexpr auto weights = SummationHistogramTable<SummationHistogram::table_entries(
+      SummationHistogram::default_truncation(eps))>::make(eps, 16);
+  constexpr SummationHistogram she = weights.bind();
+  port::InsecureTestSource source(1);
+  TestRng rng(source);
+  uint8_t report[she.report_bytes()];
+  const uint32_t units = time_reports(64, [&](int i) {
+    return she.privatize(static_cast<uint32_t>(i) % 16, rng, report, sizeof report);
+  });
+  write_line("she", 16, "report", units, 64);
 }
 
 void numeric() {
@@ -320,6 +346,7 @@ int main() {
   write_u32(units_per_kilo_instruction);
   write("\n");
   numeric();
+  summation_histogram();
   const uint32_t domains[] = {16, 256, 1024};
   for (uint32_t d : domains) frequency_oracles(d);
   drbg();
