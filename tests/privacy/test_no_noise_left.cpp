@@ -182,17 +182,24 @@ void expect_no_residue(const char* what, Rng& rng, Report report, int warmup = 2
 
 constexpr Epsilon one = Epsilon::from_ratio(1, 1);
 
-template <class Mechanism, class Report>
-void check_scalar(const char* what, const Mechanism& m, uint32_t value) {
-  port::InsecureTestSource inner(7);
-  Recording<port::InsecureTestSource> source(inner);
-  RandomBits<Recording<port::InsecureTestSource>> rng(source);
+// One report of a mechanism whose report is a value or a struct (published: see above).
+template <class Report, class Rng, class Mechanism, class Value>
+void expect_scalar_clean(const char* what, Rng& rng, const Mechanism& m, Value value) {
   expect_no_residue(what, rng, [&](auto& r) {
     Report report{};
     const Status s = m.privatize(value, r, report);
     publish(report);
     return s;
   });
+}
+
+// The same through a fresh RandomBits over the recorded test source.
+template <class Report, class Mechanism>
+void check_scalar(const char* what, const Mechanism& m, uint32_t value) {
+  port::InsecureTestSource inner(7);
+  Recording<port::InsecureTestSource> source(inner);
+  RandomBits<Recording<port::InsecureTestSource>> rng(source);
+  expect_scalar_clean<Report>(what, rng, m, value);
 }
 
 }  // namespace
@@ -204,21 +211,15 @@ TEST(drbg_krr_report_leaves_no_noise) {
   CHECK(drbg.seed(seed_source) == EntropyResult::ok);
   Recording<port::ChaCha20Drbg> source(drbg);
   RandomBits<Recording<port::ChaCha20Drbg>> rng(source);
-  constexpr KaryRr krr = KaryRr::make(one, 4);
-  expect_no_residue("drbg → k-rr", rng, [&](auto& r) {
-    uint32_t report = 0;
-    const Status s = krr.privatize(2, r, report);
-    publish(report);
-    return s;
-  });
+  expect_scalar_clean<uint32_t>("drbg → k-rr", rng, KaryRr::make(one, 4), 2u);
 }
 
 TEST(scalar_reports_leave_no_noise) {
-  check_scalar<BinaryRr, uint8_t>("rr", BinaryRr::make(one), 1);
-  check_scalar<KaryRr, uint32_t>("krr", KaryRr::make(one, 37), 5);
-  check_scalar<LocalHashing, LocalHashingReport>("olh", LocalHashing::make_olh(one, 64), 5);
-  check_scalar<LocalHashing, LocalHashingReport>("blh", LocalHashing::make_blh(one, 64), 5);
-  check_scalar<HadamardResponse, HadamardReport>("hr", HadamardResponse::make(one, 64), 5);
+  check_scalar<uint8_t>("rr", BinaryRr::make(one), 1);
+  check_scalar<uint32_t>("krr", KaryRr::make(one, 37), 5);
+  check_scalar<LocalHashingReport>("olh", LocalHashing::make_olh(one, 64), 5);
+  check_scalar<LocalHashingReport>("blh", LocalHashing::make_blh(one, 64), 5);
+  check_scalar<HadamardReport>("hr", HadamardResponse::make(one, 64), 5);
 }
 
 TEST(numeric_reports_leave_no_noise) {
@@ -226,20 +227,10 @@ TEST(numeric_reports_leave_no_noise) {
   port::InsecureTestSource inner(9);
   Recording<port::InsecureTestSource> source(inner);
   RandomBits<Recording<port::InsecureTestSource>> rng(source);
-  expect_no_residue("sd", rng, [&](auto& r) {
-    uint32_t report = 0;
-    const Status s = sd.privatize(333, r, report);
-    publish(report);
-    return s;
-  });
+  expect_scalar_clean<uint32_t>("sd", rng, sd, int32_t{333});
   static constexpr auto weights = DiscreteLaplaceTable<DiscreteLaplace::table_entries(0, 100)>::make(one, 0, 100, 100);
   constexpr DiscreteLaplace dl = weights.bind();
-  expect_no_residue("dlaplace", rng, [&](auto& r) {
-    int32_t report = 0;
-    const Status s = dl.privatize(37, r, report);
-    publish(report);
-    return s;
-  });
+  expect_scalar_clean<int32_t>("dlaplace", rng, dl, int32_t{37});
 }
 
 TEST(unary_and_histogram_reports_leave_no_noise) {
