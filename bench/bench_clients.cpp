@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host benchmarks of every mechanism's client (one report per iteration) and of the ChaCha20
 // DRBG. Run with bench/run_host.sh, which writes docs/benchmarks.md.
 //

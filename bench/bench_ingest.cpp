@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Collector ingest: strict parse + support counting, per report; payload bytes/s and reports/s.
 #include <benchmark/benchmark.h>
 

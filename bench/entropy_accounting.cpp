@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entropy accounting: the random bits each mechanism's client consumes per report, counted by
 // RandomBits over many reports, next to the Shannon entropy of that report's noise — the
 // fewest bits any sampler could use on average (Knuth–Yao). Prints a Markdown table; exits

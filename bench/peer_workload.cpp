@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp's side of the peer comparison (scripts/compare-peers, docs/peers.md): privatizes a
 // column of category indices into complete wire reports, ingests them and estimates the
 // frequencies, timing the client and the server separately. Not a test and not a benchmark of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs the host benchmarks (one core, ratios in one run are what to compare on a shared
 # machine) and writes docs/benchmarks.md with the compiler, flags and commit.
 set -eu

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared part of the Arm Cortex-M toolchain files. A core file sets TINYLDP_CPU_FLAGS,
 # TINYLDP_QEMU_MACHINE and TINYLDP_BOARD, then includes this file.
 set(CMAKE_SYSTEM_PROCESSOR arm)

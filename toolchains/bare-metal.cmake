@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared part of the bare-metal toolchain files (arm-none-eabi.cmake, rv32imac.cmake). The
 # including file sets:
 #   CMAKE_SYSTEM_PROCESSOR

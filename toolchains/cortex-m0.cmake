@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cortex-M0 (ARMv6-M, soft float), run on QEMU's micro:bit (nRF51822: 256 KiB flash, 16 KiB RAM).
 set(TINYLDP_CPU_FLAGS "-mcpu=cortex-m0 -mthumb -mfloat-abi=soft")
 set(TINYLDP_QEMU_MACHINE microbit)

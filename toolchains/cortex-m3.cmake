@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cortex-M3 (ARMv7-M, soft float), run on QEMU's mps2-an385.
 set(TINYLDP_CPU_FLAGS "-mcpu=cortex-m3 -mthumb -mfloat-abi=soft")
 set(TINYLDP_QEMU_MACHINE mps2-an385)

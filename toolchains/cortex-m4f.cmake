@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cortex-M4F (ARMv7E-M, single-precision FPU, hard-float ABI), run on QEMU's mps2-an386.
 # The reset code enables the FPU (CPACR) before any C++ runs.
 set(TINYLDP_CPU_FLAGS "-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16")

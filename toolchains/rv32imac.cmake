@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # RV32IMAC, run on QEMU's virt machine with -bios none (reset jumps to 0x80000000).
 # Debian's riscv64-unknown-elf GCC is multilib; -march/-mabi select the rv32imac/ilp32 libgcc.
 # There is no newlib for this target: the board library provides memcpy/memset/memmove/memcmp.

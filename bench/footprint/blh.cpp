@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Local hashing (BLH), ε = 1, d = 1024.
 #include "footprint.hpp"
 #include "tinyldp/local_hashing.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Port: the ChaCha20 DRBG alone — seeded from the platform TRNG, which is also its reseed
 // source (so a reseed may nest inside a request), one 32-byte request sent.
 #include "footprint.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Discrete Laplace, ε = 1, values in [-50, 50], Δ = 1; the 101 weights are a constant in flash.
 #include "footprint.hpp"
 #include "tinyldp/discrete_laplace.hpp"

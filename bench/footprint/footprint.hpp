@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Footprint programs: each one is a minimal firmware that uses one mechanism or one port the
 // way a device would, built at -Os with -ffunction-sections/-fdata-sections/--gc-sections.
 // Every program (and the baseline) links the same board startup and the same platform stubs

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Code, data, bss and worst-case call-graph stack of tinyldp's footprint programs.
 
 Reads the footprint.config that bench/footprint/CMakeLists.txt writes into a target build

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Port: SP 800-90B health tests around the platform TRNG (byte samples, H = 4 bits claimed).
 #include "footprint.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"

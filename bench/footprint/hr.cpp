@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 1-bit Hadamard response, ε = 1, d = 256.
 #include "footprint.hpp"
 #include "tinyldp/hadamard_response.hpp"

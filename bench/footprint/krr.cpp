@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // k-ary randomized response, ε = 1, k = 16.
 #include "footprint.hpp"
 #include "tinyldp/krr.hpp"

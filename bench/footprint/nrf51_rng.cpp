@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Port: the nRF51 RNG peripheral driver (register level), one blocking 32-byte request.
 // Built for every target (it only touches memory-mapped registers); runs only on an nRF51.
 #include "footprint.hpp"

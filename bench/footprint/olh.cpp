@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Local hashing (OLH), ε = 1, d = 1024.
 #include "footprint.hpp"
 #include "tinyldp/local_hashing.hpp"

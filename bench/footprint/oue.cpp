@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unary encoding (OUE), ε = 1, d = 256: a 32-byte report.
 #include "footprint.hpp"
 #include "tinyldp/unary_encoding.hpp"

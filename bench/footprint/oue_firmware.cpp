@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headline firmware: examples/oue_firmware/firmware.cpp as it is (TRNG → health tests →
 // ChaCha20 DRBG → OUE d = 256 → wire), on the platform stand-ins. One boot and one round of
 // its main loop: seed through the health tests (start-up test included), then one report. The

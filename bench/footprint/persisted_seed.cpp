@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Port: reboot-safe DRBG seed (persisted_seed.hpp) on RAM storage — restore_seed at boot,
 // provisioning with save_seed if nothing is stored yet, then one 32-byte request.
 #include "footprint.hpp"

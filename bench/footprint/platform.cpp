@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The platform stubs and main(), linked into every footprint program and into the baseline.
 #include "footprint.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Port: a storage Record (the core's two-slot layer) on a RAM array — write 32 bytes, read
 // them back. The 4 sectors of 256 bytes are the application's RAM (app_flash).
 #include "footprint.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binary randomized response, ε = 1: privatize one bit, frame it, send it.
 #include "footprint.hpp"
 #include "tinyldp/rr.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stochastic discretization + k-RR, ε = 1, values in [0, 1000], 16 levels.
 #include "footprint.hpp"
 #include "tinyldp/stochastic_discretization.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Summation with histogram encoding (SHE), ε = 1, d = 16: T = 14, sixteen 5-bit components (a
 // 10-byte report); the 30 noise weights are a constant in flash.
 #include "footprint.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Port: the STM32 RNG peripheral driver (STM32F4 address), one blocking 32-byte request.
 // Built for every target (it only touches memory-mapped registers); runs only on an STM32.
 #include "footprint.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Thresholding with histogram encoding (THE), ε = 1, d = 256: a 32-byte report (UE's sampler
 // with THE's (p, q), configured at compile time).
 #include "footprint.hpp"

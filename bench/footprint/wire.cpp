@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The wire encoder alone: frame a 32-byte payload (OUE d = 256's size) with the header.
 #include "footprint.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Instructions per report of every mechanism's client, and per byte of the ChaCha20 DRBG, counted
 // on the emulated target itself. Run by scripts/target-costs under QEMU with -icount, where
 // virtual time advances a fixed amount per guest instruction: on Cortex-M the SysTick counter

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tinyldp/collector/bit_column_counter.hpp"
 
 #include <bit>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Little-endian fields appended to a growing byte vector (aggregate states, report-file
 // headers): the core's put_le into the vector's new tail. Collector-internal.
 #ifndef TINYLDP_COLLECTOR_SRC_BYTE_VECTOR_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text output for the example programs, through the board (stdout on the host, semihosting on
 // the QEMU boards): no printf, so the examples link no stdio on the targets. Not part of tinyldp.
 #ifndef TINYLDP_EXAMPLES_COMMON_EXAMPLE_PRINT_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The telemetry firmware (firmware.hpp): TRNG → health tests → ChaCha20 DRBG → OUE → wire.
 #include "firmware.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The telemetry firmware to copy from: a hardware TRNG, checked by the SP 800-90B health tests,
 // seeds a ChaCha20 DRBG; each report privatizes the sensor's value with OUE (ε = 1, d = 256)
 // straight into its wire frame and hands the frame to the radio. examples/oue_firmware/main.cpp

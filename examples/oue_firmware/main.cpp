@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The telemetry firmware's main loop (firmware.hpp), run on a QEMU board (or the host): boot,
 // then `reports` rounds of "maintain the DRBG, send one report". Prints how many frames went
 // out and the last one; exits non-zero if any step failed, so ctest runs it as a test.

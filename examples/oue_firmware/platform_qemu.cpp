@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The firmware's platform on the QEMU boards (and the host): the TRNG, a sensor, a radio.
 // Replace these three functions with your drivers.
 //  - TRNG: QEMU's micro:bit has the nRF51 RNG peripheral, used here for real. The mps2 and virt

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the QEMU platform's radio saw, for main() to print.
 #ifndef TINYLDP_EXAMPLES_OUE_FIRMWARE_PLATFORM_QEMU_HPP
 #define TINYLDP_EXAMPLES_OUE_FIRMWARE_PLATFORM_QEMU_HPP

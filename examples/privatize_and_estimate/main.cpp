@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp demo: privatize on the device, estimate on the collector.
 //
 // 20000 simulated devices each hold one of 8 categories (a skewed distribution). Each device

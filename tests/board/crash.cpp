@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A program that crashes: it jumps to an address that holds no code. The board's fault handler
 // must end it with exit code 3, so a crashing test can never pass nor hang.
 #include "board.h"

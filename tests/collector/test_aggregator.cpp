@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Aggregation: exact merge and serialization, untouched state on bad input, estimates with
 // intervals, and the post-processing methods.
 #include "tinyldp/collector/aggregator.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vertical counters agree with counting bit by bit, across flushes (both levels) and odd widths;
 // built twice by CMake: with the run-time-dispatched SIMD clones and with the portable loops.
 #include "tinyldp/collector/bit_column_counter.hpp"

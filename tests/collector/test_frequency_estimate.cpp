@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The frequency estimators are unbiased and their variance is what the formulas say: R
 // repetitions of n reports with fixed seeds; every item's mean error within 5 standard errors of
 // 0; the empirical variances, averaged over the items nobody holds and over the held ones, within

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Numeric mechanisms on the collector (sd, dlaplace): strict parsing with reasons, exact
 // serialize/merge, the report-file header version 2, the noise kernel against the core's
 // sampler (every draw enumerated), and unbiased mean and distribution estimates at fixed seeds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict parsing: every kind of malformed report is rejected with its reason.
 #include "tinyldp/collector/report_parser.hpp"
 

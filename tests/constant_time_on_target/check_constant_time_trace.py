@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Constant time in the code a target runs: the executed-instruction sequence of every report
 path must be the same for every private value.
 

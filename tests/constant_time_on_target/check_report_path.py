@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """No variable-time operation on a report path, in the code a target runs.
 
 Disassembles constant_time_guest and follows the direct calls and tail calls from every

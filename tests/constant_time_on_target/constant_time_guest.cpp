@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report path of every mechanism, run on the emulated target for one private value per
 // run: what check_constant_time_trace.py traces instruction by instruction under QEMU, and
 // what check_report_path.py disassembles. Each case's report is made between the markers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bit-sliced Bernoulli sampler (bernoulli_bits.hpp): exact output distribution by
 // exhaustive enumeration of every random string on small widths, the step-major random-bit
 // order against a one-bit-at-a-time reference on every word path (32-bit lanes, 64-bit lanes,

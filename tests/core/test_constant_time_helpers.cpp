@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ct:: helpers (constant_time.hpp): the branch-free comparisons and the wide product built from
 // 32-bit multiplies, checked against the plain operators on the edges and on a sweep — on the
 // host and on every target, where mul_wide replaces a long multiply or a libgcc call.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contexts are caller-owned and their sizes are documented in each header; this keeps the
 // documentation true on every target (and the sizes constexpr).
 #include "check.hpp"

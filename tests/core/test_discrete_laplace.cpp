@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Discrete Laplace: realized ε from the integers, errors, failure behaviour, golden reports.
 #include "check.hpp"
 #include "frequency_check.hpp"

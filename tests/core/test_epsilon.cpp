@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ε as fixed point, the rigorous exp lower bound and the rounded-up logarithm.
 #include "tinyldp/epsilon.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Histogram encoding (SHE, THE): configuration, realized ε, errors, fail-closed reports, layout,
 // the components' law, golden reports.
 #include "check.hpp"

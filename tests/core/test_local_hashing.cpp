@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Local hashing (OLH, BLH): configuration, errors, failure behaviour, golden reports.
 #include "check.hpp"
 #include "mechanism_checks.hpp"

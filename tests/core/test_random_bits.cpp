@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RandomBits: exact bit accounting, a fixed bit order, and sticky failure.
 #include "tinyldp/random_bits.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binary randomized response: configuration, errors, failure behaviour, golden reports.
 #include "check.hpp"
 #include "mechanism_checks.hpp"

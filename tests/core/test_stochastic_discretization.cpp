@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stochastic discretization: configuration, unbiased rounding, failure behaviour, golden reports.
 #include "check.hpp"
 #include "mechanism_checks.hpp"

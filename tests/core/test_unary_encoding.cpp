@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unary encoding (SUE, OUE, generic): configuration, errors, layout, golden reports.
 #include "check.hpp"
 #include "mechanism_checks.hpp"

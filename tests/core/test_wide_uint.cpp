@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UInt<N>: the configuration-time integers every probability is computed with.
 #include "tinyldp/wide_uint.hpp"
 

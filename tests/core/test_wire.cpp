@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The wire encoder: layout, errors, and golden vectors (hex, committed) that the host and every
 // target must reproduce byte for byte. docs/wire-format.md decodes the first one by hand.
 #include "tinyldp/wire.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deliberately NOT freestanding: the guard must report every one of these references.
 #include <stddef.h>
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Fails if any given object or archive references the heap, operator new/delete, exception
 # machinery or — with --no-float — soft-float helper routines, or if it defines writable
 # static data (.data/.bss symbols: the core keeps no static mutable state).

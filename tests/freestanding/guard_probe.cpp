@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Instantiates every mechanism's configuration and report path with the C entropy adapter,
 // exactly as firmware would, so the freestanding guard can inspect the machine code the core
 // really produces on each target (the core itself is header-only).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The mechanisms the fuzz target and its seed corpus use: every row of the collector's table
 // that configures by name, with the row's example configuration — a new mechanism is fuzzed
 // as soon as it has its row.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for everything the collector reads from untrusted input: single reports
 // (strict parse + ingest), aggregate state, merges of two states, and report-file headers.
 // Invariants checked: a rejected report leaves the aggregator byte-for-byte unchanged; an

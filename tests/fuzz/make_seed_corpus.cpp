@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes the fuzzer's seed corpus: valid reports of every mechanism the fuzzer knows (with
 // and without optional fields), a valid aggregate state, a pair of states to merge and a valid
 // report-file header (version 2 for sd and dlaplace), each prefixed with the selector byte the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The harness runner: main() for every core test binary, host and target alike.
 #include "check.hpp"
 

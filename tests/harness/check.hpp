@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp's test harness: the same tests on the host and on emulated MCUs.
 //
 // Freestanding (no heap, no exceptions, no <cstdio>): output goes through the board contract

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the entropy and storage conformance suites (entropy_conformance.hpp,
 // storage_conformance.hpp) share: counting and printing violations, and a buffer with sentinels
 // around the bytes handed to the code under test.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The conformance suite every entropy backend runs, on the host and on each QEMU target where
 // the backend exists. It returns the number of violations (printing each), so a test can both
 // require 0 for a real backend and require > 0 for a deliberately broken one.

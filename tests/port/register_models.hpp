@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Register-level models of the RNG peripherals for host (and any-target) tests of the
 // register-level backends: the backend's Bus reads and writes these instead of MMIO.
 // Behaviour follows the vendors' reference manuals as far as the backends rely on it, plus

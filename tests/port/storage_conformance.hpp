@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The conformance suite every storage backend runs, on the host and on each QEMU target where
 // the backend exists. Like the entropy suite it returns the number of violations (printing
 // each), so a test can require 0 for a real backend and > 0 for a deliberately broken one.

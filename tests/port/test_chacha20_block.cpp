@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ChaCha20 block function against RFC 8439: the §2.3.2 block, the five keystream blocks of
 // Appendix A.1, and the §2.4.2 two-block keystream (checked through its ciphertext).
 #include "tinyldp/port/entropy/chacha20.hpp"

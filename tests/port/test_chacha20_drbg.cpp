@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ChaCha20 DRBG: known answers from an independent model, seeding through the contract,
 // the reseed interval (fails closed), fast key erasure, wiping, and its contract as a source.
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every entropy backend that runs on this target passes the conformance suite; and the suite
 // itself catches each kind of broken source it is meant to catch.
 #include "entropy_conformance.hpp"

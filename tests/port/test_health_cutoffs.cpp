@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SP 800-90B health-test cutoffs, computed with integers only, reproduce the standard's values
 // exactly — at compile time (static_assert) and again at run time on every target.
 #include "tinyldp/port/entropy/health_cutoffs.hpp"

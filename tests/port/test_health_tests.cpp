@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SP 800-90B health-test wrapper: a stuck source trips the repetition count at exactly its
 // cutoff, a low-entropy source trips the adaptive proportion test, a good source runs clean,
 // a trip fails closed until reinit, and raw-source failures pass through.

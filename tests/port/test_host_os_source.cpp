@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host OS source (getrandom) passes the entropy conformance suite; FROM_ISR requests are
 // answered not_supported, and its C form behaves the same. Host only.
 #include "tinyldp/port/entropy/host_os_source.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The deterministic test source's fault injection: fail on call N (each result), short reads,
 // stuck-at output, biased bits (statistical check with a fixed seed), and its determinism.
 #include "tinyldp/port/test/insecure_test_source.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The nRF51 RNG backend against a register model: start-up sequence and bias correction,
 // blocking and non-blocking paths, a dead peripheral failing closed, restart.
 #include "tinyldp/port/entropy/nrf51_rng.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The nRF51 RNG backend on the real (emulated) peripheral: QEMU's microbit machine. Built for
 // the cortex-m0 preset only. Checks the registers it programs, the conformance suite, and
 // that the bytes are not constant (loose statistical bound: the emulated noise is unseeded).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reboot safety: a DRBG seed persisted in a storage Record is advanced and rewritten before the
 // generator's first use after each boot. 1000 simulated boots without fresh entropy never
 // produce the same first output block — also when power fails during the rewrite (such a boot

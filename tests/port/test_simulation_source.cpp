@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fast simulation source: each lane is exactly xoshiro256++ (checked against a plain
 // one-lane reference and the generator's defining recurrence), the byte stream does not depend
 // on request sizes, and it passes the entropy conformance suite.

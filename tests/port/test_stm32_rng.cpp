@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The STM32 RNG backend against a register model (QEMU's STM32 machines lack the RNG): seed
 // error and clock error paths fail closed, recovery through init(), zero words discarded,
 // a word read while an error arose never used, non-blocking pool, timeout.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every storage backend that runs on this target passes the storage conformance suite; and
 // the suite itself catches the broken devices it is meant to catch.
 #include "storage_conformance.hpp"

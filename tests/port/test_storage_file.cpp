@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host-file storage backend: the storage conformance suite (failure = the file closed
 // under the Record), values kept across a reopen (the host's reboot), a short image extended
 // with erased bytes, and paths that cannot be opened reported as io_error. Host only.

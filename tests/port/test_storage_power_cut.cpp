@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Power cuts at random points of Record writes on the emulated flash: after every cut, a
 // reboot reads the old value or the new one — never a mix, never garbage, never nothing —
 // over >= 10^4 cut points on the host (before, during and after the cut step, several program

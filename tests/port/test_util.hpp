@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small helpers shared by the port tests (freestanding: no <cstring>, no heap).
 #ifndef TINYLDP_TESTS_PORT_TEST_UTIL_HPP
 #define TINYLDP_TESTS_PORT_TEST_UTIL_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exhaustive privacy verification: drives a mechanism through *every* random string and
 // checks the exact output distribution against the ε the mechanism claims.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Statistical conformance with fixed seeds: every sampler's and mechanism's output frequencies
 // match the realized (Dyadic) probabilities within 6σ. On the host the sample sizes are large
 // enough that a probability off by 1 % fails; on targets a smaller subset runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ctgrind technique, on the private value and on the noise: the value handed to each
 // mechanism and every random byte the mechanisms draw are marked *undefined* for valgrind's
 // memcheck, so any branch or memory address that depends on either is reported as a use of an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Randomness consumed per report must not depend on the private value: for each mechanism,
 // every value of the domain is privatized from the same seed, and the bits drawn and the
 // bytes pulled from the source must be identical across all values, report after report.

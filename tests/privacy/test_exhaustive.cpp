@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exhaustive privacy verification of every mechanism on small configurations: every input,
 // every random string, exact output distributions, checked against the realized ε each
 // mechanism reports — and planted mutants that the check must catch.

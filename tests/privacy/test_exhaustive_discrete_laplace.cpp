@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exhaustive privacy verification of the discrete Laplace mechanism: every value of small
 // ranges, every random string, the exact output distribution against the integer weights; both
 // claims (Δ-neighbours and the whole range) must hold and be tight; and planted mutants.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exhaustive privacy verification of stochastic discretization + k-RR: every value of a small
 // range, every rounding draw and every k-RR string; plus the exact rounding probabilities and a
 // planted mutant.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exhaustive privacy verification of local hashing (BLH, OLH) and Hadamard response: every
 // input, every seed or row, every random string — with planted mutants the check must catch.
 // Runs ignore the mechanism's Status: every value enumerated is in the domain and the counting

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exhaustive privacy verification of histogram encoding: SHE and THE on small configurations,
 // every input, every random string, the exact distribution of whole reports against the ε
 // each claims — which must hold and be tight — and a planted mutant.

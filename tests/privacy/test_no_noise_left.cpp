@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // After a report, no random word the report used is left in RAM (issue #14, F6): neither in
 // the RandomBits that firmware keeps from one report to the next (its buffer and reservoir),
 // nor in the stack the report path used. The stack below the caller is painted, a report is

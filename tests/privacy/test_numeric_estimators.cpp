@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Estimators of the numeric mechanisms (fixed seeds, host): the stochastic-discretization mean
 // is unbiased within 5 SE and its variance matches the formula within 6σ (σ = √(2/(R−1)), the
 // standard error of a sample variance's ratio to the truth over R repetitions: 10 % in the plain

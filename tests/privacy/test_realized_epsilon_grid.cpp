@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Realized ε over a dense grid: for every ε from 0.01 to 10 and domain sizes up to 1024, the
 // probabilities each mechanism configures give a privacy loss that is never above the
 // requested ε and at most 1e-6 below it. The loss is recomputed here, independently of the

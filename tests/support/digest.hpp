@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FNV-1a over report bytes: a compact fingerprint for golden-vector tests. The same seed must
 // give the same fingerprint on the host and on every target.
 #ifndef TINYLDP_TESTS_SUPPORT_DIGEST_HPP

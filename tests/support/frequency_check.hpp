@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deterministic statistical checks: an observed count of n fixed-seed trials must lie within
 // 6 standard deviations of n·p. On the host, tests also assert that the bound is tighter than
 // 1 % of n·p, i.e. that the check would catch a probability off by 1 %.

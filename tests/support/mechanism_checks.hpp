@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checks every mechanism's test makes, written once and parameterized by the mechanism:
 //
 //   check_fail_closed        an out-of-domain value and a failing entropy source each give

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """End-to-end tests of the `tinyldp` command: round trips for every mechanism, `plan` against
 the formulas, `inspect`, the SVG, and every error path's exit code and message.
 usage: test_cli.py <path to tinyldp>"""

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ε as typed on the command line → the library's Epsilon, exactly (tools/tinyldp/epsilon_text).
 #include "epsilon_text.hpp"
 

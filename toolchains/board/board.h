@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Board support for tinyldp's test and example programs: where text goes and how a program
  * ends. On the host it is stdout and exit(); on an emulated MCU it is semihosting, and the
  * exit code becomes QEMU's exit code (the CTest verdict). Not part of the library. */

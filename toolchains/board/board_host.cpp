@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host side of the board contract: stdout and exit().
 #include "board.h"
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* memcpy/memset/memmove/memcmp for the RISC-V target, which has no C library here. GCC emits
  * calls to these for struct copies and clearing loops; the attribute keeps it from turning
  * these very loops back into calls to themselves. */

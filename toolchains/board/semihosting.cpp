@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Semihosting for Arm (BKPT 0xAB) and RISC-V (the slli/ebreak/srai sequence): text through
 // SYS_WRITE0, the command line through SYS_GET_CMDLINE, the verdict through SYS_EXIT_EXTENDED,
 // whose code QEMU returns as its own.

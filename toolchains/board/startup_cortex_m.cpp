@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reset code and vector table for the Cortex-M test boards: copy .data, zero .bss, enable the
 // FPU on hard-float builds, run static constructors, call main() and report its result.
 // Every fault ends the program with exit code 3 so a crash can never look like a pass.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reset code for QEMU's RISC-V virt machine (-bios none starts here, at 0x80000000, in M-mode).
  * The ELF is loaded straight into RAM, so .data needs no copy; .bss is zeroed, traps end the
  * program through rv_trap_handler (exit code 3), static constructors run, then main(). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Any RISC-V trap (illegal instruction, misaligned or faulting access) ends the test with exit
 // code 3, so a crash can never look like a pass.
 #include "board.h"

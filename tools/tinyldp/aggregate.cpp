@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp aggregate: parse report files (and saved states), merge them, estimate the
 // frequency of every item — and for the numeric mechanisms the mean — with intervals, and
 // write them through the one writer (output.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the `tinyldp` subcommands share: errors and exit codes, the options that name a
 // mechanism and the one place they become a configured Mechanism (the collector's table says
 // what each accepts and why it refuses), reading a column of private values for a mechanism,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ε from the command line, exactly: a decimal string ("0.5", "2", "1.25", "5e-1") is read as
 // the rational number it denotes (significant digits over a power of ten — no floating point)
 // and turned into the library's fixed-point Epsilon by Epsilon::from_ratio, which rounds down

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading private values (and ground truth) for `tinyldp simulate` / `aggregate --truth`:
 // one column of a CSV file (parsed with libcsv) or a file of integers, one per line.
 #ifndef TINYLDP_TOOLS_INPUT_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp inspect: decode report files, one report per line — its header fields and the
 // payload's fields by name, or the reason it is rejected.
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp — the command line: simulate devices, aggregate their reports, plan a deployment,
 // inspect report files. One file per subcommand (simulate.cpp, aggregate.cpp, plan.cpp,
 // inspect.cpp); what they share is in cli_common.hpp, the one output writer in output.hpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one writer of estimates — `tinyldp aggregate`'s JSON, CSV and SVG chart — from one table:
 // what the estimates are of (JSON only), the mean for the numeric mechanisms, and one row per
 // item with its estimate and, when known, the true frequency.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp plan: the realized probabilities and ε of a configuration, the accuracy it gives at
 // n reports, and the n or ε a target accuracy needs — before any device is deployed.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp simulate: privatize a column of values into a report file, as a fleet of devices
 // would — one report per value, through the collector's Mechanism (the core's privatize).
 #include <iostream>

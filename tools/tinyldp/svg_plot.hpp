@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A bar chart of estimated frequencies with confidence-interval bars, and the true
 // frequencies when known, as a standalone SVG file.
 #ifndef TINYLDP_TOOLS_SVG_PLOT_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/bernoulli.hpp — Bernoulli samples that hit a Dyadic probability exactly.
 //
 // bernoulli(p): draws p.bits uniform bits u and returns u < p.num — exact, branch-free, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/bernoulli_bits.hpp — d independent Bernoulli(q) bits at once, bit-sliced: the
 // sampler behind unary encodings (and any mechanism that randomizes many bits with one
 // probability).

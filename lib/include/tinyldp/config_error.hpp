@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/config_error.hpp — turns a configuration error into a compile error in consteval
 // factories (`BinaryRr::make(Epsilon::from_double(1.0))`): the call below is not constexpr,
 // so reaching it during constant evaluation fails the build. Never reached at run time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/constant_time.hpp — comparisons, selections and wide products without branches or
 // variable-latency instructions.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/discrete_laplace.hpp — the discrete Laplace (two-sided geometric) mechanism for an
 // integer v ∈ [lo, hi]: report clamp(v + Z, lo, hi) with Pr[Z = z] ∝ α^|z|, α = e^(−ε/Δ).
 //

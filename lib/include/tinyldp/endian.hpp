@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/endian.hpp — little-endian loads and stores of whole words from byte buffers.
 //
 // Reports and random streams are defined byte by byte, least significant first, so results

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/entropy.hpp — the entropy contract: the only way randomness enters the core.
 //
 // A source fills a caller buffer and says whether it could. It may fail; a failure is never

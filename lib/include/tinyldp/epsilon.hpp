@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/epsilon.hpp — privacy budgets as exact fixed-point numbers, and the arithmetic that
 // turns them into probabilities and back without floating point.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/fail_closed.hpp — the rule "nothing partial escapes", in one place.
 //
 // Every mechanism's privatize draws its noise first and then hands the drawn report to

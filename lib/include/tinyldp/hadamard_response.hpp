@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/hadamard_response.hpp — 1-bit Hadamard response over {0, …, d−1}.
 //
 // With K the smallest power of two ≥ d, a report draws a uniform row j ∈ [0, K) (exactly

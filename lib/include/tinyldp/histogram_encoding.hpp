@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/histogram_encoding.hpp — histogram encoding over {0, …, d−1} (Wang et al. 2017,
 // "Locally differentially private protocols for frequency estimation"), both of its forms:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/krr.hpp — k-ary randomized response (direct encoding) over {0, …, k−1}, k ≥ 2:
 // report the true value with probability p = e^ε/(e^ε+k−1), else one of the k−1 others,
 // each with probability q = 1/(e^ε+k−1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/local_hashing.hpp — local hashing: BLH (g = 2) and OLH (g = round(e^ε) + 1).
 //
 // Each report draws a fresh seed s (seed_bits uniform bits, 32 by default), hashes the value

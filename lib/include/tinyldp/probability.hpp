@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/probability.hpp — probabilities exactly as the samplers realise them.
 //
 // A Dyadic is num/2^bits with num odd (bits ≤ 64): the value a sampler hits *exactly* from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/random_bits.hpp — draws exactly n random bits at a time from an entropy source.
 //
 // Mechanisms never read a source directly: they draw bit strings from a RandomBits, so every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/rr.hpp — binary randomized response (Warner): report the true bit with
 // probability p = e^ε/(e^ε+1), else its complement.
 //

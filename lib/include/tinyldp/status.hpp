@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/status.hpp — the library's small error vocabulary.
 //
 // Every fallible call returns a Status; there are no exceptions and no asserts on user

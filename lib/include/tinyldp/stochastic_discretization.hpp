@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/stochastic_discretization.hpp — a bounded integer, randomly rounded to one of L
 // equally spaced levels (unbiased), then privatized by k-RR over the levels.
 //

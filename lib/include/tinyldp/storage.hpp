@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/storage.hpp — the storage contract: a few small records that must survive power loss
 // (a device secret, counters, the privacy-budget ledger, a DRBG seed).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/unary_encoding.hpp — unary encoding UE(p, q) over {0, …, d−1}, with the SUE
 // (symmetric, = basic one-time RAPPOR) and OUE (optimized) presets; any d ≥ 2.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/uniform.hpp — uniform integers in [0, n) without modulo bias.
 //
 // Mask-and-reject: draw ⌈log2 n⌉ bits, retry while the draw is ≥ n. Exact; expected draws

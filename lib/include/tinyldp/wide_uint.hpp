@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/wide_uint.hpp — fixed-width unsigned integers for configuration-time arithmetic.
 //
 // Turning ε into exact fixed-point probabilities needs products and quotients of 200-300

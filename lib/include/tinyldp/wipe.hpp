@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/wipe.hpp — erasing memory that held random bits, so that the erasure survives the
 // optimizer.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/wire.hpp — the report wire format, encoder side (runs on the device).
 //
 // A report is a 7-byte header, optional fields, then the mechanism's payload, bit-packed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/collector/aggregator.hpp — streaming, mergeable aggregation of one mechanism's
 // reports into support counts.
 //

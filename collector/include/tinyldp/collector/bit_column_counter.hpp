@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/collector/bit_column_counter.hpp — counts, for every bit position i, how many added
 // bit strings have bit i set, without looking at bits one by one.
 //

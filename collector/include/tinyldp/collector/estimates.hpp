@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/collector/estimates.hpp — frequencies with standard errors, confidence intervals
 // and optional consistency post-processing, from an aggregator's support counts.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/collector/frequency_estimate.hpp — unbiased frequency estimates from support counts.
 //
 // Every frequency oracle in the core reduces, on the collector, to a channel: a report

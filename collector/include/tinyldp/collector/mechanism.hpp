@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/collector/mechanism.hpp — a configured mechanism as the collector sees it.
 //
 // The collector rebuilds the *same* mechanism as the devices from (name, ε, domain,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/collector/mechanism_models.hpp — what the collector knows of each mechanism, one
 // model per core type: how a configuration becomes the core object the devices use, the
 // channel its estimates debias, how a payload is checked and supports items, how a value is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/collector/numeric_estimate.hpp — the mean and the distribution of a numeric
 // attribute from `sd` (stochastic discretization + k-RR) and `dlaplace` (discrete Laplace)
 // reports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/collector/report_file.hpp — a file of reports, as `tinyldp simulate` writes and
 // `tinyldp aggregate` / `inspect` read.
 //

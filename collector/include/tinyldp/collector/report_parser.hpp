@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/collector/report_parser.hpp — strict parsing of untrusted report bytes.
 //
 // A report is accepted only if every byte is as the wire format (docs/wire-format.md) and

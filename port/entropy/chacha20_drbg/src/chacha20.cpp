@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ChaCha20 block function, written from RFC 8439 §2.1–2.3.
 #include "tinyldp/port/entropy/chacha20.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ChaCha20 DRBG: seeding through the entropy contract, fast key erasure, reseed interval.
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 

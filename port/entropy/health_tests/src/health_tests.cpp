@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SP 800-90B §4.4.1 (repetition count) and §4.4.2 (adaptive proportion) over a sample stream.
 #include "tinyldp/port/entropy/health_tests.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tinyldp/port/entropy/host_os_source.hpp"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A NOR-flash model with power-cut injection at any program or erase step.
 #include "tinyldp/port/storage/emulated_flash.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A storage device in a host file: pread/pwrite, fdatasync after every program and erase.
 #include "tinyldp/port/storage/file_storage.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A storage device over a caller's RAM array.
 #include "tinyldp/port/storage/ram_storage.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Eight xoshiro256++ lanes side by side; see simulation_source.hpp.
 #include "tinyldp/port/test/simulation_source.hpp"
 

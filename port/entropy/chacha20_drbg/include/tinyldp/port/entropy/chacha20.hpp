@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/entropy/chacha20.hpp — the ChaCha20 block function of RFC 8439 (20 rounds, 256-bit key,
 // 32-bit block counter, 96-bit nonce), the primitive under the ChaCha20 DRBG.
 //

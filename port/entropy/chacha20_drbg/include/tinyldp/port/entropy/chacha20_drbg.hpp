@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/entropy/chacha20_drbg.hpp — a ChaCha20 deterministic random bit generator: turns 256 bits
 // of seed entropy from any source into a fast stream of random bytes. It is itself an entropy
 // source (fill/min_entropy_q8), so the core uses it like any other.

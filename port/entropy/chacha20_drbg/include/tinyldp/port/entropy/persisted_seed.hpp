@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/entropy/persisted_seed.hpp — reboot safety for the ChaCha20 DRBG on devices that boot
 // without (enough) fresh entropy: a seed kept in a storage Record is advanced and rewritten
 // before the generator's first output after every boot.

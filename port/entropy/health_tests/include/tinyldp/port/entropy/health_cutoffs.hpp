@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/entropy/health_cutoffs.hpp — cutoffs of the NIST SP 800-90B continuous health tests
 // (§4.4.1 repetition count, §4.4.2 adaptive proportion) from the claimed min-entropy H per
 // sample and the false-alarm rate α = 2^-k, with integer arithmetic only. constexpr: a fixed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/entropy/health_tests.hpp — NIST SP 800-90B continuous health tests (repetition count
 // and adaptive proportion, §4.4) wrapped around a raw noise source such as a hardware TRNG.
 //

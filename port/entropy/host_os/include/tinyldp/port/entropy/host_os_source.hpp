@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/entropy/host_os_source.hpp — entropy from the host operating system (Linux
 // getrandom(2), urandom pool). The default source for host tools and simulations.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/entropy/nrf51_rng.hpp — entropy from the nRF51 RNG peripheral (register level, base
 // 0x4000D000; runs on real nRF51 parts and on QEMU's `microbit` machine).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/entropy/polled_rng.hpp — the part every polled RNG peripheral driver shares: a
 // 32-byte pool and the fill() loop over a device that is polled for one unit (a byte, a
 // 32-bit word) at a time. Registers, bits, start-up and error latching stay in each driver

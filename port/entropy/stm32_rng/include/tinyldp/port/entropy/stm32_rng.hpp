@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/entropy/stm32_rng.hpp — entropy from the STM32 RNG peripheral (register level: CR, SR,
 // DR; the F2/F4/F7/L4 family layout). Base address is a template parameter (0x50060800 on
 // STM32F4; check your part's reference manual).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/storage/emulated_flash.hpp — a NOR-flash model over a caller's RAM array that can lose
 // power before, during or after any single program or erase step: the device the storage
 // layer's power-cut tests run on, usable on the host and on every target.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/storage/file_storage.hpp — a storage device in a host file (POSIX), for host tools,
 // gateways and simulations that keep the same records a device would.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/storage/ram_storage.hpp — a storage device over a caller's RAM array.
 //
 // For state that must survive a warm reset (watchdog, software reset) but not power loss:

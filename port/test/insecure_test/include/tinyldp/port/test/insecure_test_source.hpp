@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/test/insecure_test_source.hpp — DETERMINISTIC, NOT RANDOM entropy for tests and
 // simulations. Reports made with it protect nobody: anyone with the seed can undo the noise.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tinyldp/port/test/simulation_source.hpp — DETERMINISTIC, NOT RANDOM entropy for simulations on the
 // host: evaluating accuracy, benchmarking clients, generating test workloads at scale. Reports
 // made with it protect nobody: anyone with the seed can undo the noise.

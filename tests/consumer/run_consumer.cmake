@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: Apache-2.0
+# Configures and builds tests/consumer/project, a project that uses tinyldp, in a fresh
+# directory with the enclosing build's generator, compilers or toolchain file, build type and
+# flags; on the host it also runs it. `cmake -P` script; the variables (-D...):
+#   MODE          subdirectory | fetchcontent | package
+#   WORK_DIR      scratch directory (wiped first)
+#   SOURCE_DIR    tinyldp's source tree;  TINYLDP_BUILD  the enclosing build (MODE package)
+#   GENERATOR, MAKE_PROGRAM, TOOLCHAIN_FILE, C_COMPILER, CXX_COMPILER, BUILD_TYPE,
+#   C_FLAGS, CXX_FLAGS, EXE_LINKER_FLAGS   the enclosing build's
+#   RUN           ON to run the program (host builds)
+# MODE package installs the enclosing build (cmake --install --prefix), moves the installed
+# tree elsewhere (the package must be relocatable) and finds it there; on the host it also
+# compiles the program with the flags of the installed pkg-config files.
+# Every mode checks that only tinyldp's libraries joined the consumer's build.
+cmake_minimum_required(VERSION 3.25)
+
+function(step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}")
+  endif()
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(build ${WORK_DIR}/build)
+set(options -G ${GENERATOR} -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}
+  -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DTINYLDP_CONSUME=${MODE} -DTINYLDP_SOURCE_DIR=${SOURCE_DIR})
+if(TOOLCHAIN_FILE)
+  list(APPEND options -DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE})
+else()
+  list(APPEND options -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+    "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${EXE_LINKER_FLAGS}")
+endif()
+
+if(MODE STREQUAL "package")
+  step("cmake --install" ${CMAKE_COMMAND} --install ${TINYLDP_BUILD} --prefix ${WORK_DIR}/staged)
+  file(RENAME ${WORK_DIR}/staged ${WORK_DIR}/prefix)
+  set(prefix ${WORK_DIR}/prefix)
+  foreach(file lib/cmake/tinyldp/tinyldp-config.cmake lib/cmake/tinyldp/tinyldp-config-version.cmake
+      lib/pkgconfig/tinyldp.pc include/tinyldp/version.hpp include/tinyldp/rr.hpp
+      include/tinyldp/port/entropy/chacha20_drbg.hpp lib/libtinyldp_port_chacha20_drbg.a)
+    if(NOT EXISTS ${prefix}/${file})
+      message(FATAL_ERROR "not installed: ${file}")
+    endif()
+  endforeach()
+  list(APPEND options -DCMAKE_PREFIX_PATH=${prefix})
+endif()
+
+step("configuring the consumer" ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR}/project -B ${build}
+  ${options})
+step("building the consumer" ${CMAKE_COMMAND} --build ${build} --parallel 2)
+
+# What was built: one <target>.dir per target with sources. Only the consumer and tinyldp's
+# libraries may be there (no tests, examples, benchmarks, tools or board code).
+file(GLOB_RECURSE target_dirs LIST_DIRECTORIES true RELATIVE ${build} ${build}/*.dir)
+set(built "")
+foreach(dir IN LISTS target_dirs)
+  if(NOT dir MATCHES "CMakeFiles/CMake|CMakeTmp|-subbuild/" AND dir MATCHES "CMakeFiles/([^/]+)\\.dir$")
+    list(APPEND built ${CMAKE_MATCH_1})
+  endif()
+endforeach()
+list(SORT built)
+foreach(target IN LISTS built)
+  if(NOT target MATCHES "^(consumer|tinyldp_port_[a-z0-9_]+|tinyldp_collector)$")
+    message(FATAL_ERROR "${target} joined the consumer's build (built: ${built})")
+  endif()
+endforeach()
+message(STATUS "built: ${built}")
+
+if(RUN)
+  step("running the consumer" ${build}/consumer)
+  message(STATUS "${step_output}")
+  if(MODE STREQUAL "package")
+    # pkg-config: the same program from the flags of tinyldp.pc and tinyldp-collector.pc.
+    find_program(PKG_CONFIG pkg-config REQUIRED)
+    set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
+    step("pkg-config" ${PKG_CONFIG} --cflags --libs tinyldp-collector)
+    string(STRIP "${step_output}" pc_flags)
+    separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+    separate_arguments(cxx_flags UNIX_COMMAND "${CXX_FLAGS}")
+    separate_arguments(ld_flags UNIX_COMMAND "${EXE_LINKER_FLAGS}")
+    step("compiling with pkg-config's flags" ${CXX_COMPILER} ${cxx_flags}
+      -DTINYLDP_ALLOW_INSECURE_TEST_ENTROPY -DCONSUMER_WITH_COLLECTOR
+      ${CMAKE_CURRENT_LIST_DIR}/project/main.cpp -o ${WORK_DIR}/consumer_pkg_config
+      ${pc_flags} ${ld_flags})
+    step("running the pkg-config build" ${WORK_DIR}/consumer_pkg_config)
+    message(STATUS "pkg-config (${pc_flags}): ${step_output}")
+  endif()
+endif()
