@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Instruction budgets per report (and per DRBG byte) on every emulated target.
 
 Reads target_costs' output (run under QEMU with -icount: deterministic instruction counts) on
