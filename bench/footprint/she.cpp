@@ -3,22 +3,14 @@
 // 10-byte report); the 30 noise weights are a constant in flash.
 #include "footprint.hpp"
 #include "tinyldp/histogram_encoding.hpp"
-#include "tinyldp/random_bits.hpp"
 
 namespace {
 constexpr tinyldp::Epsilon eps = tinyldp::Epsilon::from_double(1.0);
 constexpr auto weights = tinyldp::SummationHistogramTable<tinyldp::SummationHistogram::table_entries(
     tinyldp::SummationHistogram::default_truncation(eps))>::make(eps, 16);
 constexpr tinyldp::SummationHistogram mechanism = weights.bind();
-constexpr auto description = mechanism.description();
 }  // namespace
 
 extern "C" int footprint_run() {
-  PlatformTrng trng;
-  tinyldp::RandomBits<PlatformTrng> rng(trng);
-  uint8_t payload[mechanism.report_bytes()];
-  if (mechanism.privatize(platform_sensor_value() & 15u, rng, payload, sizeof payload) !=
-      tinyldp::Status::ok)
-    return 1;
-  return footprint_send<description.report_bytes(0)>(description, payload);
+  return footprint_report<mechanism>([] { return platform_sensor_value() & 15u; });
 }

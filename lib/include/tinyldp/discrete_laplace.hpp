@@ -160,6 +160,15 @@ class DiscreteLaplace {
   Status privatize(int32_t value, Rng& rng, int32_t& report) const {
     const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});
     const uint32_t in_domain = static_cast<uint32_t>(ct::less64(offset, uint64_t{width_} + 1));
+    const uint32_t y = noisy_offset(offset & ct::mask64(in_domain), rng);
+    return release(rng, in_domain, static_cast<int32_t>(int64_t{lo_} + int64_t{y}), report);
+  }
+
+ private:
+  // y − lo = clamp(offset + Z, 0, W) for an offset in [0, W]: the noise draw and its scan, without
+  // the fail-closed end (histogram encoding runs one per component and ends the report once).
+  template <class Rng>
+  uint32_t noisy_offset(uint64_t offset, Rng& rng) const {
     const uint64_t u = rng.draw(bits_);
     // Z = −W + #{cumulative weights ≤ u}, scanning z = −W … W−1: a fixed 2W comparisons.
     uint64_t cumulative = tail_low_;
@@ -169,14 +178,13 @@ class DiscreteLaplace {
       const uint32_t z_next = i + 1 <= width_ ? width_ - (i + 1) : (i + 1) - width_;  // |z| of next
       cumulative += z_next == width_ ? tail_high_ : table_[z_next];
     }
-    // y − lo = clamp(offset + Z, 0, W) with offset + Z = offset + steps − W, in [−W, 2W].
-    const int64_t shifted = static_cast<int64_t>(offset & ct::mask64(in_domain)) + steps - width_;
+    // offset + Z = offset + steps − W, in [−W, 2W].
+    const int64_t shifted = static_cast<int64_t>(offset) + steps - width_;
     const uint64_t below = static_cast<uint64_t>(shifted) >> 63;          // shifted < 0
     const uint64_t above = ct::less64(uint64_t{width_}, static_cast<uint64_t>(shifted)) & (below ^ 1u);
     uint64_t y = static_cast<uint64_t>(shifted) & ct::mask64(below ^ 1u);  // 0 if below
     y = (y & ct::mask64(above ^ 1u)) | (uint64_t{width_} & ct::mask64(above));
-    return release(rng, in_domain, static_cast<int32_t>(int64_t{lo_} + static_cast<int64_t>(y)),
-                   report);
+    return static_cast<uint32_t>(y);
   }
 
  private:

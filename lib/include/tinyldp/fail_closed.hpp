@@ -49,6 +49,13 @@ template <class Rng>
 __attribute__((always_inline)) inline void forget_drawn(Rng& rng) {
   if constexpr (requires { rng.forget_drawn(); }) rng.forget_drawn();
 }
+// A report buffer that cannot hold the report's n bytes: zeroed, as far as it goes, and
+// refused (true: privatize returns buffer_too_small).
+constexpr bool refuse_small_buffer(uint8_t* report, size_t report_size, size_t n) {
+  if (report != nullptr && report_size >= n) return false;
+  if (report != nullptr) clear_report(report, report_size);
+  return true;
+}
 // Publishes a drawn report (see above) and returns the privatize call's status. Always
 // inlined: as a call of its own it would tip GCC's -Os inliner into keeping some mechanisms'
 // privatize out of line (more flash and stack in docs/footprint.md).

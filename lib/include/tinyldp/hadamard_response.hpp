@@ -94,9 +94,7 @@ class HadamardResponse {
   Status privatize(uint32_t value, Rng& rng, HadamardReport& report) const {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t row = static_cast<uint32_t>(rng.draw(log_k_));
-    uint8_t bit = 0;
-    // The bit is always 0 or 1, so the RR's only failure is the Rng's, which release() handles.
-    static_cast<void>(rr_.privatize(hadamard_bit(row, value), rng, bit));
+    const uint8_t bit = rr_.randomize(hadamard_bit(row, value), rng);
     return release(rng, in_domain, HadamardReport{row, bit}, report);
   }
 

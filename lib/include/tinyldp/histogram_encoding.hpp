@@ -55,6 +55,7 @@
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/fail_closed.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/unary_encoding.hpp"
@@ -171,40 +172,26 @@ class SummationHistogram {
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
     const size_t n = report_bytes();
-    if (report == nullptr || report_size < n) {
-      if (report != nullptr) zero(report, report_size);
-      return Status::buffer_too_small;
-    }
-    zero(report, n);
+    if (refuse_small_buffer(report, report_size, n)) return Status::buffer_too_small;
+    clear_report(report, n);  // the components are ORed in
     const uint32_t in_domain = ct::less(value, d_);
     const unsigned k = component_bits();
     for (uint32_t i = 0; i < d_; ++i) {
+      // x_i + T: x_i ∈ {0, 1}, so the offset into the noise's range [−T, T + 1] is always in it.
       const uint32_t x = ct::is_zero(i ^ value);
-      int32_t y = 0;
-      // x ∈ {0, 1} ⊂ [−T, T + 1]: always in the noise's domain.
-      static_cast<void>(noise_.privatize(static_cast<int32_t>(x), rng, y));
-      const uint32_t shifted = static_cast<uint32_t>(y + static_cast<int32_t>(truncation_)) & ct::mask(in_domain);
+      const uint32_t shifted = noise_.noisy_offset(uint64_t{x} + truncation_, rng) & ct::mask(in_domain);
       const uint64_t first = uint64_t{i} * k;
       for (unsigned b = 0; b < k; ++b) {
         const uint64_t at = first + b;
         report[at / 8] = static_cast<uint8_t>(report[at / 8] | (((shifted >> b) & 1u) << (at % 8)));
       }
     }
-    if (!rng.ok()) {
-      zero(report, n);
-      return rng.status();
-    }
-    return static_cast<Status>(static_cast<uint32_t>(Status::value_out_of_domain) *
-                               (1u - in_domain));
+    return release_in_place(rng, in_domain, report, n);
   }
 
  private:
   template <size_t Entries>
   friend class SummationHistogramTable;
-
-  static constexpr void zero(uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) p[i] = 0;
-  }
 
   // max_y Pr[y|1]/Pr[y|0] and max_y Pr[y|0]/Pr[y|1], each attained, from the integers used;
   // their product's ln, rounded up, is the loss between any two values.

@@ -69,9 +69,15 @@ class BinaryRr {
   // report ← bit with probability p, else 1 − bit. bit must be 0 or 1.
   template <class Rng>
   Status privatize(uint32_t bit, Rng& rng, uint8_t& report) const {
-    const uint32_t in_domain = ct::less(bit, 2);
+    return release(rng, ct::less(bit, 2), randomize(bit, rng), report);
+  }
+
+  // The RR step alone, for mechanisms that randomize an internal bit (Hadamard response): the
+  // kept or flipped bit, without the fail-closed end (the caller's report has one).
+  template <class Rng>
+  uint8_t randomize(uint32_t bit, Rng& rng) const {
     const uint32_t keep = bernoulli(keep_, rng);
-    return release(rng, in_domain, static_cast<uint8_t>(bit ^ keep ^ 1u), report);
+    return static_cast<uint8_t>(bit ^ keep ^ 1u);
   }
 
  private:

@@ -125,10 +125,7 @@ class UnaryEncoding {
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
     const size_t n = report_bytes();
-    if (report == nullptr || report_size < n) {
-      if (report != nullptr) clear_report(report, report_size);
-      return Status::buffer_too_small;
-    }
+    if (refuse_small_buffer(report, report_size, n)) return Status::buffer_too_small;
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t true_bit = bernoulli(p_, rng);
     // Bernoulli(q) on every lane (the sampler's random bits: d·q.bits, step-major).
