@@ -64,9 +64,10 @@ MergeResult Aggregator::merge(const Aggregator& other) {
   // are, so the sums are).
   std::uint64_t reports = 0;
   if (__builtin_add_overflow(reports_, other.reports_, &reports)) return {Error::count_overflow};
-  const std::uint64_t most = mechanism_.max_support_per_report();
   for (std::size_t i = 0; i < mine.size(); ++i) {
-    if (theirs[i] / most > other.reports_ || mine[i] / most > reports_) return {Error::inconsistent};
+    if (!mechanism_.support_possible(theirs[i], other.reports_) ||
+        !mechanism_.support_possible(mine[i], reports_))
+      return {Error::inconsistent};
     std::uint64_t sum = 0;
     if (__builtin_add_overflow(mine[i], theirs[i], &sum)) return {Error::count_overflow};
   }
@@ -172,8 +173,7 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
   const std::uint8_t* s = bytes.data() + fixed;
   for (std::uint32_t i = 0; i < m->domain(); ++i) {
     a.support_[i] = get_le<std::uint64_t>(s + 8 * i);
-    std::uint64_t bound = 0;  // reports × the most one report adds (no bound if that overflows)
-    if (!__builtin_mul_overflow(reports, m->max_support_per_report(), &bound) && a.support_[i] > bound) {
+    if (!m->support_possible(a.support_[i], reports)) {
       error = "aggregate has a support count above its report count";
       return std::nullopt;
     }

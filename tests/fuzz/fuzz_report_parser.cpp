@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::string error;
       const auto a = Aggregator::deserialize(input, error);
       if (a) {
-        for (std::uint64_t s : a->support()) require(s / a->mechanism().max_support_per_report() <= a->reports());
+        for (std::uint64_t s : a->support()) require(a->mechanism().support_possible(s, a->reports()));
         require(a->serialize().size() == input.size());
       } else {
         require(!error.empty());
@@ -69,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require(a->reports() - a_reports == b->reports() && a->reports() >= a_reports);
         for (std::size_t i = 0; i < a_support.size(); ++i) {
           require(a->support()[i] == a_support[i] + b->support()[i]);
-          require(a->support()[i] / a->mechanism().max_support_per_report() <= a->reports());
+          require(a->mechanism().support_possible(a->support()[i], a->reports()));
         }
       } else {
         require(a->serialize() == before);

@@ -99,6 +99,11 @@ class Mechanism {
   bool uses_bit_columns() const;
   // The most one report adds to one item's support count: 1, except SHE's 2T + 1.
   std::uint64_t max_support_per_report() const;
+  // Whether `support` is a count `reports` reports can add up to (≤ reports × the most one adds).
+  bool support_possible(std::uint64_t support, std::uint64_t reports) const {
+    std::uint64_t bound = 0;
+    return __builtin_mul_overflow(reports, max_support_per_report(), &bound) || support <= bound;
+  }
 
   // Privatizes `value` into a complete wire report appended to `out` (nothing appended on
   // failure): a category index for the categorical mechanisms, a number of [lo, hi] for the
