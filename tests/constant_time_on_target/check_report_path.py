@@ -16,7 +16,7 @@ flags:
 An entry of the allow-list (core, function, instruction or helper, reason) admits a use whose
 operands are public.
 
-usage: check_report_path.py --objdump OBJDUMP --elf GUEST --core cortex-m0|cortex-m3|cortex-m4f|rv32
+usage: check_report_path.py --objdump OBJDUMP --elf GUEST --core cortex-m0|cortex-m3|cortex-m4f|rv32imac
        --allow ALLOW_LIST [--roots NAME ...] [--expect-violation]
 """
 import argparse
@@ -36,7 +36,7 @@ VARIABLE_LATENCY = {
     "cortex-m0": set(),
     "cortex-m3": {"umull", "smull", "umlal", "smlal", "udiv", "sdiv"},
     "cortex-m4f": {"udiv", "sdiv"},
-    "rv32": {"div", "divu", "rem", "remu", "mulh", "mulhu", "mulhsu"},
+    "rv32imac": {"div", "divu", "rem", "remu", "mulh", "mulhu", "mulhsu"},
 }
 FUNCTION = re.compile(r"^([0-9a-f]+) <(.+)>:$")
 INSTRUCTION = re.compile(r"^\s*([0-9a-f]+):\s+(?:[0-9a-f]{2,8}(?: [0-9a-f]{4})?\s+)?(\S+)\s*(.*)$")
