@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 
 #include "epsilon_text.hpp"
 
@@ -47,14 +48,21 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   if (const auto r = Mechanism::configure(c, m); !r) throw BadInput(r.reason);
   // An option given that the mechanism does not take would be silently ignored (a value of 0
   // is the collector's "not set"): refuse it, naming the parameters it does take.
-  std::string taken;
-  for (const auto& p : m.parameters()) taken += (taken.empty() ? "" : ", ") + std::string(p.name);
+  const auto params = m.parameters();
+  const auto takes = [&](std::string_view name) {
+    for (const auto& p : params)
+      if (name == p.name) return true;
+    return false;
+  };
   const std::pair<const char*, bool> given[] = {{"domain", o.domain.has_value()}, {"lo", o.lo.has_value()},
                                                 {"hi", o.hi.has_value()}, {"levels", o.levels.has_value()},
                                                 {"sensitivity", o.sensitivity.has_value()}};
-  for (const auto& [name, is_given] : given)
-    if (is_given && (", " + taken + ", ").find(", " + std::string(name) + ", ") == std::string::npos)
-      throw BadInput("--" + std::string(name) + " is not a parameter of " + o.mechanism + " (it takes " + taken + ")");
+  for (const auto& [name, is_given] : given) {
+    if (!is_given || takes(name)) continue;
+    std::string taken;
+    for (const auto& p : params) taken += (taken.empty() ? "" : ", ") + std::string(p.name);
+    throw BadInput("--" + std::string(name) + " is not a parameter of " + o.mechanism + " (it takes " + taken + ")");
+  }
   return m;
 }
 
