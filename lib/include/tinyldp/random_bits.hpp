@@ -108,8 +108,8 @@ class RandomBits {
     return 64 - a;
   }
 
-  // Zeroes the buffered bytes already handed out. Out of line, so the per-draw path keeps its
-  // registers (on Cortex-M0 a store per drawn word cost the OUE firmware 8 B of stack).
+  // Zeroes the buffered bytes already handed out, once per report. Out of line, so the
+  // per-draw path keeps its registers (a store per drawn word there costs stack on Cortex-M0).
   __attribute__((noinline)) void forget_drawn() { tinyldp::wipe(buffer_, position_); }
 
   Status status() const { return status_; }
