@@ -47,6 +47,10 @@ ParseResult parse_report(std::span<const std::uint8_t> bytes, const wire::Descri
     r.report.header.cohort = get_le<std::uint16_t>(&bytes[at]);
     at += 2;
   }
+  if (fields & wire::field_memo_generation) {
+    r.report.header.memo_generation = le32(&bytes[at]);
+    at += 4;
+  }
   r.report.payload = bytes.subspan(at);
   const unsigned spare = static_cast<unsigned>(expected.payload_bytes() * 8 - expected.payload_bits);
   if (spare != 0 && (r.report.payload.back() >> (8 - spare)) != 0)

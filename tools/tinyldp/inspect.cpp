@@ -39,6 +39,7 @@ int run(const std::vector<std::string>& inputs, bool json) {
         if (h.fields & wire::field_device_id) j["device_id"] = h.device_id;
         if (h.fields & wire::field_epoch) j["epoch"] = h.epoch;
         if (h.fields & wire::field_cohort) j["cohort"] = h.cohort;
+        if (h.fields & wire::field_memo_generation) j["memo_generation"] = h.memo_generation;
         for (const auto& field : m.payload_fields(r.report.payload))
           std::visit([&](const auto& v) { j[field.name] = v; }, field.value);
       }

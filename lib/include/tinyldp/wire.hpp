@@ -7,8 +7,8 @@
 //   1      mechanism id (MechanismId)
 //   2..5   parameter digest, u32 little-endian: FNV-1a over the mechanism's realized
 //          parameters, so a collector never mixes reports made with different probabilities
-//   6      fields present: bit 0 device id (u32), bit 1 epoch (u32), bit 2 cohort (u16);
-//          other bits are 0
+//   6      fields present: bit 0 device id (u32), bit 1 epoch (u32), bit 2 cohort (u16),
+//          bit 3 memo generation (u32, the memo key's re-key counter); other bits are 0
 //   7..    the present fields, in that order, little-endian; then ⌈payload_bits/8⌉ bytes
 //          of payload whose unused high bits are 0.
 // This header is the format only: header, ids, parameter digest, bit packing, framing. Each
@@ -47,25 +47,29 @@ enum class MechanismId : uint8_t {
   dlaplace = 10, // discrete Laplace
   she = 11,      // summation with histogram encoding (histogram_encoding.hpp)
   the = 12,      // thresholding with histogram encoding (histogram_encoding.hpp)
+  two_stage = 13,  // memoized two-stage randomized response (two_stage_rr.hpp)
 };
 
 enum Field : uint8_t {
   field_device_id = 1u << 0,
   field_epoch = 1u << 1,
   field_cohort = 1u << 2,
+  field_memo_generation = 1u << 3,  // the memo key's re-key counter (two_stage_rr.hpp)
 };
-inline constexpr uint8_t known_fields = field_device_id | field_epoch | field_cohort;
+inline constexpr uint8_t known_fields =
+    field_device_id | field_epoch | field_cohort | field_memo_generation;
 
 struct Header {
   uint8_t fields = 0;  // which of the optional fields below are sent
   uint32_t device_id = 0;
   uint32_t epoch = 0;
   uint16_t cohort = 0;
+  uint32_t memo_generation = 0;  // which memo key made the report: ε∞ is accounted per key
 };
 
 constexpr size_t optional_bytes(uint8_t fields) {
   return ((fields & field_device_id) ? 4u : 0u) + ((fields & field_epoch) ? 4u : 0u) +
-         ((fields & field_cohort) ? 2u : 0u);
+         ((fields & field_cohort) ? 2u : 0u) + ((fields & field_memo_generation) ? 4u : 0u);
 }
 
 // What the wire needs to know about a configured mechanism.
@@ -153,6 +157,10 @@ constexpr Status encode(const Description& what, const Header& header, const uin
   if (header.fields & field_cohort) {
     put_le(out + at, header.cohort, 2);
     at += 2;
+  }
+  if (header.fields & field_memo_generation) {
+    put_le(out + at, header.memo_generation, 4);
+    at += 4;
   }
   const size_t payload_bytes = what.payload_bytes();
   for (size_t i = 0; i < payload_bytes; ++i) out[at++] = payload[i];

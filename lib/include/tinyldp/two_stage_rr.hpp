@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp/two_stage_rr.hpp — memoized two-stage randomized response (RAPPOR's permanent and
+// instantaneous RR; the longitudinal unary-encoding chains L-SUE, L-OSUE, …) over a one-hot
+// encoding of {0, …, k−1} or a Bloom filter of k bits with h hashes and m cohorts.
+//
+// Why: a device that reports the same value again and again with a fresh ε-LDP report each
+// time hands an observer independent samples to average. Here each value's bits first pass
+// a *permanent* randomized response (PRR) that is the same every time the value is reported,
+// and each report applies a fresh *instantaneous* one (IRR) to those memoized bits. An
+// observer of unlimited reports of one value learns at most ε∞ (the PRR's loss; the IRR is
+// post-processing of it); one report alone costs ε₁ (the composed channel's loss).
+//
+// The channel, per bit of the encoding (set = the value's bit(s), unset = the others):
+//   PRR  memo bit = 1 with probability p1 if set, q1 if unset        (p1 > q1)
+//   IRR  report bit = 1 with probability p2 if memo bit = 1, q2 if 0  (p2 > q2)
+// RAPPOR's (f, p, q): p1 = 1 − f/2, q1 = f/2, p2 = q, q2 = p. The chains of Arcolezi et al.:
+// stage 1 is SUE or OUE at ε∞, stage 2 SUE or OUE chosen so that the composition is ε₁
+// (L-OSUE = OUE then SUE). Every probability is a Dyadic; from those integers:
+//   ε∞ = h · ln(p1(1 − q1) / (q1(1 − p1)))
+//   ε₁ = h · ln(q*(1 − p*) / (p*(1 − q*))),  q* = p1·p2 + (1 − p1)·q2,  p* = q1·p2 + (1 − q1)·q2
+// (h = 1 for one-hot), each rounded up on the 2^-32 grid (epsilon.hpp). A device that reports
+// m distinct values over its life (per memo key) spends at most m · ε∞.
+//
+// No table, no per-value state: the PRR bits are drawn from a keyed pseudo-random stream —
+// key.memo_stream(attribute, value), a PRF of the device secret, the attribute, the value and
+// the key's re-key counter (port/entropy/chacha20_drbg/…/memo_key.hpp) — so a reboot, a power
+// cut or the value coming back gives the same memo, and nothing but the secret is stored.
+// The IRR draws from the caller's Rng. Both stages run word by word over 32-lane words (the
+// same random-bit order on every machine, so reports are bit-identical on MCUs and hosts):
+// per lane a uniform number U is compared with the lane's threshold, U < (bit ? a : b), by an
+// AND/OR ladder over the thresholds' bits whose per-lane choice is a mask — the value and the
+// memo bits only ever enter masks, never a branch or an address.
+//
+// Random bits per report: memo k·B1, fresh k·B2 (B1 = max(p1.bits, q1.bits), B2 likewise).
+// Bloom positions: position j of a value in cohort c is a public 32-bit mix of (c, value, j)
+// scaled to [0, k) by a multiply (the collector computes the same); a value is any uint32_t.
+// Cost: context 80 bytes; report ⌈k/8⌉ bytes (caller-owned); stack: the memo stream's
+// RandomBits (64-byte buffer) and the stream itself, plus h positions for Bloom. Footprint and
+// instructions per bit on every target: docs/footprint.md, docs/target-costs.md.
+// Estimator (collector): per bit, t = (c − N·p*) / (q* − p*).
+#ifndef TINYLDP_TWO_STAGE_RR_HPP
+#define TINYLDP_TWO_STAGE_RR_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyldp/config_error.hpp"
+#include "tinyldp/constant_time.hpp"
+#include "tinyldp/endian.hpp"
+#include "tinyldp/entropy.hpp"
+#include "tinyldp/fail_closed.hpp"
+#include "tinyldp/probability.hpp"
+#include "tinyldp/random_bits.hpp"
+#include "tinyldp/status.hpp"
+#include "tinyldp/unary_encoding.hpp"
+#include "tinyldp/wire.hpp"
+
+namespace tinyldp {
+
+// What memoizes: a keyed PRF handing out, for (attribute, value), a deterministic stream of
+// bytes (an EntropySource that never fails), and the device's cohort among m.
+template <class K>
+concept MemoKey = requires(const K& key, uint32_t attribute, uint32_t value, uint32_t cohorts) {
+  requires EntropySource<decltype(key.memo_stream(attribute, value))>;
+  requires is_same_type<decltype(key.cohort(cohorts)), uint32_t>;
+  requires is_same_type<decltype(key.generation()), uint32_t>;
+};
+
+enum class MemoEncoding : uint8_t { one_hot = 0, bloom = 1 };
+
+// Stage 1 and stage 2 of the longitudinal unary-encoding chains.
+enum class UeStage : uint8_t { sue = 0, oue = 1 };
+
+class TwoStageRr {
+ public:
+  static constexpr uint32_t max_bits = uint32_t{1} << 16;  // k, the encoding's bits
+  static constexpr uint32_t max_hashes = 16;
+  static constexpr uint32_t max_cohorts = uint32_t{1} << 16;
+  // Each stage's thresholds share one denominator of at most 2^48: the ε computations then
+  // stay within the 384-bit configuration integers.
+  static constexpr unsigned max_stage_bits = 48;
+
+  struct Encoding {
+    MemoEncoding kind = MemoEncoding::one_hot;
+    uint32_t bits = 2;     // k: one-hot: the domain size; Bloom: the filter's bits
+    uint32_t hashes = 1;   // h (Bloom), 1 for one-hot
+    uint32_t cohorts = 1;  // m (Bloom), 1 for one-hot
+    uint32_t attribute = 0;  // which attribute of a record: part of the memo's PRF input
+  };
+  static constexpr Encoding one_hot(uint32_t k, uint32_t attribute = 0) {
+    return {MemoEncoding::one_hot, k, 1, 1, attribute};
+  }
+  static constexpr Encoding bloom(uint32_t k, uint32_t hashes, uint32_t cohorts,
+                                  uint32_t attribute = 0) {
+    return {MemoEncoding::bloom, k, hashes, cohorts, attribute};
+  }
+
+  // The general channel: PRR (p1, q1), IRR (p2, q2); 0 < q1 < p1 < 1, 0 ≤ q2 < p2 ≤ 1.
+  static constexpr Status configure(Dyadic p1, Dyadic q1, Dyadic p2, Dyadic q2, Encoding e,
+                                    TwoStageRr& out) {
+    if (!valid_encoding(e)) return Status::bad_parameter;
+    if (!below(q1, p1) || q1.num == 0 || !below_one(p1) || !below(q2, p2) || !at_most_one(p2))
+      return Status::bad_parameter;
+    const unsigned b1 = common_bits(p1, q1), b2 = common_bits(p2, q2);
+    if (b1 > max_stage_bits || b2 > max_stage_bits) return Status::precision_too_low;
+    TwoStageRr m;
+    m.enc_ = e;
+    m.p1_ = p1, m.q1_ = q1, m.p2_ = p2, m.q2_ = q2;
+    m.b1_ = static_cast<uint8_t>(b1), m.b2_ = static_cast<uint8_t>(b2);
+    using detail::Wide;
+    const Wide one1 = detail::scale(b1);
+    const Wide a1 = m.aligned(p1, b1), c1 = m.aligned(q1, b1);
+    if (!detail::realized_epsilon_of(a1 * (one1 - c1), c1 * (one1 - a1), m.eps_inf_))
+      return Status::bad_epsilon;
+    Wide qs, ps, all;
+    m.composed(qs, ps, all);
+    if (!detail::realized_epsilon_of(qs * (all - ps), ps * (all - qs), m.eps_one_))
+      return Status::bad_epsilon;
+    if (!times(m.eps_inf_, e.hashes) || !times(m.eps_one_, e.hashes)) return Status::bad_epsilon;
+    m.id_ = wire::MechanismId::two_stage;
+    out = m;
+    return Status::ok;
+  }
+
+  // RAPPOR's parameters: PRR flip probability f (0 < f < 1), IRR P(1 | 0) = p, P(1 | 1) = q.
+  static constexpr Status configure_rappor(Dyadic f, Dyadic p, Dyadic q, Encoding e,
+                                           TwoStageRr& out) {
+    if (f.num == 0 || f.bits == 0 || f.bits >= 64) return Status::bad_parameter;
+    const unsigned b = f.bits + 1u;  // f/2 and 1 − f/2 over 2^(f.bits + 1)
+    return configure(make_dyadic((uint64_t{1} << b) - f.num, b), make_dyadic(f.num, b), q, p, e,
+                     out);
+  }
+
+  // A longitudinal UE chain: stage 1 (memoized) is `first` at ε∞, stage 2 is `second` with its
+  // probabilities chosen so that one report costs at most ε₁ (< ε∞) and at least
+  // ε₁ − precision.tolerance, with the fewest bits in that range.
+  static constexpr Status configure_chain(UeStage first, UeStage second, Epsilon eps_inf,
+                                          Epsilon eps_one, Encoding e, TwoStageRr& out,
+                                          Precision precision = {}) {
+    if (!is_valid_epsilon(eps_inf) || !is_valid_epsilon(eps_one) || !(eps_one < eps_inf))
+      return Status::bad_epsilon;
+    if (!is_valid_precision(precision)) return Status::bad_parameter;
+    if (precision.max_bits > max_stage_bits) precision.max_bits = max_stage_bits;
+    UnaryEncoding s1;
+    const Status s = first == UeStage::sue ? UnaryEncoding::configure_sue(eps_inf, 2, s1, precision)
+                                           : UnaryEncoding::configure_oue(eps_inf, 2, s1, precision);
+    if (s != Status::ok) return s;
+    // Stage 2 over its own denominator 2^b: SUE moves p2 = n/2^b (q2 = 1 − p2) up from 1/2,
+    // OUE moves q2 = n/2^b (p2 = 1/2) down from 1/2; either way ε₁ grows monotonically along
+    // the search, so the largest admissible step is found by bisection.
+    const unsigned b = precision.max_bits;
+    const uint64_t half = uint64_t{1} << (b - 1);
+    auto stage2 = [&](uint64_t n) {
+      const uint64_t other = (uint64_t{1} << b) - n;  // b ≤ 48: no overflow
+      return second == UeStage::sue ? Stage{make_dyadic(n, b), make_dyadic(other, b)}
+                                    : Stage{Dyadic{1, 1}, make_dyadic(other, b)};
+    };
+    // step t: SUE n = half + t, OUE n = half + t as well (q2 = 2^b − n = half − t).
+    auto admissible = [&](uint64_t t, Epsilon limit) {
+      const Stage st = stage2(half + t);
+      TwoStageRr probe;
+      if (configure(s1.p(), s1.q(), st.p, st.q, e, probe) != Status::ok) return false;
+      return !(limit < probe.eps_one_);
+    };
+    const uint64_t last = half - 1;           // t ≤ half − 1 keeps q2 > 0 and p2 < 1
+    auto largest = [&](Epsilon limit) -> uint64_t {
+      if (!admissible(1, limit)) return 0;
+      uint64_t lo = 1, hi = last + 1;  // admissible(lo), not admissible(hi) or hi = last + 1
+      while (hi - lo > 1) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (admissible(mid, limit))
+          lo = mid;
+        else
+          hi = mid;
+      }
+      return lo;
+    };
+    const uint64_t safe = largest(eps_one);
+    if (safe == 0) return Status::precision_too_low;
+    const uint64_t loose = largest(detail::loosened(eps_one, precision));
+    const uint64_t t = loose == 0 ? safe : detail::pick_at_most(safe, loose);
+    const Stage st = stage2(half + t);
+    const Status r = configure(s1.p(), s1.q(), st.p, st.q, e, out);
+    if (r == Status::ok) out.chain_ = static_cast<uint8_t>(1u + static_cast<unsigned>(first) * 2u +
+                                                           static_cast<unsigned>(second));
+    return r;
+  }
+
+  static consteval TwoStageRr make_chain(UeStage first, UeStage second, Epsilon eps_inf,
+                                         Epsilon eps_one, Encoding e, Precision precision = {}) {
+    return detail::configured<TwoStageRr>(
+        [&](auto& r) { return configure_chain(first, second, eps_inf, eps_one, e, r, precision); });
+  }
+  static consteval TwoStageRr make_rappor(Dyadic f, Dyadic p, Dyadic q, Encoding e) {
+    return detail::configured<TwoStageRr>(
+        [&](auto& r) { return configure_rappor(f, p, q, e, r); });
+  }
+
+  constexpr const Encoding& encoding() const { return enc_; }
+  constexpr uint32_t bits() const { return enc_.bits; }
+  constexpr Dyadic p1() const { return p1_; }
+  constexpr Dyadic q1() const { return q1_; }
+  constexpr Dyadic p2() const { return p2_; }
+  constexpr Dyadic q2() const { return q2_; }
+  // One report's loss (the composed channel) and the loss of unlimited reports of one value.
+  constexpr Epsilon epsilon_one() const { return eps_one_; }
+  constexpr Epsilon epsilon_infinity() const { return eps_inf_; }
+  constexpr Epsilon realized_epsilon() const { return eps_one_; }
+  // The budget a device spends over a history with `distinct_values` memoized values.
+  constexpr Epsilon lifetime_epsilon(uint32_t distinct_values) const {
+    Epsilon e = eps_inf_;
+    return times(e, distinct_values) ? e : Epsilon{~uint64_t{0}};
+  }
+  // Which UE chain configured it (0: given directly or RAPPOR's f, p, q): 1 + 2·first + second.
+  constexpr uint8_t chain() const { return chain_; }
+  constexpr size_t report_bytes() const { return (size_t{enc_.bits} + 7) / 8; }
+  constexpr uint64_t memo_bits_per_report() const { return uint64_t{enc_.bits} * b1_; }
+  constexpr uint64_t random_bits_per_report() const { return uint64_t{enc_.bits} * b2_; }
+
+  // The composed per-bit channel as integers over 2^(B1 + B2): P(1 | set), P(1 | unset).
+  constexpr void composed(detail::Wide& q_star, detail::Wide& p_star, detail::Wide& all) const {
+    using detail::Wide;
+    const Wide one1 = detail::scale(b1_);
+    const Wide a1 = aligned(p1_, b1_), c1 = aligned(q1_, b1_);
+    const Wide a2 = aligned(p2_, b2_), c2 = aligned(q2_, b2_);
+    q_star = a1 * a2 + (one1 - a1) * c2;
+    p_star = c1 * a2 + (one1 - c1) * c2;
+    all = detail::scale(b1_ + b2_);
+  }
+
+  // On the wire: id two_stage; the payload is the k report bits (bit i of byte i / 8); the
+  // digest covers the encoding (kind, k, h, m, attribute) and the four probabilities.
+  constexpr wire::Description description() const {
+    return {id_, enc_.bits,
+            wire::Digest()
+                .byte(static_cast<uint8_t>(id_))
+                .byte(static_cast<uint8_t>(enc_.kind))
+                .u32(enc_.bits)
+                .u32(enc_.hashes)
+                .u32(enc_.cohorts)
+                .u32(enc_.attribute)
+                .dyadic(p1_)
+                .dyadic(q1_)
+                .dyadic(p2_)
+                .dyadic(q2_)
+                .value()};
+  }
+
+  // Bloom position j (< h) of `value` in `cohort`: public, the same on device and collector.
+  static constexpr uint32_t bloom_position(uint32_t value, uint32_t cohort, uint32_t j, uint32_t k) {
+    uint32_t x = value ^ (cohort * 0x9E3779B9u) ^ ((j + 1u) * 0x85EBCA6Bu);
+    x ^= x >> 16;
+    x *= 0x7FEB352Du;
+    x ^= x >> 15;
+    x *= 0x846CA68Bu;
+    x ^= x >> 16;
+    return ct::mul_high(x, k);
+  }
+
+  // A report of `value` (one-hot: < k; Bloom: any) with its memo keyed by `key`. Writes
+  // report_bytes() bytes. The cohort (Bloom) is key.cohort(m): send it in the report header.
+  template <MemoKey Key, class Rng>
+  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
+                   size_t report_size) const {
+    auto stream = key.memo_stream(enc_.attribute, value);
+    RandomBits<decltype(stream), 64> memo(stream);
+    const uint32_t cohort = enc_.kind == MemoEncoding::bloom ? key.cohort(enc_.cohorts) : 0u;
+    return privatize_with_memo(value, cohort, memo, rng, report, report_size);
+  }
+
+  // The same with the memo's random stream given: `memo` must be the stream keyed by this
+  // value (privatize does that). Exposed for the exhaustive privacy tests, which enumerate it.
+  template <class MemoRng, class Rng>
+  Status privatize_with_memo(uint32_t value, uint32_t cohort, MemoRng& memo, Rng& rng,
+                             uint8_t* report, size_t report_size) const {
+    const size_t n = report_bytes();
+    if (refuse_small_buffer(report, report_size, n)) {
+      forget_drawn(memo);
+      return Status::buffer_too_small;
+    }
+    const bool bloom = enc_.kind == MemoEncoding::bloom;  // configuration, not private
+    const uint32_t in_domain =
+        bloom ? ct::less(cohort, enc_.cohorts) : ct::less(value, enc_.bits);
+    uint32_t positions[max_hashes];
+    const uint32_t count = bloom ? enc_.hashes : 1u;
+    for (uint32_t j = 0; j < count; ++j)
+      positions[j] = bloom ? bloom_position(value, cohort, j, enc_.bits) : value;
+    const uint32_t keep = ct::mask(in_domain);
+    const uint32_t words = (enc_.bits + 31) / 32;
+    for (uint32_t w = 0; w < words; ++w) {
+      const unsigned lanes = w + 1 < words || enc_.bits % 32 == 0 ? 32u : enc_.bits % 32;
+      uint32_t set = 0;  // the encoding's bits in this word, built without branches
+      for (uint32_t j = 0; j < count; ++j)
+        set |= (ct::is_zero(w ^ (positions[j] / 32)) & in_domain) << (positions[j] % 32);
+      const uint32_t memo_bits = ladder(set, aligned64(p1_, b1_), aligned64(q1_, b1_), b1_, memo, lanes);
+      const uint32_t out = ladder(memo_bits, aligned64(p2_, b2_), aligned64(q2_, b2_), b2_, rng, lanes) & keep;
+      for (unsigned i = 0; i * 8 < lanes; ++i) report[4 * w + i] = static_cast<uint8_t>(out >> (8 * i));
+    }
+    wipe(positions, sizeof positions);
+    forget_drawn(memo);
+    return release_in_place(rng, in_domain, report, n);
+  }
+
+ private:
+  struct Stage {
+    Dyadic p, q;
+  };
+
+  // Per lane: 1 if U < (mask bit ? a : b), U uniform over `steps` bits drawn LSB first; the
+  // thresholds a, b are numerators over 2^steps. The choice per lane is a mask; the step's
+  // "or"/"and" per lane is too — no branch on the mask or on the draws.
+  template <class Rng>
+  static uint32_t ladder(uint32_t mask, uint64_t a, uint64_t b, unsigned steps, Rng& rng,
+                         unsigned lanes) {
+    uint32_t r = 0;
+    for (unsigned s = 0; s < steps; ++s) {
+      const uint32_t u = lanes == 32 ? static_cast<uint32_t>(rng.draw(32))
+                                     : static_cast<uint32_t>(rng.draw(lanes));
+      const uint32_t t = (mask & ct::mask(static_cast<uint32_t>(a & 1u))) |
+                         (~mask & ct::mask(static_cast<uint32_t>(b & 1u)));
+      r = (r & u) | (t & (r | u));
+      a >>= 1;
+      b >>= 1;
+    }
+    // A threshold of 1 (= 2^steps / 2^steps) is every U: the ladder above only sees the bits
+    // below 2^steps, so such lanes are set here (p2 = 1 has numerator 2^steps).
+    const uint32_t all = lanes == 32 ? ~0u : (1u << lanes) - 1u;
+    const uint32_t full = (mask & ct::mask(static_cast<uint32_t>(a & 1u))) |
+                          (~mask & ct::mask(static_cast<uint32_t>(b & 1u)));
+    return (r | full) & all;
+  }
+
+  static constexpr bool below(Dyadic x, Dyadic y) {  // x < y as fractions
+    using detail::Wide;
+    return Wide::from(x.num) * detail::scale(y.bits) < Wide::from(y.num) * detail::scale(x.bits);
+  }
+  static constexpr bool below_one(Dyadic x) { return x.bits <= 64 && (x.bits == 64 || x.num < (uint64_t{1} << x.bits)); }
+  static constexpr bool at_most_one(Dyadic x) {
+    return x.bits <= 64 && (x.bits == 64 || x.num <= (uint64_t{1} << x.bits));
+  }
+  static constexpr unsigned common_bits(Dyadic a, Dyadic b) { return a.bits > b.bits ? a.bits : b.bits; }
+  static constexpr detail::Wide aligned(Dyadic x, unsigned bits) {
+    return detail::Wide::from(x.num).shl(static_cast<int>(bits - x.bits));
+  }
+  // x's numerator over 2^bits (bits ≤ 48, so it fits; 2^bits itself for x = 1).
+  static constexpr uint64_t aligned64(Dyadic x, unsigned bits) { return x.num << (bits - x.bits); }
+  static constexpr bool valid_encoding(const Encoding& e) {
+    if (e.bits < 2 || e.bits > max_bits) return false;
+    if (e.kind == MemoEncoding::one_hot) return e.hashes == 1 && e.cohorts == 1;
+    return e.kind == MemoEncoding::bloom && e.hashes >= 1 && e.hashes <= max_hashes &&
+           e.cohorts >= 1 && e.cohorts <= max_cohorts;
+  }
+  static constexpr bool times(Epsilon& e, uint32_t h) {
+    const uint64_t limit = ~uint64_t{0} / (h == 0 ? 1u : h);
+    if (e.q32 > limit) return false;
+    e.q32 *= h;
+    return true;
+  }
+
+  Encoding enc_{};
+  wire::MechanismId id_ = wire::MechanismId::two_stage;
+  uint8_t b1_ = 0, b2_ = 0;
+  uint8_t chain_ = 0;
+  Dyadic p1_{}, q1_{}, p2_{}, q2_{};
+  Epsilon eps_inf_{}, eps_one_{};
+};
+
+}  // namespace tinyldp
+
+#endif

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp/port/entropy/memo_key.hpp — the device secret behind memoized reports
+// (two_stage_rr.hpp): a 256-bit key and a re-key counter, kept in a storage Record, and the
+// keyed PRF that turns (attribute, value) into the memo's random stream.
+//
+// The memo of a value is never stored: it is recomputed at every report from
+// ChaCha20(key, block counter, nonce = attribute ‖ value ‖ generation) — the same after a
+// reboot or a power cut, different for every value, attribute and key generation, and
+// unpredictable without the key. The cohort (Bloom encodings) is the first word of block
+// 0xFFFFFFFF under nonce (0, 0, generation), scaled to [0, m): a memo stream never reaches
+// that block (it would need 256 GiB). Re-keying (rekey_memo_key) draws a new key from the DRBG
+// and increments the generation, durably, before the new key is used: every memo is new,
+// and the collector, which sees the generation in each report, accounts ε∞ per key.
+//
+// Provisioning (load_or_provision_memo_key) loads the key if the record holds one and creates
+// it otherwise: a reboot never replaces the secret. A storage failure leaves the key
+// unprovisioned (memo_stream then still works but `provisioned()` is false; the ledger and the
+// firmware refuse to report without it).
+// Keep the record in storage the threat model treats as secret: whoever reads the key can
+// recompute every memo, that is, undo the permanent randomized response.
+// Cost: RAM sizeof(MemoKey) = 40 bytes; a memo stream object 20 bytes on 32-bit targets (plus
+// the 64-byte buffer of the RandomBits that draws from it); one ChaCha20 block per 512 memo
+// bits. Storage: a Record with a 36-byte payload (key, generation).
+#ifndef TINYLDP_PORT_MEMO_KEY_HPP
+#define TINYLDP_PORT_MEMO_KEY_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyldp/constant_time.hpp"
+#include "tinyldp/endian.hpp"
+#include "tinyldp/entropy.hpp"
+#include "tinyldp/port/entropy/chacha20.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
+#include "tinyldp/storage.hpp"
+#include "tinyldp/wipe.hpp"
+
+namespace tinyldp::port {
+
+inline constexpr size_t memo_key_bytes = 32;
+inline constexpr size_t memo_record_bytes = memo_key_bytes + 4;  // key, generation (u32 LE)
+
+// The ChaCha20 keystream for one (attribute, value, generation): an entropy source that never
+// fails. It refers to its MemoKey, which must outlive it; its nonce (which holds the value) is
+// wiped when it goes out of scope.
+class MemoStream {
+ public:
+  MemoStream(const uint32_t* key, uint32_t attribute, uint32_t value, uint32_t generation)
+      : key_(key), nonce_{attribute, value, generation} {}
+  MemoStream(const MemoStream&) = delete;
+  MemoStream& operator=(const MemoStream&) = delete;
+  ~MemoStream() { tinyldp::wipe(nonce_, sizeof nonce_); }
+
+  EntropyResult fill(uint8_t* out, size_t length, uint32_t /*flags: pure computation*/) {
+    uint32_t block[chacha20_block_words_count];
+    while (length != 0) {
+      chacha20_block_words(key_, counter_++, nonce_, block);
+      const size_t n = length < chacha20_block_bytes ? length : chacha20_block_bytes;
+      for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(block[i / 4] >> (8 * (i % 4)));
+      out += n;
+      length -= n;
+    }
+    tinyldp::wipe(block, sizeof block);
+    return EntropyResult::ok;
+  }
+  uint16_t min_entropy_q8() const { return TINYLDP_ENTROPY_ESTIMATE_FULL; }
+
+ private:
+  const uint32_t* key_;
+  uint32_t nonce_[chacha20_nonce_words];
+  uint32_t counter_ = 0;
+};
+
+class MemoKey {
+ public:
+  constexpr MemoKey() = default;
+
+  // Takes a 32-byte secret and its generation (what the record holds).
+  void set(const uint8_t* secret, uint32_t generation) {
+    for (size_t i = 0; i < chacha20_key_words; ++i) key_[i] = get_le<uint32_t>(secret + 4 * i);
+    generation_ = generation;
+    provisioned_ = true;
+  }
+  void wipe() {
+    tinyldp::wipe(key_, sizeof key_);
+    generation_ = 0;
+    provisioned_ = false;
+  }
+
+  bool provisioned() const { return provisioned_; }
+  uint32_t generation() const { return generation_; }
+  MemoStream memo_stream(uint32_t attribute, uint32_t value) const {
+    return MemoStream(key_, attribute, value, generation_);
+  }
+  // This device's cohort among m (m ≥ 1), fixed for the key's generation.
+  uint32_t cohort(uint32_t cohorts) const {
+    const uint32_t nonce[chacha20_nonce_words] = {0, 0, generation_};
+    uint32_t block[chacha20_block_words_count];
+    chacha20_block_words(key_, cohort_block, nonce, block);
+    const uint32_t c = ct::mul_high(block[0], cohorts);
+    tinyldp::wipe(block, sizeof block);
+    return c;
+  }
+
+ private:
+  static constexpr uint32_t cohort_block = 0xFFFFFFFFu;
+  uint32_t key_[chacha20_key_words] = {};
+  uint32_t generation_ = 0;
+  bool provisioned_ = false;
+};
+
+enum class MemoKeyResult : uint8_t {
+  ok = 0,
+  not_provisioned,   // the record holds no key (or something that is not one)
+  storage_failed,    // the record could not be read or written: the key is not usable
+  generator_failed,  // the DRBG was not seeded or failed
+};
+
+// Loads the key from `record`.
+template <StorageDevice D>
+MemoKeyResult load_memo_key(Record<D>& record, MemoKey& key) {
+  uint8_t stored[memo_record_bytes];
+  size_t length = 0;
+  const StorageResult r = record.read(stored, sizeof stored, &length);
+  MemoKeyResult result = MemoKeyResult::ok;
+  if (r == StorageResult::not_found || r == StorageResult::too_large ||
+      (r == StorageResult::ok && length != sizeof stored)) {
+    result = MemoKeyResult::not_provisioned;
+  } else if (r != StorageResult::ok) {
+    result = MemoKeyResult::storage_failed;
+  } else {
+    key.set(stored, get_le<uint32_t>(stored + memo_key_bytes));
+  }
+  if (result != MemoKeyResult::ok) key.wipe();
+  tinyldp::wipe(stored, sizeof stored);
+  return result;
+}
+
+namespace memo_key_detail {
+// Draws a new key from `drbg`, makes (key, generation) durable, then takes it.
+template <StorageDevice D>
+MemoKeyResult store_new_key(ChaCha20Drbg& drbg, Record<D>& record, uint32_t generation,
+                            MemoKey& key) {
+  uint8_t stored[memo_record_bytes];
+  MemoKeyResult result = MemoKeyResult::ok;
+  if (!drbg.seeded() ||
+      drbg.fill(stored, memo_key_bytes, TINYLDP_ENTROPY_BLOCKING) != EntropyResult::ok) {
+    result = MemoKeyResult::generator_failed;
+  } else {
+    put_le(stored + memo_key_bytes, generation);
+    if (record.write(stored, sizeof stored) != StorageResult::ok)
+      result = MemoKeyResult::storage_failed;
+    else
+      key.set(stored, generation);
+  }
+  if (result != MemoKeyResult::ok) key.wipe();
+  tinyldp::wipe(stored, sizeof stored);
+  return result;
+}
+}  // namespace memo_key_detail
+
+// At boot: the stored key, or — only when the record holds none — a new one (generation 0).
+template <StorageDevice D>
+MemoKeyResult load_or_provision_memo_key(ChaCha20Drbg& drbg, Record<D>& record, MemoKey& key) {
+  const MemoKeyResult r = load_memo_key(record, key);
+  if (r != MemoKeyResult::not_provisioned) return r;
+  return memo_key_detail::store_new_key(drbg, record, 0, key);
+}
+
+// A new key with the next generation: every value gets a fresh memo (and a fresh ε∞). Until
+// the write is durable the old key stays in the record; on failure `key` is wiped.
+template <StorageDevice D>
+MemoKeyResult rekey_memo_key(ChaCha20Drbg& drbg, Record<D>& record, MemoKey& key) {
+  if (!key.provisioned()) return MemoKeyResult::not_provisioned;
+  return memo_key_detail::store_new_key(drbg, record, key.generation() + 1u, key);
+}
+
+}  // namespace tinyldp::port
+
+#endif
