@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+// The memo key (port/…/memo_key.hpp): its streams are ChaCha20 keystreams under the
+// (attribute, value, generation) nonce; provisioning survives reboots and never replaces a
+// stored key; re-keying advances the generation durably; a power cut at any step of
+// provisioning or re-keying never leaves a key in use that the next boot does not load.
+#include "check.hpp"
+#include "tinyldp/port/entropy/chacha20.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/storage/emulated_flash.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
+
+using tinyldp::EntropyResult;
+using tinyldp::Record;
+using tinyldp::StorageGeometry;
+using tinyldp::port::ChaCha20Drbg;
+using tinyldp::port::EmulatedFlash;
+using tinyldp::port::InsecureTestSource;
+using tinyldp::port::load_memo_key;
+using tinyldp::port::load_or_provision_memo_key;
+using tinyldp::port::MemoKey;
+using tinyldp::port::MemoKeyResult;
+using tinyldp::port::PowerCut;
+using tinyldp::port::rekey_memo_key;
+
+namespace {
+
+constexpr StorageGeometry geometry{128, 4, 4, 0xFF};
+uint8_t memory[128 * 4];
+
+void seeded(ChaCha20Drbg& drbg, uint64_t seed) {
+  InsecureTestSource source(seed);
+  CHECK(drbg.seed(source) == EntropyResult::ok);
+}
+
+// The first 16 bytes of the memo stream of (attribute 0, value 7).
+void fingerprint(const MemoKey& key, uint8_t out[16]) {
+  auto stream = key.memo_stream(0, 7);
+  CHECK(stream.fill(out, 16, 0) == EntropyResult::ok);
+}
+
+bool same(const uint8_t* a, const uint8_t* b, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST(a_memo_stream_is_the_chacha20_keystream_under_its_nonce) {
+  uint8_t secret[32];
+  for (uint8_t i = 0; i < 32; ++i) secret[i] = static_cast<uint8_t>(3 * i + 1);
+  MemoKey key;
+  key.set(secret, 5);
+  CHECK(key.provisioned());
+  CHECK_EQ(key.generation(), 5u);
+  uint32_t words[8];
+  for (int i = 0; i < 8; ++i) words[i] = tinyldp::get_le<uint32_t>(secret + 4 * i);
+  const uint32_t nonce[3] = {2, 1000, 5};  // attribute, value, generation
+  uint8_t expected[128];
+  tinyldp::port::chacha20_block(words, 0, nonce, expected);
+  tinyldp::port::chacha20_block(words, 1, nonce, expected + 64);
+  uint8_t got[128];
+  auto stream = key.memo_stream(2, 1000);
+  CHECK(stream.fill(got, 128, 0) == EntropyResult::ok);
+  CHECK(same(got, expected, 128));
+  // Block by block (as RandomBits asks for it): the same bytes.
+  auto blocks = key.memo_stream(2, 1000);
+  CHECK(blocks.fill(got, 64, 0) == EntropyResult::ok);
+  CHECK(blocks.fill(got + 64, 64, 0) == EntropyResult::ok);
+  CHECK(same(got, expected, 128));
+  // Another value, attribute or generation: another stream.
+  auto other = key.memo_stream(2, 1001);
+  CHECK(other.fill(got, 64, 0) == EntropyResult::ok);
+  CHECK(!same(got, expected, 64));
+  // The cohort is stable and in range.
+  const uint32_t c = key.cohort(64);
+  CHECK(c < 64);
+  CHECK_EQ(key.cohort(64), c);
+}
+
+TEST(provisioning_survives_reboots_and_never_replaces_a_key) {
+  EmulatedFlash flash(memory, geometry);
+  flash.format();
+  uint8_t first[16];
+  {
+    ChaCha20Drbg drbg;
+    seeded(drbg, 1);
+    Record<EmulatedFlash> record(flash, 0, 2);
+    MemoKey key;
+    CHECK(load_or_provision_memo_key(drbg, record, key) == MemoKeyResult::ok);
+    CHECK_EQ(key.generation(), 0u);
+    fingerprint(key, first);
+  }
+  for (uint64_t boot = 2; boot < 12; ++boot) {  // reboots with differently seeded DRBGs
+    flash.power_on();
+    ChaCha20Drbg drbg;
+    seeded(drbg, boot);
+    Record<EmulatedFlash> record(flash, 0, 2);
+    MemoKey key;
+    CHECK(load_or_provision_memo_key(drbg, record, key) == MemoKeyResult::ok);
+    uint8_t again[16];
+    fingerprint(key, again);
+    CHECK(same(first, again, 16));
+  }
+}
+
+TEST(rekeying_advances_the_generation_durably) {
+  EmulatedFlash flash(memory, geometry);
+  flash.format();
+  ChaCha20Drbg drbg;
+  seeded(drbg, 9);
+  Record<EmulatedFlash> record(flash, 0, 2);
+  MemoKey key;
+  CHECK(load_or_provision_memo_key(drbg, record, key) == MemoKeyResult::ok);
+  uint8_t before[16], after[16], loaded[16];
+  fingerprint(key, before);
+  CHECK(rekey_memo_key(drbg, record, key) == MemoKeyResult::ok);
+  CHECK_EQ(key.generation(), 1u);
+  fingerprint(key, after);
+  CHECK(!same(before, after, 16));
+  Record<EmulatedFlash> reboot(flash, 0, 2);
+  MemoKey reloaded;
+  CHECK(load_memo_key(reboot, reloaded) == MemoKeyResult::ok);
+  CHECK_EQ(reloaded.generation(), 1u);
+  fingerprint(reloaded, loaded);
+  CHECK(same(after, loaded, 16));
+}
+
+TEST(no_key_without_a_seeded_generator_or_a_durable_record) {
+  EmulatedFlash flash(memory, geometry);
+  flash.format();
+  Record<EmulatedFlash> record(flash, 0, 2);
+  MemoKey key;
+  ChaCha20Drbg unseeded;
+  CHECK(load_or_provision_memo_key(unseeded, record, key) == MemoKeyResult::generator_failed);
+  CHECK(!key.provisioned());
+  CHECK(load_memo_key(record, key) == MemoKeyResult::not_provisioned);
+  ChaCha20Drbg drbg;
+  seeded(drbg, 4);
+  flash.cut_power(0, PowerCut::before);
+  CHECK(load_or_provision_memo_key(drbg, record, key) == MemoKeyResult::storage_failed);
+  CHECK(!key.provisioned());
+}
+
+TEST(a_power_cut_never_leaves_a_key_in_use_that_the_next_boot_does_not_load) {
+  // Provision, then re-key, with power lost at every step of each (before, during, after): if
+  // a call answered ok, the next boot loads exactly that key; if not, the key was not handed
+  // out, and the next boot loads the previous key or provisions a fresh one.
+  const PowerCut whens[] = {PowerCut::before, PowerCut::during, PowerCut::after};
+  uint32_t cuts = 0;
+  for (PowerCut when : whens) {
+    for (uint32_t step = 0; step < 40; ++step) {
+      for (int phase = 0; phase < 2; ++phase) {
+        EmulatedFlash flash(memory, geometry, step + 1);
+        flash.format();
+        ChaCha20Drbg drbg;
+        seeded(drbg, 100 + step);
+        MemoKey key;
+        uint8_t previous[16] = {};
+        if (phase == 1) {  // re-keying: a key is already there
+          Record<EmulatedFlash> record(flash, 0, 2);
+          CHECK(load_or_provision_memo_key(drbg, record, key) == MemoKeyResult::ok);
+          fingerprint(key, previous);
+        }
+        flash.cut_power(step, when);
+        Record<EmulatedFlash> record(flash, 0, 2);
+        const MemoKeyResult r = phase == 0 ? load_or_provision_memo_key(drbg, record, key)
+                                           : rekey_memo_key(drbg, record, key);
+        uint8_t used[16] = {};
+        const bool ok = r == MemoKeyResult::ok;
+        if (ok) fingerprint(key, used);
+        CHECK_EQ(key.provisioned(), ok);
+        cuts += flash.powered() ? 0u : 1u;
+        flash.power_on();
+        Record<EmulatedFlash> reboot(flash, 0, 2);
+        MemoKey next;
+        const MemoKeyResult loaded = load_memo_key(reboot, next);
+        uint8_t now[16] = {};
+        if (loaded == MemoKeyResult::ok) fingerprint(next, now);
+        if (ok) {
+          CHECK(loaded == MemoKeyResult::ok);
+          CHECK(same(now, used, 16));
+        } else if (phase == 1 && loaded == MemoKeyResult::ok && next.generation() == 0) {
+          CHECK(same(now, previous, 16));  // the old key is still the one stored
+        } else {
+          CHECK(loaded == MemoKeyResult::ok || loaded == MemoKeyResult::not_provisioned);
+        }
+      }
+    }
+  }
+  CHECK(cuts > 50);  // power was really lost inside most of these runs
+}
