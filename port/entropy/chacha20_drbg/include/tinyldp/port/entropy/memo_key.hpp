@@ -8,7 +8,8 @@
 // reboot or a power cut, different for every value, attribute and key generation, and
 // unpredictable without the key. The cohort (Bloom encodings) is the first word of block
 // 0xFFFFFFFF under nonce (0, 0, generation), scaled to [0, m): a memo stream never reaches
-// that block (it would need 256 GiB). Re-keying (rekey_memo_key) draws a new key from the DRBG
+// that block (it would need 256 GiB); the ledger's value tags come from block 0xFFFFFFFE under
+// the memo's own nonce. Re-keying (rekey_memo_key) draws a new key from the DRBG
 // and increments the generation, durably, before the new key is used: every memo is new,
 // and the collector, which sees the generation in each report, accounts ε∞ per key.
 //
@@ -94,16 +95,29 @@ class MemoKey {
   }
   // This device's cohort among m (m ≥ 1), fixed for the key's generation.
   uint32_t cohort(uint32_t cohorts) const {
-    const uint32_t nonce[chacha20_nonce_words] = {0, 0, generation_};
-    uint32_t block[chacha20_block_words_count];
-    chacha20_block_words(key_, cohort_block, nonce, block);
-    const uint32_t c = ct::mul_high(block[0], cohorts);
-    tinyldp::wipe(block, sizeof block);
-    return c;
+    return ct::mul_high(static_cast<uint32_t>(word_pair(cohort_block, 0, 0)), cohorts);
+  }
+  // A 64-bit keyed tag of (attribute, value) for the privacy ledger, which must recognise a
+  // value it has charged for without storing it (privacy_ledger.hpp).
+  uint64_t value_tag(uint32_t attribute, uint32_t value) const {
+    return word_pair(tag_block, attribute, value);
   }
 
  private:
+  // Blocks no memo stream reaches (a stream would need 2^32 − 2 blocks first).
   static constexpr uint32_t cohort_block = 0xFFFFFFFFu;
+  static constexpr uint32_t tag_block = 0xFFFFFFFEu;
+
+  // The first two words of `block` under nonce (a, b, generation).
+  uint64_t word_pair(uint32_t block_counter, uint32_t a, uint32_t b) const {
+    const uint32_t nonce[chacha20_nonce_words] = {a, b, generation_};
+    uint32_t block[chacha20_block_words_count];
+    chacha20_block_words(key_, block_counter, nonce, block);
+    const uint64_t r = block[0] | uint64_t{block[1]} << 32;
+    tinyldp::wipe(block, sizeof block);
+    return r;
+  }
+
   uint32_t key_[chacha20_key_words] = {};
   uint32_t generation_ = 0;
   bool provisioned_ = false;
