@@ -83,9 +83,9 @@ TEST(rappor_one_report_is_epsilon_one_and_the_memo_epsilon_infinity) {
   check_one_report_and_memo(m);
 }
 
-#ifndef TINYLDP_TEST_ON_TARGET
 TEST(ue_chains_are_exactly_as_private_as_they_claim) {
   // Coarse precision keeps the strings enumerable: k = 3 bits, at most 3 + 3 bits per lane.
+  const uint32_t k = 3;
   const Precision coarse{3, uint64_t{1} << 31};
   const UeStage stages[] = {UeStage::sue, UeStage::oue};
   int verified = 0;
@@ -93,7 +93,7 @@ TEST(ue_chains_are_exactly_as_private_as_they_claim) {
     for (UeStage second : stages) {
       TwoStageRr m;
       if (TwoStageRr::configure_chain(first, second, Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1),
-                                      TwoStageRr::one_hot(3), m, coarse) != Status::ok)
+                                      TwoStageRr::one_hot(k), m, coarse) != Status::ok)
         continue;
       check_one_report_and_memo(m);
       ++verified;
@@ -131,7 +131,6 @@ TEST(bloom_reports_are_exactly_as_private_as_they_claim) {
   });
   expect_private_and_tight(memo, m.epsilon_infinity());
 }
-#endif
 
 TEST(reports_of_one_value_stay_within_epsilon_infinity_only_when_memoized) {
   // f = 1/4 (PRR 7/8, 1/8), IRR p2 = 1, q2 = 1/2: ε∞ = 2 ln 7 ≈ 3.89, ε₁ = ln(105/9) ≈ 2.46, so
