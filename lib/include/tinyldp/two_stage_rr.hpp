@@ -49,6 +49,7 @@
 #include "tinyldp/endian.hpp"
 #include "tinyldp/entropy.hpp"
 #include "tinyldp/fail_closed.hpp"
+#include "tinyldp/memo.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/status.hpp"
@@ -56,15 +57,6 @@
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp {
-
-// What memoizes: a keyed PRF handing out, for (attribute, value), a deterministic stream of
-// bytes (an EntropySource that never fails), and the device's cohort among m.
-template <class K>
-concept MemoKey = requires(const K& key, uint32_t attribute, uint32_t value, uint32_t cohorts) {
-  requires EntropySource<decltype(key.memo_stream(attribute, value))>;
-  requires is_same_type<decltype(key.cohort(cohorts)), uint32_t>;
-  requires is_same_type<decltype(key.generation()), uint32_t>;
-};
 
 enum class MemoEncoding : uint8_t { one_hot = 0, bloom = 1 };
 
@@ -265,7 +257,9 @@ class TwoStageRr {
     auto stream = key.memo_stream(enc_.attribute, value);
     RandomBits<decltype(stream), 64> memo(stream);
     const uint32_t cohort = enc_.kind == MemoEncoding::bloom ? key.cohort(enc_.cohorts) : 0u;
-    return privatize_with_memo(value, cohort, memo, rng, report, report_size);
+    const Status s = privatize_with_memo(value, cohort, memo, rng, report, report_size);
+    memo.reset();  // the memo stream's unused bytes are not left on the stack either
+    return s;
   }
 
   // The same with the memo's random stream given: `memo` must be the stream keyed by this

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp/memo.hpp — what memoized mechanisms (two_stage_rr.hpp and the other longitudinal
+// protocols) need from the device secret: the MemoKey concept.
+//
+// A memo is never stored. A mechanism recomputes it at every report from a deterministic
+// stream of bytes that a keyed PRF hands out for (attribute, value) — an EntropySource that
+// never fails — so a reboot, a power cut or a value that comes back gives the same memo. The
+// key also fixes the device's cohort among m (Bloom encodings), gives keyed 64-bit tags of
+// values for the privacy ledger (privacy_ledger.hpp), and names its generation (the re-key
+// counter that reports carry). The port is port/entropy/chacha20_drbg/…/memo_key.hpp
+// (ChaCha20 under the device secret, kept in a storage Record); tests substitute keys whose
+// streams they enumerate. Cost: nothing of its own.
+#ifndef TINYLDP_MEMO_HPP
+#define TINYLDP_MEMO_HPP
+
+#include <stdint.h>
+
+#include "tinyldp/entropy.hpp"
+
+namespace tinyldp {
+
+template <class K>
+concept MemoKey = requires(const K& key, uint32_t attribute, uint32_t value, uint32_t cohorts) {
+  requires EntropySource<decltype(key.memo_stream(attribute, value))>;
+  requires is_same_type<decltype(key.cohort(cohorts)), uint32_t>;
+  requires is_same_type<decltype(key.generation()), uint32_t>;
+};
+
+}  // namespace tinyldp
+
+#endif
