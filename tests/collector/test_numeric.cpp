@@ -144,7 +144,7 @@ TEST(NumericParser, RejectsEachKindOfMalformedReportWithItsReason) {
     bytes[3] ^= 1;
     expect(bytes, ParseError::wrong_parameters);
     bytes = valid;
-    bytes[6] = 0x08;
+    bytes[6] = 0x10;
     expect(bytes, ParseError::unknown_fields);
     bytes = valid;
     bytes.back() |= 0x80;
