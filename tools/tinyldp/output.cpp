@@ -14,16 +14,17 @@ namespace tinyldp::tools {
 
 namespace {
 
-// A number as a plain decimal with 6 significant digits (no exponent between 1e-4 and 1e15,
-// where pandas and people read it alike), trailing zeros dropped.
-std::string number(double v) {
+// A number as a plain decimal with `digits` significant digits (no exponent between 1e-4 and
+// 1e15, where pandas and people read it alike), trailing zeros dropped.
+std::string number(double v, int digits = 6) {
   char buffer[64];
   const double magnitude = std::fabs(v);
-  if (v == 0 || !(magnitude >= 1e-4 && magnitude < 1e15)) {
-    std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  if (v == 0) return "0";
+  if (!(magnitude >= 1e-4 && magnitude < 1e15)) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, v);
     return buffer;
   }
-  const int decimals = std::max(0, 5 - static_cast<int>(std::floor(std::log10(magnitude))));
+  const int decimals = std::max(0, digits - 1 - static_cast<int>(std::floor(std::log10(magnitude))));
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
   std::string s = buffer;
   if (s.find('.') != std::string::npos) {
@@ -205,9 +206,10 @@ void write_csv(std::ostream& out, const EstimateTable& t) {
       << (t.truth || t.true_mean ? ",true_value" : "") << "\n";
   if (t.mean) {
     const auto& m = *t.mean;
-    out << "mean,," << number(m.mean) << ",," << number(m.ci_low) << "," << number(m.ci_high) << ","
-        << number(m.mean) << "," << number(m.standard_error);
-    if (t.truth || t.true_mean) out << "," << (t.true_mean ? number(*t.true_mean) : "");
+    // Values of the attribute's own scale: 10 significant digits, as the items' values.
+    out << "mean,," << number(m.mean, 10) << ",," << number(m.ci_low, 10) << "," << number(m.ci_high, 10) << ","
+        << number(m.mean, 10) << "," << number(m.standard_error);
+    if (t.truth || t.true_mean) out << "," << (t.true_mean ? number(*t.true_mean, 10) : "");
     out << "\n";
   }
   for (std::size_t i = 0; i < t.items.size(); ++i) {
