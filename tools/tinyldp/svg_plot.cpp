@@ -148,8 +148,10 @@ std::string plot_svg(const Plot& p) {
     shown.push_back(shorten(b.label, max_label_width, font));
     widest_label = std::max(widest_label, text_width(shown.back(), font));
   }
-  // Horizontal labels when every one fits a slot of at most 60 px, else at 45 degrees.
-  const bool level_labels = widest_label + 6 <= 60;
+  // Horizontal labels when every one fits a slot of at most 60 px and the slots fit the widest
+  // canvas, else at 45 degrees.
+  const bool level_labels =
+      widest_label + 6 <= 60 && (widest_label + 6) * static_cast<double>(n) + 120 <= max_canvas_width;
   double slot = level_labels ? std::max(min_slot, widest_label + 6) : min_slot;
   double plot_w = std::max(min_plot_width, slot * static_cast<double>(n));
   double widest_tick = 0;
