@@ -178,6 +178,10 @@ std::string plot_svg(const Plot& p) {
     for (const std::string& wrapped : wrap(line, width - 2 * margin, title_font)) title_lines.push_back(wrapped);
   std::vector<std::string> legend;
   for (const std::string& entry : p.legend) legend.push_back(shorten(entry, width - left - right - 20, font));
+  const bool cut = std::any_of(p.bars.begin(), p.bars.end(), [&](const PlotBar& b) {
+    return b.ci_low.value_or(axis.lo) < axis.lo || b.ci_high.value_or(axis.hi) > axis.hi;
+  });
+  if (cut) legend.push_back("arrowheads: intervals that reach past the axis");
 
   const double top = margin + 18 * static_cast<double>(title_lines.size()) + 16 * static_cast<double>(legend.size()) + 10;
   const double label_depth = level_labels ? font + 4 : diagonal * (widest_label + font) + 4;
