@@ -31,6 +31,20 @@ constexpr MechanismConfig example_numeric(MechanismId id, std::int32_t lo, std::
   return c;
 }
 
+// RAPPOR (two_stage) by its f, p, q; a UE chain by ε∞ = 2, ε₁ = 1.
+constexpr MechanismConfig example_rappor(Dyadic f, Dyadic p, Dyadic q, std::uint32_t domain) {
+  MechanismConfig c = example(MechanismId::two_stage, Epsilon{}, domain);
+  c.prr_f = f;
+  c.irr_p = p;
+  c.irr_q = q;
+  return c;
+}
+constexpr MechanismConfig example_chain(MechanismId id, std::uint32_t domain) {
+  MechanismConfig c = example(id, Epsilon::from_ratio(2, 1), domain);
+  c.epsilon_one = Epsilon::from_ratio(1, 1);
+  return c;
+}
+
 constexpr MechanismRow table[] = {
     {MechanismId::rr, "rr", categorical, &Mechanism::configure_as<RrModel>,
      example(MechanismId::rr, Epsilon::from_ratio(1, 1), 2)},
@@ -56,6 +70,16 @@ constexpr MechanismRow table[] = {
      example(MechanismId::she, Epsilon::from_ratio(1, 1), 16)},
     {MechanismId::the, "the", categorical, &Mechanism::configure_as<TheModel>,
      example(MechanismId::the, Epsilon::from_ratio(1, 1), 16)},
+    {MechanismId::two_stage, "rappor", categorical, &Mechanism::configure_as<TwoStageModel>,
+     example_rappor(Dyadic{1, 1}, Dyadic{1, 1}, Dyadic{3, 2}, 16)},
+    {MechanismId::l_sue, "l-sue", categorical, &Mechanism::configure_as<TwoStageModel>,
+     example_chain(MechanismId::l_sue, 32)},
+    {MechanismId::l_osue, "l-osue", categorical, &Mechanism::configure_as<TwoStageModel>,
+     example_chain(MechanismId::l_osue, 32)},
+    {MechanismId::l_oue, "l-oue", categorical, &Mechanism::configure_as<TwoStageModel>,
+     example_chain(MechanismId::l_oue, 32)},
+    {MechanismId::l_soue, "l-soue", categorical, &Mechanism::configure_as<TwoStageModel>,
+     example_chain(MechanismId::l_soue, 32)},
 };
 }  // namespace
 
@@ -91,6 +115,12 @@ std::string mechanism_names(std::optional<MechanismKind> kind) {
   return out;
 }
 
+namespace {
+std::string fraction(std::uint64_t num, unsigned bits) {
+  return std::to_string(num) + "/2^" + std::to_string(bits);
+}
+}  // namespace
+
 std::string config_difference(const MechanismConfig& given, const MechanismConfig& canonical) {
   const auto field = [](const char* name, auto a, auto b) {
     return std::string(name) + " " + std::to_string(a) + " where " + std::to_string(b) + " is canonical";
@@ -111,6 +141,15 @@ std::string config_difference(const MechanismConfig& given, const MechanismConfi
     return field("sensitivity", given.sensitivity, canonical.sensitivity);
   if (given.noise_bits != canonical.noise_bits)
     return field("noise bits", unsigned{given.noise_bits}, unsigned{canonical.noise_bits});
+  if (given.epsilon_one.q32 != canonical.epsilon_one.q32)
+    return field("epsilon-one (q32)", given.epsilon_one.q32, canonical.epsilon_one.q32);
+  const auto dyadic = [&](const char* name, Dyadic a, Dyadic b) {
+    return a == b ? std::string() : std::string(name) + " " + fraction(a.num, a.bits) + " where " +
+                                        fraction(b.num, b.bits) + " is canonical";
+  };
+  if (auto d = dyadic("f", given.prr_f, canonical.prr_f); !d.empty()) return d;
+  if (auto d = dyadic("p", given.irr_p, canonical.irr_p); !d.empty()) return d;
+  if (auto d = dyadic("q", given.irr_q, canonical.irr_q); !d.empty()) return d;
   return {};
 }
 
@@ -193,6 +232,67 @@ Status LhModel::configure(const MechanismConfig& c, LhModel& out, MechanismConfi
   out.hash_keys.resize(c.domain);
   for (std::uint32_t i = 0; i < c.domain; ++i) out.hash_keys[i] = local_hash_key(i);
   return s;
+}
+
+namespace {
+bool is_probability(Dyadic x) { return x.bits <= 64 && (x.bits == 64 || x.num <= (std::uint64_t{1} << x.bits)); }
+double as_double(Dyadic x) { return std::ldexp(static_cast<double>(x.num), -static_cast<int>(x.bits)); }
+std::string as_text(Dyadic x) { return fraction(x.num, x.bits); }
+}  // namespace
+
+std::string TwoStageModel::check_parameters(const MechanismConfig& c) {
+  const std::string name = name_of(c.id);
+  if (std::string r = check_categories(c); !r.empty()) return r;
+  if (c.domain > TwoStageRr::max_bits)
+    return name + "'s domain is at most " + std::to_string(TwoStageRr::max_bits) + " (got " +
+           std::to_string(c.domain) + ")";
+  if (c.id == MechanismId::two_stage) {
+    if (c.epsilon.q32 != 0 || c.epsilon_one.q32 != 0)
+      return "rappor is configured by f, p and q (its epsilons follow from them), not by epsilon";
+    if (c.prr_f.num == 0 || !is_probability(c.prr_f) || as_double(c.prr_f) >= 1)
+      return "rappor's f (the permanent flip probability) must be in (0, 1) (got " + as_text(c.prr_f) + ")";
+    if (!is_probability(c.irr_q) || !is_probability(c.irr_p) || !(as_double(c.irr_p) < as_double(c.irr_q)))
+      return "rappor's p must be below q, both in [0, 1] (got p = " + as_text(c.irr_p) +
+             ", q = " + as_text(c.irr_q) + ")";
+    return {};
+  }
+  if (c.prr_f != Dyadic{} || c.irr_p != Dyadic{} || c.irr_q != Dyadic{})
+    return "f, p and q are rappor's parameters; " + name + " takes epsilon (ε∞) and epsilon-one (ε₁)";
+  if (c.epsilon_one.q32 == 0)
+    return name + " needs epsilon-one: the ε₁ of one report (epsilon is ε∞, of the memo)";
+  if (!(c.epsilon_one < c.epsilon))
+    return name + "'s epsilon-one (ε₁ of one report) must be below epsilon (ε∞ of the memo)";
+  return {};
+}
+
+Status TwoStageModel::configure(const MechanismConfig& c, TwoStageModel& out, MechanismConfig&) {
+  const auto e = TwoStageRr::one_hot(c.domain);
+  switch (c.id) {
+    case MechanismId::two_stage: return TwoStageRr::configure_rappor(c.prr_f, c.irr_p, c.irr_q, e, out.core);
+    case MechanismId::l_sue: return TwoStageRr::configure_chain(UeStage::sue, UeStage::sue, c.epsilon, c.epsilon_one, e, out.core, c.precision);
+    case MechanismId::l_osue: return TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, c.epsilon, c.epsilon_one, e, out.core, c.precision);
+    case MechanismId::l_oue: return TwoStageRr::configure_chain(UeStage::oue, UeStage::oue, c.epsilon, c.epsilon_one, e, out.core, c.precision);
+    case MechanismId::l_soue: return TwoStageRr::configure_chain(UeStage::sue, UeStage::oue, c.epsilon, c.epsilon_one, e, out.core, c.precision);
+    default: return Status::bad_parameter;
+  }
+}
+
+Channel TwoStageModel::channel() const {
+  const double p1 = as_double(core.p1()), q1 = as_double(core.q1());
+  const double p2 = as_double(core.p2()), q2 = as_double(core.q2());
+  return {p1 * p2 + (1 - p1) * q2, q1 * p2 + (1 - q1) * q2};
+}
+
+std::string TwoStageModel::fractions() const {
+  return "memo: p1 = " + as_text(core.p1()) + ", q1 = " + as_text(core.q1()) + "; report: p2 = " +
+         as_text(core.p2()) + ", q2 = " + as_text(core.q2());
+}
+
+std::vector<PayloadField> TwoStageModel::fields(std::span<const std::uint8_t> payload) const {
+  std::vector<std::uint32_t> set;
+  for (std::uint32_t i = 0; i < core.bits(); ++i)
+    if ((payload[i / 8] >> (i % 8)) & 1u) set.push_back(i);
+  return {{"bits_set", std::move(set)}};
 }
 
 Status HrModel::configure(const MechanismConfig& c, HrModel& out, MechanismConfig&) {
@@ -349,6 +449,15 @@ std::vector<std::pair<std::uint32_t, double>> Mechanism::item_weights(std::int64
       },
       model_);
 }
+bool Mechanism::memoized() const {
+  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::memoized; });
+}
+
+std::optional<Epsilon> Mechanism::epsilon_infinity() const {
+  if (const auto* m = std::get_if<TwoStageModel>(&model_)) return m->core.epsilon_infinity();
+  return std::nullopt;
+}
+
 Epsilon Mechanism::realized_epsilon() const {
   return std::visit([](const auto& m) { return m.core.realized_epsilon(); }, model_);
 }
@@ -441,9 +550,6 @@ void count_hash_matches(const std::uint32_t* keys, std::uint32_t n, std::uint32_
   }
 }
 
-std::string fraction(std::uint64_t num, unsigned bits) {
-  return std::to_string(num) + "/2^" + std::to_string(bits);
-}
 }  // namespace
 
 void LhModel::count_report(const LocalHashingReport& r, std::span<std::uint64_t> support) const {

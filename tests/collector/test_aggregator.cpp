@@ -10,6 +10,7 @@
 
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/report_file.hpp"
+#include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -25,13 +26,34 @@ Mechanism make(MechanismId id, std::uint32_t d) {
   return m;
 }
 
-// Privatizes n values (value = i % d) and feeds them to `sinks` round-robin.
+// A row's example configuration at ε = 2 (memoized mechanisms: their example as it is).
+Mechanism make(const MechanismRow& row) {
+  if (!row.example.numeric() && find_mechanism(row.id) != nullptr) {
+    Mechanism probe;
+    if (Mechanism::configure(row.example, probe) == Status::ok && probe.memoized()) return probe;
+  }
+  return make(row.id, row.example.domain);
+}
+
+// A device's memo key for the memoized mechanisms (a fixed secret: a simulation).
+port::MemoKey test_key(std::uint32_t device) {
+  std::uint8_t secret[32] = {};
+  for (int i = 0; i < 32; ++i) secret[i] = static_cast<std::uint8_t>(i);
+  put_le(secret, device);
+  port::MemoKey key;
+  key.set(secret, 0);
+  return key;
+}
+
+// Privatizes n values (value = i % d) and feeds them to `sinks` round-robin; device i has its
+// own memo key.
 void feed(const Mechanism& m, std::uint64_t seed, int n, std::vector<Aggregator*> sinks) {
   port::InsecureTestSource src(seed);
   Rng rng(src);
   for (int i = 0; i < n; ++i) {
     std::vector<std::uint8_t> r;
-    ASSERT_EQ(m.privatize(static_cast<std::uint32_t>(i) % m.domain(), rng, {}, r), Status::ok);
+    ASSERT_EQ(m.privatize(static_cast<std::uint32_t>(i) % m.domain(), rng, test_key(static_cast<std::uint32_t>(i)), {}, r),
+              Status::ok);
     ASSERT_EQ(sinks[static_cast<std::size_t>(i) % sinks.size()]->ingest(r), ParseError::none);
   }
 }
@@ -39,7 +61,7 @@ void feed(const Mechanism& m, std::uint64_t seed, int n, std::vector<Aggregator*
 TEST(Aggregator, ShardsMergeToExactlyTheWhole) {
   for (const auto& row : mechanism_table()) {
     if (row.configure == nullptr || row.kind != MechanismKind::categorical) continue;
-    const Mechanism m = make(row.id, row.example.domain);
+    const Mechanism m = make(row);
     Aggregator whole(m), a(m), b(m), c(m);
     feed(m, 1, 3000, {&whole});
     feed(m, 1, 3000, {&a, &b, &c});

@@ -54,6 +54,8 @@ bool same(const uint8_t* a, const uint8_t* b, size_t n) {
 TEST(rappor_parameters_become_the_two_stages) {
   static_assert(rappor.p1() == three_quarters && rappor.q1() == quarter);
   static_assert(rappor.p2() == three_quarters && rappor.q2() == half);
+  static_assert(rappor.description().id == tinyldp::wire::MechanismId::two_stage);
+  static_assert(TwoStageRr::chain_id(UeStage::oue, UeStage::sue) == tinyldp::wire::MechanismId::l_osue);
   CHECK_EQ(rappor.report_bytes(), 2u);
   CHECK_EQ(rappor.memo_bits_per_report(), 32u);
   CHECK_EQ(rappor.random_bits_per_report(), 32u);
@@ -95,7 +97,7 @@ TEST(chains_meet_epsilon_one_from_below_within_the_tolerance) {
       CHECK_EQ(m.epsilon_infinity().q32, s1.realized_epsilon().q32);
       // Stage 2's shape: SUE symmetric, OUE p2 = 1/2.
       if (second == UeStage::oue) CHECK(m.p2() == half);
-      CHECK_EQ(m.chain(), 1u + 2u * static_cast<unsigned>(first) + static_cast<unsigned>(second));
+      CHECK(m.description().id == TwoStageRr::chain_id(first, second));
     }
   }
 }

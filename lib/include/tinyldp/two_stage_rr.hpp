@@ -185,8 +185,7 @@ class TwoStageRr {
     const uint64_t t = loose == 0 ? safe : detail::pick_at_most(safe, loose);
     const Stage st = stage2(half + t);
     const Status r = configure(s1.p(), s1.q(), st.p, st.q, e, out);
-    if (r == Status::ok) out.chain_ = static_cast<uint8_t>(1u + static_cast<unsigned>(first) * 2u +
-                                                           static_cast<unsigned>(second));
+    if (r == Status::ok) out.id_ = chain_id(first, second);
     return r;
   }
 
@@ -215,8 +214,12 @@ class TwoStageRr {
     Epsilon e = eps_inf_;
     return times(e, distinct_values) ? e : Epsilon{~uint64_t{0}};
   }
-  // Which UE chain configured it (0: given directly or RAPPOR's f, p, q): 1 + 2·first + second.
-  constexpr uint8_t chain() const { return chain_; }
+  // The wire id names the configuration: two_stage (the probabilities given directly, or
+  // RAPPOR's f, p, q), or the UE chain (l_sue, l_osue, l_oue, l_soue).
+  static constexpr wire::MechanismId chain_id(UeStage first, UeStage second) {
+    if (first == UeStage::sue) return second == UeStage::sue ? wire::MechanismId::l_sue : wire::MechanismId::l_soue;
+    return second == UeStage::sue ? wire::MechanismId::l_osue : wire::MechanismId::l_oue;
+  }
   constexpr size_t report_bytes() const { return (size_t{enc_.bits} + 7) / 8; }
   constexpr uint64_t memo_bits_per_report() const { return uint64_t{enc_.bits} * b1_; }
   constexpr uint64_t random_bits_per_report() const { return uint64_t{enc_.bits} * b2_; }
@@ -226,8 +229,9 @@ class TwoStageRr {
     composed_of(p1_, q1_, b1_, p2_, q2_, b2_, q_star, p_star, all);
   }
 
-  // On the wire: id two_stage; the payload is the k report bits (bit i of byte i / 8); the
-  // digest covers the encoding (kind, k, h, m, attribute) and the four probabilities.
+  // On the wire: id two_stage or the chain's; the payload is the k report bits (bit i of byte
+  // i / 8); the digest covers the id, the encoding (kind, k, h, m, attribute) and the four
+  // probabilities.
   constexpr wire::Description description() const {
     return {id_, enc_.bits,
             wire::Digest()
@@ -368,7 +372,6 @@ class TwoStageRr {
   // The thresholds as numerators over 2^b1 and 2^b2 (the ladders' words); a2_one_ is all ones
   // when p2 = 1 (only p2 can be 1: p1 < 1 and q2 < p2).
   uint32_t a1_ = 0, c1_ = 0, a2_ = 0, c2_ = 0, a2_one_ = 0;
-  uint8_t chain_ = 0;
   Dyadic p1_{}, q1_{}, p2_{}, q2_{};
   Epsilon eps_inf_{}, eps_one_{};
 };

@@ -47,7 +47,11 @@ enum class MechanismId : uint8_t {
   dlaplace = 10, // discrete Laplace
   she = 11,      // summation with histogram encoding (histogram_encoding.hpp)
   the = 12,      // thresholding with histogram encoding (histogram_encoding.hpp)
-  two_stage = 13,  // memoized two-stage randomized response (two_stage_rr.hpp)
+  two_stage = 13,  // memoized two-stage randomized response (two_stage_rr.hpp): RAPPOR's f, p, q
+  l_sue = 14,      // the longitudinal UE chains (two_stage_rr.hpp): SUE then SUE (= basic RAPPOR)
+  l_osue = 15,     // OUE then SUE
+  l_oue = 16,      // OUE then OUE
+  l_soue = 17,     // SUE then OUE
 };
 
 enum Field : uint8_t {

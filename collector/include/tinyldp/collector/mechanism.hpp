@@ -113,6 +113,17 @@ class Mechanism {
   template <class Rng>
   Status privatize(std::int64_t value, Rng& rng, const wire::Header& header,
                    std::vector<std::uint8_t>& out) const;
+  // The same for a device with a memo key (a MemoKey, memo.hpp): memoized mechanisms draw their
+  // memo from it and the report's header gains the key's generation (and, for Bloom
+  // encodings, the cohort); the others ignore the key. A memoized mechanism refuses a report
+  // without a key (bad_parameter).
+  template <class Rng, class Key>
+  Status privatize(std::int64_t value, Rng& rng, const Key& key, wire::Header header,
+                   std::vector<std::uint8_t>& out) const;
+  // Whether reports need a memo key (and spend ε∞ per value over a device's life).
+  bool memoized() const;
+  // ε∞ of a memoized mechanism (the loss of unlimited reports of one value); else nullopt.
+  std::optional<Epsilon> epsilon_infinity() const;
 
   // The configuration fields the mechanism is configured by, in order, with their values:
   // {domain} for the categorical mechanisms, {lo, hi, levels | sensitivity} for the numeric.
@@ -154,7 +165,7 @@ class Mechanism {
 
   MechanismConfig config_{};
   std::variant<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
-               TheModel>
+               TheModel, TwoStageModel>
       model_{};
   wire::Description description_{};
   Channel channel_{};
@@ -177,6 +188,9 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
                   mechanism_names(MechanismKind::numeric) + "), not " + name);
   if (!Model::takes_levels && config.levels != 0)
     return refuse("levels is not a parameter of " + name);
+  if (!Model::memoized && (config.epsilon_one.q32 != 0 || config.prr_f != Dyadic{} ||
+                           config.irr_p != Dyadic{} || config.irr_q != Dyadic{}))
+    return refuse("epsilon-one, f, p and q are for the memoized mechanisms, not " + name);
   if (!Model::takes_sensitivity && config.sensitivity != 0)
     return refuse("sensitivity is not a parameter of " + name +
                   (config.numeric() ? "; its privacy covers the whole range" : ""));
@@ -205,6 +219,26 @@ Status Mechanism::privatize(std::int64_t value, Rng& rng, const wire::Header& he
         using Value = typename std::decay_t<decltype(model)>::Value;
         if (!std::in_range<Value>(value)) return Status::bad_parameter;
         return model.privatize(static_cast<Value>(value), rng, payload.data());
+      },
+      model_);
+  return finish(s, payload, header, out);
+}
+
+template <class Rng, class Key>
+Status Mechanism::privatize(std::int64_t value, Rng& rng, const Key& key, wire::Header header,
+                            std::vector<std::uint8_t>& out) const {
+  std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
+  const Status s = std::visit(
+      [&](const auto& model) {
+        using Value = typename std::decay_t<decltype(model)>::Value;
+        if (!std::in_range<Value>(value)) return Status::bad_parameter;
+        if constexpr (requires { model.privatize_memoized(Value{}, key, rng, payload.data()); }) {
+          header.fields |= wire::field_memo_generation;
+          header.memo_generation = key.generation();
+          return model.privatize_memoized(static_cast<Value>(value), key, rng, payload.data());
+        } else {
+          return model.privatize(static_cast<Value>(value), rng, payload.data());
+        }
       },
       model_);
   return finish(s, payload, header, out);

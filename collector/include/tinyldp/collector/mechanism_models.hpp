@@ -28,6 +28,7 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
+#include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 #include "tinyldp/wire.hpp"
 
@@ -52,6 +53,12 @@ struct MechanismConfig {
   std::uint32_t levels = 0;     // sd: L (2 … 256)
   std::uint32_t sensitivity = 0;  // dlaplace: Δ (1 … W; 0 = W, the local-DP setting)
   std::uint8_t noise_bits = 0;  // sd: rounding bits B (1 … 24), dlaplace: B (2 … 62); 0 = default
+  // Memoized mechanisms only (zero for the others): `epsilon` is then ε∞, the loss of unlimited
+  // reports of one value, and epsilon_one ε₁, the loss of one report (the UE chains).
+  Epsilon epsilon_one{};
+  // two_stage (RAPPOR's parameters): PRR flip probability f, IRR P(1 | memo bit 0) = p and
+  // P(1 | memo bit 1) = q, as the Dyadics the devices use.
+  Dyadic prr_f{}, irr_p{}, irr_q{};
 
   bool numeric() const;  // sd, dlaplace: by the table's kind
 };
@@ -72,6 +79,7 @@ struct ModelDefaults {
   static constexpr bool takes_levels = false;       // MechanismConfig::levels
   static constexpr bool takes_sensitivity = false;  // MechanismConfig::sensitivity
   static constexpr bool bit_columns = false;  // support counted by the bit-sliced column counter
+  static constexpr bool memoized = false;     // reports need the device's memo key (ε∞ per value)
   // The items stand for integers (a category; dlaplace's values), not real levels (sd).
   static constexpr bool integer_items = true;
   // The items are estimated by deconvolving the noise (numeric_estimate.hpp), not through a
@@ -322,6 +330,37 @@ struct SheModel : ModelDefaults {
   template <class Rng>
   Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
     return core.privatize(value, rng, payload, core.report_bytes());
+  }
+};
+
+// Memoized two-stage randomized response over a one-hot encoding (two_stage_rr.hpp): RAPPOR's
+// (f, p, q) or a longitudinal UE chain (ε∞, ε₁). One round's reports are counted like UE's, by
+// the bit-sliced column counter; per bit, the composed channel is P(1 | set) = q*, P(1 | unset)
+// = p*. A report needs the device's memo key (Mechanism::privatize with a key). Bloom-filter
+// encodings are a device-side feature for now: their decoding (candidates, regression) is not
+// in the collector, which refuses them.
+struct TwoStageModel : ModelDefaults {
+  static constexpr bool bit_columns = true;
+  static constexpr bool memoized = true;
+  TwoStageRr core;
+  static Status configure(const MechanismConfig& c, TwoStageModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c);
+  std::uint32_t items() const { return core.bits(); }
+  Channel channel() const;
+  std::string fractions() const;
+  Epsilon local_epsilon() const { return core.epsilon_one(); }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    for (std::uint32_t i = 0; i < core.bits(); ++i) support[i] += (payload[i / 8] >> (i % 8)) & 1u;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
+  // Without the device's memo key there is no report (the memo cannot be made).
+  template <class Rng>
+  Status privatize(std::uint32_t, Rng&, std::uint8_t*) const {
+    return Status::bad_parameter;
+  }
+  template <class Rng, class Key>
+  Status privatize_memoized(std::uint32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
+    return core.privatize(value, key, rng, payload, core.report_bytes());
   }
 };
 
