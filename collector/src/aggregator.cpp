@@ -41,6 +41,12 @@ ParseError Aggregator::ingest(std::span<const std::uint8_t> report) {
   return ParseError::none;
 }
 
+bool Aggregator::assume_labels(const LabelDigest& labels) {
+  if (labels_) return false;
+  labels_ = labels;
+  return true;
+}
+
 const char* MergeResult::reason() const {
   switch (error) {
     case Error::none: return "merged";

@@ -42,6 +42,10 @@ class Aggregator {
 
   const Mechanism& mechanism() const { return mechanism_; }
   const LabelMappingId& labels() const { return labels_; }
+  // Gives a state that records no label mapping (its items are indices, or it was saved before
+  // mappings were recorded) the one its owner vouches for; a recorded mapping never changes
+  // (returns false).
+  bool assume_labels(const LabelDigest& labels);
   std::uint64_t reports() const { return reports_; }
   const std::vector<std::uint64_t>& support() const;
 
