@@ -94,6 +94,7 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
       if (++read % 65536 == 0) progress.update(bytes, read);
     }
     if (!reader.ok()) throw BadInput(path + ": " + reader.error());
+    progress.finish(bytes, read);
     add(std::move(a), path);
   }
   for (const auto& path : o.merge_states) {

@@ -160,6 +160,7 @@ void for_each_field(const ValueSource& source, Take take) {
       progress.update(file.done(), rows);
     }
     if (!line.empty()) finish_line();
+    progress.finish(file.done(), rows);
     return;
   }
   CsvColumn state{&source, std::nullopt, source.has_header, {}, {}, false, 0, 0, 0, {}, {}};
@@ -201,8 +202,9 @@ void for_each_field(const ValueSource& source, Take take) {
     progress.update(file.done(), rows);
   }
   csv_fini(&parser, on_field, on_row, &state);
-  if (state.in_header && state.header.empty() && source.has_header) throw std::runtime_error(source.path + ": no rows");
+  if (state.in_header && source.has_header) throw std::runtime_error(source.path + ": no rows (not even a header)");
   deliver();
+  progress.finish(file.done(), rows);
 }
 
 std::uint32_t parse_index(std::string_view text, std::uint32_t domain, const std::string& where) {

@@ -17,10 +17,10 @@ Progress::~Progress() {
   if (drawn_) std::fputc('\n', stderr);
 }
 
-void Progress::update(std::uint64_t bytes_done, std::uint64_t items) {
-  if (!enabled_) return;
+void Progress::draw(std::uint64_t bytes_done, std::uint64_t items, bool last) {
+  if (!enabled_ || (last && !drawn_)) return;
   const auto now = Clock::now();
-  if (now - last_ < std::chrono::milliseconds(250)) return;
+  if (!last && now - last_ < std::chrono::milliseconds(250)) return;
   last_ = now;
   const double seconds = std::chrono::duration<double>(now - start_).count();
   const double mb = 1e-6 * static_cast<double>(bytes_done);

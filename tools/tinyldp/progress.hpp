@@ -22,10 +22,13 @@ class Progress {
   ~Progress();  // ends the line if one was drawn
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
-  void update(std::uint64_t bytes_done, std::uint64_t items);
+  void update(std::uint64_t bytes_done, std::uint64_t items) { draw(bytes_done, items, false); }
+  // The last figures, if a line was drawn (so it ends at 100 %).
+  void finish(std::uint64_t bytes_done, std::uint64_t items) { draw(bytes_done, items, true); }
 
  private:
   using Clock = std::chrono::steady_clock;
+  void draw(std::uint64_t bytes_done, std::uint64_t items, bool last);
   std::string what_;
   const char* unit_;
   std::uint64_t total_;
