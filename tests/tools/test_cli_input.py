@@ -59,7 +59,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # --missing category makes "" a label (labelled columns only).
     holes = write("holes.csv", "colour,age\nred,30\n,41\nblue,\nred,52\n")
     p = run(*krr, "-i", holes, "-c", "colour", "--labels", "-o", path("x.tldp"), expect=2)
-    check("holes.csv:3: empty value of column \"colour\"" in p.stderr and "--missing" in p.stderr,
+    check("holes.csv:3: missing value of column \"colour\"" in p.stderr and "--missing" in p.stderr,
           f"an empty field is an error naming the row: {p.stderr.strip()}")
     p = run(*krr, "-i", holes, "-c", "colour", "--labels", "--missing", "skip", "-o", path("skip.tldp"))
     check(reports(path("skip.tldp")) == 3 and "skipped 1 row(s)" in p.stderr, f"--missing skip: {p.stderr}")
@@ -69,10 +69,16 @@ with tempfile.TemporaryDirectory() as tmp:
     p = run(*krr, "-i", holes, "-c", "colour", "--missing", "category", "-o", path("x.tldp"), expect=2)
     check("needs a labelled categorical column" in p.stderr, f"category without labels: {p.stderr.strip()}")
     p = run(*sd, "-i", holes, "-c", "age", "-o", path("x.tldp"), expect=2)
-    check("holes.csv:4: empty value of column \"age\"" in p.stderr, f"numeric empty field: {p.stderr.strip()}")
+    check("holes.csv:4: missing value of column \"age\"" in p.stderr, f"numeric empty field: {p.stderr.strip()}")
     run(*sd, "-i", holes, "-c", "age", "--missing", "skip", "-o", path("age.tldp"))
     check(reports(path("age.tldp")) == 3, "numeric --missing skip")
     run(*krr, "-i", holes, "-c", "colour", "--missing", "sometimes", "-o", path("x.tldp"), expect=1)
+    qmarks = write("qmarks.csv", "colour\nred\n?\nblue\n")
+    p = run(*krr, "-i", qmarks, "-c", "colour", "--labels", "--missing-as", "?", "-o", path("x.tldp"), expect=2)
+    check("qmarks.csv:3: missing value" in p.stderr, f"--missing-as ?: {p.stderr.strip()}")
+    run(*krr, "-i", qmarks, "-c", "colour", "--labels", "--missing-as", "?", "--missing", "skip", "-o", path("qm.tldp"))
+    check(reports(path("qm.tldp")) == 2 and open(path("qm.tldp.labels")).read() == "red\nblue\n",
+          "--missing-as ? --missing skip drops the \"?\" row")
 
     # Out-of-range numbers: an error naming row and value; --clamp moves them to the nearer end,
     # for simulate and for aggregate --truth alike.

@@ -90,6 +90,8 @@ void add_field_options(CLI::App& app, ValueSource& source, const std::string& wh
                  "an empty " + what + "field: error (default, naming the row), skip (drop the row) or "
                  "category (the label \"\", with --labels)")
       ->transform(CLI::CheckedTransformer(missing));
+  app.add_option("--missing-as", source.missing_as,
+                 "also treat this " + what + "field as missing, e.g. \"?\" (repeatable)");
   app.add_flag("--clamp", source.clamp,
                "numeric: move " + what + "values outside [--lo, --hi] to the nearer end (default: an error "
                "naming the row and value)");

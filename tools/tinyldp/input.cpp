@@ -234,12 +234,14 @@ InputCounts for_each_private_value(const ValueSource& source, const collector::M
   const std::string column = source.column ? " of column \"" + *source.column + "\"" : "";
   for_each_field(source, [&](std::string_view field, std::uint64_t row) {
     const auto where = [&] { return source.path + ":" + std::to_string(row); };
+    for (const auto& m : source.missing_as)
+      if (field == m) field = {};
     if (field.empty() && source.missing != Missing::category) {
       if (source.missing == Missing::skip) {
         ++counts.skipped;
         return;
       }
-      throw std::runtime_error(where() + ": empty value" + column +
+      throw std::runtime_error(where() + ": missing value" + column +
                                " (--missing skip drops such rows; --missing category makes them a label)");
     }
     ++counts.values;

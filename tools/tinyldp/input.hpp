@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "labels.hpp"
 #include "tinyldp/collector/mechanism.hpp"
@@ -27,6 +28,7 @@ struct ValueSource {
   std::optional<std::string> column;  // header name or 0-based index; absent: one value per line
   bool has_header = true;             // CSV only: the first row names the columns
   Missing missing = Missing::error;
+  std::vector<std::string> missing_as;  // fields that also count as empty ("?" in Adult)
   bool clamp = false;                 // numeric: values outside [lo, hi] become lo or hi
 };
 

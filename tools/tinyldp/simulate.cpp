@@ -118,7 +118,7 @@ int run(SimulateOptions o) {
   if (!writer.close()) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
   pending.commit();
   if (counts.skipped > 0)
-    std::cerr << "tinyldp: skipped " << counts.skipped << " row(s) with an empty value (--missing skip)\n";
+    std::cerr << "tinyldp: skipped " << counts.skipped << " row(s) with a missing value (--missing skip)\n";
   if (counts.clamped > 0)
     std::cerr << "tinyldp: clamped " << counts.clamped << " value(s) into [" << m.config().lo << ", "
               << m.config().hi << "] (--clamp)\n";
