@@ -169,6 +169,13 @@ TEST(Aggregator, LabelMappingsTravelWithTheStateAndMustAgreeToMerge) {
   EXPECT_EQ(a.reports(), 50u);
   EXPECT_TRUE(a.merge(b));
   EXPECT_EQ(a.reports(), 100u);
+  // An unrecorded mapping may be vouched for once (tinyldp aggregate --labels); a recorded one
+  // never changes.
+  EXPECT_FALSE(a.assume_labels(occ));
+  EXPECT_EQ(a.labels(), LabelMappingId(edu));
+  EXPECT_TRUE(plain.assume_labels(edu));
+  EXPECT_TRUE(a.merge(plain));
+  EXPECT_EQ(a.reports(), 150u);
 
   // A version 3 header names its mapping; an all-zero digest is not one (unlabelled items
   // have a version 1 or 2 header), and the state's record must be canonical.

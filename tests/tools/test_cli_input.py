@@ -51,6 +51,10 @@ with tempfile.TemporaryDirectory() as tmp:
     quoted = write("quoted.csv", 'id,colour\n1,"green, light"\n2,red\n3,"green, light"\n')
     run(*krr, "-i", quoted, "-c", "colour", "--labels", "-o", path("q.tldp"))
     check(open(path("q.tldp.labels")).read() == "green, light\nred\n", "a quoted comma stays in the label")
+    spaced = write("spaced.csv", "\n   \n id , colour \n1, red\n  \n2,\tblue \n")
+    run(*krr, "-i", spaced, "-c", "colour", "--labels", "-o", path("s.tldp"))
+    check(open(path("s.tldp.labels")).read() == "red\nblue\n" and reports(path("s.tldp")) == 2,
+          "blank lines (before the header too) are not rows; spaces around fields are trimmed")
     multi = write("multi.csv", 'id,colour\n1,"two\nlines"\n')
     p = run(*krr, "-i", multi, "-c", "colour", "--labels", "-o", path("x.tldp"), expect=2)
     check("has a line break" in p.stderr, f"a label with a line break cannot be a labels-file line: {p.stderr}")

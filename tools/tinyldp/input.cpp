@@ -116,6 +116,7 @@ void on_row(int, void* context) {
   const std::size_t fields = s->field;
   s->field = s->row_bytes = 0;
   if (!s->error.empty() || blank) {
+    if (blank && s->in_header) s->header.clear();
     if (blank && !s->in_header && *s->column == 0) s->entries.pop_back();
     return;
   }
