@@ -89,7 +89,8 @@ void add_field_options(CLI::App& app, ValueSource& source, const std::string& wh
   app.add_option("--missing", source.missing,
                  "an empty " + what + "field: error (default, naming the row), skip (drop the row) or "
                  "category (the label \"\", with --labels)")
-      ->transform(CLI::CheckedTransformer(missing));
+      ->transform(CLI::CheckedTransformer(missing))
+      ->option_text("error|skip|category");
   app.add_option("--missing-as", source.missing_as,
                  "also treat this " + what + "field as missing, e.g. \"?\" (repeatable)");
   app.add_flag("--clamp", source.clamp,
