@@ -16,8 +16,8 @@ constexpr char magic_v3[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '3'};
 
 }  // namespace
 
-Aggregator::Aggregator(const Mechanism& mechanism)
-    : mechanism_(mechanism), support_(mechanism.domain(), 0) {
+Aggregator::Aggregator(const Mechanism& mechanism, const LabelMappingId& labels)
+    : mechanism_(mechanism), labels_(labels), support_(mechanism.domain(), 0) {
   if (mechanism.uses_bit_columns()) columns_.emplace(mechanism.domain());
 }
 
@@ -41,10 +41,17 @@ ParseError Aggregator::ingest(std::span<const std::uint8_t> report) {
   return ParseError::none;
 }
 
+bool Aggregator::assume_labels(const LabelDigest& labels) {
+  if (labels_) return false;
+  labels_ = labels;
+  return true;
+}
+
 const char* MergeResult::reason() const {
   switch (error) {
     case Error::none: return "merged";
     case Error::other_parameters: return "another mechanism or other parameters";
+    case Error::other_labels: return "another label mapping";
     case Error::count_overflow: return "a count would overflow 64 bits";
     case Error::inconsistent: return "a support count above the report count";
   }
@@ -57,6 +64,7 @@ MergeResult Aggregator::merge(const Aggregator& other) {
   const auto& b = other.mechanism_.description();
   if (a.id != b.id || a.digest != b.digest || support_.size() != other.support_.size())
     return {Error::other_parameters};
+  if (labels_ != other.labels_) return {Error::other_labels};
   const auto& mine = support();
   const auto& theirs = other.support();
   // Both sides are checked before anything changes: every sum fits, and every support count
@@ -77,12 +85,12 @@ MergeResult Aggregator::merge(const Aggregator& other) {
 }
 
 // Layout, version 3: "TLDPAGG3", the report-file header of the reports it counts (the one
-// configuration record: report_file.hpp, 40 or 64 bytes), the report count (u64), one u64
+// configuration record: report_file.hpp, 40 or 64 bytes, 96 with a label mapping), the report count (u64), one u64
 // support count per item. Versions 1 and 2 (the configuration in fields of their own, u64
 // domain and digest) are still read; nothing writes them.
 std::vector<std::uint8_t> Aggregator::serialize() const {
   std::vector<std::uint8_t> out(magic_v3, magic_v3 + 8);
-  const auto header = report_file_header(mechanism_);
+  const auto header = report_file_header(mechanism_, labels_);
   out.insert(out.end(), header.begin(), header.end());
   append_le<std::uint64_t>(out, reports_);
   for (std::uint64_t s : support()) append_le<std::uint64_t>(out, s);
@@ -136,6 +144,7 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
     return bytes.size() >= 8 && std::memcmp(bytes.data(), m, 8) == 0;
   };
   std::optional<Mechanism> m;
+  LabelMappingId labels;
   std::size_t config_end = 0;  // where the report count starts
   if (has_magic(magic_v3)) {
     const std::size_t size = report_file_header_size(bytes.subspan(std::min<std::size_t>(8, bytes.size())));
@@ -144,12 +153,14 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
       return std::nullopt;
     }
     const auto header = bytes.subspan(8, size);
-    m = parse_report_file_header(header, error);
-    if (!m) {
+    const auto config = parse_report_file_config(header, error);
+    if (!config) {
       error = "aggregate state: " + error;
       return std::nullopt;
     }
-    const auto canonical = report_file_header(*m);
+    m = config->mechanism;
+    labels = config->labels;
+    const auto canonical = report_file_header(*m, labels);
     if (!std::equal(header.begin(), header.end(), canonical.begin(), canonical.end())) {
       error = "aggregate state is not canonical: its configuration record is not the one tinyldp writes";
       return std::nullopt;
@@ -168,7 +179,7 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
     return std::nullopt;
   }
   const std::uint64_t reports = get_le<std::uint64_t>(bytes.data() + config_end);
-  Aggregator a(*m);
+  Aggregator a(*m, labels);
   a.reports_ = reports;
   const std::uint8_t* s = bytes.data() + fixed;
   for (std::uint32_t i = 0; i < m->domain(); ++i) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tinyldp/collector/report_file.hpp"
 
+#include <cerrno>
 #include <cstring>
 
 #include "byte_vector.hpp"
@@ -10,12 +11,15 @@ namespace tinyldp::collector {
 namespace {
 constexpr char magic[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '1'};
 constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '2'};
+constexpr char magic_v3[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '3'};
+constexpr std::size_t label_digest_at = report_file_header_v2_bytes;
 }  // namespace
 
 // Version 1: magic(8) id(1) eps_q32(8) domain(4) max_bits(1) tolerance_q32(8) digest(4)
 //            reserved(6)
 // Version 2: the same 34 bytes (magic "TLDPREP2"), then lo(i32 4) hi(i32 4) levels(4)
 //            sensitivity(4) noise_bits(1) reserved(13): 64 bytes.
+// Version 3: version 2's 64 bytes (magic "TLDPREP3"), then the label digest (32): 96 bytes.
 namespace {
 std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
   std::vector<std::uint8_t> h(which, which + 8);
@@ -28,17 +32,9 @@ std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
   append_le<std::uint64_t>(h, m.description().digest, 4);
   return h;
 }
-}  // namespace
 
-std::vector<std::uint8_t> report_file_header(const Mechanism& m) {
-  if (m.numeric()) return report_file_header_v2(m);
-  std::vector<std::uint8_t> h = common_header(m, magic);
-  append_le<std::uint64_t>(h, 0, 6);
-  return h;
-}
-
-std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m) {
-  std::vector<std::uint8_t> h = common_header(m, magic_v2);
+std::vector<std::uint8_t> numeric_header(const Mechanism& m, const char* which) {
+  std::vector<std::uint8_t> h = common_header(m, which);
   const MechanismConfig& c = m.config();
   append_le<std::uint64_t>(h, static_cast<std::uint32_t>(c.lo), 4);
   append_le<std::uint64_t>(h, static_cast<std::uint32_t>(c.hi), 4);
@@ -49,16 +45,32 @@ std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m) {
   append_le<std::uint64_t>(h, 0, 5);
   return h;
 }
+}  // namespace
+
+std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMappingId& labels) {
+  if (labels) {
+    std::vector<std::uint8_t> h = numeric_header(m, magic_v3);
+    h.insert(h.end(), labels->begin(), labels->end());
+    return h;
+  }
+  if (m.numeric()) return report_file_header_v2(m);
+  std::vector<std::uint8_t> h = common_header(m, magic);
+  append_le<std::uint64_t>(h, 0, 6);
+  return h;
+}
+
+std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m) { return numeric_header(m, magic_v2); }
 
 std::size_t report_file_header_size(std::span<const std::uint8_t> m) {
   if (m.size() < 8) return 0;
   if (std::memcmp(m.data(), magic, 8) == 0) return report_file_header_bytes;
   if (std::memcmp(m.data(), magic_v2, 8) == 0) return report_file_header_v2_bytes;
+  if (std::memcmp(m.data(), magic_v3, 8) == 0) return report_file_header_v3_bytes;
   return 0;
 }
 
-std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> h,
-                                                  std::string& error) {
+std::optional<ReportFileConfig> parse_report_file_config(std::span<const std::uint8_t> h,
+                                                         std::string& error) {
   const std::size_t size = report_file_header_size(h);
   if (size == 0) {
     error = "not a tinyldp report file (bad magic)";
@@ -90,13 +102,48 @@ std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> 
     error = "report file header has nonzero reserved bytes";
     return std::nullopt;
   }
-  return Mechanism::from_stored(c, digest, "report file header", error);
+  LabelMappingId labels;
+  if (size == report_file_header_v3_bytes) {
+    labels.emplace();
+    std::memcpy(labels->data(), &h[label_digest_at], labels->size());
+    if (*labels == LabelDigest{}) {  // unlabelled items have a version 1 or 2 header
+      error = "report file header version 3 has an all-zero label digest";
+      return std::nullopt;
+    }
+  }
+  auto m = Mechanism::from_stored(c, digest, "report file header", error);
+  if (!m) return std::nullopt;
+  return ReportFileConfig{*m, labels};
 }
 
-ReportFileWriter::ReportFileWriter(const std::string& path, const Mechanism& m)
-    : out_(path, std::ios::binary | std::ios::trunc) {
-  const auto h = report_file_header(m);
+std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> h,
+                                                  std::string& error) {
+  auto config = parse_report_file_config(h, error);
+  if (!config) return std::nullopt;
+  return config->mechanism;
+}
+
+ReportFileWriter::ReportFileWriter(const std::string& path, const Mechanism& m,
+                                   const LabelMappingId& labels)
+    : out_(path, std::ios::binary | std::ios::trunc), labelled_(labels.has_value()) {
+  const auto h = report_file_header(m, labels);
   out_.write(reinterpret_cast<const char*>(h.data()), static_cast<std::streamsize>(h.size()));
+}
+
+void ReportFileWriter::set_labels(const LabelDigest& labels) {
+  if (!labelled_) {  // a version 1 or 2 header has no room for it
+    out_.setstate(std::ios::failbit);
+    return;
+  }
+  const auto end = out_.tellp();
+  out_.seekp(static_cast<std::streamoff>(label_digest_at));
+  out_.write(reinterpret_cast<const char*>(labels.data()), static_cast<std::streamsize>(labels.size()));
+  out_.seekp(end);
+}
+
+bool ReportFileWriter::close() {
+  out_.close();
+  return static_cast<bool>(out_);
 }
 
 void ReportFileWriter::write(std::span<const std::uint8_t> report) {
@@ -108,7 +155,7 @@ void ReportFileWriter::write(std::span<const std::uint8_t> report) {
 
 ReportFileReader::ReportFileReader(const std::string& path) : in_(path, std::ios::binary) {
   if (!in_) {
-    error_ = "cannot open " + path;
+    error_ = "cannot open " + path + ": " + std::strerror(errno);
     return;
   }
   std::vector<std::uint8_t> h(8);
@@ -124,8 +171,8 @@ ReportFileReader::ReportFileReader(const std::string& path) : in_(path, std::ios
     error_ = path + ": too short for a report file header";
     return;
   }
-  mechanism_ = parse_report_file_header(h, error_);
-  if (!mechanism_) error_ = path + ": " + error_;
+  config_ = parse_report_file_config(h, error_);
+  if (!config_) error_ = path + ": " + error_;
 }
 
 bool ReportFileReader::next(std::vector<std::uint8_t>& report) {
@@ -140,7 +187,7 @@ bool ReportFileReader::next(std::vector<std::uint8_t>& report) {
   // The declared length is bounded by the mechanism's largest report: nothing proportional
   // to an attacker-declared length is allocated.
   const std::size_t n = get_le<std::uint16_t>(len);
-  const std::size_t largest = mechanism_->description().report_bytes(wire::known_fields);
+  const std::size_t largest = config_->mechanism.description().report_bytes(wire::known_fields);
   if (n > largest) {
     error_ = "record " + std::to_string(records_) + " declares " + std::to_string(n) +
              " bytes, more than any report of this mechanism (" + std::to_string(largest) + ")";

@@ -46,6 +46,13 @@ if(MODE STREQUAL "package")
       message(FATAL_ERROR "not installed: ${file}")
     endif()
   endforeach()
+  # The tinyldp command, when the build has it: installed, and runs from the moved prefix.
+  if(EXISTS ${TINYLDP_BUILD}/tools/tinyldp/tinyldp)
+    step("the installed tinyldp command" ${prefix}/bin/tinyldp --version)
+    if(NOT step_output MATCHES "^tinyldp [0-9]+\\.[0-9]+\\.[0-9]+")
+      message(FATAL_ERROR "the installed tinyldp --version printed: ${step_output}")
+    endif()
+  endif()
   list(APPEND options -DCMAKE_PREFIX_PATH=${prefix})
 endif()
 

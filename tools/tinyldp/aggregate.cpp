@@ -2,6 +2,9 @@
 // tinyldp aggregate: parse report files (and saved states), merge them, estimate the
 // frequency of every item — and for the numeric mechanisms the mean — with intervals, and
 // write them through the one writer (output.hpp).
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -24,6 +27,7 @@ struct AggregateOptions {
   double confidence = 0.95;
   std::optional<std::string> truth, truth_column, labels, plot, save_state;
   bool truth_no_header = false, allow_rejected = false;
+  ValueSource truth_fields;  // --missing, --clamp
 };
 
 // Every report file and saved state, merged into one aggregate; rejected reports counted by
@@ -33,48 +37,85 @@ struct Merged {
   std::map<std::string, std::uint64_t> rejected;
 };
 
-Merged merge_inputs(const AggregateOptions& o) {
+// The size of every file, for the progress line.
+std::uint64_t total_size(const std::vector<std::string>& paths) {
+  std::uint64_t total = 0;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(p, ec);
+    if (!ec) total += size;
+  }
+  return total;
+}
+
+// `labels`: the mapping --labels names. An input that records none (its items are indices, or
+// it predates label digests) is taken to have it, with a warning; one that records another is
+// refused when merged.
+Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& labels) {
   Merged out;
   std::string first;  // the file that fixed the mechanism
-  auto add = [&](const Aggregator& a, const std::string& from) {
+  auto add = [&](Aggregator a, const std::string& from) {
+    if (labels && !a.labels() && !a.mechanism().numeric()) {
+      std::cerr << "tinyldp: warning: " << from << " records no label mapping (written without --labels, or "
+                   "before tinyldp recorded them): taking " << *o.labels << " as its mapping, unchecked\n";
+      a.assume_labels(*labels);
+    }
     if (!out.total) {
-      out.total = a;
+      out.total = std::move(a);
       first = from;
     } else if (const auto merged = out.total->merge(a); !merged) {
-      if (merged.error == collector::MergeResult::Error::other_parameters)
+      using Error = collector::MergeResult::Error;
+      if (merged.error == Error::other_parameters)
         throw BadInput(from + " holds reports of another mechanism or other parameters (" +
                        describe(a.mechanism()) + ") than " + first + " (" +
                        describe(out.total->mechanism()) + ")");
+      if (merged.error == Error::other_labels)
+        throw BadInput(from + " numbers its items by another label mapping (" + collector::describe(a.labels()) +
+                       ") than " + first + " (" + collector::describe(out.total->labels()) +
+                       "): the same index would add up different labels. " +
+                       (a.labels() && out.total->labels()
+                            ? "Simulate every shard with --labels-from one labels file"
+                            : "If the unrecorded one is the same mapping, say so with --labels FILE"));
       throw BadInput("cannot add " + from + " to " + first + ": " + merged.reason());
     }
   };
-  std::uint64_t read = 0;
-  const bool show_progress = stderr_is_terminal();
+  std::uint64_t read = 0, bytes = 0;
+  Progress progress("aggregating", "reports", total_size(o.inputs));
   for (const auto& path : o.inputs) {
     collector::ReportFileReader reader(path);
     if (!reader.ok()) throw BadInput(reader.error());
-    Aggregator a(reader.mechanism());
+    Aggregator a(reader.mechanism(), reader.labels());
     std::vector<std::uint8_t> report;
     while (reader.next(report)) {
       const collector::ParseError e = a.ingest(report);
       if (e != collector::ParseError::none) ++out.rejected[to_string(e)];
-      if (show_progress && ++read % 65536 == 0)
-        std::fprintf(stderr, "\raggregated %llu reports", static_cast<unsigned long long>(read));
+      bytes += 2 + report.size();
+      if (++read % 65536 == 0) progress.update(bytes, read);
     }
     if (!reader.ok()) throw BadInput(path + ": " + reader.error());
-    add(a, path);
+    progress.finish(bytes, read);
+    add(std::move(a), path);
   }
   for (const auto& path : o.merge_states) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw BadInput("cannot open " + path);
+    if (!in) throw BadInput("cannot open " + path + ": " + std::strerror(errno));
     const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+    if (in.bad()) throw BadInput("cannot read " + path + ": " + std::strerror(errno));
     std::string error;
-    const auto a = Aggregator::deserialize(bytes, error);
+    auto a = Aggregator::deserialize(bytes, error);
     if (!a) throw BadInput(path + ": " + error);
-    add(*a, path);
+    add(std::move(*a), path);
   }
-  if (show_progress && read >= 65536) std::fprintf(stderr, "\n");
   if (!out.total) throw BadInput("nothing to aggregate: give report files or --merge-state");
+  if (labels && out.total->mechanism().numeric())
+    throw BadInput("--labels is for categorical mechanisms; " + describe(out.total->mechanism()) + " reports numbers");
+  if (labels && out.total->labels() != labels)
+    throw BadInput(*o.labels + " is not the label mapping of these reports (" +
+                   collector::describe(labels) + "; the reports record " +
+                   collector::describe(out.total->labels()) + ")");
+  if (!labels && out.total->labels())
+    std::cerr << "tinyldp: note: the items have labels (" << collector::describe(out.total->labels())
+              << "); --labels FILE prints them\n";
   return out;
 }
 
@@ -100,8 +141,8 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     t.column = index ? "column " + *o.truth_column : *o.truth_column;
   }
 
-  std::vector<std::string> labels;
-  if (o.labels) labels = read_label_file(*o.labels);
+  std::optional<LabelMap> labels;
+  if (o.labels) labels = LabelMap::read(*o.labels, m.domain(), "--labels");
   if (m.numeric()) {
     const collector::NumericModel model = collector::numeric_model(m);
     t.mean = collector::estimate_mean(total, model, o.confidence);
@@ -121,21 +162,25 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
       t.item_text.push_back(value_text(value));
       t.item_key.emplace_back(m.integer_items() ? Json(static_cast<std::int64_t>(value)) : Json(value));
     } else {
-      t.item_text.push_back(i < labels.size() ? labels[i] : std::to_string(i));
+      t.item_text.push_back(labels && i < labels->labels().size() ? labels->labels()[i] : std::to_string(i));
       t.item_key.emplace_back(t.item_text.back());
     }
   }
   if (o.truth) {
-    const ValueSource source{*o.truth, o.truth_column, !o.truth_no_header, o.labels.has_value()};
-    const PrivateValues values = read_private_values(source, m, o.labels ? &labels : nullptr);
-    if (values.values.empty()) throw BadInput(*o.truth + ": no values");
-    const double n = static_cast<double>(values.values.size());
-    t.truth.emplace(m.domain(), 0.0);
+    ValueSource source = o.truth_fields;
+    source.path = *o.truth;
+    source.column = o.truth_column;
+    source.has_header = !o.truth_no_header;
+    std::vector<double> counts(m.domain(), 0.0);
     double sum = 0;
-    for (std::int64_t v : values.values) {
+    const InputCounts read = for_each_private_value(source, m, labels ? &*labels : nullptr, [&](std::int64_t v) {
       sum += static_cast<double>(v);
-      for (const auto& [item, weight] : m.item_weights(v)) (*t.truth)[item] += weight / n;
-    }
+      for (const auto& [item, weight] : m.item_weights(v)) counts[item] += weight;
+    });
+    if (read.values == 0) throw BadInput(*o.truth + ": no values");
+    const double n = static_cast<double>(read.values);
+    for (double& c : counts) c /= n;
+    t.truth = std::move(counts);
     if (m.numeric()) t.true_mean = sum / n;
   }
   return t;
@@ -145,13 +190,16 @@ int run(const AggregateOptions& o) {
   const auto post = collector::postprocess_from_name(o.postprocess);
   if (!post) throw BadInput("unknown --postprocess \"" + o.postprocess + "\" (none, clip, norm-sub, simplex)");
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
-  const Merged merged = merge_inputs(o);
+  collector::LabelMappingId labels;
+  if (o.labels) labels = LabelMap::read(*o.labels, collector::max_collector_domain, "--labels").digest();
+  const Merged merged = merge_inputs(o, labels);
   const Aggregator& total = *merged.total;
   if (o.save_state) {
     const auto bytes = total.serialize();
     std::ofstream out(*o.save_state, std::ios::binary);
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw BadInput("cannot write " + *o.save_state);
+    out.close();
+    if (!out) throw BadInput("cannot write " + *o.save_state + ": " + std::strerror(errno));
   }
   std::uint64_t rejected = 0;
   for (const auto& [reason, count] : merged.rejected) {
@@ -183,7 +231,9 @@ Subcommand add_aggregate(CLI::App& app) {
   a->add_option("--truth", o->truth, "the raw input, to compare with (same format as simulate's)");
   a->add_option("--column,--truth-column,-c", o->truth_column, "CSV column of --truth: header name or 0-based index");
   a->add_flag("--truth-no-header", o->truth_no_header, "the --truth CSV has no header row");
-  a->add_option("--labels", o->labels, "label file written by simulate --labels");
+  add_field_options(*a, o->truth_fields, "--truth ");
+  a->add_option("--labels", o->labels,
+                 "labels file written by simulate --labels (checked against the mapping the reports record)");
   a->add_option("--plot", o->plot, "write an SVG chart of the estimates (and truth)");
   a->add_option("--save-state", o->save_state, "save the merged aggregate state to this file");
   a->add_option("--merge-state", o->merge_states, "add saved aggregate states (shards)");

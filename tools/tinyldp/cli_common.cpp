@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli_common.hpp"
 
-#include <unistd.h>
-
 #include <cmath>
-#include <cstdio>
+#include <map>
 #include <sstream>
 #include <string_view>
 
@@ -85,27 +83,19 @@ std::string value_text(double v) {
   return o.str();
 }
 
-PrivateValues read_private_values(const ValueSource& source, const Mechanism& m,
-                                  const std::vector<std::string>* known_labels) {
-  PrivateValues out;
-  if (m.numeric()) {
-    if (source.labels) throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reads integers");
-    for (std::int32_t v : read_numbers(source, m.config().lo, m.config().hi)) out.values.push_back(v);
-    return out;
-  }
-  Values v = read_values(source, m.domain(), known_labels);
-  out.values.assign(v.values.begin(), v.values.end());
-  out.labels = std::move(v.labels);
-  return out;
-}
-
-bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
-
-void progress(const char* what, std::uint64_t done, std::uint64_t total) {
-  if (!stderr_is_terminal() || (done % 65536 != 0 && done != total)) return;
-  std::fprintf(stderr, "\r%s %llu/%llu", what, static_cast<unsigned long long>(done),
-               static_cast<unsigned long long>(total));
-  if (done == total) std::fprintf(stderr, "\n");
+void add_field_options(CLI::App& app, ValueSource& source, const std::string& what) {
+  const std::map<std::string, Missing> missing{
+      {"error", Missing::error}, {"skip", Missing::skip}, {"category", Missing::category}};
+  app.add_option("--missing", source.missing,
+                 "an empty " + what + "field: error (default, naming the row), skip (drop the row) or "
+                 "category (the label \"\", with --labels)")
+      ->transform(CLI::CheckedTransformer(missing))
+      ->option_text("error|skip|category");
+  app.add_option("--missing-as", source.missing_as,
+                 "also treat this " + what + "field as missing, e.g. \"?\" (repeatable)");
+  app.add_flag("--clamp", source.clamp,
+               "numeric: move " + what + "values outside [--lo, --hi] to the nearer end (default: an error "
+               "naming the row and value)");
 }
 
 }  // namespace tinyldp::tools

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the `tinyldp` subcommands share: errors and exit codes, the options that name a
 // mechanism and the one place they become a configured Mechanism (the collector's table says
-// what each accepts and why it refuses), reading a column of private values for a mechanism,
-// and progress on a terminal. Each subcommand lives in its own file and registers itself with
+// what each accepts and why it refuses), and the options that say how input fields are read. Each subcommand lives in its own file and registers itself with
 // a Subcommand; main.cpp only parses and dispatches.
 #ifndef TINYLDP_TOOLS_CLI_COMMON_HPP
 #define TINYLDP_TOOLS_CLI_COMMON_HPP
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "input.hpp"
+#include "progress.hpp"
 #include "tinyldp/collector/mechanism.hpp"
 
 namespace tinyldp::tools {
@@ -66,18 +66,9 @@ std::string describe(const collector::Mechanism& m);
 // The value a numeric item stands for, as printed (10 significant digits).
 std::string value_text(double v);
 
-// A column of private values for m: category indices (from labels when the source says so,
-// numbered in order of first appearance or by `known_labels`), or integers of [lo, hi].
-struct PrivateValues {
-  std::vector<std::int64_t> values;
-  std::vector<std::string> labels;  // index → label, when labels were read
-};
-PrivateValues read_private_values(const ValueSource& source, const collector::Mechanism& m,
-                                  const std::vector<std::string>* known_labels = nullptr);
-
-bool stderr_is_terminal();
-// "\r<what> <done>/<total>" on a terminal, every 65536 items and at the end.
-void progress(const char* what, std::uint64_t done, std::uint64_t total);
+// --missing and --clamp, how the fields of an input column are read (`what`: "" for
+// simulate's input, "--truth " for aggregate's).
+void add_field_options(CLI::App& app, ValueSource& source, const std::string& what);
 
 }  // namespace tinyldp::tools
 

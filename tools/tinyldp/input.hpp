@@ -1,39 +1,49 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reading private values (and ground truth) for `tinyldp simulate` / `aggregate --truth`:
-// one column of a CSV file (parsed with libcsv) or a file of integers, one per line.
+// Reading private values (and ground truth) for `tinyldp simulate` / `aggregate --truth`, in
+// one streaming pass: one column of a CSV file (parsed with libcsv) or a file of integers, one
+// per line. Only the chosen column's fields are kept, a chunk (1 MiB) at a time, so memory does
+// not grow with the file; the column is checked against the header before any data row is
+// looked at. Errors name the file, the row and the problem.
 #ifndef TINYLDP_TOOLS_INPUT_HPP
 #define TINYLDP_TOOLS_INPUT_HPP
 
 #include <cstdint>
-#include <map>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "labels.hpp"
+#include "tinyldp/collector/mechanism.hpp"
+
 namespace tinyldp::tools {
+
+// What an empty field of the column is: an error (naming the row), a row to skip, or a
+// category of its own (the label "", for labelled columns).
+enum class Missing { error, skip, category };
 
 struct ValueSource {
   std::string path;
   std::optional<std::string> column;  // header name or 0-based index; absent: one value per line
   bool has_header = true;             // CSV only: the first row names the columns
-  bool labels = false;                // values are labels, mapped to 0, 1, … by first appearance
+  Missing missing = Missing::error;
+  std::vector<std::string> missing_as;  // fields that also count as empty ("?" in Adult)
+  bool clamp = false;                 // numeric: values outside [lo, hi] become lo or hi
 };
 
-struct Values {
-  std::vector<std::uint32_t> values;
-  std::vector<std::string> labels;  // index → label, when ValueSource::labels
+// What one pass read.
+struct InputCounts {
+  std::uint64_t values = 0;   // handed on
+  std::uint64_t skipped = 0;  // rows with an empty field (--missing skip)
+  std::uint64_t clamped = 0;  // values moved into [lo, hi] (--clamp)
 };
 
-// Reads the values; throws std::runtime_error with a message naming file, row and problem.
-// `known_labels` (when given) fixes the label → index mapping (labels not in it are errors).
-Values read_values(const ValueSource& source, std::uint32_t domain,
-                   const std::vector<std::string>* known_labels = nullptr);
-
-// Reads integers of [lo, hi] (the numeric mechanisms' input); throws like read_values.
-std::vector<std::int32_t> read_numbers(const ValueSource& source, std::int32_t lo, std::int32_t hi);
-
-std::vector<std::string> read_label_file(const std::string& path);
-void write_label_file(const std::string& path, const std::vector<std::string>& labels);
+// Calls take(value) for each value of the column, as m takes it: a category index (through
+// `labels` when given: a label's index, numbered by first appearance or from a labels file) or
+// an integer of [lo, hi]. Throws std::runtime_error naming file, row and problem.
+InputCounts for_each_private_value(const ValueSource& source, const collector::Mechanism& m,
+                                   LabelMap* labels, const std::function<void(std::int64_t)>& take);
 
 }  // namespace tinyldp::tools
 

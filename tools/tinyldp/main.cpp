@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "tinyldp/version.hpp"
 
 int main(int argc, char** argv) {
   using namespace tinyldp;
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
       "tinyldp — local differential privacy on the device, accurate statistics on the collector.\n"
       "Simulate devices privatizing a column of data, aggregate their reports into frequency\n"
       "estimates with confidence intervals, plan epsilon and sample sizes, inspect reports."};
+  app.set_version_flag("--version", "tinyldp " TINYLDP_VERSION_STRING);
   app.require_subcommand(1);
   app.footer(
       "Examples:\n"
@@ -26,6 +28,7 @@ int main(int argc, char** argv) {
       "  tinyldp aggregate r.tldp --postprocess norm-sub --truth ages.txt --plot ages.svg\n"
       "  tinyldp simulate -m krr -e 0.5 -d 16 -i adult.csv -c education --labels -o edu.tldp\n"
       "  tinyldp aggregate edu.tldp --labels edu.tldp.labels -f json\n"
+      "  tinyldp simulate -m krr -e 0.5 -d 16 -i more.csv -c education --labels-from edu.tldp.labels -o more.tldp\n"
       "  tinyldp inspect r.tldp --json\n"
       "  tinyldp simulate -m sd -e 1 --lo 17 --hi 90 --levels 8 -i adult.csv -c age -o age.tldp\n"
       "  tinyldp plan -m dlaplace -e 1 --lo 0 --hi 99 --n 50000\n"

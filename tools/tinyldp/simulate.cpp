@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // tinyldp simulate: privatize a column of values into a report file, as a fleet of devices
 // would — one report per value, through the collector's Mechanism (the core's privatize).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 
@@ -18,18 +21,17 @@ using collector::Mechanism;
 
 struct SimulateOptions {
   MechanismOptions mechanism;
-  std::string input, output;
+  ValueSource input;
+  std::string output;
   std::optional<std::uint64_t> seed;
-  std::optional<std::string> column;
   bool no_header = false, labels = false;
+  std::optional<std::string> labels_from;
   std::optional<std::uint32_t> epoch, cohort;
   bool device_ids = false;
 };
 
-template <class Source>
-void privatize_all(const Mechanism& m, Source& source, const std::vector<std::int64_t>& values,
-                   const SimulateOptions& o, collector::ReportFileWriter& writer) {
-  RandomBits<Source, 256> rng(source);
+// The wire header fields every report carries (the device id changes per report).
+wire::Header header_fields(const SimulateOptions& o) {
   wire::Header h;
   if (o.device_ids) h.fields |= wire::field_device_id;
   if (o.epoch) {
@@ -40,41 +42,96 @@ void privatize_all(const Mechanism& m, Source& source, const std::vector<std::in
     h.fields |= wire::field_cohort;
     h.cohort = static_cast<std::uint16_t>(*o.cohort);
   }
-  std::vector<std::uint8_t> report;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    report.clear();
-    h.device_id = static_cast<std::uint32_t>(i);
-    if (const Status s = m.privatize(values[i], rng, h, report); s != Status::ok)
-      throw BadInput(std::string("no report for row ") + std::to_string(i + 1) + ": " + to_string(s));
-    writer.write(report);
-    progress("privatized", i + 1, values.size());
-  }
+  return h;
 }
 
-int run(const SimulateOptions& o) {
+// Reads the input in one pass, privatizing each value as it comes (memory does not grow with
+// the input).
+template <class Source>
+InputCounts privatize_all(const Mechanism& m, Source& source, LabelMap* labels, const SimulateOptions& o,
+                          collector::ReportFileWriter& writer) {
+  RandomBits<Source, 256> rng(source);
+  wire::Header h = header_fields(o);
+  std::vector<std::uint8_t> report;
+  std::uint32_t device = 0;
+  return for_each_private_value(o.input, m, labels, [&](std::int64_t value) {
+    report.clear();
+    h.device_id = device++;
+    if (const Status s = m.privatize(value, rng, h, report); s != Status::ok)
+      throw BadInput("no report for value " + std::to_string(device) + ": " + to_string(s));
+    writer.write(report);
+  });
+}
+
+// Files written under a temporary name and renamed at the end: a failed run leaves neither a
+// partial report file nor a clobbered old one.
+struct PendingFiles {
+  std::vector<std::pair<std::string, std::string>> files;  // temporary, final
+  std::string add(const std::string& path) {
+    files.emplace_back(path + ".partial", path);
+    return files.back().first;
+  }
+  void commit() {
+    for (const auto& [from, to] : files)
+      if (std::rename(from.c_str(), to.c_str()) != 0)
+        throw BadInput("cannot rename " + from + " to " + to + ": " + std::strerror(errno));
+    files.clear();
+  }
+  ~PendingFiles() {
+    for (const auto& f : files) std::remove(f.first.c_str());
+  }
+};
+
+int run(SimulateOptions o) {
   const Mechanism m = configure(o.mechanism, parse_epsilon(o.mechanism.epsilon));
-  const PrivateValues column = read_private_values({o.input, o.column, !o.no_header, o.labels}, m);
-  if (column.values.empty()) throw BadInput(o.input + ": no values to privatize");
-  if (o.labels) write_label_file(o.output + ".labels", column.labels);
-  collector::ReportFileWriter writer(o.output, m);
-  if (!writer.ok()) throw BadInput("cannot write " + o.output);
+  o.input.has_header = !o.no_header;
+  if ((o.labels || o.labels_from) && m.numeric())
+    throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reads integers");
+  std::optional<LabelMap> labels;
+  if (o.labels_from)
+    labels = LabelMap::read(*o.labels_from, m.domain(), "--labels-from");
+  else if (o.labels)
+    labels.emplace(m.domain());
+  PendingFiles pending;
+  // With labels numbered as they come, the digest is known only at the end: the header is
+  // written with a placeholder and rewritten.
+  collector::LabelMappingId digest;
+  if (labels) digest = o.labels_from ? labels->digest() : collector::LabelDigest{1};
+  collector::ReportFileWriter writer(pending.add(o.output), m, digest);
+  if (!writer.ok()) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  LabelMap* map = labels ? &*labels : nullptr;
+  InputCounts counts;
   if (o.seed) {
     std::cerr << "tinyldp: WARNING: --seed uses the deterministic test source; these reports are "
                  "NOT private (anyone with the seed can remove the noise). Simulation only.\n";
     port::InsecureTestSource source(*o.seed);
-    privatize_all(m, source, column.values, o, writer);
+    counts = privatize_all(m, source, map, o, writer);
   } else {
     port::HostOsSource source;
-    privatize_all(m, source, column.values, o, writer);
+    counts = privatize_all(m, source, map, o, writer);
   }
+  if (counts.values == 0) throw BadInput(o.input.path + ": no values to privatize");
+  if (labels) {
+    writer.set_labels(labels->digest());
+    labels->write(pending.add(o.output + ".labels"));
+  }
+  if (!writer.close()) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  pending.commit();
+  if (counts.skipped > 0)
+    std::cerr << "tinyldp: skipped " << counts.skipped << " row(s) with a missing value (--missing skip)\n";
+  if (counts.clamped > 0)
+    std::cerr << "tinyldp: clamped " << counts.clamped << " value(s) into [" << m.config().lo << ", "
+              << m.config().hi << "] (--clamp)\n";
   // The local ε — the loss between any two values, what each report guarantees — and, where
   // the mechanism takes a sensitivity Δ < W, the ε between values at most Δ apart, so labelled.
-  std::cerr << "tinyldp: " << column.values.size() << " reports (" << o.mechanism.mechanism
+  std::cerr << "tinyldp: " << counts.values << " reports (" << o.mechanism.mechanism
             << ", local epsilon " << as_double(m.local_epsilon());
   if (m.local_epsilon().q32 != m.realized_epsilon().q32)
     std::cerr << "; epsilon " << as_double(m.realized_epsilon()) << " between values at most "
               << m.config().sensitivity << " apart";
-  std::cerr << ") written to " << o.output << "\n";
+  std::cerr << ") written to " << o.output;
+  if (labels) std::cerr << ", labels to " << o.output << ".labels (" << collector::describe(labels->digest()) << ")";
+  std::cerr << "\n";
   return 0;
 }
 
@@ -84,11 +141,17 @@ Subcommand add_simulate(CLI::App& app) {
   auto o = std::make_shared<SimulateOptions>();
   auto* s = app.add_subcommand("simulate", "privatize a column of values into a report file");
   add_mechanism_options(*s, o->mechanism, "number of categories; values are 0 … D−1 (categorical mechanisms)");
-  s->add_option("--input,-i", o->input, "CSV file, or one integer per line")->required();
-  s->add_option("--column,-c", o->column, "CSV column: header name or 0-based index");
+  s->add_option("--input,-i", o->input.path, "CSV file, or one integer per line")->required();
+  s->add_option("--column,-c", o->input.column, "CSV column: header name or 0-based index");
   s->add_flag("--no-header", o->no_header, "the CSV has no header row");
-  s->add_flag("--labels", o->labels,
-              "values are labels, numbered in order of first appearance (mapping saved to OUTPUT.labels)");
+  auto* labels = s->add_flag("--labels", o->labels,
+              "values are labels, numbered in order of first appearance (mapping saved to OUTPUT.labels, "
+              "its digest in OUTPUT)");
+  s->add_option("--labels-from", o->labels_from,
+                "values are labels numbered as in this labels file (e.g. another shard's OUTPUT.labels); "
+                "a value not in it is an error")
+      ->excludes(labels);
+  add_field_options(*s, o->input, "");
   s->add_option("--output,-o", o->output, "report file to write")->required();
   s->add_option("--seed", o->seed, "use the DETERMINISTIC test source with this seed (not private)");
   s->add_flag("--device-ids", o->device_ids, "send the row number as the device id field");

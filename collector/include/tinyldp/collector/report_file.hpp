@@ -4,12 +4,14 @@
 //
 // Layout (docs/wire-format.md): a header — version 1: 40 bytes, "TLDPREP1", the mechanism id,
 // ε·2^32, domain, precision bits, tolerance·2^32, the parameter digest; version 2: 64 bytes,
-// "TLDPREP2", the same and the numeric parameters (lo, hi, levels, sensitivity, noise bits) —
-// then records, each a u16 little-endian length followed by one wire report. Writers use
-// version 1 for the categorical mechanisms (files older readers still read) and version 2 for
-// sd and dlaplace; readers accept both, version 2 for any mechanism. The header lets a reader
-// rebuild the exact mechanism; every record is still parsed strictly on its own. The header is
-// the collector's one serialized configuration: saved aggregate states embed it too. Host only.
+// "TLDPREP2", the same and the numeric parameters (lo, hi, levels, sensitivity, noise bits);
+// version 3: 96 bytes, "TLDPREP3", version 2's fields and the digest of the label mapping
+// (label_digest.hpp) — then records, each a u16 little-endian length followed by one wire
+// report. Writers use version 3 when the items have labels, else version 1 for the categorical
+// mechanisms (files older readers still read) and version 2 for sd and dlaplace; readers accept
+// all three, version 2 for any mechanism. The header lets a reader rebuild the exact mechanism;
+// every record is still parsed strictly on its own. The header is the collector's one
+// serialized configuration: saved aggregate states embed it too. Host only.
 #ifndef TINYLDP_COLLECTOR_REPORT_FILE_HPP
 #define TINYLDP_COLLECTOR_REPORT_FILE_HPP
 
@@ -20,30 +22,48 @@
 #include <string>
 #include <vector>
 
+#include "tinyldp/collector/label_digest.hpp"
 #include "tinyldp/collector/mechanism.hpp"
 
 namespace tinyldp::collector {
 
 inline constexpr std::size_t report_file_header_bytes = 40;     // version 1
 inline constexpr std::size_t report_file_header_v2_bytes = 64;  // version 2
+inline constexpr std::size_t report_file_header_v3_bytes = 96;  // version 3 (labelled items)
 
-// The header writers use: version 1 if it can describe m, else version 2.
-std::vector<std::uint8_t> report_file_header(const Mechanism& m);
+// The header writers use: version 3 if the items have labels, else version 1 if it can
+// describe m, else version 2.
+std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMappingId& labels = {});
 std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m);
-// The header size its first 8 bytes (the magic) announce: 40, 64, or 0 if not a report file.
+// The header size its first 8 bytes (the magic) announce: 40, 64, 96, or 0 if not a report file.
 std::size_t report_file_header_size(std::span<const std::uint8_t> magic);
-// Rebuilds the mechanism a header describes; nullopt with a reason if the header is invalid.
+
+// What a header says: the mechanism and the label mapping of its items.
+struct ReportFileConfig {
+  Mechanism mechanism;
+  LabelMappingId labels;
+};
+// Rebuilds the configuration a header describes; nullopt with a reason if it is invalid.
+std::optional<ReportFileConfig> parse_report_file_config(std::span<const std::uint8_t> header,
+                                                         std::string& error);
+// The mechanism alone.
 std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> header,
                                                   std::string& error);
 
 class ReportFileWriter {
  public:
-  ReportFileWriter(const std::string& path, const Mechanism& m);
+  ReportFileWriter(const std::string& path, const Mechanism& m, const LabelMappingId& labels = {});
   bool ok() const { return static_cast<bool>(out_); }
   void write(std::span<const std::uint8_t> report);
+  // Rewrites the header with the label mapping known only at the end (labels numbered in order
+  // of first appearance); the file must have been opened with a (placeholder) mapping.
+  void set_labels(const LabelDigest& labels);
+  // Flushes and closes; false if anything failed since opening.
+  bool close();
 
  private:
   std::ofstream out_;
+  bool labelled_;
 };
 
 class ReportFileReader {
@@ -52,14 +72,15 @@ class ReportFileReader {
   explicit ReportFileReader(const std::string& path);
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
-  const Mechanism& mechanism() const { return *mechanism_; }
+  const Mechanism& mechanism() const { return config_->mechanism; }
+  const LabelMappingId& labels() const { return config_->labels; }
   // The next record, or false at the end of the file or on a broken record (error() set).
   bool next(std::vector<std::uint8_t>& report);
   std::uint64_t records_read() const { return records_; }
 
  private:
   std::ifstream in_;
-  std::optional<Mechanism> mechanism_;
+  std::optional<ReportFileConfig> config_;
   std::string error_;
   std::uint64_t records_ = 0;
 };
