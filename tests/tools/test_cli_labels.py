@@ -5,7 +5,9 @@ of a data set simulated separately number their labels differently; their states
 (the merged estimate would add up different labels), and with `--labels-from` they share one
 mapping and merge to the right answer. A labels file is checked against the reports it labels.
 usage: test_cli_labels.py <path to tinyldp>"""
+import csv
 import hashlib
+import io
 import os
 import random
 import tempfile
@@ -62,15 +64,16 @@ with tempfile.TemporaryDirectory() as tmp:
     run("aggregate", path("h2.tldp"), "--save-state", path("s2"))
     p = run("aggregate", "--merge-state", path("s1"), "--merge-state", path("s2"), "--labels",
             path("h1.tldp.labels"), "--truth", path("all.csv"), "--column", "education")
-    table = [line.split(",") for line in p.stdout.strip().splitlines()]
-    check(table[0][0] == "item" and len(table) == 17, f"one row per label: {table[:2]}")
-    for row in table[1:]:
-        label, frequency, se = row[0], float(row[2]), float(row[3])
+    table = list(csv.DictReader(io.StringIO(p.stdout)))
+    check(len(table) == 16 and all(row["kind"] == "frequency" for row in table), f"one row per label: {table[:2]}")
+    for row in table:
+        label, frequency, se = row["item"], float(row["unbiased_estimate"]), float(row["standard_error"])
         check(label in truth and abs(frequency - truth[label]) <= 5 * se,
               f"merged halves: {label} {frequency} within 5 SE ({se}) of {truth.get(label)}")
-        check(abs(float(row[-1]) - truth[label]) < 1e-5, f"--truth agrees with the data for {label}")
-    check(run("aggregate", path("h1.tldp"), path("h2.tldp"), "--labels", path("h1.tldp.labels")).stdout
-          .split("\n")[1].split(",")[2] == table[1][2], "report files merge to the same estimate as their states")
+        check(abs(float(row["true_value"]) - truth[label]) < 1e-5, f"--truth agrees with the data for {label}")
+    files = list(csv.DictReader(io.StringIO(
+        run("aggregate", path("h1.tldp"), path("h2.tldp"), "--labels", path("h1.tldp.labels")).stdout)))
+    check(files[0]["estimate"] == table[0]["estimate"], "report files merge to the same estimate as their states")
     run("aggregate", "--merge-state", path("s1"), "--merge-state", path("s2"), "--save-state", path("s12"))
     p = run("aggregate", "--merge-state", path("s12"), "--labels", path("h1.tldp.labels"))
     check(p.stdout == run("aggregate", "--merge-state", path("s1"), "--merge-state", path("s2"), "--labels",
@@ -83,7 +86,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("is not the label mapping of these reports" in p.stderr and p.stdout == "",
           f"aggregate edu --labels occ.labels is refused: {p.stderr.strip()}")
     p = run("aggregate", path("h1.tldp"))
-    check("--labels FILE prints them" in p.stderr and p.stdout.split("\n")[1].startswith("0,"),
+    check("--labels FILE prints them" in p.stderr and p.stdout.split("\n")[1].startswith("frequency,0,"),
           "without --labels the items are indices, with a note that labels exist")
 
     # --labels-from: a value outside the mapping is an error naming the row; nothing is written.
@@ -119,6 +122,6 @@ with tempfile.TemporaryDirectory() as tmp:
     p = run("aggregate", path("idx.tldp"), path("c1.tldp"), "--labels", path("canon.labels"))
     check("records no label mapping" in p.stderr and "unchecked" in p.stderr,
           f"--labels vouches for an unrecorded mapping, with a warning: {p.stderr.strip()}")
-    check(p.stdout.split("\n")[1].startswith("Bachelors,"), "and labels the merged items")
+    check(p.stdout.split("\n")[1].startswith("frequency,Bachelors,"), "and labels the merged items")
 
 finish()
