@@ -423,6 +423,12 @@ def measure(config, names=None):
             extras["largest"] = sorted(((size, n) for n, (_, size, kind) in syms.items()
                                         if kind in "tTwWrR" and size > 0 and n not in base_syms),
                                        reverse=True)
+        if name == "c_firmware":
+            # The C firmware's stack by step: boot (run-time configuration), seeding, a report.
+            _, node = graph.resolve("footprint_run")
+            for step in ("boot", "maintain", "report"):
+                extras[f"c_{step}_path"] = max((graph.worst(c) for c in node.calls
+                                                if f"c_firmware_{step}" in c), default=(0, []))
     return results
 
 
@@ -572,6 +578,32 @@ def markdown(configs, all_results, budgets, commit):
             w("| --- | --- |")
             for size, fn in extras["largest"][:12]:
                 w(f"| {size} | `{demangle(first, fn)}` |")
+            w("")
+    if all("c_firmware" in results for results in all_results):
+        w("## The same firmware in C (tinyldp.h)")
+        w("")
+        w("`examples/c_firmware/firmware.c` itself (C99, through `tinyldp.h` and `tinyldp::c`): the")
+        w("headline firmware's steps, with OUE configured at run time from ε = 1 given as ε · 2^32")
+        w("(C has no compile-time configuration), the health tests' default plan precomputed")
+        w("(`TINYLDP_HEALTH_PLAN_DEFAULT`), and each report's bits drawn through the DRBG's C source")
+        w("(`RandomBits<CEntropySource, 8>` inside the library). Its contexts — DRBG and OUE, 376 B on")
+        w("32-bit targets — are one application global in `.bss`.")
+        w("")
+        w("| target | library flash | whole image flash | stack from `footprint_run` | library .data / .bss | budget (flash / stack) |")
+        w("| --- | --- | --- | --- | --- | --- |")
+        for c, results in zip(configs, all_results):
+            m = results["c_firmware"]
+            fb = budgets.get(("flash", "c_firmware"), {}).get(c.target, "—")
+            sb = budgets.get(("stack", "c_firmware"), {}).get(c.target, "—")
+            w(f"| {c.target} | {m.lib_flash} B | {m.flash} B | {m.stack} B | {m.lib_data} / {m.lib_bss} B | {fb} / {sb} B |")
+        w("")
+        if "c_boot_path" in extras:
+            w(f"Stack on {targets[0]} by step: boot (`c_firmware_boot`: the run-time configuration)"
+              f" {extras['c_boot_path'][0]} B, seeding (`c_firmware_maintain`)"
+              f" {extras['c_maintain_path'][0]} B, a report (`c_firmware_report`)"
+              f" {extras['c_report_path'][0]} B. The flash above the C++ firmware's is the run-time"
+              " configuration (384-bit integer arithmetic for e^ε) and the other entry points of")
+            w("`tinyldp.h` the firmware calls.")
             w("")
     table(mechanisms, "Mechanisms (privatize + wire encode + send; ε = 1)")
     w("Parameters: `rr` binary; `krr` k = 16; `sue`, `oue`, `hr` d = 256; `blh`, `olh` d = 1024;")

@@ -67,7 +67,8 @@ const char* tinyldp_status_string(tinyldp_status status);
 /* ---- contexts: caller-owned, sized here --------------------------------------------------- */
 
 /* Storage for one context, aligned for any member the implementation keeps. The sizes are
- * exact; the implementation checks at compile time that each C++ object fits and is aligned. */
+ * exact (up to the 8-byte alignment); the implementation checks at compile time that each C++
+ * object fits and is aligned. */
 #define TINYLDP_CONTEXT_STORAGE(size) \
   union {                             \
     uint64_t align_u64;               \
@@ -92,7 +93,7 @@ const char* tinyldp_status_string(tinyldp_status status);
 #define TINYLDP_CHACHA20_DRBG_CONTEXT_SIZE \
   ((64 * TINYLDP_CHACHA20_DRBG_BLOCKS + 56 + 3 * sizeof(void*) + 7) / 8 * 8)
 #define TINYLDP_HEALTH_CONTEXT_SIZE (56 + 2 * sizeof(void*))  /* 64 B on 32-bit targets */
-#define TINYLDP_RECORD_CONTEXT_SIZE (40 + 5 * sizeof(void*))  /* 60 B on 32-bit targets */
+#define TINYLDP_RECORD_CONTEXT_SIZE ((40 + 5 * sizeof(void*) + 7) / 8 * 8) /* 64 B on 32-bit */
 
 typedef struct tinyldp_rr { TINYLDP_CONTEXT_STORAGE(TINYLDP_RR_CONTEXT_SIZE); } tinyldp_rr;
 typedef struct tinyldp_krr { TINYLDP_CONTEXT_STORAGE(TINYLDP_KRR_CONTEXT_SIZE); } tinyldp_krr;

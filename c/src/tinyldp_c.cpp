@@ -42,10 +42,12 @@ struct RecordContext {
   Record<CStorageDevice> record;
 };
 
-// Each context's storage holds its object exactly (the header's sizes are exact) and aligned.
+// Each context's storage holds its object, aligned, and is no larger than the object rounded
+// up to the storage's alignment (the header's sizes are exact).
 template <class T, class Context>
-constexpr bool holds_exactly = sizeof(T) == sizeof(Context::opaque) &&
-                               alignof(T) <= alignof(Context) && sizeof(Context) == sizeof(T);
+constexpr bool holds_exactly = sizeof(T) <= sizeof(Context::opaque) &&
+                               alignof(T) <= alignof(Context) &&
+                               sizeof(Context) - sizeof(T) < alignof(Context);
 static_assert(holds_exactly<BinaryRr, tinyldp_rr>);
 static_assert(holds_exactly<KaryRr, tinyldp_krr>);
 static_assert(holds_exactly<UnaryEncoding, tinyldp_ue>);
@@ -108,13 +110,14 @@ static_assert(c_default_plan.rct_cutoff == default_plan.rct_cutoff &&
 
 tinyldp_status to_c(Status s) { return static_cast<tinyldp_status>(s); }
 
+// The object in a context (made there by placement new; the storage is aligned for it).
 template <class T, class Context>
 T& object(Context* context) {
-  return *reinterpret_cast<T*>(context->opaque.bytes);
+  return *static_cast<T*>(static_cast<void*>(&context->opaque));
 }
 template <class T, class Context>
 const T& object(const Context* context) {
-  return *reinterpret_cast<const T*>(context->opaque.bytes);
+  return *static_cast<const T*>(static_cast<const void*>(&context->opaque));
 }
 
 // Runs configure(T&) on a fresh T and makes the context hold the result (a fresh T on failure).
