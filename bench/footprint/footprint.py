@@ -518,6 +518,16 @@ def markdown(configs, all_results, budgets, commit):
             w(f"| `{name}` | " + " | ".join(cells) + " |")
         w("")
 
+    def firmware_table(name):  # one firmware program on every target, with its budgets
+        w("| target | library flash | whole image flash | stack from `footprint_run` | library .data / .bss | budget (flash / stack) |")
+        w("| --- | --- | --- | --- | --- | --- |")
+        for c, results in zip(configs, all_results):
+            m = results[name]
+            fb = budgets.get(("flash", name), {}).get(c.target, "—")
+            sb = budgets.get(("stack", name), {}).get(c.target, "—")
+            w(f"| {c.target} | {m.lib_flash} B | {m.flash} B | {m.stack} B | {m.lib_data} / {m.lib_bss} B | {fb} / {sb} B |")
+        w("")
+
     programs = list(all_results[0].keys())
     mechanisms = [p for p in programs if p in MECHANISMS]
     ports = [p for p in programs if p in PORTS]
@@ -531,14 +541,7 @@ def markdown(configs, all_results, budgets, commit):
     w("`HealthPlan`), 39-byte wire report (7-byte header + 32-byte payload). The DRBG object (328")
     w("bytes) is the application's RAM (`.bss`, constructed at boot).")
     w("")
-    w("| target | library flash | whole image flash | stack from `footprint_run` | library .data / .bss | budget (flash / stack) |")
-    w("| --- | --- | --- | --- | --- | --- |")
-    for c, results in zip(configs, all_results):
-        m = results["oue_firmware"]
-        fb = budgets.get(("flash", "oue_firmware"), {}).get(c.target, "—")
-        sb = budgets.get(("stack", "oue_firmware"), {}).get(c.target, "—")
-        w(f"| {c.target} | {m.lib_flash} B | {m.flash} B | {m.stack} B | {m.lib_data} / {m.lib_bss} B | {fb} / {sb} B |")
-    w("")
+    firmware_table("oue_firmware")
     w("The whole image includes the test board's startup and semihosting exit "
       f"({all_results[0]['baseline'].flash} B on {targets[0]}, the baseline).")
     w("")
@@ -589,14 +592,7 @@ def markdown(configs, all_results, budgets, commit):
         w("(`RandomBits<CEntropySource, 8>` inside the library). Its contexts — DRBG and OUE, 376 B on")
         w("32-bit targets — are one application global in `.bss`.")
         w("")
-        w("| target | library flash | whole image flash | stack from `footprint_run` | library .data / .bss | budget (flash / stack) |")
-        w("| --- | --- | --- | --- | --- | --- |")
-        for c, results in zip(configs, all_results):
-            m = results["c_firmware"]
-            fb = budgets.get(("flash", "c_firmware"), {}).get(c.target, "—")
-            sb = budgets.get(("stack", "c_firmware"), {}).get(c.target, "—")
-            w(f"| {c.target} | {m.lib_flash} B | {m.flash} B | {m.stack} B | {m.lib_data} / {m.lib_bss} B | {fb} / {sb} B |")
-        w("")
+        firmware_table("c_firmware")
         if "c_boot_path" in extras:
             w(f"Stack on {targets[0]} by step: boot (`c_firmware_boot`: the run-time configuration)"
               f" {extras['c_boot_path'][0]} B, seeding (`c_firmware_maintain`)"
