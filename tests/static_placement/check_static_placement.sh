@@ -46,7 +46,12 @@ if [ -n "$registered" ]; then
   fail=1
 fi
 for object in "$@"; do
-  found=$("$nm" "$object" 2>/dev/null |
+  if [ ! -f "$object" ]; then
+    echo "FAIL: no such object or library: $object"
+    fail=1
+    continue
+  fi
+  found=$("$nm" "$object" |
     awk -v re="$exit_hooks" '$NF ~ re || $NF ~ /^_GLOBAL__sub_[ID]_/ { print $NF }' | sort -u)
   if [ -n "$found" ]; then
     echo "FAIL: $object registers destructors or constructors:" $found
