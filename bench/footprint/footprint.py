@@ -539,7 +539,7 @@ def markdown(configs, all_results, budgets, commit):
     w("reseeded by the main loop before a report could run past the reseed interval — from the TRNG")
     w("through the SP 800-90B health tests (start-up test included; cutoffs computed at compile time,")
     w("`HealthPlan`), 39-byte wire report (7-byte header + 32-byte payload). The DRBG object (328")
-    w("bytes) is the application's RAM (`.bss`, constructed at boot).")
+    w("bytes) is the application's RAM: a plain global in `.bss` (nothing to construct or destroy).")
     w("")
     firmware_table("oue_firmware")
     w("The whole image includes the test board's startup and semihosting exit "
