@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-# Install rules: headers, the libraries, a relocatable and versioned CMake package and
+# Install rules: headers, the libraries (the C API's among them), a relocatable and versioned CMake package and
 # pkg-config files. After `cmake --install <build> --prefix <dir>`:
 #   find_package(tinyldp 0.1 CONFIG REQUIRED COMPONENTS core ports collector)
 # gives the same targets as the build tree (tinyldp::tinyldp, tinyldp::port_<name>,
-# tinyldp::collector), with the same usage requirements. Components: core (always), ports,
-# collector (host builds).
+# tinyldp::c, tinyldp::collector), with the same usage requirements. Components: core (always),
+# ports, c (the C API; loads ports), collector (host builds).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -31,6 +31,15 @@ install(TARGETS ${ports} EXPORT tinyldp-ports
 install(EXPORT tinyldp-ports NAMESPACE tinyldp:: FILE tinyldp-ports-targets.cmake
   DESTINATION ${TINYLDP_INSTALL_CMAKEDIR})
 list(APPEND components ports)
+
+# c: the C API (tinyldp.h, tinyldp::c) over the core and the DRBG and health-test ports.
+install(FILES ${PROJECT_SOURCE_DIR}/c/include/tinyldp.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS tinyldp_c EXPORT tinyldp-c
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT tinyldp-c NAMESPACE tinyldp:: FILE tinyldp-c-targets.cmake
+  DESTINATION ${TINYLDP_INSTALL_CMAKEDIR})
+list(APPEND components c)
 
 # collector (host).
 if(TARGET tinyldp_collector)
@@ -61,8 +70,10 @@ file(RELATIVE_PATH pc_prefix /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
 string(REGEX REPLACE "/$" "" pc_prefix "${pc_prefix}")
 set(TINYLDP_PC_PREFIX "\${pcfiledir}/${pc_prefix}")
 set(TINYLDP_PC_CFLAGS "")
+set(TINYLDP_PC_C_CFLAGS "")
 if(CMAKE_SYSTEM_NAME STREQUAL "Generic")
   set(TINYLDP_PC_CFLAGS " -ffreestanding -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit")
+  set(TINYLDP_PC_C_CFLAGS " -ffreestanding")
 endif()
 set(TINYLDP_PC_PORT_LIBS "")
 foreach(port IN LISTS ports)
@@ -73,7 +84,9 @@ foreach(port IN LISTS ports)
 endforeach()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/tinyldp.pc.in ${PROJECT_BINARY_DIR}/package/tinyldp.pc
   @ONLY)
-set(pc_files ${PROJECT_BINARY_DIR}/package/tinyldp.pc)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/tinyldp-c.pc.in ${PROJECT_BINARY_DIR}/package/tinyldp-c.pc
+  @ONLY)
+set(pc_files ${PROJECT_BINARY_DIR}/package/tinyldp.pc ${PROJECT_BINARY_DIR}/package/tinyldp-c.pc)
 if(TARGET tinyldp_collector)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/tinyldp-collector.pc.in
     ${PROJECT_BINARY_DIR}/package/tinyldp-collector.pc @ONLY)

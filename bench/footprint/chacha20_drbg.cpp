@@ -4,10 +4,10 @@
 #include "footprint.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 
-AppStatic<tinyldp::port::ChaCha20Drbg> app_drbg;
+tinyldp::port::ChaCha20Drbg app_drbg;  // a plain global: .bss, nothing to construct or destroy
 
 extern "C" int footprint_run() {
-  tinyldp::port::ChaCha20Drbg& drbg = app_drbg.construct();
+  tinyldp::port::ChaCha20Drbg& drbg = app_drbg;
   PlatformTrng trng;
   if (drbg.seed(trng) != tinyldp::EntropyResult::ok) return 1;
   drbg.set_reseed_source(trng);

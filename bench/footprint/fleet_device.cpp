@@ -6,7 +6,7 @@
 #include "device.hpp"
 #include "footprint.hpp"
 
-AppStatic<tinyldp::port::ChaCha20Drbg> app_drbg;
+tinyldp::port::ChaCha20Drbg app_drbg;  // a plain global: .bss, nothing to construct or destroy
 uint8_t app_flash[fleet::flash_bytes];
 
 extern "C" void platform_uart_send(const uint8_t* bytes, size_t length) {
@@ -14,7 +14,7 @@ extern "C" void platform_uart_send(const uint8_t* bytes, size_t length) {
 }
 
 extern "C" int footprint_run() {
-  tinyldp::port::ChaCha20Drbg& drbg = app_drbg.construct();
+  tinyldp::port::ChaCha20Drbg& drbg = app_drbg;
   fleet::Flash flash(app_flash, fleet::flash_geometry);
   flash.format();
   fleet::Device device(drbg, flash);

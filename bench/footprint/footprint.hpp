@@ -39,21 +39,9 @@ struct PlatformTrng {
 };
 
 // Application-owned objects that live for the whole program (a DRBG, a flash image) are
-// globals named app_*: their RAM is the application's, not the library's. AppStatic<T> is
-// zero-initialized storage (.bss) in which the program constructs its T at boot: a plain global
-// T with non-zero member initializers would sit in .data and cost its size again in flash
-// (ChaCha20Drbg: 324 bytes), and would register a destructor.
-struct FootprintPlacement {};
-inline void* operator new(size_t, FootprintPlacement, void* where) noexcept { return where; }
-
-template <class T>
-class AppStatic {
- public:
-  T& construct() { return *new (FootprintPlacement{}, storage_) T(); }
-
- private:
-  alignas(T) unsigned char storage_[sizeof(T)];
-};
+// globals named app_*: their RAM is the application's, not the library's. They are plain
+// globals — the DRBG's initial state is all zero and it has no destructor, so it sits in .bss
+// with nothing to construct at boot or register (tests/static_placement checks the examples).
 
 // Frames a payload with the wire header (no optional fields) and sends it.
 template <size_t ReportBytes>

@@ -423,6 +423,12 @@ def measure(config, names=None):
             extras["largest"] = sorted(((size, n) for n, (_, size, kind) in syms.items()
                                         if kind in "tTwWrR" and size > 0 and n not in base_syms),
                                        reverse=True)
+        if name == "c_firmware":
+            # The C firmware's stack by step: boot (run-time configuration), seeding, a report.
+            _, node = graph.resolve("footprint_run")
+            for step in ("boot", "maintain", "report"):
+                extras[f"c_{step}_path"] = max((graph.worst(c) for c in node.calls
+                                                if f"c_firmware_{step}" in c), default=(0, []))
     return results
 
 
@@ -512,6 +518,16 @@ def markdown(configs, all_results, budgets, commit):
             w(f"| `{name}` | " + " | ".join(cells) + " |")
         w("")
 
+    def firmware_table(name):  # one firmware program on every target, with its budgets
+        w("| target | library flash | whole image flash | stack from `footprint_run` | library .data / .bss | budget (flash / stack) |")
+        w("| --- | --- | --- | --- | --- | --- |")
+        for c, results in zip(configs, all_results):
+            m = results[name]
+            fb = budgets.get(("flash", name), {}).get(c.target, "—")
+            sb = budgets.get(("stack", name), {}).get(c.target, "—")
+            w(f"| {c.target} | {m.lib_flash} B | {m.flash} B | {m.stack} B | {m.lib_data} / {m.lib_bss} B | {fb} / {sb} B |")
+        w("")
+
     programs = list(all_results[0].keys())
     mechanisms = [p for p in programs if p in MECHANISMS]
     ports = [p for p in programs if p in PORTS]
@@ -523,16 +539,9 @@ def markdown(configs, all_results, budgets, commit):
     w("reseeded by the main loop before a report could run past the reseed interval — from the TRNG")
     w("through the SP 800-90B health tests (start-up test included; cutoffs computed at compile time,")
     w("`HealthPlan`), 39-byte wire report (7-byte header + 32-byte payload). The DRBG object (328")
-    w("bytes) is the application's RAM (`.bss`, constructed at boot).")
+    w("bytes) is the application's RAM: a plain global in `.bss` (nothing to construct or destroy).")
     w("")
-    w("| target | library flash | whole image flash | stack from `footprint_run` | library .data / .bss | budget (flash / stack) |")
-    w("| --- | --- | --- | --- | --- | --- |")
-    for c, results in zip(configs, all_results):
-        m = results["oue_firmware"]
-        fb = budgets.get(("flash", "oue_firmware"), {}).get(c.target, "—")
-        sb = budgets.get(("stack", "oue_firmware"), {}).get(c.target, "—")
-        w(f"| {c.target} | {m.lib_flash} B | {m.flash} B | {m.stack} B | {m.lib_data} / {m.lib_bss} B | {fb} / {sb} B |")
-    w("")
+    firmware_table("oue_firmware")
     w("The whole image includes the test board's startup and semihosting exit "
       f"({all_results[0]['baseline'].flash} B on {targets[0]}, the baseline).")
     w("")
@@ -572,6 +581,25 @@ def markdown(configs, all_results, budgets, commit):
             w("| --- | --- |")
             for size, fn in extras["largest"][:12]:
                 w(f"| {size} | `{demangle(first, fn)}` |")
+            w("")
+    if all("c_firmware" in results for results in all_results):
+        w("## The same firmware in C (tinyldp.h)")
+        w("")
+        w("`examples/c_firmware/firmware.c` itself (C99, through `tinyldp.h` and `tinyldp::c`): the")
+        w("headline firmware's steps, with OUE configured at run time from ε = 1 given as ε · 2^32")
+        w("(C has no compile-time configuration), the health tests' default plan precomputed")
+        w("(`TINYLDP_HEALTH_PLAN_DEFAULT`), and each report's bits drawn through the DRBG's C source")
+        w("(`RandomBits<CEntropySource, 8>` inside the library). Its contexts — DRBG and OUE, 376 B on")
+        w("32-bit targets — are one application global in `.bss`.")
+        w("")
+        firmware_table("c_firmware")
+        if "c_boot_path" in extras:
+            w(f"Stack on {targets[0]} by step: boot (`c_firmware_boot`: the run-time configuration)"
+              f" {extras['c_boot_path'][0]} B, seeding (`c_firmware_maintain`)"
+              f" {extras['c_maintain_path'][0]} B, a report (`c_firmware_report`)"
+              f" {extras['c_report_path'][0]} B. The flash above the C++ firmware's is the run-time"
+              " configuration (384-bit integer arithmetic for e^ε) and the other entry points of")
+            w("`tinyldp.h` the firmware calls.")
             w("")
     table(mechanisms, "Mechanisms (privatize + wire encode + send; ε = 1)")
     w("Parameters: `rr` binary; `krr` k = 16; `sue`, `oue`, `hr` d = 256; `blh`, `olh` d = 1024;")

@@ -17,11 +17,11 @@ constexpr auto mechanism = tinyldp::TwoStageRr::make_chain(
 constexpr auto description = mechanism.description();
 }  // namespace
 
-AppStatic<tinyldp::port::ChaCha20Drbg> app_drbg;
+tinyldp::port::ChaCha20Drbg app_drbg;  // a plain global: .bss, nothing to construct or destroy
 uint8_t app_flash[2 * 128];
 
 extern "C" int footprint_run() {
-  tinyldp::port::ChaCha20Drbg& drbg = app_drbg.construct();
+  tinyldp::port::ChaCha20Drbg& drbg = app_drbg;
   PlatformTrng trng;
   if (drbg.seed(trng) != tinyldp::EntropyResult::ok) return 1;
   tinyldp::port::EmulatedFlash flash(app_flash, {128, 2, 4, 0xFF});

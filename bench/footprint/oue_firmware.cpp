@@ -6,10 +6,10 @@
 #include "firmware.hpp"
 #include "footprint.hpp"
 
-AppStatic<tinyldp::port::ChaCha20Drbg> app_drbg;
+tinyldp::port::ChaCha20Drbg app_drbg;  // a plain global: .bss, nothing to construct or destroy
 
 extern "C" int footprint_run() {
-  tinyldp::port::ChaCha20Drbg& drbg = app_drbg.construct();  // at boot
+  tinyldp::port::ChaCha20Drbg& drbg = app_drbg;
   if (firmware_maintain(drbg) != FirmwareResult::ok) return 1;
   return firmware_report(drbg) == FirmwareResult::ok ? 0 : 1;
 }

@@ -6,11 +6,11 @@
 #include "tinyldp/port/entropy/persisted_seed.hpp"
 #include "tinyldp/port/storage/ram_storage.hpp"
 
-AppStatic<tinyldp::port::ChaCha20Drbg> app_drbg;
+tinyldp::port::ChaCha20Drbg app_drbg;  // a plain global: .bss, nothing to construct or destroy
 uint8_t app_flash[4 * 256];
 
 extern "C" int footprint_run() {
-  tinyldp::port::ChaCha20Drbg& drbg = app_drbg.construct();
+  tinyldp::port::ChaCha20Drbg& drbg = app_drbg;
   tinyldp::port::RamStorage device(app_flash, {256, 4, 4, 0xFF});
   tinyldp::Record<tinyldp::port::RamStorage> record(device, 0, 1);
   tinyldp::port::SeedResult r = tinyldp::port::restore_seed(drbg, record);

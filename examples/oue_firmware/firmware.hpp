@@ -5,26 +5,18 @@
 // runs it on every QEMU board; bench/footprint measures exactly this code (the `oue_firmware`
 // row of docs/footprint.md: flash, static RAM, worst-case stack).
 //
-// What the firmware needs from its platform (your drivers; platform_qemu.cpp has the QEMU
-// boards' and bench/footprint/platform.cpp the measured stand-ins):
+// What the firmware needs from its platform — a TRNG, a sensor, a radio — is
+// examples/common/platform.h (your drivers; platform_qemu.cpp has the QEMU boards' and
+// bench/footprint/platform.cpp the measured stand-ins).
 #ifndef TINYLDP_EXAMPLES_OUE_FIRMWARE_HPP
 #define TINYLDP_EXAMPLES_OUE_FIRMWARE_HPP
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "platform.h"
 #include "tinyldp/entropy.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
-
-extern "C" {
-// Fills out[0..length) from the hardware TRNG; anything but TINYLDP_ENTROPY_OK makes the
-// firmware send nothing.
-tinyldp_entropy_result platform_trng_fill(uint8_t* out, size_t length);
-// The private value to report, a category in [0, 256).
-uint32_t platform_sensor_value();
-// Sends one finished frame (header + payload).
-void platform_radio_send(const uint8_t* frame, size_t length);
-}
 
 // Status codes of the two steps (0 = done).
 enum class FirmwareResult : int { ok = 0, entropy_failed = 1, report_failed = 2 };

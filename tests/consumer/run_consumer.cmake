@@ -2,7 +2,8 @@
 # Configures and builds tests/consumer/project, a project that uses tinyldp, in a fresh
 # directory with the enclosing build's generator, compilers or toolchain file, build type and
 # flags; on the host it also runs it. `cmake -P` script; the variables (-D...):
-#   MODE          subdirectory | fetchcontent | package
+#   MODE          subdirectory | fetchcontent | package | port (an out-of-tree port running the
+#                 installed conformance suites: tests/consumer/port_project)
 #   WORK_DIR      scratch directory (wiped first)
 #   SOURCE_DIR    tinyldp's source tree;  TINYLDP_BUILD  the enclosing build (MODE package)
 #   GENERATOR, MAKE_PROGRAM, TOOLCHAIN_FILE, C_COMPILER, CXX_COMPILER, BUILD_TYPE,
@@ -35,13 +36,21 @@ else()
     "-DCMAKE_EXE_LINKER_FLAGS=${EXE_LINKER_FLAGS}")
 endif()
 
-if(MODE STREQUAL "package")
+set(project_dir ${CMAKE_CURRENT_LIST_DIR}/project)
+set(program consumer)
+if(MODE STREQUAL "port")
+  set(project_dir ${CMAKE_CURRENT_LIST_DIR}/port_project)
+  set(program port_conformance)
+endif()
+if(MODE STREQUAL "package" OR MODE STREQUAL "port")
   step("cmake --install" ${CMAKE_COMMAND} --install ${TINYLDP_BUILD} --prefix ${WORK_DIR}/staged)
   file(RENAME ${WORK_DIR}/staged ${WORK_DIR}/prefix)
   set(prefix ${WORK_DIR}/prefix)
   foreach(file lib/cmake/tinyldp/tinyldp-config.cmake lib/cmake/tinyldp/tinyldp-config-version.cmake
       lib/pkgconfig/tinyldp.pc include/tinyldp/version.hpp include/tinyldp/rr.hpp
-      include/tinyldp/port/entropy/chacha20_drbg.hpp lib/libtinyldp_port_chacha20_drbg.a)
+      include/tinyldp/port/entropy/chacha20_drbg.hpp lib/libtinyldp_port_chacha20_drbg.a
+      include/tinyldp.h include/tinyldp/entropy.h lib/libtinyldp_c.a lib/pkgconfig/tinyldp-c.pc
+      include/tinyldp/port/test/entropy_conformance.hpp)
     if(NOT EXISTS ${prefix}/${file})
       message(FATAL_ERROR "not installed: ${file}")
     endif()
@@ -56,7 +65,7 @@ if(MODE STREQUAL "package")
   list(APPEND options -DCMAKE_PREFIX_PATH=${prefix})
 endif()
 
-step("configuring the consumer" ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR}/project -B ${build}
+step("configuring the consumer" ${CMAKE_COMMAND} -S ${project_dir} -B ${build}
   ${options})
 step("building the consumer" ${CMAKE_COMMAND} --build ${build} --parallel 2)
 
@@ -71,15 +80,19 @@ foreach(dir IN LISTS target_dirs)
 endforeach()
 list(SORT built)
 foreach(target IN LISTS built)
-  if(NOT target MATCHES "^(consumer|tinyldp_port_[a-z0-9_]+|tinyldp_collector)$")
+  if(NOT target MATCHES "^(consumer|consumer_c|port_conformance|tinyldp_port_[a-z0-9_]+|tinyldp_c|tinyldp_collector)$")
     message(FATAL_ERROR "${target} joined the consumer's build (built: ${built})")
   endif()
 endforeach()
 message(STATUS "built: ${built}")
 
 if(RUN)
-  step("running the consumer" ${build}/consumer)
+  step("running ${program}" ${build}/${program})
   message(STATUS "${step_output}")
+  if(EXISTS ${build}/consumer_c)
+    step("running consumer_c" ${build}/consumer_c)
+    message(STATUS "${step_output}")
+  endif()
   if(MODE STREQUAL "package")
     # pkg-config: the same program from the flags of tinyldp.pc and tinyldp-collector.pc.
     find_program(PKG_CONFIG pkg-config REQUIRED)

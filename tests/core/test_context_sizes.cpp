@@ -12,6 +12,7 @@
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
+#include "tinyldp/wipe.hpp"
 
 TEST(documented_context_sizes_hold) {
   static_assert(sizeof(tinyldp::BinaryRr) == 24);
@@ -27,4 +28,26 @@ TEST(documented_context_sizes_hold) {
   constexpr size_t reader = sizeof(tinyldp::RandomBits<tinyldp::port::CountingSource>);
   // 32-byte buffer + state: 80 B with 32-bit pointers, 88 B on 64-bit hosts.
   CHECK(reader == 80 || (sizeof(void*) == 8 && reader == 88));
+}
+
+// Contexts a firmware may keep as plain globals register no destructor (docs/privacy-model.md,
+// "Static placement"); the mechanisms are also constant-initialized.
+constinit tinyldp::UnaryEncoding global_ue;
+constinit tinyldp::KaryRr global_krr;
+TEST(contexts_are_trivially_destructible) {
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::RandomBits<tinyldp::port::CountingSource>));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::BinaryRr));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::KaryRr));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::UnaryEncoding));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::LocalHashing));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::HadamardResponse));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::StochasticDiscretization));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::DiscreteLaplace));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::SummationHistogram));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(tinyldp::ThresholdHistogram));
+  CHECK(tinyldp::UnaryEncoding::configure_oue(tinyldp::Epsilon::from_ratio(1, 1), 64, global_ue) ==
+        tinyldp::Status::ok);
+  CHECK(global_ue.report_bytes() == 8);
+  CHECK(tinyldp::KaryRr::configure(tinyldp::Epsilon::from_ratio(1, 1), 4, global_krr) ==
+        tinyldp::Status::ok);
 }

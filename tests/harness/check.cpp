@@ -29,6 +29,7 @@ Registration::Registration(const char* test_name, void (*test_body)())
 }
 
 void print(const char* text) { tinyldp_board_write(text, length_of(text)); }
+void write(const char* text, size_t length) { tinyldp_board_write(text, length); }
 
 void print_u64(uint64_t value) {
   char digits[21];

@@ -21,6 +21,8 @@ struct Registration {
 };
 
 void print(const char* text);
+// Writes length bytes of text (the output function the conformance suites take).
+void write(const char* text, size_t length);
 void print_u64(uint64_t value);
 void print_i64(int64_t value);
 void print_hex(uint64_t value);

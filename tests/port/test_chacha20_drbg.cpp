@@ -28,9 +28,13 @@ void seed_0_to_31(ChaCha20Drbg& drbg) {
 union Inspectable {
   Inspectable() : drbg() {}
   ~Inspectable() {}
-  ChaCha20Drbg drbg;
+  tinyldp::WipedOnExit<ChaCha20Drbg> drbg;
   uint8_t bytes[sizeof(ChaCha20Drbg)];
 };
+
+// A plain global: constant-initialized (constinit) to all zeros, so it is .bss with no
+// destructor registered (tests/static_placement checks the images).
+constinit ChaCha20Drbg global_drbg;
 
 bool contains(const uint8_t* hay, size_t hay_n, const uint8_t* needle, size_t needle_n) {
   for (size_t i = 0; i + needle_n <= hay_n; ++i)
@@ -284,9 +288,28 @@ TEST(fast_key_erasure_leaves_no_output_or_old_state_behind) {
     for (size_t j = 0; j < 16; ++j) key_like = key_like && before[i + j] != 0;
     if (key_like) CHECK(!contains(box.bytes, sizeof box.bytes, before + i, 16));
   }
-  box.drbg.~ChaCha20Drbg();
-  // After destruction every byte of the generator is zero.
+  box.drbg.~WipedOnExit();
+  // After WipedOnExit's destruction every byte of the generator is zero (read through volatile:
+  // the object's lifetime has ended, the memory has not).
+  const volatile uint8_t* after = box.bytes;
+  bool zero = true;
+  for (size_t i = 0; i < sizeof box.bytes; ++i) zero = zero && after[i] == 0;
+  CHECK(zero);
+}
+
+TEST(initial_state_is_all_zero_and_works_as_a_global) {
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(ChaCha20Drbg));
+  Inspectable box;
   CHECK(all_zero(box.bytes, sizeof box.bytes));
+  CHECK(box.drbg.reseed_interval_blocks() == ChaCha20Drbg::default_reseed_interval_blocks);
+  CHECK(!global_drbg.seeded());
+  seed_0_to_31(global_drbg);
+  uint8_t a[16], b[16];
+  CHECK(global_drbg.fill(a, sizeof a, blocking) == EntropyResult::ok);
+  seed_0_to_31(box.drbg);
+  CHECK(box.drbg.fill(b, sizeof b, blocking) == EntropyResult::ok);
+  CHECK(bytes_equal(a, b, sizeof a));
+  global_drbg.wipe();
 }
 
 TEST(wipe_unseeds) {

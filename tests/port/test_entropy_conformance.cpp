@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every entropy backend that runs on this target passes the conformance suite; and the suite
 // itself catches each kind of broken source it is meant to catch.
-#include "entropy_conformance.hpp"
+#include "tinyldp/port/test/entropy_conformance.hpp"
 
 #include "check.hpp"
 #include "register_models.hpp"
@@ -16,8 +16,8 @@ using tinyldp::port::ChaCha20Drbg;
 using tinyldp::port::HealthConfig;
 using tinyldp::port::HealthTested;
 using tinyldp::port::InsecureTestSource;
-using tinyldp::test::entropy_conformance;
-using tinyldp::test::EntropyConformanceOptions;
+using tinyldp::conformance::entropy_conformance;
+using tinyldp::conformance::EntropyConformanceOptions;
 
 namespace {
 
@@ -29,7 +29,8 @@ EntropyConformanceOptions backend(const char* name, void (*inject_failure)(void*
           .isr_retries = retries,
           .inject_failure = inject_failure,
           .inject_context = context,
-          .name = name};
+          .name = name,
+          .output = tinyldp::test::write};
 }
 
 EntropyConformanceOptions quiet() {

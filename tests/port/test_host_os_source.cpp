@@ -4,18 +4,19 @@
 #include "tinyldp/port/entropy/host_os_source.hpp"
 
 #include "check.hpp"
-#include "entropy_conformance.hpp"
+#include "tinyldp/port/test/entropy_conformance.hpp"
 
 using tinyldp::EntropyResult;
 using tinyldp::port::HostOsSource;
 
 TEST(host_os_source_conforms) {
   HostOsSource source;
-  tinyldp::test::EntropyConformanceOptions o;
+  tinyldp::conformance::EntropyConformanceOptions o;
+  o.output = tinyldp::test::write;
   o.name = "host_os";
   o.isr_supported = false;  // a system call is no place for an interrupt handler
   o.nonblocking_retries = 1000;
-  CHECK_EQ(tinyldp::test::entropy_conformance(source, o), 0u);
+  CHECK_EQ(tinyldp::conformance::entropy_conformance(source, o), 0u);
   uint8_t out[4];
   CHECK(source.fill(out, sizeof out, TINYLDP_ENTROPY_FROM_ISR) == EntropyResult::not_supported);
   CHECK_EQ(source.min_entropy_q8(), 2048u);
@@ -23,9 +24,10 @@ TEST(host_os_source_conforms) {
 
 TEST(host_os_c_form_conforms) {
   tinyldp::CEntropySource source(HostOsSource::as_c_source(), TINYLDP_ENTROPY_ESTIMATE_FULL);
-  tinyldp::test::EntropyConformanceOptions o;
+  tinyldp::conformance::EntropyConformanceOptions o;
+  o.output = tinyldp::test::write;
   o.name = "host_os(c)";
   o.isr_supported = false;
   o.nonblocking_retries = 1000;
-  CHECK_EQ(tinyldp::test::entropy_conformance(source, o), 0u);
+  CHECK_EQ(tinyldp::conformance::entropy_conformance(source, o), 0u);
 }

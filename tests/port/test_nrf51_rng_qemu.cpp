@@ -5,7 +5,7 @@
 #include "tinyldp/port/entropy/nrf51_rng.hpp"
 
 #include "check.hpp"
-#include "entropy_conformance.hpp"
+#include "tinyldp/port/test/entropy_conformance.hpp"
 #include "test_util.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
 
@@ -39,13 +39,14 @@ TEST(bits_are_roughly_balanced) {
 
 TEST(conforms_on_the_emulated_peripheral) {
   Nrf51Rng rng;
-  tinyldp::test::EntropyConformanceOptions o;
+  tinyldp::conformance::EntropyConformanceOptions o;
+  o.output = tinyldp::test::write;
   o.name = "nrf51_rng(qemu)";
   // The emulated VALRDY comes from a QEMU timer in host time, which a loaded host (parallel
   // ctest) can delay: allow ~1 s of polling before calling a non-blocking request stuck.
   o.nonblocking_retries = 20000000;
   o.isr_retries = 20000000;
-  CHECK_EQ(tinyldp::test::entropy_conformance(rng, o), 0u);
+  CHECK_EQ(tinyldp::conformance::entropy_conformance(rng, o), 0u);
 }
 
 TEST(health_tested_peripheral_passes) {

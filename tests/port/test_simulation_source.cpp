@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.hpp"
-#include "entropy_conformance.hpp"
+#include "tinyldp/port/test/entropy_conformance.hpp"
 #include "tinyldp/port/test/simulation_source.hpp"
 
 using tinyldp::port::SimulationSource;
@@ -88,8 +88,9 @@ TEST(stream_does_not_depend_on_request_sizes) {
 
 TEST(conforms_to_the_entropy_contract) {
   SimulationSource source(3);
-  tinyldp::test::EntropyConformanceOptions o;
+  tinyldp::conformance::EntropyConformanceOptions o;
+  o.output = tinyldp::test::write;
   o.name = "simulation";
   o.isr_supported = true;
-  CHECK_EQ(tinyldp::test::entropy_conformance(source, o), 0u);
+  CHECK_EQ(tinyldp::conformance::entropy_conformance(source, o), 0u);
 }

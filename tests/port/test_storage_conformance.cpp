@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every storage backend that runs on this target passes the storage conformance suite; and
 // the suite itself catches the broken devices it is meant to catch.
-#include "storage_conformance.hpp"
+#include "tinyldp/port/test/storage_conformance.hpp"
 
 #include "check.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
@@ -12,8 +12,8 @@ using tinyldp::StorageGeometry;
 using tinyldp::StorageResult;
 using tinyldp::port::EmulatedFlash;
 using tinyldp::port::RamStorage;
-using tinyldp::test::storage_conformance;
-using tinyldp::test::StorageConformanceOptions;
+using tinyldp::conformance::storage_conformance;
+using tinyldp::conformance::StorageConformanceOptions;
 
 namespace {
 
@@ -26,6 +26,7 @@ void power(void* c) { static_cast<EmulatedFlash*>(c)->power_on(); }
 
 StorageConformanceOptions flash_options(EmulatedFlash& flash, const char* name) {
   StorageConformanceOptions o;
+  o.output = tinyldp::test::write;
   o.name = name;
   o.inject_failure = &cut;
   o.restore = &power;
@@ -35,6 +36,7 @@ StorageConformanceOptions flash_options(EmulatedFlash& flash, const char* name) 
 
 StorageConformanceOptions quiet() {
   StorageConformanceOptions o;
+  o.output = tinyldp::test::write;
   o.print_violations = false;
   return o;
 }
@@ -97,6 +99,7 @@ TEST(ram_storage_conforms) {
   RamStorage ram(memory, geometry(1));
   ram.format();
   StorageConformanceOptions o;
+  o.output = tinyldp::test::write;
   o.name = "ram";
   CHECK_EQ(storage_conformance(ram, o), 0u);
   uint8_t memory8[1024];

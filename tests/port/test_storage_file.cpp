@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.hpp"
-#include "storage_conformance.hpp"
+#include "tinyldp/port/test/storage_conformance.hpp"
 #include "tinyldp/port/storage/file_storage.hpp"
 
 using tinyldp::Record;
@@ -44,12 +44,13 @@ TEST(file_storage_conforms) {
   FileStorage file;
   CHECK(file.open(tmp.path, geometry) == StorageResult::ok);
   Reopen ctx{&file, tmp.path};
-  tinyldp::test::StorageConformanceOptions o;
+  tinyldp::conformance::StorageConformanceOptions o;
+  o.output = tinyldp::test::write;
   o.name = "file";
   o.inject_failure = &close_file;
   o.restore = &reopen_file;
   o.context = &ctx;
-  CHECK_EQ(tinyldp::test::storage_conformance(file, o), 0u);
+  CHECK_EQ(tinyldp::conformance::storage_conformance(file, o), 0u);
 }
 
 TEST(file_storage_keeps_values_across_a_reopen) {

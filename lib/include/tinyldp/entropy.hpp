@@ -5,8 +5,9 @@
 // replaced by a weaker source, and a mechanism that meets one emits no report. Two forms:
 //  - C++: any type with `EntropyResult fill(uint8_t* out, size_t n, uint32_t flags)`,
 //    dispatched statically (no virtual call, inlinable);
-//  - C:   `struct tinyldp_entropy_source { fill function pointer, context }`, wrapped by
-//    `CEntropySource` so C firmware can plug in its own driver.
+//  - C:   `struct tinyldp_entropy_source { fill function pointer, context }` (tinyldp/entropy.h,
+//    the C header this one includes), wrapped by `CEntropySource` so C firmware can plug in
+//    its own driver.
 // Flags ask for non-blocking behaviour or for use from an interrupt handler; a source that
 // cannot honour a flag answers `not_supported` rather than blocking or misbehaving.
 // An entropy estimate (min-entropy per output byte, in 1/256 bit; 2048 = full entropy) is
@@ -21,38 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tinyldp/entropy.h"  // the C contract: result codes, flags, estimates, the struct
 #include "tinyldp/status.hpp"
-
-extern "C" {
-typedef enum tinyldp_entropy_result {
-  TINYLDP_ENTROPY_OK = 0,
-  TINYLDP_ENTROPY_NOT_READY = 1,      /* non-blocking request, nothing available yet */
-  TINYLDP_ENTROPY_FAILED = 2,         /* the source is broken; final until re-initialised */
-  TINYLDP_ENTROPY_NOT_SUPPORTED = 3,  /* this request (e.g. these flags) cannot be served */
-} tinyldp_entropy_result;
-
-enum {
-  TINYLDP_ENTROPY_BLOCKING = 0,
-  TINYLDP_ENTROPY_NONBLOCKING = 1u << 0, /* return NOT_READY instead of waiting */
-  TINYLDP_ENTROPY_FROM_ISR = 1u << 1,    /* called from an interrupt handler: never wait on
-                                            anything that needs an interrupt or an OS call */
-};
-
-/* Min-entropy estimates, per output byte in 1/256 bit. */
-enum {
-  TINYLDP_ENTROPY_ESTIMATE_UNKNOWN = 0,
-  TINYLDP_ENTROPY_ESTIMATE_FULL = 2048, /* 8 bits per byte: full entropy (or a seeded DRBG) */
-};
-
-/* Fills out[0..length) with uniformly random bytes, or reports why it could not. */
-typedef tinyldp_entropy_result (*tinyldp_entropy_fill_fn)(void* context, uint8_t* out,
-                                                          size_t length, uint32_t flags);
-
-typedef struct tinyldp_entropy_source {
-  tinyldp_entropy_fill_fn fill;
-  void* context;
-} tinyldp_entropy_source;
-}
 
 namespace tinyldp {
 

@@ -12,7 +12,9 @@
 // Nothing handed out stays behind: every mechanism ends its report with forget_drawn() (through
 // release(), fail_closed.hpp), which zeroes the buffered bytes already handed out; the
 // reservoir keeps only bits not yet drawn. So after a report the object holds no bit the report
-// used (tests/privacy/test_no_noise_left; issue #14, F6).
+// used (tests/privacy/test_no_noise_left; issue #14, F6), and the type is trivially
+// destructible: what is left when it ends are bits no report drew (wipe() forgets them too;
+// WipedOnExit<RandomBits<…>> does it on scope exit).
 // Cost: RAM = BufferBytes + 48 bytes on 32-bit targets (80 B with the default 32-byte buffer;
 // caller-owned, usually on the stack); time per draw is a few shifts plus one source call per
 // BufferBytes bytes (hosts: use a few hundred bytes, e.g. RandomBits<Source, 256>).
@@ -39,7 +41,6 @@ class RandomBits {
 
   RandomBits(const RandomBits&) = delete;
   RandomBits& operator=(const RandomBits&) = delete;
-  ~RandomBits() { wipe(); }
 
   // Returns n (1..64) fresh random bits in the low bits of the result.
   uint64_t draw(unsigned n) {
@@ -119,6 +120,15 @@ class RandomBits {
   // Bytes taken from the source since construction or reset().
   uint64_t bytes_pulled() const { return bytes_pulled_; }
 
+  // Forgets the buffered bits (zeroed): the next draw asks the source again.
+  void wipe() {
+    volatile uint8_t* b = buffer_;  // (a byte loop: memset's call costs the OUE firmware stack)
+    for (size_t i = 0; i < BufferBytes; ++i) b[i] = 0;
+    position_ = BufferBytes;
+    reservoir_ = 0;
+    available_ = 0;
+  }
+
   // Forgets buffered bits and any failure: the next draw asks the source again.
   void reset() {
     wipe();
@@ -173,14 +183,6 @@ class RandomBits {
     if (status_ != Status::ok) {
       for (size_t i = 0; i < BufferBytes; ++i) out[i] = 0;
     }
-  }
-
-  void wipe() {
-    volatile uint8_t* b = buffer_;  // (a byte loop: memset's call costs the OUE firmware stack)
-    for (size_t i = 0; i < BufferBytes; ++i) b[i] = 0;
-    position_ = BufferBytes;
-    reservoir_ = 0;
-    available_ = 0;
   }
 
   Source& source_;

@@ -32,33 +32,7 @@
 
 #include "tinyldp/endian.hpp"
 #include "tinyldp/entropy.hpp"  // is_same_type
-
-extern "C" {
-typedef enum tinyldp_storage_result {
-  TINYLDP_STORAGE_OK = 0,
-  TINYLDP_STORAGE_NOT_FOUND = 1,     /* no valid copy of the record */
-  TINYLDP_STORAGE_TOO_LARGE = 2,     /* payload does not fit the slot or the caller's buffer */
-  TINYLDP_STORAGE_BAD_GEOMETRY = 3,  /* slot layout outside the device, or unusable sizes */
-  TINYLDP_STORAGE_IO_ERROR = 4,      /* the device failed (or lost power); verify failed */
-} tinyldp_storage_result;
-
-typedef struct tinyldp_storage_geometry {
-  uint32_t sector_size;   /* erase unit, bytes */
-  uint32_t sector_count;
-  uint32_t program_size;  /* program unit, bytes (1, 4, 8, …); programs are aligned to it */
-  uint8_t erased_value;   /* byte value after erase (0xFF on NOR flash) */
-} tinyldp_storage_geometry;
-
-typedef struct tinyldp_storage_device {
-  tinyldp_storage_result (*read)(void* context, uint32_t address, uint8_t* out, size_t length);
-  /* Programs erased bytes; address and length are multiples of program_size. */
-  tinyldp_storage_result (*program)(void* context, uint32_t address, const uint8_t* data,
-                                    size_t length);
-  tinyldp_storage_result (*erase)(void* context, uint32_t sector);
-  void* context;
-  tinyldp_storage_geometry geometry;
-} tinyldp_storage_device;
-}
+#include "tinyldp/storage.h"   // the C contract: result codes, geometry, the device struct
 
 namespace tinyldp {
 

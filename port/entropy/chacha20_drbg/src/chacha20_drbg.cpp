@@ -150,7 +150,7 @@ void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
 }
 
 EntropyResult ChaCha20Drbg::reseed_if_due(size_t blocks, uint32_t flags) {
-  if (blocks_ + blocks <= interval_) return EntropyResult::ok;
+  if (blocks_ + blocks <= reseed_interval_blocks()) return EntropyResult::ok;
   if (reseed_ == nullptr) return EntropyResult::failed;  // fail closed
   return reseed_(*this, flags);
 }
@@ -170,7 +170,7 @@ EntropyResult ChaCha20Drbg::fill(uint8_t* out, size_t length, uint32_t flags) {
       constexpr size_t max_direct = 4096;  // 256 KiB per key, then a fresh key
       if (direct > max_direct) direct = max_direct;
       size_t blocks = direct > 0 ? direct + 1 : size_t{TINYLDP_CHACHA20_DRBG_BLOCKS};
-      if (blocks > interval_) blocks = static_cast<size_t>(interval_);
+      if (blocks > reseed_interval_blocks()) blocks = static_cast<size_t>(reseed_interval_blocks());
       if (direct > 0) direct = blocks - 1;
       const EntropyResult r = reseed_if_due(blocks, flags);
       if (r != EntropyResult::ok) {
@@ -203,10 +203,6 @@ EntropyResult ChaCha20Drbg::fill(uint8_t* out, size_t length, uint32_t flags) {
     done += take;
   }
   return EntropyResult::ok;
-}
-
-ChaCha20Drbg::~ChaCha20Drbg() {
-  secure_zero(reinterpret_cast<uint8_t*>(this), sizeof *this);
 }
 
 void ChaCha20Drbg::wipe() {

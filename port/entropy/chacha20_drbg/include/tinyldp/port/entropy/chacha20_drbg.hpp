@@ -14,7 +14,12 @@
 // - Reseed interval: after reseed_interval_blocks() keystream blocks it reseeds from the
 //   reseed source if one was set, and otherwise fails closed (answers `failed`) until seeded;
 //   a firmware may instead reseed from its main loop when blocks_until_reseed() runs low.
-// - An unseeded generator answers `failed`. The state is wiped on destruction and by wipe().
+// - An unseeded generator answers `failed`. wipe() forgets the state; nothing is left to wipe
+//   on destruction that a report used (fast key erasure: the key and buffer only ever hold
+//   output nobody has seen), so the type is trivially destructible and its initial state is
+//   all zero: a plain global `ChaCha20Drbg drbg;` lands in .bss and registers no destructor
+//   (docs/privacy-model.md, "Static placement"). WipedOnExit<ChaCha20Drbg> (wipe.hpp) wipes on
+//   scope exit, for host code that wants that too.
 // - FROM_ISR and NONBLOCKING are served (pure computation); a due reseed passes the flags on to
 //   the reseed source. One instance must not be used from an ISR and a thread at once.
 // Cost: RAM sizeof(ChaCha20Drbg) = 64 * TINYLDP_CHACHA20_DRBG_BLOCKS + 72 bytes on 32-bit
@@ -33,6 +38,7 @@
 
 #include "tinyldp/entropy.hpp"
 #include "tinyldp/port/entropy/chacha20.hpp"
+#include "tinyldp/wipe.hpp"
 
 // Keystream blocks generated per refill (more: less key-erasure overhead, more RAM).
 #ifndef TINYLDP_CHACHA20_DRBG_BLOCKS
@@ -51,12 +57,10 @@ class ChaCha20Drbg {
   static constexpr uint16_t min_seed_estimate_q8 = 64;
   static constexpr uint64_t default_reseed_interval_blocks = uint64_t{1} << 24;  // 1 GiB
 
-  ChaCha20Drbg() = default;
+  // All zero (constinit-able, .bss); trivially destructible (no destructor registered).
+  constexpr ChaCha20Drbg() = default;
   ChaCha20Drbg(const ChaCha20Drbg&) = delete;
   ChaCha20Drbg& operator=(const ChaCha20Drbg&) = delete;
-  // Zeroes every byte of the object through volatile stores (which the compiler may not drop
-  // as dead, unlike plain stores to an object whose lifetime ends).
-  ~ChaCha20Drbg();
 
   // (Re)seeds from `source`: >= 256 bits by its estimate, then the optional personalization
   // string (e.g. a device id). The old state is mixed in, never discarded; on any failure
@@ -89,12 +93,17 @@ class ChaCha20Drbg {
                                                                  : nullptr;
   }
   void set_reseed_interval_blocks(uint64_t blocks) { interval_ = blocks == 0 ? 1 : blocks; }
-  uint64_t reseed_interval_blocks() const { return interval_; }
+  uint64_t reseed_interval_blocks() const {
+    return interval_ == 0 ? default_reseed_interval_blocks : interval_;
+  }
   uint64_t blocks_since_reseed() const { return blocks_; }
   // Keystream blocks left before a reseed is due. A firmware without a reseed source reseeds
   // from its main loop when this runs low (e.g. below the blocks of one report), so a report
   // never waits for the TRNG and never carries a reseed's stack.
-  uint64_t blocks_until_reseed() const { return blocks_ >= interval_ ? 0 : interval_ - blocks_; }
+  uint64_t blocks_until_reseed() const {
+    const uint64_t interval = reseed_interval_blocks();
+    return blocks_ >= interval ? 0 : interval - blocks_;
+  }
   bool seeded() const { return seeded_; }
 
   EntropyResult fill(uint8_t* out, size_t length, uint32_t flags);
@@ -103,7 +112,8 @@ class ChaCha20Drbg {
                    : uint16_t{TINYLDP_ENTROPY_ESTIMATE_UNKNOWN};
   }
 
-  // Forgets everything (key, buffered output, counters): the generator is unseeded.
+  // Forgets the key, the buffered output and the counters: the generator is unseeded (the
+  // reseed source and interval stay as set).
   void wipe();
 
  private:
@@ -130,7 +140,7 @@ class ChaCha20Drbg {
   uint32_t key_[chacha20_key_words] = {};
   uint32_t buffer_words_[buffer_bytes / 4] = {};  // keystream bytes, read through buffer()
   uint64_t blocks_ = 0;
-  uint64_t interval_ = default_reseed_interval_blocks;
+  uint64_t interval_ = 0;  // 0: default_reseed_interval_blocks (so the initial state is all zero)
   tinyldp_entropy_source reseed_source_ = {nullptr, nullptr};
   Reseeder reseed_ = nullptr;
   uint16_t position_ = 0;  // next unread byte of buffer_
@@ -143,6 +153,7 @@ class ChaCha20Drbg {
 
 // Every port is checked against its contract where it is declared.
 static_assert(EntropySource<ChaCha20Drbg> && EntropyEstimating<ChaCha20Drbg>);
+static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(ChaCha20Drbg), "a global must register no destructor");
 
 }  // namespace tinyldp::port
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// The firmware's platform on the QEMU boards (and the host): the TRNG, a sensor, a radio.
-// Replace these three functions with your drivers.
+// The example firmwares' platform (platform.h) on the QEMU boards and the host: the TRNG, a
+// sensor, a radio. Replace these three functions with your drivers.
 //  - TRNG: QEMU's micro:bit has the nRF51 RNG peripheral, used here for real. The mps2 and virt
 //    boards have no TRNG: there a DETERMINISTIC stand-in (xorshift32, NOT RANDOM) lets the
 //    program run; a real device must never ship that. On the host, getrandom(2).
 //  - Sensor: a value that changes from report to report.
 //  - Radio: keeps a count and a checksum of the frames, and the last frame, for main() to print.
-#include "firmware.hpp"
-#include "platform_qemu.hpp"
+// Its state is zero-initialized (.bss): the static placement test requires the examples' images
+// to have no .data at all.
+#include "platform.h"
 
 #if defined(TINYLDP_BOARD_MICROBIT)
 #include "tinyldp/port/entropy/nrf51_rng.hpp"
@@ -16,18 +17,29 @@
 #endif
 
 namespace {
-uint32_t sensor_state = 7;
+struct RadioLog {
+  uint32_t frames;
+  uint32_t checksum;
+  uint8_t last[48];
+  size_t last_length;
+};
+uint32_t sensor_state;  // starts at 0
 RadioLog radio_log;
 }  // namespace
 
-const RadioLog& radio_log_so_far() { return radio_log; }
+extern "C" uint32_t platform_radio_frames() { return radio_log.frames; }
+extern "C" size_t platform_radio_last_frame(const uint8_t** frame) {
+  *frame = radio_log.last;
+  return radio_log.last_length;
+}
 
 extern "C" tinyldp_entropy_result platform_trng_fill(uint8_t* out, size_t length) {
 #if defined(TINYLDP_BOARD_MICROBIT)
   tinyldp::port::Nrf51Rng rng;  // starts the peripheral, stops it when done
   return static_cast<tinyldp_entropy_result>(rng.fill(out, length, TINYLDP_ENTROPY_BLOCKING));
 #elif defined(__arm__) || defined(__riscv)
-  static uint32_t x = 0x2545F491u;  // NOT RANDOM: a stand-in on boards without a TRNG
+  static uint32_t x;  // NOT RANDOM: a stand-in on boards without a TRNG
+  if (x == 0) x = 0x2545F491u;
   for (size_t i = 0; i < length; ++i) {
     x ^= x << 13;
     x ^= x >> 17;

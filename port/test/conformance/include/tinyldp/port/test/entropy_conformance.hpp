@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The conformance suite every entropy backend runs, on the host and on each QEMU target where
-// the backend exists. It returns the number of violations (printing each), so a test can both
+// tinyldp/port/test/entropy_conformance.hpp — the conformance suite every entropy backend runs:
+// tinyldp's own on the host and on each QEMU target where the backend exists, and an
+// out-of-tree port from its own test program (link tinyldp::port_conformance; docs/porting.md).
+// It returns the number of violations (writing each through options.output), so a test can both
 // require 0 for a real backend and require > 0 for a deliberately broken one.
 //
 // Checks: a zero-length request answers ok and writes nothing; no byte before or after the
@@ -10,17 +12,16 @@
 // contract allows, leave nothing but zeros or the prefill behind when not ok, and — if the
 // backend says so — eventually succeed; an injected failure is reported (not ok, nothing
 // usable written) and stays reported.
-#ifndef TINYLDP_TESTS_PORT_ENTROPY_CONFORMANCE_HPP
-#define TINYLDP_TESTS_PORT_ENTROPY_CONFORMANCE_HPP
+#ifndef TINYLDP_PORT_TEST_ENTROPY_CONFORMANCE_HPP
+#define TINYLDP_PORT_TEST_ENTROPY_CONFORMANCE_HPP
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check.hpp"
-#include "conformance.hpp"
+#include "tinyldp/port/test/conformance.hpp"
 #include "tinyldp/entropy.hpp"
 
-namespace tinyldp::test {
+namespace tinyldp::conformance {
 
 struct EntropyConformanceOptions {
   // A NONBLOCKING request may answer not_ready; retried up to this many times, it must then
@@ -33,14 +34,17 @@ struct EntropyConformanceOptions {
   void* inject_context = nullptr;
   bool failure_is_sticky = true;
   const char* name = "source";
-  bool print_violations = true;  // off for the suite's own tests on broken sources
+  // Where violations are written (null: only counted); print_violations off silences it too
+  // (the suite's own tests on broken sources).
+  Output output = nullptr;
+  bool print_violations = true;
 };
 
 namespace conformance_detail {
 using conformance::sentinel;
-using Guarded = conformance::Guarded<100>;
+using Guarded = conformance::GuardedBuffer<100>;
 
-inline void report(uint32_t& violations, const char* name, const char* what, size_t n) {
+inline void report(uint32_t& violations, const Channel* name, const char* what, size_t n) {
   conformance::report(violations, "conformance", name, what, "length ", n);
 }
 
@@ -61,7 +65,7 @@ inline bool only_prefill_or_zero(const Guarded& g, uint8_t prefill) {
 
 template <EntropySource S>
 void check_flag(S& source, uint32_t flags, bool may_be_unsupported, uint32_t retries,
-                uint32_t& violations, const char* name, const char* label) {
+                uint32_t& violations, const Channel* name, const char* label) {
   Guarded g;
   g.prepare(16, 0x00);
   EntropyResult r = source.fill(g.out(), g.n, flags);
@@ -86,7 +90,8 @@ template <EntropySource S>
 uint32_t entropy_conformance(S& source, const EntropyConformanceOptions& options = {}) {
   using namespace conformance_detail;
   uint32_t v = 0;
-  const char* name = options.print_violations ? options.name : nullptr;
+  const Channel channel{options.output, options.name};
+  const Channel* name = options.print_violations ? &channel : nullptr;
   constexpr uint32_t blocking = TINYLDP_ENTROPY_BLOCKING;
 
   // Zero-length requests.
@@ -148,6 +153,6 @@ uint32_t entropy_conformance(S& source, const EntropyConformanceOptions& options
   return v;
 }
 
-}  // namespace tinyldp::test
+}  // namespace tinyldp::conformance
 
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The conformance suite every storage backend runs, on the host and on each QEMU target where
-// the backend exists. Like the entropy suite it returns the number of violations (printing
-// each), so a test can require 0 for a real backend and > 0 for a deliberately broken one.
+// tinyldp/port/test/storage_conformance.hpp — the conformance suite every storage backend runs:
+// tinyldp's own on the host and on each QEMU target where the backend exists, and an
+// out-of-tree flash driver from its own test program (link tinyldp::port_conformance). Like the
+// entropy suite it returns the number of violations (writing each through options.output), so
+// a test can require 0 for a real backend and > 0 for a deliberately broken one.
 //
 // Device level (uses the device's first `sectors` sectors, default all): erase really erases;
 // program then read returns the bytes; a zero-length read or program answers ok and writes
@@ -14,21 +16,20 @@
 // by one per write; an injected device failure is reported by write and read (no record bytes
 // left in the buffer) and, once the device is back, the record reads as the old or new value.
 // Storage is never called from an interrupt handler, so there is no ISR path to check.
-#ifndef TINYLDP_TESTS_PORT_STORAGE_CONFORMANCE_HPP
-#define TINYLDP_TESTS_PORT_STORAGE_CONFORMANCE_HPP
+#ifndef TINYLDP_PORT_TEST_STORAGE_CONFORMANCE_HPP
+#define TINYLDP_PORT_TEST_STORAGE_CONFORMANCE_HPP
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check.hpp"
-#include "conformance.hpp"
-#include "test_util.hpp"
+#include "tinyldp/port/test/conformance.hpp"
 #include "tinyldp/storage.hpp"
 
-namespace tinyldp::test {
+namespace tinyldp::conformance {
 
 struct StorageConformanceOptions {
   const char* name = "device";
+  Output output = nullptr;  // where violations are written (null: only counted)
   bool print_violations = true;
   // Makes the device fail (power cut, closed file, …) and brings it back; null: skip.
   void (*inject_failure)(void* context) = nullptr;
@@ -39,9 +40,9 @@ struct StorageConformanceOptions {
 namespace storage_conformance_detail {
 using conformance::sentinel;
 constexpr size_t max_length = 64;
-using Guarded = conformance::Guarded<max_length>;
+using Guarded = conformance::GuardedBuffer<max_length>;
 
-inline void report(uint32_t& violations, const char* name, const char* what, size_t n) {
+inline void report(uint32_t& violations, const Channel* name, const char* what, size_t n) {
   conformance::report(violations, "storage conformance", name, what, "", n);
 }
 
@@ -77,7 +78,7 @@ bool sector_erased(D& device, uint32_t sector) {
 }
 
 template <StorageDevice D>
-void device_checks(D& device, uint32_t& v, const char* name) {
+void device_checks(D& device, uint32_t& v, const Channel* name) {
   const StorageGeometry g = device.geometry();
   const uint32_t unit = g.program_size;
   if (unit == 0 || g.sector_size % unit != 0 || g.sector_count < 4 || g.sector_size < 64) {
@@ -147,7 +148,7 @@ void device_checks(D& device, uint32_t& v, const char* name) {
 }
 
 template <StorageDevice D>
-void record_checks(D& device, uint32_t& v, const char* name,
+void record_checks(D& device, uint32_t& v, const Channel* name,
                    const StorageConformanceOptions& options) {
   const StorageGeometry g = device.geometry();
   for (uint32_t s = 0; s < 4; ++s)
@@ -259,12 +260,13 @@ template <StorageDevice D>
 uint32_t storage_conformance(D& device, const StorageConformanceOptions& options = {}) {
   using namespace storage_conformance_detail;
   uint32_t v = 0;
-  const char* name = options.print_violations ? options.name : nullptr;
+  const Channel channel{options.output, options.name};
+  const Channel* name = options.print_violations ? &channel : nullptr;
   device_checks(device, v, name);
   if (v == 0) record_checks(device, v, name, options);
   return v;
 }
 
-}  // namespace tinyldp::test
+}  // namespace tinyldp::conformance
 
 #endif

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* tinyldp.h — tinyldp from C: local differential privacy on the device, in C99.
+ *
+ * What it covers: configuring a mechanism from ε as an integer fixed-point value, privatizing a
+ * value, framing the report in the wire format (docs/wire-format.md); the entropy contract
+ * (tinyldp/entropy.h), the SP 800-90B health tests, the ChaCha20 DRBG; the storage contract
+ * (tinyldp/storage.h) and its power-safe record. Mechanisms: binary RR (rr), k-ary RR (krr),
+ * unary encoding (sue, oue), local hashing (blh, olh), 1-bit Hadamard response (hr),
+ * stochastic discretization (sd) and discrete Laplace (dlaplace) for bounded integers.
+ *
+ * How it is built: a compiled library (CMake target tinyldp::c, libtinyldp_c.a) implementing
+ * these functions over the C++ core; the caller needs a C compiler only. No heap, no static
+ * state, no floating point: every context is caller-owned memory of the size given below (the
+ * BearSSL way), which may be a plain global (.bss, zero bytes of flash) or on the stack. A
+ * context is made by its init or configure function before any other use and must not be
+ * copied or moved afterwards (some hold a pointer into themselves).
+ *
+ * ε: an unsigned 64-bit fixed-point value, ε · 2^32 (the core's own representation, so C and
+ * C++ configure the same probabilities). TINYLDP_EPSILON_Q32(num, den) writes num/den, rounded
+ * down (never more privacy loss than asked for); valid budgets are (0, 20].
+ *
+ * Status: every fallible call returns a tinyldp_status (TINYLDP_STATUS_OK = 0). A report call
+ * that fails leaves no report: the caller's buffer is zeroed and nothing may be sent.
+ *
+ * Entropy: mechanisms draw from any tinyldp_entropy_source — in production the DRBG
+ * (tinyldp_chacha20_drbg_source), seeded from a health-tested TRNG. Seeding needs the source's
+ * min-entropy estimate (see tinyldp_chacha20_drbg_seed): without it the DRBG refuses to seed.
+ *
+ * Cost: each mechanism's code and stack are the C++ core's (docs/footprint.md; the `c_firmware`
+ * row is examples/c_firmware, this API end to end) plus a call. Run-time configuration needs
+ * about 1.3 KiB of stack (384-bit integer arithmetic); configure once at boot. */
+#ifndef TINYLDP_H
+#define TINYLDP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyldp/entropy.h"
+#include "tinyldp/storage.h"
+#include "tinyldp/version.hpp" /* TINYLDP_VERSION_MAJOR, _MINOR, _PATCH, _STRING (macros only) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status, ε -------------------------------------------------------------------------- */
+
+typedef enum tinyldp_status {
+  TINYLDP_STATUS_OK = 0,
+  TINYLDP_STATUS_BAD_EPSILON = 1,           /* ε not in (0, 20] */
+  TINYLDP_STATUS_BAD_PARAMETER = 2,         /* a domain size, range or level count out of range */
+  TINYLDP_STATUS_PRECISION_TOO_LOW = 3,     /* the probabilities cannot be realised */
+  TINYLDP_STATUS_VALUE_OUT_OF_DOMAIN = 4,   /* the private value is not in the domain */
+  TINYLDP_STATUS_BUFFER_TOO_SMALL = 5,      /* the report buffer is shorter than needed */
+  TINYLDP_STATUS_ENTROPY_NOT_READY = 6,     /* a non-blocking source had nothing yet */
+  TINYLDP_STATUS_ENTROPY_FAILED = 7,        /* the source failed; final until re-initialised */
+  TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED = 8  /* the source cannot serve this request */
+} tinyldp_status;
+
+/* A short English reason ("bad epsilon", …), never NULL. */
+const char* tinyldp_status_string(tinyldp_status status);
+
+/* ε = num/den as ε · 2^32, rounded down (num < 2^32, den > 0): TINYLDP_EPSILON_Q32(1, 2) is 0.5. */
+#define TINYLDP_EPSILON_Q32(num, den) ((uint64_t)(((uint64_t)(num) << 32) / (uint64_t)(den)))
+#define TINYLDP_EPSILON_MAX_Q32 ((uint64_t)20 << 32)
+
+/* ---- contexts: caller-owned, sized here --------------------------------------------------- */
+
+/* Storage for one context, aligned for any member the implementation keeps. The sizes are
+ * exact (up to the 8-byte alignment); the implementation checks at compile time that each C++
+ * object fits and is aligned. */
+#define TINYLDP_CONTEXT_STORAGE(size) \
+  union {                             \
+    uint64_t align_u64;               \
+    void* align_pointer;              \
+    void (*align_function)(void);     \
+    unsigned char bytes[size];        \
+  } opaque
+
+#define TINYLDP_RR_CONTEXT_SIZE 24
+#define TINYLDP_KRR_CONTEXT_SIZE 40
+#define TINYLDP_UE_CONTEXT_SIZE 48
+#define TINYLDP_LH_CONTEXT_SIZE 48
+#define TINYLDP_HR_CONTEXT_SIZE 32
+#define TINYLDP_SD_CONTEXT_SIZE 56
+#define TINYLDP_DLAPLACE_CONTEXT_SIZE 56
+/* Keystream blocks the DRBG buffers: must be the value the library was built with (a compile
+ * definition on the tinyldp targets when changed; 4 by default). */
+#ifndef TINYLDP_CHACHA20_DRBG_BLOCKS
+#define TINYLDP_CHACHA20_DRBG_BLOCKS 4
+#endif
+/* 328 bytes with 4 blocks on 32-bit targets, 336 on 64-bit hosts. */
+#define TINYLDP_CHACHA20_DRBG_CONTEXT_SIZE \
+  ((64 * TINYLDP_CHACHA20_DRBG_BLOCKS + 56 + 3 * sizeof(void*) + 7) / 8 * 8)
+#define TINYLDP_HEALTH_CONTEXT_SIZE (56 + 2 * sizeof(void*))  /* 64 B on 32-bit targets */
+#define TINYLDP_RECORD_CONTEXT_SIZE ((40 + 5 * sizeof(void*) + 7) / 8 * 8) /* 64 B on 32-bit */
+
+typedef struct tinyldp_rr { TINYLDP_CONTEXT_STORAGE(TINYLDP_RR_CONTEXT_SIZE); } tinyldp_rr;
+typedef struct tinyldp_krr { TINYLDP_CONTEXT_STORAGE(TINYLDP_KRR_CONTEXT_SIZE); } tinyldp_krr;
+typedef struct tinyldp_ue { TINYLDP_CONTEXT_STORAGE(TINYLDP_UE_CONTEXT_SIZE); } tinyldp_ue;
+typedef struct tinyldp_lh { TINYLDP_CONTEXT_STORAGE(TINYLDP_LH_CONTEXT_SIZE); } tinyldp_lh;
+typedef struct tinyldp_hr { TINYLDP_CONTEXT_STORAGE(TINYLDP_HR_CONTEXT_SIZE); } tinyldp_hr;
+typedef struct tinyldp_sd { TINYLDP_CONTEXT_STORAGE(TINYLDP_SD_CONTEXT_SIZE); } tinyldp_sd;
+typedef struct tinyldp_dlaplace {
+  TINYLDP_CONTEXT_STORAGE(TINYLDP_DLAPLACE_CONTEXT_SIZE);
+} tinyldp_dlaplace;
+typedef struct tinyldp_chacha20_drbg {
+  TINYLDP_CONTEXT_STORAGE(TINYLDP_CHACHA20_DRBG_CONTEXT_SIZE);
+} tinyldp_chacha20_drbg;
+typedef struct tinyldp_health { TINYLDP_CONTEXT_STORAGE(TINYLDP_HEALTH_CONTEXT_SIZE); } tinyldp_health;
+typedef struct tinyldp_record { TINYLDP_CONTEXT_STORAGE(TINYLDP_RECORD_CONTEXT_SIZE); } tinyldp_record;
+
+/* ---- the wire format ---------------------------------------------------------------------- */
+
+/* Mechanism ids on the wire (never reused). */
+enum {
+  TINYLDP_MECHANISM_RR = 1,
+  TINYLDP_MECHANISM_KRR = 2,
+  TINYLDP_MECHANISM_SUE = 3,
+  TINYLDP_MECHANISM_OUE = 4,
+  TINYLDP_MECHANISM_BLH = 6,
+  TINYLDP_MECHANISM_OLH = 7,
+  TINYLDP_MECHANISM_HR = 8,
+  TINYLDP_MECHANISM_SD = 9,
+  TINYLDP_MECHANISM_DLAPLACE = 10
+};
+
+/* Optional header fields (tinyldp_wire_header.fields). */
+enum {
+  TINYLDP_WIRE_DEVICE_ID = 1, /* u32 */
+  TINYLDP_WIRE_EPOCH = 2,     /* u32 */
+  TINYLDP_WIRE_COHORT = 4     /* u16 */
+};
+#define TINYLDP_WIRE_FIXED_HEADER_BYTES 7
+#define TINYLDP_WIRE_MAX_HEADER_BYTES 17 /* all three optional fields */
+/* Payload bytes: unary encoding over d values; every other mechanism fits in 8. */
+#define TINYLDP_UE_PAYLOAD_BYTES(d) (((size_t)(d) + 7) / 8)
+#define TINYLDP_MAX_SCALAR_PAYLOAD_BYTES 8
+
+typedef struct tinyldp_wire_header {
+  uint8_t fields; /* which optional fields are sent (TINYLDP_WIRE_DEVICE_ID | …) */
+  uint32_t device_id;
+  uint32_t epoch;
+  uint16_t cohort;
+} tinyldp_wire_header;
+
+/* What a configured mechanism is: its wire identity and its privacy. */
+typedef struct tinyldp_description {
+  uint8_t mechanism_id;            /* TINYLDP_MECHANISM_… */
+  uint32_t payload_bits;           /* bits of payload after the header */
+  uint32_t digest;                 /* the wire header's parameter digest */
+  uint64_t realized_epsilon_q32;   /* ε the probabilities really give (≤ the request), · 2^32 */
+  uint64_t random_bits_per_report; /* the same for every value */
+} tinyldp_description;
+
+/* Header + payload bytes of a report with these optional fields. */
+size_t tinyldp_report_bytes(const tinyldp_description* mechanism, uint8_t fields);
+
+/* Frames a payload (payload_bits bits, LSB first, as the privatize functions write it):
+ * header then payload into out. header NULL: no optional fields. The payload may already sit at
+ * its place in out (out + header bytes); no other overlap. On error nothing is left in out. */
+tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
+                                   const tinyldp_wire_header* header, const uint8_t* payload,
+                                   uint8_t* out, size_t out_size, size_t* written);
+
+/* ---- mechanisms --------------------------------------------------------------------------- */
+/* Each mechanism has:
+ *   configure: from ε (· 2^32) and its parameters, into the caller's context;
+ *   describe:  fills a tinyldp_description;
+ *   privatize: the value's report as its wire payload (payload_bits bits, LSB first) into
+ *              payload[0..payload_size);
+ *   report:    privatize + frame: the whole wire report into frame[0..frame_size), its length
+ *              in *written (header NULL: no optional fields).
+ * The value is a category in [0, domain) (rr: a bit, 0 or 1; sd and dlaplace: an integer in
+ * [lo, hi]); anything else is TINYLDP_STATUS_VALUE_OUT_OF_DOMAIN, with no report. Entropy:
+ * each call reads `source` in 8-byte requests through a bit reader made for the call and keeps
+ * nothing afterwards (the bytes it drew are zeroed) — the same reports as C++'s
+ * RandomBits<Source, 8> made fresh for each report. An entropy failure is the status
+ * TINYLDP_STATUS_ENTROPY_*, with no report. */
+
+tinyldp_status tinyldp_rr_configure(tinyldp_rr* ctx, uint64_t epsilon_q32);
+void tinyldp_rr_describe(const tinyldp_rr* ctx, tinyldp_description* out);
+tinyldp_status tinyldp_rr_privatize(const tinyldp_rr* ctx, uint32_t bit,
+                                    const tinyldp_entropy_source* source, uint8_t* payload,
+                                    size_t payload_size);
+tinyldp_status tinyldp_rr_report(const tinyldp_rr* ctx, uint32_t bit,
+                                 const tinyldp_entropy_source* source,
+                                 const tinyldp_wire_header* header, uint8_t* frame,
+                                 size_t frame_size, size_t* written);
+
+/* k-ary randomized response over [0, k), 2 ≤ k ≤ 2^30. */
+tinyldp_status tinyldp_krr_configure(tinyldp_krr* ctx, uint64_t epsilon_q32, uint32_t k);
+void tinyldp_krr_describe(const tinyldp_krr* ctx, tinyldp_description* out);
+tinyldp_status tinyldp_krr_privatize(const tinyldp_krr* ctx, uint32_t value,
+                                     const tinyldp_entropy_source* source, uint8_t* payload,
+                                     size_t payload_size);
+tinyldp_status tinyldp_krr_report(const tinyldp_krr* ctx, uint32_t value,
+                                  const tinyldp_entropy_source* source,
+                                  const tinyldp_wire_header* header, uint8_t* frame,
+                                  size_t frame_size, size_t* written);
+
+/* Unary encoding over [0, d): OUE (optimized) or SUE (symmetric, basic RAPPOR); the payload is
+ * TINYLDP_UE_PAYLOAD_BYTES(d) bytes, bit i of the report in bit i % 8 of byte i / 8. */
+tinyldp_status tinyldp_ue_configure_oue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d);
+tinyldp_status tinyldp_ue_configure_sue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d);
+void tinyldp_ue_describe(const tinyldp_ue* ctx, tinyldp_description* out);
+tinyldp_status tinyldp_ue_privatize(const tinyldp_ue* ctx, uint32_t value,
+                                    const tinyldp_entropy_source* source, uint8_t* payload,
+                                    size_t payload_size);
+tinyldp_status tinyldp_ue_report(const tinyldp_ue* ctx, uint32_t value,
+                                 const tinyldp_entropy_source* source,
+                                 const tinyldp_wire_header* header, uint8_t* frame,
+                                 size_t frame_size, size_t* written);
+
+/* Local hashing over [0, d): OLH (g = round(e^ε) + 1) or BLH (g = 2); a 32-bit seed per report. */
+tinyldp_status tinyldp_lh_configure_olh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d);
+tinyldp_status tinyldp_lh_configure_blh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d);
+void tinyldp_lh_describe(const tinyldp_lh* ctx, tinyldp_description* out);
+tinyldp_status tinyldp_lh_privatize(const tinyldp_lh* ctx, uint32_t value,
+                                    const tinyldp_entropy_source* source, uint8_t* payload,
+                                    size_t payload_size);
+tinyldp_status tinyldp_lh_report(const tinyldp_lh* ctx, uint32_t value,
+                                 const tinyldp_entropy_source* source,
+                                 const tinyldp_wire_header* header, uint8_t* frame,
+                                 size_t frame_size, size_t* written);
+
+/* 1-bit Hadamard response over [0, d). */
+tinyldp_status tinyldp_hr_configure(tinyldp_hr* ctx, uint64_t epsilon_q32, uint32_t d);
+void tinyldp_hr_describe(const tinyldp_hr* ctx, tinyldp_description* out);
+tinyldp_status tinyldp_hr_privatize(const tinyldp_hr* ctx, uint32_t value,
+                                    const tinyldp_entropy_source* source, uint8_t* payload,
+                                    size_t payload_size);
+tinyldp_status tinyldp_hr_report(const tinyldp_hr* ctx, uint32_t value,
+                                 const tinyldp_entropy_source* source,
+                                 const tinyldp_wire_header* header, uint8_t* frame,
+                                 size_t frame_size, size_t* written);
+
+/* Stochastic discretization of an integer in [lo, hi] to `levels` levels (2..256), then k-RR;
+ * the collector estimates the mean and the distribution. */
+tinyldp_status tinyldp_sd_configure(tinyldp_sd* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                    uint32_t levels);
+void tinyldp_sd_describe(const tinyldp_sd* ctx, tinyldp_description* out);
+tinyldp_status tinyldp_sd_privatize(const tinyldp_sd* ctx, int32_t value,
+                                    const tinyldp_entropy_source* source, uint8_t* payload,
+                                    size_t payload_size);
+tinyldp_status tinyldp_sd_report(const tinyldp_sd* ctx, int32_t value,
+                                 const tinyldp_entropy_source* source,
+                                 const tinyldp_wire_header* header, uint8_t* frame,
+                                 size_t frame_size, size_t* written);
+
+/* Discrete Laplace for an integer in [lo, hi] (hi − lo ≤ 65535) with sensitivity Δ (1..hi − lo).
+ * `table`: caller-owned storage of TINYLDP_DLAPLACE_TABLE_ENTRIES(lo, hi) weights, kept as long
+ * as the context is used; configuration takes about 50 · (hi − lo) wide multiplications. */
+#define TINYLDP_DLAPLACE_TABLE_ENTRIES(lo, hi) ((size_t)((int64_t)(hi) - (int64_t)(lo) + 1))
+tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilon_q32, int32_t lo,
+                                          int32_t hi, uint32_t sensitivity, uint64_t* table,
+                                          size_t table_entries);
+void tinyldp_dlaplace_describe(const tinyldp_dlaplace* ctx, tinyldp_description* out);
+tinyldp_status tinyldp_dlaplace_privatize(const tinyldp_dlaplace* ctx, int32_t value,
+                                          const tinyldp_entropy_source* source, uint8_t* payload,
+                                          size_t payload_size);
+tinyldp_status tinyldp_dlaplace_report(const tinyldp_dlaplace* ctx, int32_t value,
+                                       const tinyldp_entropy_source* source,
+                                       const tinyldp_wire_header* header, uint8_t* frame,
+                                       size_t frame_size, size_t* written);
+
+/* ---- the ChaCha20 DRBG -------------------------------------------------------------------- */
+/* 256 bits of seed entropy from any source become a fast stream of random bytes; fast key
+ * erasure (a later compromise of the state reveals nothing already handed out); after the
+ * reseed interval it reseeds from the reseed source if one is set and fails closed otherwise. */
+
+/* Makes an unseeded generator (every request fails until seeded). A zeroed context (a global)
+ * is already in this state, but call it anyway: it is what makes the object. */
+void tinyldp_chacha20_drbg_init(tinyldp_chacha20_drbg* drbg);
+
+/* (Re)seeds from `source` with ≥ 256 bits by ITS MIN-ENTROPY ESTIMATE, which you must state:
+ *   min_entropy_q8 = min-entropy per output byte in 1/256 bit. TINYLDP_ENTROPY_ESTIMATE_FULL
+ *   (2048, 8 bits per byte: a conditioned TRNG, e.g. one with a hardware conditioner, or
+ *   another seeded DRBG); for a health-tested raw source, tinyldp_health_min_entropy_q8(); for
+ *   a raw noise source, your SP 800-90B estimate. The DRBG reads ceil(65536 / estimate) bytes
+ *   (32 at full entropy). TINYLDP_ENTROPY_ESTIMATE_UNKNOWN (0), or anything below 64 (1/4 bit
+ *   per byte), is refused: TINYLDP_ENTROPY_NOT_SUPPORTED, the generator unchanged.
+ * The old state is mixed in; the optional personalization (e.g. a device id) after the seed.
+ * On any failure the key is left as it was. */
+tinyldp_entropy_result tinyldp_chacha20_drbg_seed(tinyldp_chacha20_drbg* drbg,
+                                                  const tinyldp_entropy_source* source,
+                                                  uint16_t min_entropy_q8, uint32_t flags,
+                                                  const uint8_t* personalization,
+                                                  size_t personalization_length);
+/* Mixes caller-held material (a persisted seed from flash) in and marks the generator seeded;
+ * the caller vouches for its entropy. */
+void tinyldp_chacha20_drbg_seed_from_bytes(tinyldp_chacha20_drbg* drbg, const uint8_t* material,
+                                           size_t length);
+/* The source a due reseed reads (with its estimate, as for seeding); it must outlive the
+ * generator. Without one, the firmware reseeds from its main loop when
+ * tinyldp_chacha20_drbg_blocks_until_reseed() runs low (no reseed then nests in a report). */
+void tinyldp_chacha20_drbg_set_reseed_source(tinyldp_chacha20_drbg* drbg,
+                                             const tinyldp_entropy_source* source,
+                                             uint16_t min_entropy_q8);
+void tinyldp_chacha20_drbg_set_reseed_interval_blocks(tinyldp_chacha20_drbg* drbg, uint64_t blocks);
+uint64_t tinyldp_chacha20_drbg_blocks_until_reseed(const tinyldp_chacha20_drbg* drbg);
+int tinyldp_chacha20_drbg_seeded(const tinyldp_chacha20_drbg* drbg); /* 1 or 0 */
+tinyldp_entropy_result tinyldp_chacha20_drbg_fill(tinyldp_chacha20_drbg* drbg, uint8_t* out,
+                                                  size_t length, uint32_t flags);
+/* The generator as an entropy source for the mechanisms (its estimate: full, once seeded). */
+tinyldp_entropy_source tinyldp_chacha20_drbg_source(tinyldp_chacha20_drbg* drbg);
+/* Forgets the key and buffered output: unseeded again. */
+void tinyldp_chacha20_drbg_wipe(tinyldp_chacha20_drbg* drbg);
+
+/* ---- SP 800-90B health tests around a raw noise source ------------------------------------- */
+/* Every sample of the raw source passes the repetition-count and adaptive-proportion tests
+ * before any byte leaves; the first request runs the start-up test (1024 samples, discarded).
+ * A trip zeroes the request and fails every later one (fail closed) until reinit. */
+
+typedef struct tinyldp_health_config {
+  uint16_t h_q8;       /* claimed min-entropy per sample, 1/256 bit (256 = 1 bit) */
+  uint8_t alpha_log2;  /* false-alarm rate α = 2^-alpha_log2 per sample (20..40 typical) */
+  uint8_t sample_bits; /* 8 (byte samples) or 1 (bit samples, LSB first) */
+  uint16_t apt_window; /* 512 for byte samples, 1024 for bit samples (SP 800-90B) */
+} tinyldp_health_config;
+/* H = 1 bit per byte sample (a cautious claim), α = 2^-20. */
+#define TINYLDP_HEALTH_CONFIG_DEFAULT {256, 20, 8, 512}
+
+/* A configuration with its cutoffs. */
+typedef struct tinyldp_health_plan {
+  tinyldp_health_config config;
+  uint32_t rct_cutoff;
+  uint32_t apt_cutoff;
+} tinyldp_health_plan;
+/* TINYLDP_HEALTH_CONFIG_DEFAULT's plan, computed beforehand (no cutoff computation linked). */
+#define TINYLDP_HEALTH_PLAN_DEFAULT {TINYLDP_HEALTH_CONFIG_DEFAULT, 21, 311}
+/* Computes the cutoffs at run time (the APT's binomial tail: about 1.5 KiB of code). */
+tinyldp_status tinyldp_health_plan_make(const tinyldp_health_config* config,
+                                        tinyldp_health_plan* out);
+
+/* Wraps `raw` (kept by value) with the plan's tests; TINYLDP_STATUS_BAD_PARAMETER for a plan
+ * out of range (a zero cutoff, sample_bits other than 1 or 8). */
+tinyldp_status tinyldp_health_init(tinyldp_health* health, const tinyldp_entropy_source* raw,
+                                   const tinyldp_health_plan* plan);
+tinyldp_entropy_result tinyldp_health_fill(tinyldp_health* health, uint8_t* out, size_t length,
+                                           uint32_t flags);
+/* The tested source, and its estimate for seeding: the plan's claim, per output byte (H for
+ * byte samples, 8H for bit samples). */
+tinyldp_entropy_source tinyldp_health_source(tinyldp_health* health);
+uint16_t tinyldp_health_min_entropy_q8(const tinyldp_health* health);
+enum {
+  TINYLDP_HEALTH_OK = 0,
+  TINYLDP_HEALTH_REPETITION_COUNT = 1,    /* a value repeated too often in a row */
+  TINYLDP_HEALTH_ADAPTIVE_PROPORTION = 2, /* a value too frequent within a window */
+  TINYLDP_HEALTH_BAD_CONFIG = 3
+};
+int tinyldp_health_failure(const tinyldp_health* health);
+/* Forgets all history and any failure; the next request runs the start-up test again. */
+void tinyldp_health_reinit(tinyldp_health* health);
+
+/* ---- a power-safe record on a storage device ----------------------------------------------- */
+/* One value in two slots of whole erase sectors of its own: a write goes to the slot not holding
+ * the newest copy (erase, payload, header last, read-back verify), so after a power cut a read
+ * returns the old value or the new one, never a mix. `device` is kept by value. */
+tinyldp_storage_result tinyldp_record_init(tinyldp_record* record,
+                                           const tinyldp_storage_device* device,
+                                           uint32_t first_sector, uint32_t sectors_per_slot);
+uint32_t tinyldp_record_capacity(const tinyldp_record* record); /* 0: unusable layout */
+tinyldp_storage_result tinyldp_record_read(tinyldp_record* record, uint8_t* out,
+                                           size_t out_capacity, size_t* length);
+tinyldp_storage_result tinyldp_record_write(tinyldp_record* record, const uint8_t* data,
+                                            size_t length);
+uint32_t tinyldp_record_sequence(const tinyldp_record* record); /* 0: none yet */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp.h implemented over the C++ core and ports: each context's bytes hold the C++ object,
+// made there by placement new; each call converts its arguments and forwards. Nothing here
+// keeps state of its own, allocates, or throws.
+#include "tinyldp.h"
+
+#include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/krr.hpp"
+#include "tinyldp/local_hashing.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/health_tests.hpp"
+#include "tinyldp/random_bits.hpp"
+#include "tinyldp/rr.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
+#include "tinyldp/storage.hpp"
+#include "tinyldp/unary_encoding.hpp"
+#include "tinyldp/wipe.hpp"
+#include "tinyldp/wire.hpp"
+
+namespace {
+struct Placement {};  // placement new without <new> (absent from some bare-metal toolchains)
+}  // namespace
+inline void* operator new(size_t, Placement, void* where) noexcept { return where; }
+
+namespace {
+
+using namespace tinyldp;
+
+// The C++ objects behind the contexts that hold more than one.
+struct HealthContext {
+  HealthContext(tinyldp_entropy_source source, const port::HealthPlan& plan)
+      : raw(source), tested(raw, plan) {}
+  CEntropySource raw;
+  port::HealthTested<CEntropySource> tested;
+};
+struct RecordContext {
+  RecordContext(const tinyldp_storage_device& driver, uint32_t first_sector,
+                uint32_t sectors_per_slot)
+      : device(driver), record(device, first_sector, sectors_per_slot) {}
+  CStorageDevice device;
+  Record<CStorageDevice> record;
+};
+
+// Each context's storage holds its object, aligned, and is no larger than the object rounded
+// up to the storage's alignment (the header's sizes are exact).
+template <class T, class Context>
+constexpr bool holds_exactly = sizeof(T) <= sizeof(Context::opaque) &&
+                               alignof(T) <= alignof(Context) &&
+                               sizeof(Context) - sizeof(T) < alignof(Context);
+static_assert(holds_exactly<BinaryRr, tinyldp_rr>);
+static_assert(holds_exactly<KaryRr, tinyldp_krr>);
+static_assert(holds_exactly<UnaryEncoding, tinyldp_ue>);
+static_assert(holds_exactly<LocalHashing, tinyldp_lh>);
+static_assert(holds_exactly<HadamardResponse, tinyldp_hr>);
+static_assert(holds_exactly<StochasticDiscretization, tinyldp_sd>);
+static_assert(holds_exactly<DiscreteLaplace, tinyldp_dlaplace>);
+static_assert(holds_exactly<port::ChaCha20Drbg, tinyldp_chacha20_drbg>);
+static_assert(holds_exactly<HealthContext, tinyldp_health>);
+static_assert(holds_exactly<RecordContext, tinyldp_record>);
+// Every context can be a plain global: nothing to destroy.
+static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(HealthContext) &&
+              TINYLDP_TRIVIALLY_DESTRUCTIBLE(RecordContext));
+
+// The C enums and constants are the core's.
+static_assert(TINYLDP_STATUS_OK == int(Status::ok) &&
+              TINYLDP_STATUS_BAD_EPSILON == int(Status::bad_epsilon) &&
+              TINYLDP_STATUS_BAD_PARAMETER == int(Status::bad_parameter) &&
+              TINYLDP_STATUS_PRECISION_TOO_LOW == int(Status::precision_too_low) &&
+              TINYLDP_STATUS_VALUE_OUT_OF_DOMAIN == int(Status::value_out_of_domain) &&
+              TINYLDP_STATUS_BUFFER_TOO_SMALL == int(Status::buffer_too_small) &&
+              TINYLDP_STATUS_ENTROPY_NOT_READY == int(Status::entropy_not_ready) &&
+              TINYLDP_STATUS_ENTROPY_FAILED == int(Status::entropy_failed) &&
+              TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED == int(Status::entropy_not_supported));
+static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
+              TINYLDP_MECHANISM_KRR == int(wire::MechanismId::krr) &&
+              TINYLDP_MECHANISM_SUE == int(wire::MechanismId::sue) &&
+              TINYLDP_MECHANISM_OUE == int(wire::MechanismId::oue) &&
+              TINYLDP_MECHANISM_BLH == int(wire::MechanismId::blh) &&
+              TINYLDP_MECHANISM_OLH == int(wire::MechanismId::olh) &&
+              TINYLDP_MECHANISM_HR == int(wire::MechanismId::hr) &&
+              TINYLDP_MECHANISM_SD == int(wire::MechanismId::sd) &&
+              TINYLDP_MECHANISM_DLAPLACE == int(wire::MechanismId::dlaplace));
+static_assert(TINYLDP_WIRE_DEVICE_ID == int(wire::field_device_id) &&
+              TINYLDP_WIRE_EPOCH == int(wire::field_epoch) &&
+              TINYLDP_WIRE_COHORT == int(wire::field_cohort) &&
+              TINYLDP_WIRE_FIXED_HEADER_BYTES == wire::fixed_header_bytes &&
+              TINYLDP_WIRE_MAX_HEADER_BYTES == wire::Description::header_bytes(wire::known_fields));
+static_assert(TINYLDP_EPSILON_Q32(3, 2) == Epsilon::from_ratio(3, 2).q32 &&
+              TINYLDP_EPSILON_Q32(1, 3) == Epsilon::from_ratio(1, 3).q32 &&
+              TINYLDP_EPSILON_MAX_Q32 == max_epsilon.q32);
+static_assert(TINYLDP_UE_PAYLOAD_BYTES(100) == UnaryEncoding::report_bytes_for(100) &&
+              TINYLDP_DLAPLACE_TABLE_ENTRIES(-50, 50) == DiscreteLaplace::table_entries(-50, 50));
+static_assert(TINYLDP_HEALTH_OK == int(port::HealthFailure::none) &&
+              TINYLDP_HEALTH_REPETITION_COUNT == int(port::HealthFailure::repetition_count) &&
+              TINYLDP_HEALTH_ADAPTIVE_PROPORTION == int(port::HealthFailure::adaptive_proportion) &&
+              TINYLDP_HEALTH_BAD_CONFIG == int(port::HealthFailure::bad_config));
+
+port::HealthConfig from_c(const tinyldp_health_config& c) {
+  return {c.h_q8, c.alpha_log2, c.sample_bits, c.apt_window};
+}
+constexpr port::HealthPlan default_plan = port::HealthPlan::make(port::HealthConfig{});
+constexpr tinyldp_health_plan c_default_plan = TINYLDP_HEALTH_PLAN_DEFAULT;
+static_assert(c_default_plan.rct_cutoff == default_plan.rct_cutoff &&
+              c_default_plan.apt_cutoff == default_plan.apt_cutoff &&
+              c_default_plan.config.h_q8 == default_plan.config.h_q8 &&
+              c_default_plan.config.alpha_log2 == default_plan.config.alpha_log2 &&
+              c_default_plan.config.sample_bits == default_plan.config.sample_bits &&
+              c_default_plan.config.apt_window == default_plan.config.apt_window);
+
+tinyldp_status to_c(Status s) { return static_cast<tinyldp_status>(s); }
+
+// The object in a context (made there by placement new; the storage is aligned for it).
+template <class T, class Context>
+T& object(Context* context) {
+  return *static_cast<T*>(static_cast<void*>(&context->opaque));
+}
+template <class T, class Context>
+const T& object(const Context* context) {
+  return *static_cast<const T*>(static_cast<const void*>(&context->opaque));
+}
+
+// Runs configure(T&) on a fresh T and makes the context hold the result (a fresh T on failure).
+template <class T, class Context, class Configure>
+tinyldp_status configure_into(Context* context, Configure configure) {
+  T configured;
+  const Status s = configure(configured);
+  new (Placement{}, context->opaque.bytes) T(s == Status::ok ? configured : T());
+  return to_c(s);
+}
+
+template <class M>
+void describe(const M& m, tinyldp_description* out) {
+  const wire::Description d = m.description();
+  out->mechanism_id = static_cast<uint8_t>(d.id);
+  out->payload_bits = d.payload_bits;
+  out->digest = d.digest;
+  out->realized_epsilon_q32 = m.realized_epsilon().q32;
+  out->random_bits_per_report = m.random_bits_per_report();
+}
+
+template <class M>
+concept HasReportType = requires { typename M::Report; };
+
+// One report's payload (what encode frames) into payload[0..size), from a bit reader made for
+// this report: 8-byte requests (the DRBG buffers already), the drawn bytes zeroed at the end.
+template <class M, class Value>
+Status privatize_payload(const M& m, Value value, const tinyldp_entropy_source* source,
+                         uint8_t* payload, size_t size) {
+  CEntropySource from(source != nullptr ? *source : tinyldp_entropy_source{nullptr, nullptr});
+  RandomBits<CEntropySource, 8> rng(from);
+  if constexpr (HasReportType<M>) {
+    const size_t n = m.description().payload_bytes();
+    if (payload == nullptr || size < n) {
+      if (payload != nullptr) tinyldp::wipe(payload, size);
+      return Status::buffer_too_small;
+    }
+    typename M::Report report{};
+    const Status s = m.privatize(value, rng, report);
+    if (s == Status::ok) {
+      m.pack(report, payload);
+    } else {
+      tinyldp::wipe(payload, n);
+    }
+    return s;
+  } else {
+    return m.privatize(value, rng, payload, size);
+  }
+}
+
+// privatize_payload straight into the frame after the header, then the header.
+template <class M, class Value>
+tinyldp_status report_into(const M& m, Value value, const tinyldp_entropy_source* source,
+                           const tinyldp_wire_header* header, uint8_t* frame, size_t frame_size,
+                           size_t* written) {
+  wire::Header h{};
+  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort};
+  const wire::Description d = m.description();
+  size_t length = 0;
+  Status s = Status::buffer_too_small;
+  if (frame != nullptr && frame_size >= d.report_bytes(h.fields)) {
+    uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
+    s = (h.fields & ~wire::known_fields) != 0
+            ? Status::bad_parameter
+            : privatize_payload(m, value, source, payload, d.payload_bytes());
+    if (s == Status::ok) s = wire::encode(d, h, payload, frame, frame_size, length);
+  }
+  if (s != Status::ok && frame != nullptr) tinyldp::wipe(frame, frame_size);
+  if (written != nullptr) *written = s == Status::ok ? length : 0;
+  return to_c(s);
+}
+
+}  // namespace
+
+// describe, privatize and report for one mechanism: the same three forwards each time.
+#define TINYLDP_C_MECHANISM(prefix, Context, Type, Value)                                        \
+  extern "C" void prefix##_describe(const Context* ctx, tinyldp_description* out) {              \
+    describe(object<Type>(ctx), out);                                                            \
+  }                                                                                              \
+  extern "C" tinyldp_status prefix##_privatize(const Context* ctx, Value value,                  \
+                                               const tinyldp_entropy_source* source,             \
+                                               uint8_t* payload, size_t payload_size) {          \
+    return to_c(privatize_payload(object<Type>(ctx), value, source, payload, payload_size));     \
+  }                                                                                              \
+  extern "C" tinyldp_status prefix##_report(const Context* ctx, Value value,                     \
+                                            const tinyldp_entropy_source* source,                \
+                                            const tinyldp_wire_header* header, uint8_t* frame,   \
+                                            size_t frame_size, size_t* written) {                \
+    return report_into(object<Type>(ctx), value, source, header, frame, frame_size, written);    \
+  }
+
+TINYLDP_C_MECHANISM(tinyldp_rr, tinyldp_rr, BinaryRr, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_krr, tinyldp_krr, KaryRr, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_ue, tinyldp_ue, UnaryEncoding, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_lh, tinyldp_lh, LocalHashing, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_hr, tinyldp_hr, HadamardResponse, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_sd, tinyldp_sd, StochasticDiscretization, int32_t)
+TINYLDP_C_MECHANISM(tinyldp_dlaplace, tinyldp_dlaplace, DiscreteLaplace, int32_t)
+
+extern "C" {
+
+const char* tinyldp_status_string(tinyldp_status status) {
+  return to_string(static_cast<Status>(status));
+}
+
+size_t tinyldp_report_bytes(const tinyldp_description* mechanism, uint8_t fields) {
+  const wire::Description d{static_cast<wire::MechanismId>(mechanism->mechanism_id),
+                            mechanism->payload_bits, mechanism->digest};
+  return d.report_bytes(fields);
+}
+
+tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
+                                   const tinyldp_wire_header* header, const uint8_t* payload,
+                                   uint8_t* out, size_t out_size, size_t* written) {
+  const wire::Description d{static_cast<wire::MechanismId>(mechanism->mechanism_id),
+                            mechanism->payload_bits, mechanism->digest};
+  wire::Header h{};
+  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort};
+  size_t length = 0;
+  const Status s = wire::encode(d, h, payload, out, out_size, length);
+  if (written != nullptr) *written = length;
+  return to_c(s);
+}
+
+// ---- configure ---------------------------------------------------------------------------
+
+tinyldp_status tinyldp_rr_configure(tinyldp_rr* ctx, uint64_t epsilon_q32) {
+  return configure_into<BinaryRr>(
+      ctx, [&](BinaryRr& r) { return BinaryRr::configure(Epsilon::from_q32(epsilon_q32), r); });
+}
+tinyldp_status tinyldp_krr_configure(tinyldp_krr* ctx, uint64_t epsilon_q32, uint32_t k) {
+  return configure_into<KaryRr>(
+      ctx, [&](KaryRr& r) { return KaryRr::configure(Epsilon::from_q32(epsilon_q32), k, r); });
+}
+tinyldp_status tinyldp_ue_configure_oue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d) {
+  return configure_into<UnaryEncoding>(ctx, [&](UnaryEncoding& r) {
+    return UnaryEncoding::configure_oue(Epsilon::from_q32(epsilon_q32), d, r);
+  });
+}
+tinyldp_status tinyldp_ue_configure_sue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d) {
+  return configure_into<UnaryEncoding>(ctx, [&](UnaryEncoding& r) {
+    return UnaryEncoding::configure_sue(Epsilon::from_q32(epsilon_q32), d, r);
+  });
+}
+tinyldp_status tinyldp_lh_configure_olh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d) {
+  return configure_into<LocalHashing>(ctx, [&](LocalHashing& r) {
+    return LocalHashing::configure_olh(Epsilon::from_q32(epsilon_q32), d, r);
+  });
+}
+tinyldp_status tinyldp_lh_configure_blh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d) {
+  return configure_into<LocalHashing>(ctx, [&](LocalHashing& r) {
+    return LocalHashing::configure_blh(Epsilon::from_q32(epsilon_q32), d, r);
+  });
+}
+tinyldp_status tinyldp_hr_configure(tinyldp_hr* ctx, uint64_t epsilon_q32, uint32_t d) {
+  return configure_into<HadamardResponse>(ctx, [&](HadamardResponse& r) {
+    return HadamardResponse::configure(Epsilon::from_q32(epsilon_q32), d, r);
+  });
+}
+tinyldp_status tinyldp_sd_configure(tinyldp_sd* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                    uint32_t levels) {
+  return configure_into<StochasticDiscretization>(ctx, [&](StochasticDiscretization& r) {
+    return StochasticDiscretization::configure(Epsilon::from_q32(epsilon_q32), lo, hi, levels, r);
+  });
+}
+tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilon_q32, int32_t lo,
+                                          int32_t hi, uint32_t sensitivity, uint64_t* table,
+                                          size_t table_entries) {
+  return configure_into<DiscreteLaplace>(ctx, [&](DiscreteLaplace& r) {
+    return DiscreteLaplace::configure_fewest_bits(Epsilon::from_q32(epsilon_q32), lo, hi,
+                                                  sensitivity, table, table_entries, r);
+  });
+}
+
+// ---- the DRBG ------------------------------------------------------------------------------
+
+void tinyldp_chacha20_drbg_init(tinyldp_chacha20_drbg* drbg) {
+  new (Placement{}, drbg->opaque.bytes) port::ChaCha20Drbg();
+}
+tinyldp_entropy_result tinyldp_chacha20_drbg_seed(tinyldp_chacha20_drbg* drbg,
+                                                  const tinyldp_entropy_source* source,
+                                                  uint16_t min_entropy_q8, uint32_t flags,
+                                                  const uint8_t* personalization,
+                                                  size_t personalization_length) {
+  const tinyldp_entropy_source from =
+      source != nullptr ? *source : tinyldp_entropy_source{nullptr, nullptr};
+  return static_cast<tinyldp_entropy_result>(object<port::ChaCha20Drbg>(drbg).seed_from(
+      from, min_entropy_q8, flags, personalization, personalization_length));
+}
+void tinyldp_chacha20_drbg_seed_from_bytes(tinyldp_chacha20_drbg* drbg, const uint8_t* material,
+                                           size_t length) {
+  object<port::ChaCha20Drbg>(drbg).seed_from_bytes(material, length);
+}
+void tinyldp_chacha20_drbg_set_reseed_source(tinyldp_chacha20_drbg* drbg,
+                                             const tinyldp_entropy_source* source,
+                                             uint16_t min_entropy_q8) {
+  object<port::ChaCha20Drbg>(drbg).set_reseed_source(
+      source != nullptr ? *source : tinyldp_entropy_source{nullptr, nullptr}, min_entropy_q8);
+}
+void tinyldp_chacha20_drbg_set_reseed_interval_blocks(tinyldp_chacha20_drbg* drbg,
+                                                      uint64_t blocks) {
+  object<port::ChaCha20Drbg>(drbg).set_reseed_interval_blocks(blocks);
+}
+uint64_t tinyldp_chacha20_drbg_blocks_until_reseed(const tinyldp_chacha20_drbg* drbg) {
+  return object<port::ChaCha20Drbg>(drbg).blocks_until_reseed();
+}
+int tinyldp_chacha20_drbg_seeded(const tinyldp_chacha20_drbg* drbg) {
+  return object<port::ChaCha20Drbg>(drbg).seeded() ? 1 : 0;
+}
+tinyldp_entropy_result tinyldp_chacha20_drbg_fill(tinyldp_chacha20_drbg* drbg, uint8_t* out,
+                                                  size_t length, uint32_t flags) {
+  return static_cast<tinyldp_entropy_result>(
+      object<port::ChaCha20Drbg>(drbg).fill(out, length, flags));
+}
+tinyldp_entropy_source tinyldp_chacha20_drbg_source(tinyldp_chacha20_drbg* drbg) {
+  return to_c_source(object<port::ChaCha20Drbg>(drbg));
+}
+void tinyldp_chacha20_drbg_wipe(tinyldp_chacha20_drbg* drbg) {
+  object<port::ChaCha20Drbg>(drbg).wipe();
+}
+
+// ---- health tests --------------------------------------------------------------------------
+
+tinyldp_status tinyldp_health_plan_make(const tinyldp_health_config* config,
+                                        tinyldp_health_plan* out) {
+  const port::HealthPlan plan = port::HealthPlan::make(from_c(*config));
+  *out = {*config, plan.rct_cutoff, plan.apt_cutoff};
+  return plan.rct_cutoff == 0 || plan.apt_cutoff == 0 ? TINYLDP_STATUS_BAD_PARAMETER
+                                                      : TINYLDP_STATUS_OK;
+}
+tinyldp_status tinyldp_health_init(tinyldp_health* health, const tinyldp_entropy_source* raw,
+                                   const tinyldp_health_plan* plan) {
+  const port::HealthPlan p{from_c(plan->config), plan->rct_cutoff, plan->apt_cutoff};
+  const HealthContext* made = new (Placement{}, health->opaque.bytes)
+      HealthContext(raw != nullptr ? *raw : tinyldp_entropy_source{nullptr, nullptr}, p);
+  return made->tested.monitor().failure() == port::HealthFailure::bad_config
+             ? TINYLDP_STATUS_BAD_PARAMETER
+             : TINYLDP_STATUS_OK;
+}
+tinyldp_entropy_result tinyldp_health_fill(tinyldp_health* health, uint8_t* out, size_t length,
+                                           uint32_t flags) {
+  return static_cast<tinyldp_entropy_result>(
+      object<HealthContext>(health).tested.fill(out, length, flags));
+}
+tinyldp_entropy_source tinyldp_health_source(tinyldp_health* health) {
+  return to_c_source(object<HealthContext>(health).tested);
+}
+uint16_t tinyldp_health_min_entropy_q8(const tinyldp_health* health) {
+  return object<HealthContext>(health).tested.min_entropy_q8();
+}
+int tinyldp_health_failure(const tinyldp_health* health) {
+  return static_cast<int>(object<HealthContext>(health).tested.monitor().failure());
+}
+void tinyldp_health_reinit(tinyldp_health* health) { object<HealthContext>(health).tested.reinit(); }
+
+// ---- storage -------------------------------------------------------------------------------
+
+tinyldp_storage_result tinyldp_record_init(tinyldp_record* record,
+                                           const tinyldp_storage_device* device,
+                                           uint32_t first_sector, uint32_t sectors_per_slot) {
+  const tinyldp_storage_device none{nullptr, nullptr, nullptr, nullptr, {0, 0, 0, 0}};
+  new (Placement{}, record->opaque.bytes)
+      RecordContext(device != nullptr ? *device : none, first_sector, sectors_per_slot);
+  return tinyldp_record_capacity(record) == 0 ? TINYLDP_STORAGE_BAD_GEOMETRY : TINYLDP_STORAGE_OK;
+}
+uint32_t tinyldp_record_capacity(const tinyldp_record* record) {
+  return object<RecordContext>(record).record.capacity();
+}
+tinyldp_storage_result tinyldp_record_read(tinyldp_record* record, uint8_t* out,
+                                           size_t out_capacity, size_t* length) {
+  size_t n = 0;
+  const StorageResult r = object<RecordContext>(record).record.read(out, out_capacity, &n);
+  if (length != nullptr) *length = r == StorageResult::ok ? n : 0;
+  return static_cast<tinyldp_storage_result>(r);
+}
+tinyldp_storage_result tinyldp_record_write(tinyldp_record* record, const uint8_t* data,
+                                            size_t length) {
+  return static_cast<tinyldp_storage_result>(object<RecordContext>(record).record.write(data, length));
+}
+uint32_t tinyldp_record_sequence(const tinyldp_record* record) {
+  return object<RecordContext>(record).record.sequence();
+}
+
+}  // extern "C"

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: Apache-2.0
+// The C API (tinyldp.h) against the C++ API: from the same entropy, the same wire reports, byte
+// for byte, for every mechanism it offers, from a test source and through the DRBG; and its
+// refusals (bad ε, values out of domain, short buffers, no entropy, no estimate) leave no report.
+// Runs on the host and on every QEMU target.
+#include "check.hpp"
+#include "tinyldp.h"
+#include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/krr.hpp"
+#include "tinyldp/local_hashing.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/health_tests.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+#include "tinyldp/rr.hpp"
+#include "tinyldp/stochastic_discretization.hpp"
+#include "tinyldp/unary_encoding.hpp"
+#include "tinyldp/wire.hpp"
+
+using namespace tinyldp;
+using port::InsecureTestSource;
+namespace {
+
+bool bytes_equal(const uint8_t* a, const uint8_t* b, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+bool all_zero(const uint8_t* p, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (p[i] != 0) return false;
+  return true;
+}
+
+constexpr size_t frame_capacity = TINYLDP_WIRE_MAX_HEADER_BYTES + TINYLDP_UE_PAYLOAD_BYTES(1024);
+constexpr uint32_t reports_per_case = 6;
+const tinyldp_wire_header header = {TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_COHORT, 0xC0FFEE, 0, 7};
+constexpr wire::Header cpp_header = {wire::field_device_id | wire::field_cohort, 0xC0FFEE, 0, 7};
+
+template <class M>
+concept HasReportType = requires { typename M::Report; };
+
+// The C++ way, written out as a C++ firmware would: a fresh RandomBits<Source, 8> per report,
+// privatize, pack, encode.
+template <class M, class Source, class Value>
+size_t cpp_report(const M& m, Value value, Source& source, uint8_t* frame) {
+  RandomBits<Source, 8> rng(source);
+  const wire::Description d = m.description();
+  uint8_t payload[TINYLDP_UE_PAYLOAD_BYTES(1024)] = {};
+  Status s;
+  if constexpr (HasReportType<M>) {
+    typename M::Report report{};
+    s = m.privatize(value, rng, report);
+    m.pack(report, payload);
+  } else {
+    s = m.privatize(value, rng, payload, sizeof payload);
+  }
+  size_t written = 0;
+  if (s == Status::ok) s = wire::encode(d, cpp_header, payload, frame, frame_capacity, written);
+  CHECK(s == Status::ok);
+  return written;
+}
+
+// Reports of `values` from both APIs, each from its own copy of the same source, must be equal.
+template <class M, class Context, class Value, size_t N>
+void expect_same_reports(const char* what, const M& m, const Context* ctx,
+                         tinyldp_status (*c_report)(const Context*, Value,
+                                                    const tinyldp_entropy_source*,
+                                                    const tinyldp_wire_header*, uint8_t*, size_t,
+                                                    size_t*),
+                         const Value (&values)[N]) {
+  InsecureTestSource cpp_source(41), c_source(41);
+  const tinyldp_entropy_source c = to_c_source(c_source);
+  uint32_t mismatches = 0;
+  for (uint32_t i = 0; i < reports_per_case; ++i) {
+    for (Value v : values) {
+      uint8_t a[frame_capacity] = {}, b[frame_capacity] = {};
+      const size_t na = cpp_report(m, v, cpp_source, a);
+      size_t nb = 0;
+      CHECK_EQ(c_report(ctx, v, &c, &header, b, sizeof b, &nb), TINYLDP_STATUS_OK);
+      if (na == 0 || na != nb || !bytes_equal(a, b, na)) ++mismatches;
+    }
+  }
+  if (mismatches != 0) {
+    test::print(what);
+    test::print(": reports differ\n");
+  }
+  CHECK_EQ(mismatches, 0u);
+}
+
+template <class M, class Describe, class Context>
+void expect_same_description(const M& m, Describe describe, const Context* ctx) {
+  tinyldp_description d{};
+  describe(ctx, &d);
+  CHECK_EQ(d.mechanism_id, uint8_t(m.description().id));
+  CHECK_EQ(d.payload_bits, m.description().payload_bits);
+  CHECK_EQ(d.digest, m.description().digest);
+  CHECK_EQ(d.realized_epsilon_q32, m.realized_epsilon().q32);
+  CHECK_EQ(d.random_bits_per_report, uint64_t{m.random_bits_per_report()});
+}
+
+constexpr uint64_t one = TINYLDP_EPSILON_Q32(1, 1);
+constexpr Epsilon eps_one = Epsilon::from_ratio(1, 1);
+
+}  // namespace
+
+TEST(frequency_oracles_give_the_cpp_reports) {
+  const uint32_t categories[] = {0, 1, 5, 63};
+  const uint32_t bits[] = {0, 1};
+  {
+    tinyldp_rr c;
+    CHECK_EQ(tinyldp_rr_configure(&c, TINYLDP_EPSILON_Q32(3, 2)), TINYLDP_STATUS_OK);
+    const BinaryRr m = BinaryRr::make(Epsilon::from_ratio(3, 2));
+    expect_same_description(m, tinyldp_rr_describe, &c);
+    expect_same_reports("rr", m, &c, tinyldp_rr_report, bits);
+  }
+  {
+    tinyldp_krr c;
+    CHECK_EQ(tinyldp_krr_configure(&c, one, 64), TINYLDP_STATUS_OK);
+    const KaryRr m = KaryRr::make(eps_one, 64);
+    expect_same_description(m, tinyldp_krr_describe, &c);
+    expect_same_reports("krr", m, &c, tinyldp_krr_report, categories);
+  }
+  const uint32_t domains[] = {64, 100, 1024};
+  for (uint32_t d : domains) {
+    tinyldp_ue oue, sue;
+    CHECK_EQ(tinyldp_ue_configure_oue(&oue, one, d), TINYLDP_STATUS_OK);
+    CHECK_EQ(tinyldp_ue_configure_sue(&sue, one, d), TINYLDP_STATUS_OK);
+    UnaryEncoding cpp_oue, cpp_sue;
+    CHECK(UnaryEncoding::configure_oue(eps_one, d, cpp_oue) == Status::ok);
+    CHECK(UnaryEncoding::configure_sue(eps_one, d, cpp_sue) == Status::ok);
+    expect_same_description(cpp_oue, tinyldp_ue_describe, &oue);
+    expect_same_reports("oue", cpp_oue, &oue, tinyldp_ue_report, categories);
+    expect_same_reports("sue", cpp_sue, &sue, tinyldp_ue_report, categories);
+  }
+  {
+    tinyldp_lh olh, blh;
+    CHECK_EQ(tinyldp_lh_configure_olh(&olh, TINYLDP_EPSILON_Q32(2, 1), 1024), TINYLDP_STATUS_OK);
+    CHECK_EQ(tinyldp_lh_configure_blh(&blh, one, 1024), TINYLDP_STATUS_OK);
+    const LocalHashing m_olh = LocalHashing::make_olh(Epsilon::from_ratio(2, 1), 1024);
+    const LocalHashing m_blh = LocalHashing::make_blh(eps_one, 1024);
+    expect_same_description(m_olh, tinyldp_lh_describe, &olh);
+    expect_same_description(m_blh, tinyldp_lh_describe, &blh);
+    expect_same_reports("olh", m_olh, &olh, tinyldp_lh_report, categories);
+    expect_same_reports("blh", m_blh, &blh, tinyldp_lh_report, categories);
+  }
+  {
+    tinyldp_hr c;
+    CHECK_EQ(tinyldp_hr_configure(&c, one, 100), TINYLDP_STATUS_OK);
+    const HadamardResponse m = HadamardResponse::make(eps_one, 100);
+    expect_same_description(m, tinyldp_hr_describe, &c);
+    expect_same_reports("hr", m, &c, tinyldp_hr_report, categories);
+  }
+}
+
+TEST(numeric_mechanisms_give_the_cpp_reports) {
+  const int32_t values[] = {-50, -3, 0, 17, 50};
+  {
+    tinyldp_sd c;
+    CHECK_EQ(tinyldp_sd_configure(&c, one, -50, 50, 16), TINYLDP_STATUS_OK);
+    const StochasticDiscretization m = StochasticDiscretization::make(eps_one, -50, 50, 16);
+    expect_same_description(m, tinyldp_sd_describe, &c);
+    expect_same_reports("sd", m, &c, tinyldp_sd_report, values);
+  }
+  {
+    static uint64_t c_table[TINYLDP_DLAPLACE_TABLE_ENTRIES(-50, 50)];
+    static uint64_t cpp_table[DiscreteLaplace::table_entries(-50, 50)];
+    tinyldp_dlaplace c;
+    CHECK_EQ(tinyldp_dlaplace_configure(&c, one, -50, 50, 4, c_table, sizeof c_table / 8),
+             TINYLDP_STATUS_OK);
+    DiscreteLaplace m;
+    CHECK(DiscreteLaplace::configure_fewest_bits(eps_one, -50, 50, 4, cpp_table,
+                                                 sizeof cpp_table / 8, m) == Status::ok);
+    expect_same_description(m, tinyldp_dlaplace_describe, &c);
+    expect_same_reports("dlaplace", m, &c, tinyldp_dlaplace_report, values);
+  }
+}
+
+// The production path: a DRBG seeded from the same bytes in both APIs, OUE reports drawn from it.
+TEST(reports_through_the_drbg_match) {
+  InsecureTestSource seed_a(9), seed_b(9);
+  port::ChaCha20Drbg cpp_drbg;
+  CHECK(cpp_drbg.seed_from(to_c_source(seed_a), TINYLDP_ENTROPY_ESTIMATE_FULL, 0, nullptr, 0) ==
+        EntropyResult::ok);
+  static tinyldp_chacha20_drbg c_drbg;  // a plain global-like object: zero, then init
+  tinyldp_chacha20_drbg_init(&c_drbg);
+  CHECK_EQ(tinyldp_chacha20_drbg_seeded(&c_drbg), 0);
+  const tinyldp_entropy_source seed_source = to_c_source(seed_b);
+  CHECK_EQ(tinyldp_chacha20_drbg_seed(&c_drbg, &seed_source, TINYLDP_ENTROPY_ESTIMATE_FULL, 0,
+                                      nullptr, 0),
+           TINYLDP_ENTROPY_OK);
+  CHECK_EQ(tinyldp_chacha20_drbg_seeded(&c_drbg), 1);
+  const tinyldp_entropy_source drbg = tinyldp_chacha20_drbg_source(&c_drbg);
+  tinyldp_ue c;
+  CHECK_EQ(tinyldp_ue_configure_oue(&c, one, 256), TINYLDP_STATUS_OK);
+  const UnaryEncoding m = UnaryEncoding::make_oue(eps_one, 256);
+  uint32_t mismatches = 0;
+  for (uint32_t v = 0; v < 40; ++v) {
+    uint8_t a[frame_capacity] = {}, b[frame_capacity] = {};
+    const size_t na = cpp_report(m, v, cpp_drbg, a);
+    size_t nb = 0;
+    CHECK_EQ(tinyldp_ue_report(&c, v, &drbg, &header, b, sizeof b, &nb), TINYLDP_STATUS_OK);
+    if (na != nb || !bytes_equal(a, b, na)) ++mismatches;
+  }
+  CHECK_EQ(mismatches, 0u);
+  // The raw stream too, and the reseed bookkeeping.
+  uint8_t x[40], y[40];
+  CHECK(cpp_drbg.fill(x, sizeof x, 0) == EntropyResult::ok);
+  CHECK_EQ(tinyldp_chacha20_drbg_fill(&c_drbg, y, sizeof y, 0), TINYLDP_ENTROPY_OK);
+  CHECK(bytes_equal(x, y, sizeof x));
+  CHECK_EQ(tinyldp_chacha20_drbg_blocks_until_reseed(&c_drbg), cpp_drbg.blocks_until_reseed());
+  tinyldp_chacha20_drbg_wipe(&c_drbg);
+  CHECK_EQ(tinyldp_chacha20_drbg_seeded(&c_drbg), 0);
+}
+
+TEST(seeding_needs_an_estimate) {
+  InsecureTestSource raw(3);
+  const tinyldp_entropy_source source = to_c_source(raw);
+  tinyldp_chacha20_drbg drbg;
+  tinyldp_chacha20_drbg_init(&drbg);
+  CHECK_EQ(tinyldp_chacha20_drbg_seed(&drbg, &source, TINYLDP_ENTROPY_ESTIMATE_UNKNOWN, 0, nullptr, 0),
+           TINYLDP_ENTROPY_NOT_SUPPORTED);
+  CHECK_EQ(tinyldp_chacha20_drbg_seeded(&drbg), 0);
+  uint8_t out[8];
+  CHECK_EQ(tinyldp_chacha20_drbg_fill(&drbg, out, sizeof out, 0), TINYLDP_ENTROPY_FAILED);
+  // Through the health tests, with their estimate: seeded.
+  tinyldp_health health;
+  const tinyldp_health_plan plan = TINYLDP_HEALTH_PLAN_DEFAULT;
+  CHECK_EQ(tinyldp_health_init(&health, &source, &plan), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_health_min_entropy_q8(&health), 256u);
+  const tinyldp_entropy_source tested = tinyldp_health_source(&health);
+  CHECK_EQ(tinyldp_chacha20_drbg_seed(&drbg, &tested, tinyldp_health_min_entropy_q8(&health), 0,
+                                      nullptr, 0),
+           TINYLDP_ENTROPY_OK);
+  CHECK_EQ(tinyldp_health_failure(&health), TINYLDP_HEALTH_OK);
+}
+
+TEST(health_tests_plan_and_trip) {
+  tinyldp_health_config config = TINYLDP_HEALTH_CONFIG_DEFAULT;
+  tinyldp_health_plan made{};
+  CHECK_EQ(tinyldp_health_plan_make(&config, &made), TINYLDP_STATUS_OK);
+  const tinyldp_health_plan fixed = TINYLDP_HEALTH_PLAN_DEFAULT;
+  CHECK_EQ(made.rct_cutoff, fixed.rct_cutoff);
+  CHECK_EQ(made.apt_cutoff, fixed.apt_cutoff);
+  // A stuck source trips the repetition count in the start-up test: failed, and it stays so.
+  InsecureTestSource raw(5);
+  raw.stick_at(0x42);
+  const tinyldp_entropy_source source = to_c_source(raw);
+  tinyldp_health health;
+  CHECK_EQ(tinyldp_health_init(&health, &source, &made), TINYLDP_STATUS_OK);
+  uint8_t out[16];
+  CHECK_EQ(tinyldp_health_fill(&health, out, sizeof out, 0), TINYLDP_ENTROPY_FAILED);
+  CHECK_EQ(tinyldp_health_failure(&health), TINYLDP_HEALTH_REPETITION_COUNT);
+  CHECK_EQ(tinyldp_health_fill(&health, out, sizeof out, 0), TINYLDP_ENTROPY_FAILED);
+  // Out of range: bit samples with a window of 1.
+  config.sample_bits = 3;
+  CHECK_EQ(tinyldp_health_init(&health, &source, &made), TINYLDP_STATUS_OK);
+  made.config = config;
+  CHECK_EQ(tinyldp_health_init(&health, &source, &made), TINYLDP_STATUS_BAD_PARAMETER);
+}
+
+TEST(refusals_leave_no_report) {
+  tinyldp_krr krr;
+  CHECK_EQ(tinyldp_krr_configure(&krr, 0, 4), TINYLDP_STATUS_BAD_EPSILON);
+  CHECK_EQ(tinyldp_krr_configure(&krr, TINYLDP_EPSILON_MAX_Q32 + 1, 4), TINYLDP_STATUS_BAD_EPSILON);
+  CHECK_EQ(tinyldp_krr_configure(&krr, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_krr_configure(&krr, one, 4), TINYLDP_STATUS_OK);
+  InsecureTestSource raw(1);
+  const tinyldp_entropy_source source = to_c_source(raw);
+  uint8_t frame[32];
+  size_t written = 99;
+  for (uint8_t& b : frame) b = 0xEE;
+  CHECK_EQ(tinyldp_krr_report(&krr, 4, &source, nullptr, frame, sizeof frame, &written),
+           TINYLDP_STATUS_VALUE_OUT_OF_DOMAIN);
+  CHECK_EQ(written, 0u);
+  CHECK(all_zero(frame, sizeof frame));
+  CHECK_EQ(tinyldp_krr_report(&krr, 1, &source, nullptr, frame, 5, &written),
+           TINYLDP_STATUS_BUFFER_TOO_SMALL);
+  CHECK_EQ(tinyldp_krr_report(&krr, 1, nullptr, nullptr, frame, sizeof frame, &written),
+           TINYLDP_STATUS_ENTROPY_FAILED);
+  CHECK(all_zero(frame, sizeof frame));
+  raw.fail_on_call(1);
+  CHECK_EQ(tinyldp_krr_privatize(&krr, 1, &source, frame, sizeof frame),
+           TINYLDP_STATUS_ENTROPY_FAILED);
+  tinyldp_wire_header unknown = {0x80, 0, 0, 0};
+  CHECK_EQ(tinyldp_krr_report(&krr, 1, &source, &unknown, frame, sizeof frame, &written),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_status_string(TINYLDP_STATUS_BAD_EPSILON)[0], 'b');
+}
+
+TEST(payload_and_frame_agree) {
+  tinyldp_hr hr;
+  CHECK_EQ(tinyldp_hr_configure(&hr, one, 256), TINYLDP_STATUS_OK);
+  InsecureTestSource a(77), b(77);
+  const tinyldp_entropy_source sa = to_c_source(a), sb = to_c_source(b);
+  uint8_t payload[TINYLDP_MAX_SCALAR_PAYLOAD_BYTES] = {};
+  CHECK_EQ(tinyldp_hr_privatize(&hr, 9, &sa, payload, sizeof payload), TINYLDP_STATUS_OK);
+  tinyldp_description d;
+  tinyldp_hr_describe(&hr, &d);
+  uint8_t framed[32], reported[32];
+  size_t n1 = 0, n2 = 0;
+  CHECK_EQ(tinyldp_wire_encode(&d, &header, payload, framed, sizeof framed, &n1), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_hr_report(&hr, 9, &sb, &header, reported, sizeof reported, &n2), TINYLDP_STATUS_OK);
+  CHECK_EQ(n1, tinyldp_report_bytes(&d, header.fields));
+  CHECK(n1 == n2 && bytes_equal(framed, reported, n1));
+}
+
+namespace {
+// A C storage driver over a RAM array, as a C firmware would write one.
+struct Flash {
+  uint8_t bytes[4 * 256];
+};
+tinyldp_storage_result flash_read(void* c, uint32_t address, uint8_t* out, size_t n) {
+  const Flash* f = static_cast<const Flash*>(c);
+  if (address + n > sizeof f->bytes) return TINYLDP_STORAGE_IO_ERROR;
+  for (size_t i = 0; i < n; ++i) out[i] = f->bytes[address + i];
+  return TINYLDP_STORAGE_OK;
+}
+tinyldp_storage_result flash_program(void* c, uint32_t address, const uint8_t* data, size_t n) {
+  Flash* f = static_cast<Flash*>(c);
+  if (address + n > sizeof f->bytes) return TINYLDP_STORAGE_IO_ERROR;
+  for (size_t i = 0; i < n; ++i) f->bytes[address + i] &= data[i];
+  return TINYLDP_STORAGE_OK;
+}
+tinyldp_storage_result flash_erase(void* c, uint32_t sector) {
+  Flash* f = static_cast<Flash*>(c);
+  for (size_t i = 0; i < 256; ++i) f->bytes[sector * 256 + i] = 0xFF;
+  return TINYLDP_STORAGE_OK;
+}
+}  // namespace
+
+TEST(record_round_trips_across_a_reboot) {
+  static Flash flash;
+  for (uint32_t s = 0; s < 4; ++s) CHECK(flash_erase(&flash, s) == TINYLDP_STORAGE_OK);
+  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flash,
+                                         {256, 4, 4, 0xFF}};
+  tinyldp_record record;
+  CHECK_EQ(tinyldp_record_init(&record, &device, 0, 2), TINYLDP_STORAGE_OK);
+  CHECK_EQ(tinyldp_record_capacity(&record), 2u * 256 - 16);
+  uint8_t out[8] = {};
+  size_t length = 7;
+  CHECK_EQ(tinyldp_record_read(&record, out, sizeof out, &length), TINYLDP_STORAGE_NOT_FOUND);
+  CHECK_EQ(length, 0u);
+  const uint8_t value[5] = {1, 2, 3, 4, 5};
+  CHECK_EQ(tinyldp_record_write(&record, value, sizeof value), TINYLDP_STORAGE_OK);
+  CHECK_EQ(tinyldp_record_write(&record, value, 3), TINYLDP_STORAGE_OK);
+  tinyldp_record after_reboot;
+  CHECK_EQ(tinyldp_record_init(&after_reboot, &device, 0, 2), TINYLDP_STORAGE_OK);
+  CHECK_EQ(tinyldp_record_read(&after_reboot, out, sizeof out, &length), TINYLDP_STORAGE_OK);
+  CHECK_EQ(length, 3u);
+  CHECK(bytes_equal(out, value, 3));
+  CHECK_EQ(tinyldp_record_sequence(&after_reboot), 2u);
+  CHECK_EQ(tinyldp_record_init(&after_reboot, &device, 3, 2), TINYLDP_STORAGE_BAD_GEOMETRY);
+}
