@@ -129,10 +129,11 @@ enum {
 enum {
   TINYLDP_WIRE_DEVICE_ID = 1, /* u32 */
   TINYLDP_WIRE_EPOCH = 2,     /* u32 */
-  TINYLDP_WIRE_COHORT = 4     /* u16 */
+  TINYLDP_WIRE_COHORT = 4,    /* u16 */
+  TINYLDP_WIRE_MEMO_GENERATION = 8 /* u32: the memo key's re-key counter (memoized reports) */
 };
 #define TINYLDP_WIRE_FIXED_HEADER_BYTES 7
-#define TINYLDP_WIRE_MAX_HEADER_BYTES 17 /* all three optional fields */
+#define TINYLDP_WIRE_MAX_HEADER_BYTES 21 /* all four optional fields */
 /* Payload bytes: unary encoding over d values; every other mechanism fits in 8. */
 #define TINYLDP_UE_PAYLOAD_BYTES(d) (((size_t)(d) + 7) / 8)
 #define TINYLDP_MAX_SCALAR_PAYLOAD_BYTES 8
@@ -142,6 +143,7 @@ typedef struct tinyldp_wire_header {
   uint32_t device_id;
   uint32_t epoch;
   uint16_t cohort;
+  uint32_t memo_generation;
 } tinyldp_wire_header;
 
 /* What a configured mechanism is: its wire identity and its privacy. */

@@ -84,6 +84,7 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
 static_assert(TINYLDP_WIRE_DEVICE_ID == int(wire::field_device_id) &&
               TINYLDP_WIRE_EPOCH == int(wire::field_epoch) &&
               TINYLDP_WIRE_COHORT == int(wire::field_cohort) &&
+              TINYLDP_WIRE_MEMO_GENERATION == int(wire::field_memo_generation) &&
               TINYLDP_WIRE_FIXED_HEADER_BYTES == wire::fixed_header_bytes &&
               TINYLDP_WIRE_MAX_HEADER_BYTES == wire::Description::header_bytes(wire::known_fields));
 static_assert(TINYLDP_EPSILON_Q32(3, 2) == Epsilon::from_ratio(3, 2).q32 &&
@@ -174,7 +175,7 @@ tinyldp_status report_into(const M& m, Value value, const tinyldp_entropy_source
                            const tinyldp_wire_header* header, uint8_t* frame, size_t frame_size,
                            size_t* written) {
   wire::Header h{};
-  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort};
+  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
   const wire::Description d = m.description();
   size_t length = 0;
   Status s = Status::buffer_too_small;
@@ -235,7 +236,7 @@ tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
   const wire::Description d{static_cast<wire::MechanismId>(mechanism->mechanism_id),
                             mechanism->payload_bits, mechanism->digest};
   wire::Header h{};
-  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort};
+  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
   size_t length = 0;
   const Status s = wire::encode(d, h, payload, out, out_size, length);
   if (written != nullptr) *written = length;

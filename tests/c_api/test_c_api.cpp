@@ -35,7 +35,7 @@ bool all_zero(const uint8_t* p, size_t n) {
 
 constexpr size_t frame_capacity = TINYLDP_WIRE_MAX_HEADER_BYTES + TINYLDP_UE_PAYLOAD_BYTES(1024);
 constexpr uint32_t reports_per_case = 6;
-const tinyldp_wire_header header = {TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_COHORT, 0xC0FFEE, 0, 7};
+const tinyldp_wire_header header = {TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_COHORT, 0xC0FFEE, 0, 7, 0};
 constexpr wire::Header cpp_header = {wire::field_device_id | wire::field_cohort, 0xC0FFEE, 0, 7};
 
 template <class M>
@@ -283,7 +283,7 @@ TEST(refusals_leave_no_report) {
   raw.fail_on_call(1);
   CHECK_EQ(tinyldp_krr_privatize(&krr, 1, &source, frame, sizeof frame),
            TINYLDP_STATUS_ENTROPY_FAILED);
-  tinyldp_wire_header unknown = {0x80, 0, 0, 0};
+  tinyldp_wire_header unknown = {0x80, 0, 0, 0, 0};
   CHECK_EQ(tinyldp_krr_report(&krr, 1, &source, &unknown, frame, sizeof frame, &written),
            TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_status_string(TINYLDP_STATUS_BAD_EPSILON)[0], 'b');

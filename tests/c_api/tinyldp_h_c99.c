@@ -16,7 +16,7 @@ int tinyldp_h_c99_uses(const tinyldp_entropy_source* trng, uint8_t* frame, size_
 int tinyldp_h_c99_uses(const tinyldp_entropy_source* trng, uint8_t* frame, size_t size) {
   tinyldp_entropy_source source;
   tinyldp_dlaplace dl;
-  tinyldp_wire_header header = {TINYLDP_WIRE_DEVICE_ID, 1, 0, 0};
+  tinyldp_wire_header header = {TINYLDP_WIRE_DEVICE_ID, 1, 0, 0, 0};
   size_t written = 0;
   tinyldp_health_plan made;
   tinyldp_chacha20_drbg_init(&drbg);
