@@ -31,7 +31,7 @@
 // Branch-free in the value: the rounding is a restoring division by s with a fixed trip count
 // (⌈log2(J + 1)⌉ compare-and-subtract steps), z one 32×32→64 product and a comparison, the RR
 // stages KaryRr::randomize; the memo stream keyed by j is ChaCha20 (constant time).
-// Cost: context 96 bytes; report 1 bit (a byte here); per report two ChaCha20 blocks (α's
+// Cost: context 112 bytes; report 1 bit (a byte here); per report two ChaCha20 blocks (α's
 // stream, the memo's), memo R + q1.bits bits, fresh q2.bits. Limits: 1 ≤ m ≤ 2^30, s | m,
 // 1 ≤ R ≤ 32. Run-time configure needs ≈ 2 KiB of stack (make() at compile time: none).
 #ifndef TINYLDP_BIT_FLIP_MEAN_HPP
