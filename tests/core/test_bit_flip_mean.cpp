@@ -6,11 +6,10 @@
 #include "check.hpp"
 #include "frequency_check.hpp"
 #include "mechanism_checks.hpp"
-#include "test_memo_key.hpp"
+#include "memoized_checks.hpp"
 #include "tinyldp/bit_flip_mean.hpp"
 
 using tinyldp::Dyadic;
-using tinyldp::KaryRr;
 using tinyldp::OneBitMean;
 using tinyldp::test::TestMemoKey;
 
@@ -25,12 +24,6 @@ uint32_t device_alpha(const OneBitMean& m, const TestMemoKey& key) {
   return m.rounding_offset(offsets);
 }
 
-double as_double(const tinyldp::detail::Wide& w) {
-  double r = 0;
-  for (int i = 3; i >= 0; --i) r = r * 4294967296.0 + w.limb[i];
-  return r;
-}
-
 // Draws handed out from a fixed list (the memo's u, then stage 1's draw).
 struct Scripted {
   uint64_t values[2];
@@ -41,12 +34,7 @@ struct Scripted {
 }  // namespace
 
 TEST(the_memo_is_rr_at_epsilon_infinity_and_the_flip_makes_one_report_epsilon_one) {
-  KaryRr first;
-  CHECK_EQ(KaryRr::configure(eps_inf, 2, first), Status::ok);
-  CHECK(counter.chain().memo_stage().other_probability() == first.other_probability());
-  CHECK_EQ(counter.epsilon_infinity().q32, first.realized_epsilon().q32);
-  CHECK(counter.epsilon_one() <= eps_one);
-  CHECK(Epsilon::from_q32(eps_one.q32 - (uint64_t{1} << 11)) <= counter.epsilon_one());
+  tinyldp::test::check_chain_meets(counter.chain(), 2, eps_inf, eps_one);
   CHECK_EQ(counter.memo_bits_per_report(), 32u + counter.chain().memo_bits());
   // The notes' ε′ from the integers: q1 = 1/4, γ = 1/8 give p* = 3/4·7/8 + 1/4·1/8 = 22/32 and
   // q* = 1/4·7/8 + 3/4·1/8 = 10/32, so ε₁ = ln 2.2, ε∞ = ln 3.
@@ -191,9 +179,8 @@ TEST(consumes_the_same_bits_for_every_value) {
 TEST(the_mean_estimator_is_unbiased_over_a_fleet) {
   // Device i holds x_i = (i·37) mod 101 (mean ≈ 50) or, for a fifth of them, 100. The mean of
   // x̂ = m(y − q*)/(p* − q*) must lie within 6σ of the true mean, σ from the formula.
-  tinyldp::detail::Wide same, other, all;
-  counter.chain().composed(same, other, all);
-  const double p_star = as_double(same) / as_double(all), q_star = as_double(other) / as_double(all);
+  double p_star, q_star;
+  tinyldp::test::composed_channel(counter.chain(), p_star, q_star);
 #ifdef TINYLDP_TEST_ON_TARGET
   const uint32_t n = 3000;
 #else

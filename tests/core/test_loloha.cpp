@@ -6,10 +6,9 @@
 #include "check.hpp"
 #include "frequency_check.hpp"
 #include "mechanism_checks.hpp"
-#include "test_memo_key.hpp"
+#include "memoized_checks.hpp"
 #include "tinyldp/loloha.hpp"
 
-using tinyldp::KaryRr;
 using tinyldp::LocalHashingReport;
 using tinyldp::Loloha;
 using tinyldp::local_hash;
@@ -25,12 +24,6 @@ uint32_t device_seed(const TestMemoKey& key, uint32_t attribute) {
   auto stream = key.memo_stream(attribute, 0xFFFFFFFFu);
   tinyldp::RandomBits<InsecureTestSource, 8> seeds(stream);
   return Loloha::hash_seed(seeds);
-}
-
-double as_double(const tinyldp::detail::Wide& w) {
-  double r = 0;
-  for (int i = 3; i >= 0; --i) r = r * 4294967296.0 + w.limb[i];
-  return r;
 }
 
 }  // namespace
@@ -58,12 +51,7 @@ TEST(optimal_g_is_the_papers_closed_form) {
 TEST(the_chain_is_krr_at_epsilon_infinity_then_epsilon_one_from_below) {
   const Loloha* both[] = {&ololoha, &biloloha};
   for (const Loloha* m : both) {
-    KaryRr first;
-    CHECK_EQ(KaryRr::configure(eps_inf, m->range(), first), Status::ok);
-    CHECK(m->chain().memo_stage().other_probability() == first.other_probability());
-    CHECK_EQ(m->epsilon_infinity().q32, first.realized_epsilon().q32);
-    CHECK(m->epsilon_one() <= eps_one);
-    CHECK(Epsilon::from_q32(eps_one.q32 - (uint64_t{1} << 11)) <= m->epsilon_one());
+    tinyldp::test::check_chain_meets(m->chain(), m->range(), eps_inf, eps_one);
     CHECK_EQ(m->memo_bits_per_report(), 32u + m->chain().memo_bits());
   }
   // The longitudinal budget: ε∞ per distinct value, at most g of them.
@@ -175,9 +163,8 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
 #endif
   static uint32_t support[96];
   for (const Loloha* m : both) {
-    tinyldp::detail::Wide same, other, all;
-    m->chain().composed(same, other, all);
-    const double p_star = as_double(same) / as_double(all);
+    double p_star, q_star;
+    tinyldp::test::composed_channel(m->chain(), p_star, q_star);
     const double g = m->range();
     InsecureTestSource src(17);
     Rng rng(src);

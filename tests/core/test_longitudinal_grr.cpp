@@ -6,7 +6,7 @@
 #include "check.hpp"
 #include "frequency_check.hpp"
 #include "mechanism_checks.hpp"
-#include "test_memo_key.hpp"
+#include "memoized_checks.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
 
 using tinyldp::Dyadic;
@@ -14,6 +14,7 @@ using tinyldp::GrrChain;
 using tinyldp::KaryRr;
 using tinyldp::LongitudinalGrr;
 using tinyldp::Precision;
+using tinyldp::test::composed_channel;
 using tinyldp::test::TestMemoKey;
 
 namespace {
@@ -21,33 +22,10 @@ namespace {
 constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_double(1.0);
 constexpr LongitudinalGrr lgrr = LongitudinalGrr::make(eps_inf, eps_one, 6);
 
-double as_double(const tinyldp::detail::Wide& num, const tinyldp::detail::Wide& den) {
-  // num/den for values below 2^128 (enough for the channel's counts)
-  auto d = [](const tinyldp::detail::Wide& w) {
-    double r = 0;
-    for (int i = 3; i >= 0; --i) r = r * 4294967296.0 + w.limb[i];
-    return r;
-  };
-  return d(num) / d(den);
-}
-
-// p* and q* of a configured chain as doubles.
-void channel(const GrrChain& c, double& p_star, double& q_star) {
-  tinyldp::detail::Wide same, other, all;
-  c.composed(same, other, all);
-  p_star = as_double(same, all);
-  q_star = as_double(other, all);
-}
-
 }  // namespace
 
 TEST(stage_one_is_krr_at_epsilon_infinity_and_the_chain_meets_epsilon_one_from_below) {
-  KaryRr first;
-  CHECK_EQ(KaryRr::configure(eps_inf, 6, first), Status::ok);
-  CHECK(lgrr.chain().memo_stage().other_probability() == first.other_probability());
-  CHECK_EQ(lgrr.epsilon_infinity().q32, first.realized_epsilon().q32);
-  CHECK(lgrr.epsilon_one() <= eps_one);
-  CHECK(Epsilon::from_q32(eps_one.q32 - (uint64_t{1} << 11)) <= lgrr.epsilon_one());
+  tinyldp::test::check_chain_meets(lgrr.chain(), 6, eps_inf, eps_one);
   CHECK_EQ(lgrr.realized_epsilon().q32, lgrr.epsilon_one().q32);
   // Over several domains and budgets, run-time configuration agrees with the bounds too.
   const uint32_t domains[] = {2, 3, 74, 1000};
@@ -57,9 +35,7 @@ TEST(stage_one_is_krr_at_epsilon_infinity_and_the_chain_meets_epsilon_one_from_b
       const Epsilon one = Epsilon::from_q32(inf.q32 / 2);
       LongitudinalGrr m;
       CHECK_EQ(LongitudinalGrr::configure(inf, one, k, m), Status::ok);
-      CHECK(m.epsilon_one() <= one);
-      CHECK(Epsilon::from_q32(one.q32 - (uint64_t{1} << 11)) <= m.epsilon_one());
-      CHECK(m.epsilon_one() < m.epsilon_infinity());
+      tinyldp::test::check_chain_meets(m.chain(), k, inf, one);
     }
   }
 }
@@ -78,7 +54,7 @@ TEST(epsilon_one_is_the_composed_channel_from_the_integers) {
   CHECK_EQ(m.memo_bits_per_report(), 2u);
   CHECK_EQ(m.random_bits_per_report(), 3u);
   double p_star, q_star;
-  channel(m.chain(), p_star, q_star);
+  composed_channel(m.chain(), p_star, q_star);
   CHECK(p_star == 7.0 / 16 && q_star == 9.0 / 32);
   // The lifetime budget: ε∞ per distinct value, at most k of them.
   CHECK_EQ(m.lifetime_epsilon(2).q32, 2 * m.epsilon_infinity().q32);
@@ -186,7 +162,7 @@ TEST(consumes_the_same_bits_for_every_value) {
 TEST(reports_follow_the_composed_channel) {
   // Over many devices (keys), a report of 2 is 2 with probability p* and 5 with q*.
   double p_star, q_star;
-  channel(lgrr.chain(), p_star, q_star);
+  composed_channel(lgrr.chain(), p_star, q_star);
 #ifdef TINYLDP_TEST_ON_TARGET
   const uint32_t n = 3000;
   const bool power = false;
@@ -212,7 +188,7 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
   // otherwise (40 %); one report each. ĉ(v) = (C(v) − n q*)/(p* − q*) must lie within 6σ of
   // the true count, σ² = n·s(1 − s)/(p* − q*)² with s = q* + f(v)(p* − q*).
   double p_star, q_star;
-  channel(lgrr.chain(), p_star, q_star);
+  composed_channel(lgrr.chain(), p_star, q_star);
 #ifdef TINYLDP_TEST_ON_TARGET
   const uint32_t n = 3000;
 #else

@@ -145,19 +145,10 @@ class OneBitMean {
   // A report of `value` (≤ m): α and the memo from `key`, the flip from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
-    auto offset_stream = key.memo_stream(grid_.attribute, detail::device_draw_value);
-    RandomBits<decltype(offset_stream), 8> offsets(offset_stream);
-    const uint32_t alpha = rounding_offset(offsets);
-    auto stream = key.memo_stream(grid_.attribute, grid_index(in_range(value), alpha));
-    RandomBits<decltype(stream), 8> memo(stream);
-    Status s = privatize_with_memo(value, alpha, memo, rng, report);
-    if (!offsets.ok()) {  // a failed offset stream: nothing goes out
-      report = Report{};
-      s = offsets.status();
-    }
-    offsets.reset();  // neither stream's unused bytes are left on the stack
-    memo.reset();
-    return s;
+    return detail::privatize_with_device_draw(
+        key, grid_.attribute, report, [&](auto& offsets) { return rounding_offset(offsets); },
+        [&](uint32_t alpha) { return grid_index(in_range(value), alpha); },
+        [&](uint32_t alpha, auto& memo) { return privatize_with_memo(value, alpha, memo, rng, report); });
   }
 
   // The same with α and the memo's random stream given: `memo` must be the stream keyed by

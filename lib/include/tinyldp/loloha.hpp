@@ -167,19 +167,10 @@ class Loloha {
   // A report of `value` (< d): the seed and the memo from `key`, the fresh stage from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
-    auto seed_stream = key.memo_stream(attribute_, detail::device_draw_value);
-    RandomBits<decltype(seed_stream), 8> seeds(seed_stream);
-    const uint32_t seed = hash_seed(seeds);
-    auto stream = key.memo_stream(attribute_, local_hash(seed, value, range()));
-    RandomBits<decltype(stream), 8> memo(stream);
-    Status s = privatize_with_memo(value, seed, memo, rng, report);
-    if (!seeds.ok()) {  // a failed seed stream: nothing goes out
-      report = Report{};
-      s = seeds.status();
-    }
-    seeds.reset();  // neither stream's unused bytes are left on the stack
-    memo.reset();
-    return s;
+    return detail::privatize_with_device_draw(
+        key, attribute_, report, [](auto& seeds) { return hash_seed(seeds); },
+        [&](uint32_t seed) { return local_hash(seed, value, range()); },
+        [&](uint32_t seed, auto& memo) { return privatize_with_memo(value, seed, memo, rng, report); });
   }
 
   // The same with the seed and the memo's random stream given: `memo` must be the stream keyed

@@ -89,6 +89,28 @@ __attribute__((always_inline)) inline Status release_memoized(MemoRng& memo, Rng
 // A reserved value for per-device draws from the memo key (LOLOHA's hash seed, 1BitMean's α):
 // memo_stream(attribute, device_draw_value) — never a value those mechanisms memoize.
 inline constexpr uint32_t device_draw_value = 0xFFFFFFFFu;
+
+// The privatize of a mechanism with a per-device draw and a memo (LOLOHA, 1BitMean):
+// d = draw(stream of device_draw_value), the memo stream keyed by memo_of(d), then
+// run(d, memo) makes the report. A failed device stream leaves a zero report and its status;
+// neither stream's unused bytes are left on the stack.
+template <MemoKey Key, class Report, class Draw, class MemoOf, class Run>
+Status privatize_with_device_draw(const Key& key, uint32_t attribute, Report& report, Draw draw,
+                                  MemoOf memo_of, Run run) {
+  auto device_stream = key.memo_stream(attribute, device_draw_value);
+  RandomBits<decltype(device_stream), 8> device(device_stream);
+  const uint32_t d = draw(device);
+  auto stream = key.memo_stream(attribute, memo_of(d));
+  RandomBits<decltype(stream), 8> memo(stream);
+  Status s = run(d, memo);
+  if (!device.ok()) {
+    report = Report{};
+    s = device.status();
+  }
+  device.reset();
+  memo.reset();
+  return s;
+}
 }  // namespace detail
 
 class GrrChain {
