@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 #include "tinyldp/collector/numeric_estimate.hpp"
 
@@ -99,6 +100,31 @@ std::vector<double> apply_postprocess(std::vector<double> raw, Postprocess post)
   return raw;
 }
 
+std::pair<double, double> interval_around(double unbiased, double standard_error, double z,
+                                          double postprocessed, Postprocess post) {
+  double low = unbiased - z * standard_error, high = unbiased + z * standard_error;
+  if (post == Postprocess::none) return {low, high};
+  // The truth lies in [0, 1], so cutting there never loses coverage; stretching only widens.
+  low = std::min(std::max(low, 0.0), postprocessed);
+  high = std::max(std::min(high, 1.0), postprocessed);
+  return {low, high};
+}
+
+void finish_estimates(std::vector<ItemEstimate>& items, Postprocess post, std::uint64_t n,
+                      double confidence) {
+  if (n == 0) return;
+  const double z = normal_quantile_two_sided(confidence);
+  std::vector<double> raw(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) raw[i] = items[i].unbiased_frequency;
+  const std::vector<double> f = apply_postprocess(std::move(raw), post);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    ItemEstimate& e = items[i];
+    e.frequency = f[i];
+    e.count = f[i] * static_cast<double>(n);
+    std::tie(e.ci_low, e.ci_high) = interval_around(e.unbiased_frequency, e.standard_error, z, f[i], post);
+  }
+}
+
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
                                    double confidence) {
   if (aggregator.mechanism().deconvolved())  // no (p, q) channel
@@ -106,21 +132,14 @@ std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess pos
   const Channel ch = aggregator.mechanism().channel();
   const std::uint64_t n = aggregator.reports();
   const double nd = static_cast<double>(n);
-  const double z = normal_quantile_two_sided(confidence);
   std::vector<ItemEstimate> out(aggregator.support().size());
-  std::vector<double> raw(out.size(), 0);
-  for (std::size_t i = 0; i < out.size(); ++i) {
+  for (std::size_t i = 0; i < out.size() && n > 0; ++i) {
     ItemEstimate& e = out[i];
-    if (n == 0) continue;
-    e.count = estimate_count(aggregator.support()[i], n, ch);
-    raw[i] = e.count / nd;
-    const double plug_in = std::clamp(e.count, 0.0, nd);
-    e.standard_error = std::sqrt(count_variance(n, plug_in, ch)) / nd;
-    e.ci_low = raw[i] - z * e.standard_error;
-    e.ci_high = raw[i] + z * e.standard_error;
+    const double count = estimate_count(aggregator.support()[i], n, ch);
+    e.unbiased_frequency = count / nd;
+    e.standard_error = std::sqrt(count_variance(n, std::clamp(count, 0.0, nd), ch)) / nd;
   }
-  const std::vector<double> f = n > 0 ? apply_postprocess(raw, post) : raw;
-  for (std::size_t i = 0; i < out.size(); ++i) out[i].frequency = f[i];
+  finish_estimates(out, post, n, confidence);
   return out;
 }
 

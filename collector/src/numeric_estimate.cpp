@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 namespace tinyldp::collector {
 
@@ -171,7 +172,6 @@ std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const Numer
   std::vector<ItemEstimate> out(k);
   if (n == 0) return out;
   const double nd = static_cast<double>(n);
-  const double z = normal_quantile_two_sided(confidence);
   std::vector<double> pi(k), f(k, 0.0), second(k, 0.0);
   for (std::uint32_t y = 0; y < k; ++y) pi[y] = static_cast<double>(a.support()[y]) / nd;
   for (std::uint32_t y = 0; y < k; ++y) {
@@ -183,14 +183,54 @@ std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const Numer
     }
   }
   for (std::uint32_t x = 0; x < k; ++x) {
-    ItemEstimate& e = out[x];
-    e.count = f[x] * nd;
-    e.standard_error = std::sqrt(std::max(second[x] - f[x] * f[x], 0.0) / nd);
-    e.ci_low = f[x] - z * e.standard_error;
-    e.ci_high = f[x] + z * e.standard_error;
+    out[x].unbiased_frequency = f[x];
+    out[x].standard_error = std::sqrt(std::max(second[x] - f[x] * f[x], 0.0) / nd);
   }
-  const std::vector<double> processed = apply_postprocess(f, post);
-  for (std::uint32_t x = 0; x < k; ++x) out[x].frequency = processed[x];
+  finish_estimates(out, post, n, confidence);
+  return out;
+}
+
+std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel& model,
+                                        const std::vector<std::uint32_t>& bin_start, Postprocess post,
+                                        double confidence) {
+  const std::uint32_t k = model.size;
+  const std::uint64_t n = a.reports();
+  std::vector<ItemEstimate> out(bin_start.size());
+  if (n == 0 || k == 0) return out;
+  const std::vector<double> inverse = model.inverse.empty() ? invert(model.kernel, k) : model.inverse;
+  if (inverse.empty()) throw std::runtime_error("numeric noise matrix is singular");
+  const double nd = static_cast<double>(n);
+  std::vector<std::uint32_t> bin_of(k);
+  for (std::size_t b = 0; b < bin_start.size(); ++b) {
+    const std::uint32_t end = b + 1 < bin_start.size() ? bin_start[b + 1] : k;
+    for (std::uint32_t x = bin_start[b]; x < end; ++x) bin_of[x] = static_cast<std::uint32_t>(b);
+  }
+  std::vector<double> atom(k, 0.0), second(out.size(), 0.0), row_sum(out.size());
+  for (std::uint32_t y = 0; y < k; ++y) {
+    const double pi = static_cast<double>(a.support()[y]) / nd;
+    if (pi == 0) continue;
+    const double* row = &inverse[std::size_t{y} * k];
+    std::fill(row_sum.begin(), row_sum.end(), 0.0);
+    for (std::uint32_t x = 0; x < k; ++x) {
+      atom[x] += pi * row[x];
+      row_sum[bin_of[x]] += row[x];
+    }
+    for (std::size_t b = 0; b < out.size(); ++b) second[b] += pi * row_sum[b] * row_sum[b];
+  }
+  const std::vector<double> processed = apply_postprocess(atom, post);
+  std::vector<double> bin_processed(out.size(), 0.0);
+  for (std::uint32_t x = 0; x < k; ++x) {
+    out[bin_of[x]].unbiased_frequency += atom[x];
+    bin_processed[bin_of[x]] += processed[x];
+  }
+  const double z = normal_quantile_two_sided(confidence);
+  for (std::size_t b = 0; b < out.size(); ++b) {
+    ItemEstimate& e = out[b];
+    e.standard_error = std::sqrt(std::max(second[b] - e.unbiased_frequency * e.unbiased_frequency, 0.0) / nd);
+    e.frequency = bin_processed[b];
+    e.count = e.frequency * nd;
+    std::tie(e.ci_low, e.ci_high) = interval_around(e.unbiased_frequency, e.standard_error, z, e.frequency, post);
+  }
   return out;
 }
 

@@ -175,6 +175,37 @@ TEST(Estimates, IntervalsCoverTheTruthAtTheirLevel) {
   EXPECT_NEAR(normal_quantile_two_sided(0.95), 1.959963984540054, 1e-9);
 }
 
+TEST(Estimates, CountsFollowFrequenciesAndIntervalsContainThem) {
+  // Every post-processing: count = frequency × n, the interval contains the frequency; with
+  // post-processing it lies in [0, 1] and is the unbiased interval cut and stretched, no more.
+  const Mechanism m = make(MechanismId::oue, 16);
+  Aggregator a(m);
+  feed(m, 9, 3000, {&a});  // most items are rare: negative unbiased estimates, clipped
+  const auto raw = estimate(a, Postprocess::none, 0.95);
+  const double z = normal_quantile_two_sided(0.95);
+  for (auto post : {Postprocess::none, Postprocess::clip, Postprocess::norm_sub, Postprocess::simplex}) {
+    const auto e = estimate(a, post, 0.95);
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      EXPECT_DOUBLE_EQ(e[i].count, e[i].frequency * 3000) << name_of(post);
+      EXPECT_LE(e[i].ci_low, e[i].frequency) << name_of(post) << " item " << i;
+      EXPECT_GE(e[i].ci_high, e[i].frequency) << name_of(post) << " item " << i;
+      EXPECT_EQ(e[i].unbiased_frequency, raw[i].unbiased_frequency);
+      EXPECT_EQ(e[i].standard_error, raw[i].standard_error);
+      const double low = e[i].unbiased_frequency - z * e[i].standard_error;
+      const double high = e[i].unbiased_frequency + z * e[i].standard_error;
+      if (post == Postprocess::none) {
+        EXPECT_NEAR(e[i].ci_low, low, 1e-12);
+        EXPECT_NEAR(e[i].ci_high, high, 1e-12);
+      } else {
+        EXPECT_GE(e[i].ci_low, 0.0);
+        EXPECT_LE(e[i].ci_high, 1.0);
+        EXPECT_NEAR(e[i].ci_low, std::min(std::max(low, 0.0), e[i].frequency), 1e-12);
+        EXPECT_NEAR(e[i].ci_high, std::max(std::min(high, 1.0), e[i].frequency), 1e-12);
+      }
+    }
+  }
+}
+
 TEST(Estimates, PostProcessingYieldsDistributions) {
   const std::vector<double> raw = {0.5, 0.4, 0.3, -0.1, -0.05, 0.02};
   for (const auto& f : {clip_and_renormalize(raw), norm_sub(raw), project_onto_simplex(raw)}) {

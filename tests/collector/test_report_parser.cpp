@@ -71,7 +71,7 @@ TEST(ReportParser, RejectsEachKindOfMalformedReport) {
   digest[3] ^= 1;
   expect(digest, ParseError::wrong_parameters);
   auto fields = good;
-  fields[6] = 0x08;
+  fields[6] = 0x10;
   expect(fields, ParseError::unknown_fields);
   auto padding = good;
   padding.at(9) |= 0x10;  // bit 20 of a 20-bit payload (last byte)

@@ -18,12 +18,20 @@ namespace {
 
 // A memo key for tests: the memo stream is the insecure test source seeded from (seed,
 // attribute, value, generation) — deterministic per value like the real PRF.
+struct TestStream {
+  InsecureTestSource source;
+  uint32_t next_word() {
+    uint8_t b[4];
+    (void)source.fill(b, 4, 0);
+    return tinyldp::get_le<uint32_t>(b);
+  }
+};
 struct TestKey {
   uint64_t seed = 1;
   uint32_t gen = 0;
-  InsecureTestSource memo_stream(uint32_t attribute, uint32_t value) const {
-    return InsecureTestSource(seed * 0x9E3779B97F4A7C15u + (uint64_t{attribute} << 40) +
-                              (uint64_t{gen} << 32) + value + 1);
+  TestStream memo_stream(uint32_t attribute, uint32_t value) const {
+    return {InsecureTestSource(seed * 0x9E3779B97F4A7C15u + (uint64_t{attribute} << 40) +
+                               (uint64_t{gen} << 32) + value + 1)};
   }
   uint32_t cohort(uint32_t cohorts) const { return static_cast<uint32_t>(seed % cohorts); }
   uint32_t generation() const { return gen; }
@@ -81,8 +89,8 @@ TEST(chains_meet_epsilon_one_from_below_within_the_tolerance) {
       CHECK(Epsilon::from_q32(one.q32 - (uint64_t{1} << 11)) <= m.epsilon_one());
       // Stage 1 is the plain SUE / OUE at ε∞.
       UnaryEncoding s1;
-      CHECK((first == UeStage::sue ? UnaryEncoding::configure_sue(inf, 74, s1, {48})
-                                   : UnaryEncoding::configure_oue(inf, 74, s1, {48})) == Status::ok);
+      CHECK((first == UeStage::sue ? UnaryEncoding::configure_sue(inf, 74, s1, {32})
+                                   : UnaryEncoding::configure_oue(inf, 74, s1, {32})) == Status::ok);
       CHECK(m.p1() == s1.p() && m.q1() == s1.q());
       CHECK_EQ(m.epsilon_infinity().q32, s1.realized_epsilon().q32);
       // Stage 2's shape: SUE symmetric, OUE p2 = 1/2.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The wire encoder: layout, errors, and golden vectors (hex, committed) that the host and every
 // target must reproduce byte for byte. docs/wire-format.md decodes the first one by hand.
+#include "tinyldp/serial_frame.hpp"
 #include "tinyldp/wire.hpp"
 
 #include "check.hpp"
@@ -47,8 +48,8 @@ TEST(header_layout_and_errors) {
   constexpr auto rr = BinaryRr::make(Epsilon::from_double(1.0));
   constexpr wire::Description d = rr.description();
   static_assert(d.payload_bits == 1 && d.report_bytes(0) == 8);
-  static_assert(d.report_bytes(wire::known_fields) == 18);
-  uint8_t out[18];
+  static_assert(d.report_bytes(wire::known_fields) == 22);
+  uint8_t out[22];
   size_t written = 99;
   const uint8_t payload[1] = {0xFF};  // padding bits are cleared by the encoder
   CHECK(wire::encode(d, {}, payload, out, 7, written) == Status::buffer_too_small);
@@ -163,7 +164,7 @@ TEST(golden_oue_report) {
   uint8_t payload[3];
   CHECK(oue.privatize(5, rng, payload, sizeof payload) == Status::ok);
   wire::Header h;
-  h.fields = wire::known_fields;
+  h.fields = wire::field_device_id | wire::field_epoch | wire::field_cohort;
   h.device_id = 0xDEADBEEF;
   h.epoch = 42;
   h.cohort = 3;
@@ -181,7 +182,7 @@ TEST(a_payload_privatized_in_place_gives_the_golden_report) {
   port::InsecureTestSource src(7);
   Rng rng(src);
   wire::Header h;
-  h.fields = wire::known_fields;
+  h.fields = wire::field_device_id | wire::field_epoch | wire::field_cohort;
   h.device_id = 0xDEADBEEF;
   h.epoch = 42;
   h.cohort = 3;
@@ -258,4 +259,37 @@ TEST(golden_histogram_encoding_reports) {
   matches = written == sizeof golden_the && same(out, golden_the, sizeof golden_the);
   CHECK(matches);
   if (!matches) dump(out, written);
+}
+
+TEST(memo_generation_field_follows_the_cohort) {
+  constexpr auto rr = BinaryRr::make(Epsilon::from_double(1.0));
+  wire::Header h;
+  h.fields = wire::field_cohort | wire::field_memo_generation;
+  h.cohort = 0x0102;
+  h.memo_generation = 0xA1B2C3D4u;
+  const uint8_t payload[1] = {1};
+  uint8_t out[14];
+  size_t written = 0;
+  CHECK(wire::encode(rr.description(), h, payload, out, sizeof out, written) == Status::ok);
+  CHECK_EQ(written, 14u);
+  const uint8_t expected[7] = {0x02, 0x01, 0xD4, 0xC3, 0xB2, 0xA1, 0x01};  // cohort, generation, payload
+  for (int i = 0; i < 7; ++i) CHECK_EQ(out[7 + i], expected[i]);
+}
+
+TEST(serial_frames_carry_length_and_crc) {
+  const uint8_t report[5] = {1, 2, 3, 4, 5};
+  uint8_t frame[13];
+  size_t written = 0;
+  CHECK(serial::encode(report, 5, frame, 12, written) == Status::buffer_too_small);
+  CHECK_EQ(written, 0u);
+  CHECK(serial::encode(report, 0, frame, sizeof frame, written) == Status::bad_parameter);
+  CHECK(serial::encode(report, 5, frame, sizeof frame, written) == Status::ok);
+  CHECK_EQ(written, 13u);
+  // sync, length 5, the report, CRC-32 of 05 00 01 02 03 04 05 (zlib.crc32: 0x4E7D9E30).
+  const uint8_t expected[13] = {0xA5, 0x5A, 0x05, 0x00, 1, 2, 3, 4, 5, 0x30, 0x9E, 0x7D, 0x4E};
+  for (int i = 0; i < 13; ++i) CHECK_EQ(frame[i], expected[i]);
+  // In place: the report already at frame + 4.
+  uint8_t in_place[13] = {0, 0, 0, 0, 1, 2, 3, 4, 5};
+  CHECK(serial::encode(in_place + 4, 5, in_place, sizeof in_place, written) == Status::ok);
+  for (int i = 0; i < 13; ++i) CHECK_EQ(in_place[i], expected[i]);
 }

@@ -6,7 +6,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 
 #include "cli_common.hpp"
 #include "output.hpp"
@@ -96,6 +95,10 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   t.about["rejected"] = rejected;
   t.about["postprocess"] = name_of(post);
   t.about["confidence"] = o.confidence;
+  if (o.truth_column) {
+    const bool index = o.truth_column->find_first_not_of("0123456789") == std::string::npos;
+    t.column = index ? "column " + *o.truth_column : *o.truth_column;
+  }
 
   std::vector<std::string> labels;
   if (o.labels) labels = read_label_file(*o.labels);
@@ -103,6 +106,12 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     const collector::NumericModel model = collector::numeric_model(m);
     t.mean = collector::estimate_mean(total, model, o.confidence);
     t.items = collector::estimate_distribution(total, model, post, o.confidence);
+    if (o.plot) {
+      std::vector<double> values;
+      for (std::uint32_t i = 0; i < m.domain(); ++i) values.push_back(m.item_value(i));
+      t.bin_start = chart_bins(values);
+      if (!t.bin_start.empty()) t.bins = collector::estimate_bins(total, model, t.bin_start, post, o.confidence);
+    }
   } else {
     t.items = collector::estimate(total, post, o.confidence);
   }
@@ -157,14 +166,7 @@ int run(const AggregateOptions& o) {
     write_json(std::cout, t);
   else
     write_csv(std::cout, t);
-  if (o.plot) {
-    std::ostringstream title;
-    title << collector::name_of(total.mechanism().config().id) << ", epsilon "
-          << as_double(total.mechanism().realized_epsilon()) << ", " << total.reports() << " reports, ";
-    if (t.mean) title << "mean " << t.mean->mean << " ± " << t.mean->standard_error << ", ";
-    title << static_cast<int>(o.confidence * 100) << " % intervals";
-    write_svg(*o.plot, t, title.str());
-  }
+  if (o.plot) write_svg(*o.plot, t);
   return rejected > 0 && !o.allow_rejected ? exit_rejected : 0;
 }
 

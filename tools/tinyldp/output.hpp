@@ -2,9 +2,15 @@
 // The one writer of estimates — `tinyldp aggregate`'s JSON, CSV and SVG chart — from one table:
 // what the estimates are of (JSON only), the mean for the numeric mechanisms, and one row per
 // item with its estimate and, when known, the true frequency.
+//
+// Every item has its unbiased estimate with a standard error, and the answer (`frequency`,
+// post-processed when asked, `count` = frequency × reports) with an interval that contains it
+// (collector/estimates.hpp says how). The CSV is one tidy RFC 4180 table: a `kind` column
+// (`mean`, `frequency`), fields quoted when they hold a comma, a quote or a line break.
 #ifndef TINYLDP_TOOLS_OUTPUT_HPP
 #define TINYLDP_TOOLS_OUTPUT_HPP
 
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -17,22 +23,38 @@
 namespace tinyldp::tools {
 
 struct EstimateTable {
-  Json about;  // mechanism, ε, parameters, report counts, post-processing, confidence
+  Json about;          // mechanism, ε, parameters, report counts, post-processing, confidence
+  std::string column;  // what the values are (the input's column name), for the chart; may be empty
   std::optional<collector::MeanEstimate> mean;
   std::optional<double> true_mean;
-  std::vector<std::string> item_text;  // an item as CSV and the chart show it
+  std::vector<std::string> item_text;  // an item as CSV shows it
   std::vector<Json> item_key;          // an item as JSON shows it (a label, or the value)
   std::vector<collector::ItemEstimate> items;
   std::optional<std::vector<double>> truth;  // true frequency of each item
+  // A numeric distribution too long for a chart, estimated over runs of items (chart_bins).
+  std::vector<std::uint32_t> bin_start;
+  std::vector<collector::ItemEstimate> bins;
 };
 
-// JSON: `about`, then "mean" (numeric), then "items". CSV: the mean's table first (numeric) and
-// a blank line, then one row per item, numbers with 6 significant digits.
+// The most bars a chart draws: a longer categorical domain shows its most frequent items and
+// one "other" bar, a longer numeric one is binned.
+inline constexpr std::size_t chart_max_bars = 30;
+
+// For a numeric distribution over `values` (ascending) with more than chart_max_bars items: the
+// first item of each bin — equal widths of 1, 2 or 5 × 10^k (integers) or of whole runs of
+// items, aligned to multiples of the width. Empty when every item gets its own bar.
+std::vector<std::uint32_t> chart_bins(const std::vector<double>& values);
+
+// JSON: `about`, then "mean" (numeric), then "items". CSV: one table, header
+// kind,item,estimate,count,ci_low,ci_high,unbiased_estimate,standard_error[,true_value].
 void write_json(std::ostream& out, const EstimateTable& t);
 void write_csv(std::ostream& out, const EstimateTable& t);
 // A bar chart with interval bars (and the truth) as a standalone SVG file; throws BadInput if
 // the file cannot be written.
-void write_svg(const std::string& path, const EstimateTable& t, const std::string& title);
+void write_svg(const std::string& path, const EstimateTable& t);
+
+// A CSV field as RFC 4180 wants it: quoted (quotes doubled) if it holds , " CR or LF.
+std::string csv_field(const std::string& text);
 
 }  // namespace tinyldp::tools
 

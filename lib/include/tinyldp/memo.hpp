@@ -3,8 +3,10 @@
 // protocols) need from the device secret: the MemoKey concept.
 //
 // A memo is never stored. A mechanism recomputes it at every report from a deterministic
-// stream of bytes that a keyed PRF hands out for (attribute, value) — an EntropySource that
-// never fails — so a reboot, a power cut or a value that comes back gives the same memo. The
+// stream of 32-bit words that a keyed PRF hands out for (attribute, value) — `next_word()`,
+// which never fails — so a reboot, a power cut or a value that comes back gives the same memo.
+// (Words, not bits: a draw of n ≤ 32 bits takes a whole word, which keeps the reader a few
+// instructions; the stream is a PRF, so nothing is lost by the unused bits.) The
 // key also fixes the device's cohort among m (Bloom encodings), gives keyed 64-bit tags of
 // values for the privacy ledger (privacy_ledger.hpp), and names its generation (the re-key
 // counter that reports carry). The port is port/entropy/chacha20_drbg/…/memo_key.hpp
@@ -19,11 +21,32 @@
 
 namespace tinyldp {
 
+template <class S>
+concept MemoStream = requires(S& stream) {
+  requires is_same_type<decltype(stream.next_word()), uint32_t>;
+};
+
 template <class K>
 concept MemoKey = requires(const K& key, uint32_t attribute, uint32_t value, uint32_t cohorts) {
-  requires EntropySource<decltype(key.memo_stream(attribute, value))>;
+  requires MemoStream<decltype(key.memo_stream(attribute, value))>;
   requires is_same_type<decltype(key.cohort(cohorts)), uint32_t>;
   requires is_same_type<decltype(key.generation()), uint32_t>;
+};
+
+// Draws of up to 32 bits from a memo stream, one word each (what the memoized mechanisms' PRR
+// ladders ask for): the low n bits of the next word.
+template <MemoStream S>
+class MemoDraws {
+ public:
+  explicit constexpr MemoDraws(S& stream) : stream_(stream) {}
+  uint64_t draw(unsigned n) {
+    const uint32_t w = stream_.next_word();
+    return n >= 32 ? w : w & ((uint32_t{1} << n) - 1u);
+  }
+  static constexpr bool ok() { return true; }
+
+ private:
+  S& stream_;
 };
 
 }  // namespace tinyldp

@@ -31,11 +31,14 @@
 // AND/OR ladder over the thresholds' bits whose per-lane choice is a mask — the value and the
 // memo bits only ever enter masks, never a branch or an address.
 //
-// Random bits per report: memo k·B1, fresh k·B2 (B1 = max(p1.bits, q1.bits), B2 likewise).
+// Random bits per report: fresh k·B2 (B2 = max(p2.bits, q2.bits)); memo words ⌈k/32⌉·B1 (B1
+// likewise; one word per 32 lanes and ladder step, the tail's high bits unused).
 // Bloom positions: position j of a value in cohort c is a public 32-bit mix of (c, value, j)
-// scaled to [0, k) by a multiply (the collector computes the same); a value is any uint32_t.
-// Cost: context 80 bytes; report ⌈k/8⌉ bytes (caller-owned); stack: the memo stream's
-// RandomBits (64-byte buffer) and the stream itself, plus h positions for Bloom. Footprint and
+// whose top 16 bits are scaled to [0, k) by a multiply (the collector computes the same); a
+// value is any uint32_t.
+// Cost: context 80 bytes; report ⌈k/8⌉ bytes (caller-owned); stack: the memo stream (with its
+// block buffer, 64 bytes for ChaCha20); Bloom positions are recomputed per word (h hashes per
+// 32 bits), so no array of them is kept. Footprint and
 // instructions per bit on every target: docs/footprint.md, docs/target-costs.md.
 // Estimator (collector): per bit, t = (c − N·p*) / (q* − p*).
 #ifndef TINYLDP_TWO_STAGE_RR_HPP
@@ -51,7 +54,6 @@
 #include "tinyldp/fail_closed.hpp"
 #include "tinyldp/memo.hpp"
 #include "tinyldp/probability.hpp"
-#include "tinyldp/random_bits.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/unary_encoding.hpp"
 #include "tinyldp/wire.hpp"
@@ -68,9 +70,10 @@ class TwoStageRr {
   static constexpr uint32_t max_bits = uint32_t{1} << 16;  // k, the encoding's bits
   static constexpr uint32_t max_hashes = 16;
   static constexpr uint32_t max_cohorts = uint32_t{1} << 16;
-  // Each stage's thresholds share one denominator of at most 2^48: the ε computations then
-  // stay within the 384-bit configuration integers.
-  static constexpr unsigned max_stage_bits = 48;
+  // Each stage's thresholds share one denominator of at most 2^32: 32-bit thresholds keep the
+  // ladders in single words on 32-bit cores (far more precision than ε needs: the fewest-bits
+  // choice picks ~20 bits at the tolerance's 2^-21).
+  static constexpr unsigned max_stage_bits = 32;
 
   struct Encoding {
     MemoEncoding kind = MemoEncoding::one_hot;
@@ -99,6 +102,9 @@ class TwoStageRr {
     m.enc_ = e;
     m.p1_ = p1, m.q1_ = q1, m.p2_ = p2, m.q2_ = q2;
     m.b1_ = static_cast<uint8_t>(b1), m.b2_ = static_cast<uint8_t>(b2);
+    m.a1_ = aligned32(p1, b1), m.c1_ = aligned32(q1, b1);
+    m.a2_ = aligned32(p2, b2), m.c2_ = aligned32(q2, b2);
+    m.a2_one_ = p2.bits == 0 && p2.num == 1 ? ~0u : 0u;
     using detail::Wide;
     const Wide one1 = detail::scale(b1);
     const Wide a1 = m.aligned(p1, b1), c1 = m.aligned(q1, b1);
@@ -131,36 +137,42 @@ class TwoStageRr {
                                           Precision precision = {}) {
     if (!is_valid_epsilon(eps_inf) || !is_valid_epsilon(eps_one) || !(eps_one < eps_inf))
       return Status::bad_epsilon;
+    if (!valid_encoding(e)) return Status::bad_parameter;
     if (!is_valid_precision(precision)) return Status::bad_parameter;
     if (precision.max_bits > max_stage_bits) precision.max_bits = max_stage_bits;
     UnaryEncoding s1;
     const Status s = first == UeStage::sue ? UnaryEncoding::configure_sue(eps_inf, 2, s1, precision)
                                            : UnaryEncoding::configure_oue(eps_inf, 2, s1, precision);
     if (s != Status::ok) return s;
-    // Stage 2 over its own denominator 2^b: SUE moves p2 = n/2^b (q2 = 1 − p2) up from 1/2,
+    // Stage 2 over its own denominator 2^b (b ≤ 32): SUE moves p2 = n/2^b (q2 = 1 − p2) up from 1/2,
     // OUE moves q2 = n/2^b (p2 = 1/2) down from 1/2; either way ε₁ grows monotonically along
     // the search, so the largest admissible step is found by bisection.
     const unsigned b = precision.max_bits;
     const uint64_t half = uint64_t{1} << (b - 1);
     auto stage2 = [&](uint64_t n) {
-      const uint64_t other = (uint64_t{1} << b) - n;  // b ≤ 48: no overflow
+      const uint64_t other = (uint64_t{1} << b) - n;
       return second == UeStage::sue ? Stage{make_dyadic(n, b), make_dyadic(other, b)}
                                     : Stage{Dyadic{1, 1}, make_dyadic(other, b)};
     };
-    // step t: SUE n = half + t, OUE n = half + t as well (q2 = 2^b − n = half − t).
-    auto admissible = [&](uint64_t t, Epsilon limit) {
+    // step t: SUE n = half + t, OUE n = half + t as well (q2 = 2^b − n = half − t). The
+    // composed ratio is compared with e^(limit/h) directly (exp_lower_bound, one per limit): the
+    // realized ε₁ is ≤ limit exactly when that holds (ln_upper_bound's definition).
+    const unsigned b1 = common_bits(s1.p(), s1.q());
+    auto admissible = [&](uint64_t t, const detail::Wide& bound) {
       const Stage st = stage2(half + t);
-      TwoStageRr probe;
-      if (configure(s1.p(), s1.q(), st.p, st.q, e, probe) != Status::ok) return false;
-      return !(limit < probe.eps_one_);
+      const unsigned b2 = common_bits(st.p, st.q);
+      detail::Wide qs, ps, all;
+      composed_of(s1.p(), s1.q(), b1, st.p, st.q, b2, qs, ps, all);
+      return (qs * (all - ps)).shl(detail::exp_fraction_bits) <= bound * (ps * (all - qs));
     };
-    const uint64_t last = half - 1;           // t ≤ half − 1 keeps q2 > 0 and p2 < 1
+    const uint64_t last = half - 1;  // t ≤ half − 1 keeps q2 > 0 and p2 < 1
     auto largest = [&](Epsilon limit) -> uint64_t {
-      if (!admissible(1, limit)) return 0;
+      const detail::Wide bound = exp_lower_bound(Epsilon{limit.q32 / e.hashes});
+      if (!admissible(1, bound)) return 0;
       uint64_t lo = 1, hi = last + 1;  // admissible(lo), not admissible(hi) or hi = last + 1
       while (hi - lo > 1) {
         const uint64_t mid = lo + (hi - lo) / 2;
-        if (admissible(mid, limit))
+        if (admissible(mid, bound))
           lo = mid;
         else
           hi = mid;
@@ -211,13 +223,7 @@ class TwoStageRr {
 
   // The composed per-bit channel as integers over 2^(B1 + B2): P(1 | set), P(1 | unset).
   constexpr void composed(detail::Wide& q_star, detail::Wide& p_star, detail::Wide& all) const {
-    using detail::Wide;
-    const Wide one1 = detail::scale(b1_);
-    const Wide a1 = aligned(p1_, b1_), c1 = aligned(q1_, b1_);
-    const Wide a2 = aligned(p2_, b2_), c2 = aligned(q2_, b2_);
-    q_star = a1 * a2 + (one1 - a1) * c2;
-    p_star = c1 * a2 + (one1 - c1) * c2;
-    all = detail::scale(b1_ + b2_);
+    composed_of(p1_, q1_, b1_, p2_, q2_, b2_, q_star, p_star, all);
   }
 
   // On the wire: id two_stage; the payload is the k report bits (bit i of byte i / 8); the
@@ -246,7 +252,7 @@ class TwoStageRr {
     x ^= x >> 15;
     x *= 0x846CA68Bu;
     x ^= x >> 16;
-    return ct::mul_high(x, k);
+    return ((x >> 16) * k) >> 16;  // k ≤ 2^16: a 32-bit product (fixed-latency MUL everywhere)
   }
 
   // A report of `value` (one-hot: < k; Bloom: any) with its memo keyed by `key`. Writes
@@ -255,11 +261,9 @@ class TwoStageRr {
   Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
                    size_t report_size) const {
     auto stream = key.memo_stream(enc_.attribute, value);
-    RandomBits<decltype(stream), 64> memo(stream);
+    MemoDraws<decltype(stream)> memo(stream);
     const uint32_t cohort = enc_.kind == MemoEncoding::bloom ? key.cohort(enc_.cohorts) : 0u;
-    const Status s = privatize_with_memo(value, cohort, memo, rng, report, report_size);
-    memo.reset();  // the memo stream's unused bytes are not left on the stack either
-    return s;
+    return privatize_with_memo(value, cohort, memo, rng, report, report_size);
   }
 
   // The same with the memo's random stream given: `memo` must be the stream keyed by this
@@ -275,22 +279,20 @@ class TwoStageRr {
     const bool bloom = enc_.kind == MemoEncoding::bloom;  // configuration, not private
     const uint32_t in_domain =
         bloom ? ct::less(cohort, enc_.cohorts) : ct::less(value, enc_.bits);
-    uint32_t positions[max_hashes];
     const uint32_t count = bloom ? enc_.hashes : 1u;
-    for (uint32_t j = 0; j < count; ++j)
-      positions[j] = bloom ? bloom_position(value, cohort, j, enc_.bits) : value;
     const uint32_t keep = ct::mask(in_domain);
     const uint32_t words = (enc_.bits + 31) / 32;
     for (uint32_t w = 0; w < words; ++w) {
       const unsigned lanes = w + 1 < words || enc_.bits % 32 == 0 ? 32u : enc_.bits % 32;
-      uint32_t set = 0;  // the encoding's bits in this word, built without branches
-      for (uint32_t j = 0; j < count; ++j)
-        set |= (ct::is_zero(w ^ (positions[j] / 32)) & in_domain) << (positions[j] % 32);
-      const uint32_t memo_bits = ladder(set, aligned64(p1_, b1_), aligned64(q1_, b1_), b1_, memo, lanes);
-      const uint32_t out = ladder(memo_bits, aligned64(p2_, b2_), aligned64(q2_, b2_), b2_, rng, lanes) & keep;
+      uint32_t set = 0;  // the encoding's bits in this word, built without branches (a Bloom
+      for (uint32_t j = 0; j < count; ++j) {  // position is recomputed per word: no array of them)
+        const uint32_t position = bloom ? bloom_position(value, cohort, j, enc_.bits) : value;
+        set |= (ct::is_zero(w ^ (position / 32)) & in_domain) << (position % 32);
+      }
+      const uint32_t memo_bits = ladder(set, a1_, c1_, b1_, memo, lanes);
+      const uint32_t out = (ladder(memo_bits, a2_, c2_, b2_, rng, lanes) | (memo_bits & a2_one_)) & keep;
       for (unsigned i = 0; i * 8 < lanes; ++i) report[4 * w + i] = static_cast<uint8_t>(out >> (8 * i));
     }
-    wipe(positions, sizeof positions);
     forget_drawn(memo);
     return release_in_place(rng, in_domain, report, n);
   }
@@ -304,26 +306,33 @@ class TwoStageRr {
   // thresholds a, b are numerators over 2^steps. The choice per lane is a mask; the step's
   // "or"/"and" per lane is too — no branch on the mask or on the draws.
   template <class Rng>
-  static uint32_t ladder(uint32_t mask, uint64_t a, uint64_t b, unsigned steps, Rng& rng,
+  static uint32_t ladder(uint32_t mask, uint32_t a, uint32_t b, unsigned steps, Rng& rng,
                          unsigned lanes) {
     uint32_t r = 0;
     for (unsigned s = 0; s < steps; ++s) {
-      const uint32_t u = lanes == 32 ? static_cast<uint32_t>(rng.draw(32))
-                                     : static_cast<uint32_t>(rng.draw(lanes));
+      const uint32_t u = static_cast<uint32_t>(rng.draw(lanes));
       const uint32_t t = (mask & ct::mask(static_cast<uint32_t>(a & 1u))) |
                          (~mask & ct::mask(static_cast<uint32_t>(b & 1u)));
       r = (r & u) | (t & (r | u));
       a >>= 1;
       b >>= 1;
     }
-    // A threshold of 1 (= 2^steps / 2^steps) is every U: the ladder above only sees the bits
-    // below 2^steps, so such lanes are set here (p2 = 1 has numerator 2^steps).
-    const uint32_t all = lanes == 32 ? ~0u : (1u << lanes) - 1u;
-    const uint32_t full = (mask & ct::mask(static_cast<uint32_t>(a & 1u))) |
-                          (~mask & ct::mask(static_cast<uint32_t>(b & 1u)));
-    return (r | full) & all;
+    // (A threshold of 1, p2 = 1, is every U: its numerator 2^steps does not fit a word; it is
+    // stored as 0 and the caller ORs in the memo bits under a2_one_.)
+    return r;
   }
 
+  static constexpr void composed_of(Dyadic p1, Dyadic q1, unsigned b1, Dyadic p2, Dyadic q2,
+                                    unsigned b2, detail::Wide& q_star, detail::Wide& p_star,
+                                    detail::Wide& all) {
+    using detail::Wide;
+    const Wide one1 = detail::scale(b1);
+    const Wide a1 = aligned(p1, b1), c1 = aligned(q1, b1);
+    const Wide a2 = aligned(p2, b2), c2 = aligned(q2, b2);
+    q_star = a1 * a2 + (one1 - a1) * c2;
+    p_star = c1 * a2 + (one1 - c1) * c2;
+    all = detail::scale(b1 + b2);
+  }
   static constexpr bool below(Dyadic x, Dyadic y) {  // x < y as fractions
     using detail::Wide;
     return Wide::from(x.num) * detail::scale(y.bits) < Wide::from(y.num) * detail::scale(x.bits);
@@ -336,8 +345,10 @@ class TwoStageRr {
   static constexpr detail::Wide aligned(Dyadic x, unsigned bits) {
     return detail::Wide::from(x.num).shl(static_cast<int>(bits - x.bits));
   }
-  // x's numerator over 2^bits (bits ≤ 48, so it fits; 2^bits itself for x = 1).
-  static constexpr uint64_t aligned64(Dyadic x, unsigned bits) { return x.num << (bits - x.bits); }
+  // x's numerator over 2^bits (bits ≤ 32; 0 for x = 1, flagged by a2_one_).
+  static constexpr uint32_t aligned32(Dyadic x, unsigned bits) {
+    return x.bits == 0 ? 0u : static_cast<uint32_t>(x.num << (bits - x.bits));
+  }
   static constexpr bool valid_encoding(const Encoding& e) {
     if (e.bits < 2 || e.bits > max_bits) return false;
     if (e.kind == MemoEncoding::one_hot) return e.hashes == 1 && e.cohorts == 1;
@@ -354,6 +365,9 @@ class TwoStageRr {
   Encoding enc_{};
   wire::MechanismId id_ = wire::MechanismId::two_stage;
   uint8_t b1_ = 0, b2_ = 0;
+  // The thresholds as numerators over 2^b1 and 2^b2 (the ladders' words); a2_one_ is all ones
+  // when p2 = 1 (only p2 can be 1: p1 < 1 and q2 < p2).
+  uint32_t a1_ = 0, c1_ = 0, a2_ = 0, c2_ = 0, a2_one_ = 0;
   uint8_t chain_ = 0;
   Dyadic p1_{}, q1_{}, p2_{}, q2_{};
   Epsilon eps_inf_{}, eps_one_{};

@@ -12,12 +12,17 @@
 //  - simplex:   the Euclidean projection onto the probability simplex (sort-based). When the
 //               positive entries sum to at least 1 it is the same point as norm-sub (a test
 //               checks this); otherwise it may also lift slightly negative entries.
-// Intervals always describe the raw, unbiased estimates. Host only.
+// Every item carries both: the unbiased estimate with its standard error, and the answer —
+// `frequency`, post-processed when asked, with `count` = frequency·n. Its interval contains it:
+// without post-processing the normal interval of the unbiased estimate; with it, that interval
+// cut to [0, 1] (where every true frequency lies) and stretched to reach the post-processed
+// value, so it covers the truth whenever the normal interval does. Host only.
 #ifndef TINYLDP_COLLECTOR_ESTIMATES_HPP
 #define TINYLDP_COLLECTOR_ESTIMATES_HPP
 
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tinyldp/collector/aggregator.hpp"
@@ -29,10 +34,11 @@ std::optional<Postprocess> postprocess_from_name(std::string_view name);
 const char* name_of(Postprocess p);
 
 struct ItemEstimate {
-  double count = 0;         // unbiased estimate of how many reporters hold the item
-  double frequency = 0;     // after post-processing (raw count / n if none)
-  double standard_error = 0;  // of the raw frequency
-  double ci_low = 0, ci_high = 0;  // raw frequency ± z·SE
+  double count = 0;                // frequency · n: how many reporters hold the item
+  double frequency = 0;            // post-processed (the unbiased estimate if none)
+  double unbiased_frequency = 0;   // unbiased: ĉ/n before post-processing
+  double standard_error = 0;       // of the unbiased frequency
+  double ci_low = 0, ci_high = 0;  // contains frequency (see above)
 };
 
 // z such that P(|Z| ≤ z) = confidence for a standard normal Z (0 < confidence < 1).
@@ -42,6 +48,15 @@ double normal_quantile_two_sided(double confidence);
 // estimate_distribution (numeric_estimate.hpp), which inverts the noise kernel.
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
                                    double confidence = 0.95);
+
+// Fills count, frequency and the interval of estimates whose unbiased_frequency and
+// standard_error are set (n reports), as described above.
+void finish_estimates(std::vector<ItemEstimate>& items, Postprocess post, std::uint64_t n,
+                      double confidence);
+// The interval at z standard errors around an unbiased value, cut to [0, 1] and stretched to
+// contain the post-processed value unless post is none.
+std::pair<double, double> interval_around(double unbiased, double standard_error, double z,
+                                          double postprocessed, Postprocess post);
 
 // The post-processing steps on their own (frequencies summing to about 1).
 std::vector<double> clip_and_renormalize(std::vector<double> f);

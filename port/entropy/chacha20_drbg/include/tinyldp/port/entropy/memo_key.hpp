@@ -19,9 +19,8 @@
 // firmware refuse to report without it).
 // Keep the record in storage the threat model treats as secret: whoever reads the key can
 // recompute every memo, that is, undo the permanent randomized response.
-// Cost: RAM sizeof(MemoKey) = 40 bytes; a memo stream object 20 bytes on 32-bit targets (plus
-// the 64-byte buffer of the RandomBits that draws from it); one ChaCha20 block per 512 memo
-// bits. Storage: a Record with a 36-byte payload (key, generation).
+// Cost: RAM sizeof(MemoKey) = 40 bytes; a memo stream object 88 bytes on 32-bit targets (its
+// block buffer included, on the stack during a report); one ChaCha20 block per 16 memo words. Storage: a Record with a 36-byte payload (key, generation).
 #ifndef TINYLDP_PORT_MEMO_KEY_HPP
 #define TINYLDP_PORT_MEMO_KEY_HPP
 
@@ -41,35 +40,35 @@ namespace tinyldp::port {
 inline constexpr size_t memo_key_bytes = 32;
 inline constexpr size_t memo_record_bytes = memo_key_bytes + 4;  // key, generation (u32 LE)
 
-// The ChaCha20 keystream for one (attribute, value, generation): an entropy source that never
-// fails. It refers to its MemoKey, which must outlive it; its nonce (which holds the value) is
-// wiped when it goes out of scope.
+// The ChaCha20 keystream for one (attribute, value, generation) as 32-bit words (word i of
+// block j is bytes 4i … 4i + 3 of keystream block j, little-endian). It refers to its MemoKey,
+// which must outlive it; its block buffer and nonce (which holds the value) are wiped when it
+// goes out of scope.
 class MemoStream {
  public:
   MemoStream(const uint32_t* key, uint32_t attribute, uint32_t value, uint32_t generation)
       : key_(key), nonce_{attribute, value, generation} {}
   MemoStream(const MemoStream&) = delete;
   MemoStream& operator=(const MemoStream&) = delete;
-  ~MemoStream() { tinyldp::wipe(nonce_, sizeof nonce_); }
-
-  EntropyResult fill(uint8_t* out, size_t length, uint32_t /*flags: pure computation*/) {
-    uint32_t block[chacha20_block_words_count];
-    while (length != 0) {
-      chacha20_block_words(key_, counter_++, nonce_, block);
-      const size_t n = length < chacha20_block_bytes ? length : chacha20_block_bytes;
-      for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(block[i / 4] >> (8 * (i % 4)));
-      out += n;
-      length -= n;
-    }
-    tinyldp::wipe(block, sizeof block);
-    return EntropyResult::ok;
+  ~MemoStream() {
+    tinyldp::wipe(block_, sizeof block_);
+    tinyldp::wipe(nonce_, sizeof nonce_);
   }
-  uint16_t min_entropy_q8() const { return TINYLDP_ENTROPY_ESTIMATE_FULL; }
+
+  uint32_t next_word() {
+    if (used_ == chacha20_block_words_count) {
+      chacha20_block_words(key_, counter_++, nonce_, block_);
+      used_ = 0;
+    }
+    return block_[used_++];
+  }
 
  private:
   const uint32_t* key_;
   uint32_t nonce_[chacha20_nonce_words];
   uint32_t counter_ = 0;
+  uint32_t used_ = chacha20_block_words_count;
+  uint32_t block_[chacha20_block_words_count] = {};
 };
 
 class MemoKey {

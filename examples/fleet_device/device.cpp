@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fleet device (device.hpp): TRNG → health tests → DRBG; memo key and ledger in flash;
+// L-OSUE → wire → serial frame → UART.
+#include "device.hpp"
+
+#include "tinyldp/port/entropy/health_tests.hpp"
+#include "tinyldp/random_bits.hpp"
+#include "tinyldp/serial_frame.hpp"
+#include "tinyldp/wire.hpp"
+
+namespace fleet {
+namespace {
+
+constexpr auto description = mechanism.description();
+constexpr uint8_t header_fields =
+    tinyldp::wire::field_device_id | tinyldp::wire::field_epoch | tinyldp::wire::field_memo_generation;
+constexpr size_t report_bytes = description.report_bytes(header_fields);
+constexpr auto health = tinyldp::port::HealthPlan::make(tinyldp::port::HealthConfig{});
+
+// The TRNG as a C++ entropy source; the claim (full entropy) is the driver's to make, and the
+// health tests check it at that rate.
+struct Trng {
+  tinyldp::EntropyResult fill(uint8_t* out, size_t length, uint32_t) {
+    return static_cast<tinyldp::EntropyResult>(platform_trng_fill(out, length));
+  }
+  uint16_t min_entropy_q8() const { return TINYLDP_ENTROPY_ESTIMATE_FULL; }
+};
+
+}  // namespace
+
+__attribute__((noinline)) Result Device::boot(uint32_t epoch) {
+  Trng raw;
+  tinyldp::port::HealthTested<Trng> checked(raw, health);
+  if (drbg_.seed(checked) != tinyldp::EntropyResult::ok) return Result::entropy_failed;
+  if (tinyldp::port::load_or_provision_memo_key(drbg_, key_record_, key_) !=
+      tinyldp::port::MemoKeyResult::ok)
+    return Result::storage_failed;
+  if (ledger_.open() != tinyldp::LedgerResult::ok) return Result::storage_failed;
+  while (ledger_.epoch() < epoch) {
+    if (ledger_.roll_epoch() != tinyldp::LedgerResult::ok) return Result::storage_failed;
+  }
+  return Result::ok;
+}
+
+// The ledger charges first, durably; only then is the report made and sent. The report is
+// privatized straight into the frame, after the wire header.
+__attribute__((noinline)) Result Device::report(uint32_t value, uint32_t device_id) {
+  const tinyldp::LedgerResult charged = ledger_.charge_memoized(
+      0, key_.value_tag(0, value), key_.generation(), mechanism.epsilon_infinity());
+  if (charged == tinyldp::LedgerResult::budget_exhausted) return Result::budget_exhausted;
+  if (charged != tinyldp::LedgerResult::ok) return Result::storage_failed;
+  uint8_t frame[tinyldp::serial::frame_bytes(report_bytes)];
+  uint8_t* wire_report = frame + 4;  // after the serial frame's sync and length
+  uint8_t* payload = wire_report + tinyldp::wire::Description::header_bytes(header_fields);
+  tinyldp::RandomBits<tinyldp::port::ChaCha20Drbg, 8> rng(drbg_);  // the DRBG buffers already
+  if (mechanism.privatize(value, key_, rng, payload, mechanism.report_bytes()) != tinyldp::Status::ok)
+    return Result::report_failed;
+  tinyldp::wire::Header header;
+  header.fields = header_fields;
+  header.device_id = device_id;
+  header.epoch = ledger_.epoch();
+  header.memo_generation = key_.generation();
+  size_t written = 0;
+  if (tinyldp::wire::encode(description, header, payload, wire_report, report_bytes, written) !=
+      tinyldp::Status::ok)
+    return Result::report_failed;
+  if (tinyldp::serial::encode(wire_report, written, frame, sizeof frame, written) != tinyldp::Status::ok)
+    return Result::report_failed;
+  platform_uart_send(frame, written);
+  return Result::ok;
+}
+
+}  // namespace fleet

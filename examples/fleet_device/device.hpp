@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// A telemetry device that reports the same kind of value again and again (the fleet demo,
+// scripts/demo): a hardware TRNG, checked by the SP 800-90B health tests, seeds a ChaCha20
+// DRBG; the memo key (its device secret) and the privacy budget ledger live in flash; each
+// report privatizes the sensor's value with L-OSUE (memoized OUE at ε∞ = 2, then a fresh SUE:
+// one report ε₁ = 1; d = 256) after the ledger has durably charged it, frames it for the
+// UART and sends it. A reboot or a power cut keeps the memo (recomputed from the key) and the
+// ledger; a repeated value costs no budget, a changed one ε∞.
+//
+// What the device needs from its platform (platform_qemu.cpp has the QEMU boards' and
+// bench/footprint/platform.cpp the measured stand-ins): platform_trng_fill (the TRNG) and
+// platform_uart_send (bytes out). bench/footprint measures exactly this code (the
+// `fleet_device` row of docs/footprint.md).
+#ifndef TINYLDP_EXAMPLES_FLEET_DEVICE_HPP
+#define TINYLDP_EXAMPLES_FLEET_DEVICE_HPP
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tinyldp/entropy.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
+#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/storage/emulated_flash.hpp"
+#include "tinyldp/privacy_ledger.hpp"
+#include "tinyldp/two_stage_rr.hpp"
+
+extern "C" {
+// Fills out[0..length) from the hardware TRNG; anything but TINYLDP_ENTROPY_OK: no report.
+tinyldp_entropy_result platform_trng_fill(uint8_t* out, size_t length);
+// Sends bytes out of the UART.
+void platform_uart_send(const uint8_t* bytes, size_t length);
+}
+
+namespace fleet {
+
+// The mechanism, fixed at compile time: no configuration code reaches the image.
+inline constexpr tinyldp::TwoStageRr mechanism = tinyldp::TwoStageRr::make_chain(
+    tinyldp::UeStage::oue, tinyldp::UeStage::sue, tinyldp::Epsilon::from_ratio(2, 1),
+    tinyldp::Epsilon::from_ratio(1, 1), tinyldp::TwoStageRr::one_hot(256));
+// The most ε one epoch may spend: two changes of value.
+inline constexpr tinyldp::Epsilon epoch_cap{2 * mechanism.epsilon_infinity().q32};
+
+// The device's flash: four 128-byte sectors — the memo key's record in 0–1, the ledger's in 2–3.
+inline constexpr tinyldp::StorageGeometry flash_geometry{128, 4, 4, 0xFF};
+inline constexpr size_t flash_bytes = 128 * 4;
+
+using Flash = tinyldp::port::EmulatedFlash;
+using Ledger = tinyldp::PrivacyLedger<Flash, 1>;
+
+enum class Result : int {
+  ok = 0,
+  entropy_failed = 1,    // the TRNG or its health tests failed: nothing sent
+  storage_failed = 2,    // the key or the ledger could not be read or made durable: nothing sent
+  budget_exhausted = 3,  // this epoch's budget is spent: nothing sent
+  report_failed = 4,     // privatizing or framing failed: nothing sent
+};
+
+class Device {
+ public:
+  Device(tinyldp::port::ChaCha20Drbg& drbg, Flash& flash)
+      : drbg_(drbg), key_record_(flash, 0, 1), ledger_record_(flash, 2, 1),
+        ledger_(ledger_record_, epoch_cap) {}
+
+  // At boot: seeds the DRBG from the TRNG (through fresh health tests), loads the memo key (or
+  // provisions it on the first boot) and opens the ledger; then moves the ledger forward to
+  // `epoch` (the collection round; epochs only move forward — an older one changes nothing).
+  Result boot(uint32_t epoch);
+  // One report of `value` (< 256) with this device id in its header.
+  Result report(uint32_t value, uint32_t device_id);
+
+  const Ledger& ledger() const { return ledger_; }
+  const tinyldp::port::MemoKey& key() const { return key_; }
+
+ private:
+  tinyldp::port::ChaCha20Drbg& drbg_;
+  tinyldp::Record<Flash> key_record_;
+  tinyldp::Record<Flash> ledger_record_;
+  tinyldp::port::MemoKey key_;
+  Ledger ledger_;
+};
+
+}  // namespace fleet
+
+#endif
