@@ -32,7 +32,7 @@
 // (⌈log2(J + 1)⌉ compare-and-subtract steps), z one 32×32→64 product and a comparison, the RR
 // stages KaryRr::randomize; the memo stream keyed by j is ChaCha20 (constant time).
 // Cost: context 112 bytes; report 1 bit (a byte here); per report two ChaCha20 blocks (α's
-// stream, the memo's), memo R + q1.bits bits, fresh q2.bits. Limits: 1 ≤ m ≤ 2^30, s | m,
+// stream, the memo's: a word per draw, two for the memo), fresh q2.bits. Limits: 1 ≤ m ≤ 2^30, s | m,
 // 1 ≤ R ≤ 32. Run-time configure needs ≈ 2 KiB of stack (make() at compile time: none).
 #ifndef TINYLDP_BIT_FLIP_MEAN_HPP
 #define TINYLDP_BIT_FLIP_MEAN_HPP
@@ -44,7 +44,6 @@
 #include "tinyldp/fail_closed.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
 #include "tinyldp/memo.hpp"
-#include "tinyldp/random_bits.hpp"
 #include "tinyldp/uniform.hpp"
 #include "tinyldp/wire.hpp"
 
@@ -123,8 +122,8 @@ class OneBitMean {
   static constexpr void pack(Report report, uint8_t* payload) { payload[0] = report; }
   static constexpr Report unpack(const uint8_t* payload) { return payload[0] & 1u; }
 
-  // α, drawn from `offsets` — privatize draws it from a RandomBits over
-  // key.memo_stream(attribute, 0xFFFFFFFF), so it is the same for every report of the device.
+  // α, drawn from `offsets` — privatize draws it from key.memo_stream(attribute, 0xFFFFFFFF)
+  // (MemoDraws), so it is the same for every report of the device.
   template <class OffsetRng>
   uint32_t rounding_offset(OffsetRng& offsets) const {
     return static_cast<uint32_t>(uniform_below(grid_.step, offsets));
@@ -146,7 +145,7 @@ class OneBitMean {
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
     return detail::privatize_with_device_draw(
-        key, grid_.attribute, report, [&](auto& offsets) { return rounding_offset(offsets); },
+        key, grid_.attribute, [&](auto& offsets) { return rounding_offset(offsets); },
         [&](uint32_t alpha) { return grid_index(in_range(value), alpha); },
         [&](uint32_t alpha, auto& memo) { return privatize_with_memo(value, alpha, memo, rng, report); });
   }
@@ -159,7 +158,8 @@ class OneBitMean {
     const uint32_t in_domain = ct::less(value, grid_.max_value + 1u);
     const uint32_t memo_bit = memoize(grid_index(in_range(value), alpha), memo);
     const uint8_t y = static_cast<uint8_t>(chain_.refresh(memo_bit, rng));
-    return detail::release_memoized(memo, rng, in_domain, y, report);
+    forget_drawn(memo);
+    return release(rng, in_domain, y, report);
   }
 
   // The memoized bit of grid index j (≤ J) drawn from `memo`.

@@ -8,7 +8,7 @@
 // at most g·ε∞ whatever the value does (BiLOLOHA, g = 2: 2ε∞).
 //
 // A report of value v (< d):
-//   seed s   32 bits, the first of key.memo_stream(attribute, 0xFFFFFFFF): fixed per device
+//   seed s   32 bits, the first word of key.memo_stream(attribute, 0xFFFFFFFF): fixed per device
 //            and key generation, independent of every value (that reserved stream value is
 //            never a hashed value, g ≤ 2^24)
 //   h        local_hash(s, v, g) — local_hashing.hpp's hash, which the collector recomputes
@@ -30,9 +30,9 @@
 // with p* = p1·p2 + (g − 1)q1·q2 the chain's P(y = h) (GrrChain::composed) and f(v) the true
 // frequency; a value other than v collides with it under a random seed with probability 1/g.
 // Cost: context 112 bytes; report 32 + ⌈log2 g⌉ bits (a LocalHashingReport here); per report
-// two ChaCha20 blocks (the seed stream, the memo stream), memo q1.bits and fresh q2.bits; the
-// hash is one 32×32→64 multiply-high and a few shift-XORs. Stack: two streams and two 8-byte
-// RandomBits. Run-time configure needs ≈ 2 KiB of stack (make_* at compile time: none).
+// two ChaCha20 blocks (the seed stream, the memo stream: one word each), fresh q2.bits; the
+// hash is one 32×32→64 multiply-high and a few shift-XORs. Stack: two memo streams (64-byte
+// block buffers). Run-time configure needs ≈ 2 KiB of stack (make_* at compile time: none).
 #ifndef TINYLDP_LOLOHA_HPP
 #define TINYLDP_LOLOHA_HPP
 
@@ -44,7 +44,6 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
 #include "tinyldp/memo.hpp"
-#include "tinyldp/random_bits.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp {
@@ -157,8 +156,8 @@ class Loloha {
     return {static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> seed_bits)};
   }
 
-  // The hash seed, drawn from `seeds` — privatize draws it from a RandomBits over
-  // key.memo_stream(attribute, 0xFFFFFFFF), so it is the same in every report of the device.
+  // The hash seed, drawn from `seeds` — privatize draws it from key.memo_stream(attribute,
+  // 0xFFFFFFFF) (MemoDraws), so it is the same in every report of the device.
   template <class SeedRng>
   static uint32_t hash_seed(SeedRng& seeds) {
     return static_cast<uint32_t>(seeds.draw(seed_bits));
@@ -168,7 +167,7 @@ class Loloha {
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
     return detail::privatize_with_device_draw(
-        key, attribute_, report, [](auto& seeds) { return hash_seed(seeds); },
+        key, attribute_, [](auto& seeds) { return hash_seed(seeds); },
         [&](uint32_t seed) { return local_hash(seed, value, range()); },
         [&](uint32_t seed, auto& memo) { return privatize_with_memo(value, seed, memo, rng, report); });
   }
@@ -180,7 +179,8 @@ class Loloha {
                              Report& report) const {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t y = chain_.refresh(chain_.memoize(local_hash(seed, value, range()), memo), rng);
-    return detail::release_memoized(memo, rng, in_domain, LocalHashingReport{seed, y}, report);
+    forget_drawn(memo);
+    return release(rng, in_domain, LocalHashingReport{seed, y}, report);
   }
 
  private:

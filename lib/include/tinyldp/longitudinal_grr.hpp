@@ -36,8 +36,8 @@
 // with f(v) the true frequency (σ(1 − σ) ≤ 1/4 bounds it). Reports of one device in different
 // rounds are correlated through the memo; each round's estimate is unbiased on its own.
 // Cost: context 104 bytes; report ⌈log2 k⌉ bits (a uint32_t here); random bits per report:
-// memo q1.bits from the memo stream (one ChaCha20 block), fresh q2.bits; two fixed-trip
-// restoring divisions (krr.hpp). Stack: the memo stream and an 8-byte RandomBits over it.
+// memo q1.bits (≤ 32: one word of the memo stream, one ChaCha20 block), fresh q2.bits; two
+// fixed-trip restoring divisions (krr.hpp). Stack: the memo stream (its 64-byte block buffer).
 // Run-time configure needs ≈ 2 KiB of stack (make() at compile time needs none).
 #ifndef TINYLDP_LONGITUDINAL_GRR_HPP
 #define TINYLDP_LONGITUDINAL_GRR_HPP
@@ -50,66 +50,28 @@
 #include "tinyldp/krr.hpp"
 #include "tinyldp/memo.hpp"
 #include "tinyldp/probability.hpp"
-#include "tinyldp/random_bits.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp {
 
 namespace detail {
-// The failure of a memo stream's RandomBits, if it has one (test doubles that replay recorded
-// draws have none and never fail). A memo drawn from a failed stream would be all zeros, the
-// same for every value: it must never reach a report.
-template <class MemoRng>
-constexpr Status memo_status(const MemoRng& memo) {
-  if constexpr (requires { memo.status(); }) {
-    return memo.status();
-  } else {
-    return Status::ok;
-  }
-}
-
-// Publishes a drawn report unless the memo stream failed (then: a zero report and its status),
-// else as release() (fail_closed.hpp).
-template <class MemoRng, class Rng, class Report>
-__attribute__((always_inline)) inline Status release_memoized(MemoRng& memo, Rng& rng,
-                                                              uint32_t in_domain,
-                                                              const Report& drawn,
-                                                              Report& report) {
-  forget_drawn(memo);
-  const Status memo_failure = memo_status(memo);
-  const Status s = release(rng, in_domain, drawn, report);
-  if (memo_failure != Status::ok) {
-    report = Report{};
-    return memo_failure;
-  }
-  return s;
-}
-
 // A reserved value for per-device draws from the memo key (LOLOHA's hash seed, 1BitMean's α):
 // memo_stream(attribute, device_draw_value) — never a value those mechanisms memoize.
 inline constexpr uint32_t device_draw_value = 0xFFFFFFFFu;
 
 // The privatize of a mechanism with a per-device draw and a memo (LOLOHA, 1BitMean):
-// d = draw(stream of device_draw_value), the memo stream keyed by memo_of(d), then
-// run(d, memo) makes the report. A failed device stream leaves a zero report and its status;
-// neither stream's unused bytes are left on the stack.
-template <MemoKey Key, class Report, class Draw, class MemoOf, class Run>
-Status privatize_with_device_draw(const Key& key, uint32_t attribute, Report& report, Draw draw,
-                                  MemoOf memo_of, Run run) {
+// d = draw(draws from the stream of device_draw_value), the memo stream keyed by memo_of(d),
+// then run(d, memo) makes the report. (Memo streams never fail; each wipes itself.)
+template <MemoKey Key, class Draw, class MemoOf, class Run>
+Status privatize_with_device_draw(const Key& key, uint32_t attribute, Draw draw, MemoOf memo_of,
+                                  Run run) {
   auto device_stream = key.memo_stream(attribute, device_draw_value);
-  RandomBits<decltype(device_stream), 8> device(device_stream);
+  MemoDraws<decltype(device_stream)> device(device_stream);
   const uint32_t d = draw(device);
   auto stream = key.memo_stream(attribute, memo_of(d));
-  RandomBits<decltype(stream), 8> memo(stream);
-  Status s = run(d, memo);
-  if (!device.ok()) {
-    report = Report{};
-    s = device.status();
-  }
-  device.reset();
-  memo.reset();
-  return s;
+  MemoDraws<decltype(stream)> memo(stream);
+  return run(d, memo);
 }
 }  // namespace detail
 
@@ -123,8 +85,10 @@ class GrrChain {
     if (!is_valid_epsilon(eps_inf) || !is_valid_epsilon(eps_one) || !(eps_one < eps_inf))
       return Status::bad_epsilon;
     if (g < 2 || g > max_range || !is_valid_precision(precision)) return Status::bad_parameter;
+    // The memo stage draws from a memo stream, one word (≤ 32 bits) per draw (memo.hpp).
     KaryRr first;
-    const Status s = KaryRr::configure(eps_inf, g, first, precision);
+    const Status s = KaryRr::configure(
+        eps_inf, g, first, Precision{precision.max_bits < 32 ? precision.max_bits : uint8_t{32}, precision.tolerance_q32});
     if (s != Status::ok) return s;
     const unsigned b = precision.max_bits;
     // q2 = n/2^b needs p2 = 1 − (g − 1)q2 > q2, that is n·g < 2^b.
@@ -156,9 +120,9 @@ class GrrChain {
     return from_stages(first.other_probability(), make_dyadic(n, b), g, out);
   }
 
-  // The two stages' q1, q2 as given (q1 < 1/g, q2 < 1/g).
+  // The two stages' q1, q2 as given (q1 < 1/g, q2 < 1/g; q1 of at most 32 bits).
   static constexpr Status from_stages(Dyadic q1, Dyadic q2, uint32_t g, GrrChain& out) {
-    if (g < 2 || g > max_range) return Status::bad_parameter;
+    if (g < 2 || g > max_range || q1.bits > 32) return Status::bad_parameter;
     GrrChain c;
     Status s = KaryRr::from_other_probability(g, q1, c.first_);
     if (s == Status::ok) s = KaryRr::from_other_probability(g, q2, c.second_);
@@ -289,10 +253,8 @@ class LongitudinalGrr {
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
     auto stream = key.memo_stream(attribute_, value);
-    RandomBits<decltype(stream), 8> memo(stream);
-    const Status s = privatize_with_memo(value, memo, rng, report);
-    memo.reset();  // the memo stream's unused bytes are not left on the stack
-    return s;
+    MemoDraws<decltype(stream)> memo(stream);
+    return privatize_with_memo(value, memo, rng, report);
   }
 
   // The same with the memo's random stream given: `memo` must be the stream keyed by this
@@ -302,7 +264,8 @@ class LongitudinalGrr {
     const uint32_t in_domain = ct::less(value, domain());
     const uint32_t safe = value & ct::mask(in_domain);  // out of the domain: drawn as 0, discarded
     const uint32_t y = chain_.refresh(chain_.memoize(safe, memo), rng);
-    return detail::release_memoized(memo, rng, in_domain, y, report);
+    forget_drawn(memo);
+    return release(rng, in_domain, y, report);
   }
 
   static constexpr Epsilon lifetime(Epsilon per_value, uint32_t count) {
