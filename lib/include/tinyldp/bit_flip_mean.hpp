@@ -33,7 +33,7 @@
 // stages KaryRr::randomize; the memo stream keyed by j is ChaCha20 (constant time).
 // Cost: context 112 bytes; report 1 bit (a byte here); per report two ChaCha20 blocks (α's
 // stream, the memo's: a word per draw, two for the memo), fresh q2.bits. Limits: 1 ≤ m ≤ 2^30, s | m,
-// 1 ≤ R ≤ 32. Run-time configure needs ≈ 2 KiB of stack (make() at compile time: none).
+// 1 ≤ R ≤ 32. Run-time configure works on 384-bit integers on the stack (make(): none).
 #ifndef TINYLDP_BIT_FLIP_MEAN_HPP
 #define TINYLDP_BIT_FLIP_MEAN_HPP
 

@@ -32,7 +32,7 @@
 // Cost: context 112 bytes; report 32 + ⌈log2 g⌉ bits (a LocalHashingReport here); per report
 // two ChaCha20 blocks (the seed stream, the memo stream: one word each), fresh q2.bits; the
 // hash is one 32×32→64 multiply-high and a few shift-XORs. Stack: two memo streams (64-byte
-// block buffers). Run-time configure needs ≈ 2 KiB of stack (make_* at compile time: none).
+// block buffers). Run-time configure works on 384-bit integers on the stack (make_*: none).
 #ifndef TINYLDP_LOLOHA_HPP
 #define TINYLDP_LOLOHA_HPP
 

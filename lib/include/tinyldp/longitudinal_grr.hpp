@@ -38,7 +38,7 @@
 // Cost: context 104 bytes; report ⌈log2 k⌉ bits (a uint32_t here); random bits per report:
 // memo q1.bits (≤ 32: one word of the memo stream, one ChaCha20 block), fresh q2.bits; two
 // fixed-trip restoring divisions (krr.hpp). Stack: the memo stream (its 64-byte block buffer).
-// Run-time configure needs ≈ 2 KiB of stack (make() at compile time needs none).
+// Run-time configure works on 384-bit integers like krr.hpp's, on the stack (make(): none).
 #ifndef TINYLDP_LONGITUDINAL_GRR_HPP
 #define TINYLDP_LONGITUDINAL_GRR_HPP
 
