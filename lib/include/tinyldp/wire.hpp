@@ -48,10 +48,10 @@ enum class MechanismId : uint8_t {
   she = 11,      // summation with histogram encoding (histogram_encoding.hpp)
   the = 12,      // thresholding with histogram encoding (histogram_encoding.hpp)
   two_stage = 13,  // memoized two-stage randomized response (two_stage_rr.hpp)
-  lgrr = 14,       // longitudinal k-RR: memoized k-RR, then a fresh one (longitudinal_grr.hpp)
-  loloha = 15,     // longitudinal local hashing, g from the closed form (loloha.hpp)
-  biloloha = 16,   // longitudinal local hashing with g = 2 (loloha.hpp)
-  bit_mean = 17,   // 1BitMean with α-point rounding and output perturbation (bit_flip_mean.hpp)
+  lgrr = 18,       // longitudinal k-RR: memoized k-RR, then a fresh one (longitudinal_grr.hpp)
+  loloha = 19,     // longitudinal local hashing, g from the closed form (loloha.hpp)
+  biloloha = 20,   // longitudinal local hashing with g = 2 (loloha.hpp)
+  bit_mean = 21,   // 1BitMean with α-point rounding and output perturbation (bit_flip_mean.hpp)
 };
 
 enum Field : uint8_t {
