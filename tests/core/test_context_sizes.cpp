@@ -2,11 +2,14 @@
 // Contexts are caller-owned and their sizes are documented in each header; this keeps the
 // documentation true on every target (and the sizes constexpr).
 #include "check.hpp"
+#include "tinyldp/bit_flip_mean.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
+#include "tinyldp/loloha.hpp"
+#include "tinyldp/longitudinal_grr.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
@@ -24,6 +27,9 @@ TEST(documented_context_sizes_hold) {
   static_assert(sizeof(tinyldp::DiscreteLaplace) == 56);
   static_assert(sizeof(tinyldp::SummationHistogram) == 72);
   static_assert(sizeof(tinyldp::ThresholdHistogram) == 56);
+  static_assert(sizeof(tinyldp::LongitudinalGrr) == 104);
+  static_assert(sizeof(tinyldp::Loloha) == 112);
+  static_assert(sizeof(tinyldp::OneBitMean) == 112);
   static_assert(tinyldp::UnaryEncoding::report_bytes_for(1024) == 128);
   constexpr size_t reader = sizeof(tinyldp::RandomBits<tinyldp::port::CountingSource>);
   // 32-byte buffer + state: 80 B with 32-bit pointers, 88 B on 64-bit hosts.

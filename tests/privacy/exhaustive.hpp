@@ -87,6 +87,20 @@ ExhaustiveVerdict verify_exhaustively(uint32_t inputs, uint32_t outputs, Epsilon
   return verdict;
 }
 
+// Memoized mechanisms: the memo's draws recorded during a first report and replayed for the
+// next ones — the same memo for every report of a value, as the keyed PRF makes it on a device.
+struct MemoRecorder {
+  CountingRng& rng;
+  uint64_t log[64] = {};
+  unsigned n = 0;
+  uint64_t draw(unsigned bits) { return log[n++] = rng.draw(bits); }
+};
+struct MemoReplayer {
+  const MemoRecorder& recorded;
+  unsigned n = 0;
+  uint64_t draw(unsigned) { return recorded.log[n++]; }
+};
+
 // The verdict every real mechanism must get: each run drew the same bits, no ratio exceeds
 // e^claimed, and the largest ratio met is exactly e^claimed (the claim is tight).
 inline void expect_private_and_tight(const ExhaustiveVerdict& v, Epsilon claimed) {
@@ -103,6 +117,8 @@ using tinyldp::Epsilon;
 using tinyldp::Status;
 using tinyldp::test::CountingRng;
 using tinyldp::test::expect_private_and_tight;
+using tinyldp::test::MemoRecorder;
+using tinyldp::test::MemoReplayer;
 using tinyldp::test::verify_exhaustively;
 
 #endif

@@ -18,11 +18,15 @@
 #include <cstdio>
 #include <cstring>
 
+#include "tinyldp/bit_flip_mean.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
+#include "tinyldp/loloha.hpp"
+#include "tinyldp/longitudinal_grr.hpp"
+#include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
@@ -221,6 +225,40 @@ int main(int argc, char** argv) {
       declassify(s);
       declassify(report);
       expect(s == (v < 12 ? Status::ok : Status::value_out_of_domain), "the");
+    }
+  }
+
+  {  // The longitudinal protocols with the real memo key: the value (L-GRR), its hash (LOLOHA)
+     // or its grid index (1BitMean) becomes the ChaCha20 nonce of the memo stream, whose
+     // keystream is then as secret as the value.
+    tinyldp::port::MemoKey key;
+    const uint8_t secret_key[32] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3,
+                                    2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5};
+    key.set(secret_key, 0);
+    constexpr auto lgrr = tinyldp::LongitudinalGrr::make(Epsilon::from_double(2.0), Epsilon::from_double(1.0), 37);
+    for (uint32_t v = 0; v <= 37; ++v) {  // 37: out of the domain, the same path
+      uint32_t r;
+      Status s = lgrr.privatize(secret(v), key, rng, r);
+      declassify(s);
+      declassify(r);
+      expect(v < 37 ? s == Status::ok && r < 37 : s == Status::value_out_of_domain && r == 0, "l-grr");
+    }
+    constexpr auto loloha = tinyldp::Loloha::make_optimal(Epsilon::from_double(5.0), Epsilon::from_double(2.0), 50);
+    for (uint32_t v = 0; v <= 50; ++v) {
+      tinyldp::LocalHashingReport r;
+      Status s = loloha.privatize(secret(v), key, rng, r);
+      declassify(s);
+      declassify(r);
+      expect(v < 50 ? s == Status::ok && r.value < loloha.range() : s == Status::value_out_of_domain, "loloha");
+    }
+    constexpr auto mean = tinyldp::OneBitMean::make(Epsilon::from_double(2.0), Epsilon::from_double(1.0),
+                                                    tinyldp::OneBitMean::Grid{100, 10});
+    for (uint32_t v = 0; v <= 101; ++v) {  // 101: out of range
+      uint8_t r;
+      Status s = mean.privatize(secret(v), key, rng, r);
+      declassify(s);
+      declassify(r);
+      expect(v <= 100 ? s == Status::ok && r < 2 : s == Status::value_out_of_domain && r == 0, "1bitmean");
     }
   }
 

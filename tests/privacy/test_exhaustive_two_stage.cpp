@@ -28,27 +28,13 @@ uint32_t one_report(const TwoStageRr& m, uint32_t v, CountingRng& rng, uint32_t 
   return report[0];
 }
 
-// Draws of the memo recorded during the first report and replayed for the second: the memo is
-// the same for both, as the keyed PRF makes it on a device.
-struct Recorder {
-  CountingRng& rng;
-  uint64_t log[64] = {};
-  unsigned n = 0;
-  uint64_t draw(unsigned bits) { return log[n++] = rng.draw(bits); }
-};
-struct Replayer {
-  const Recorder& recorded;
-  unsigned n = 0;
-  uint64_t draw(unsigned) { return recorded.log[n++]; }
-};
-
 // Two reports of v (k bits each) as one output index: memo shared, or (planted) re-drawn.
 uint32_t two_reports(const TwoStageRr& m, uint32_t v, CountingRng& rng, bool memoized) {
   uint8_t first[1] = {0}, second[1] = {0};
-  Recorder memo{rng};
+  MemoRecorder memo{rng};
   static_cast<void>(m.privatize_with_memo(v, 0, memo, rng, first, 1));
   if (memoized) {
-    Replayer replay{memo};
+    MemoReplayer replay{memo};
     static_cast<void>(m.privatize_with_memo(v, 0, replay, rng, second, 1));
   } else {
     static_cast<void>(m.privatize_with_memo(v, 0, rng, rng, second, 1));

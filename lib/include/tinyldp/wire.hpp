@@ -52,6 +52,10 @@ enum class MechanismId : uint8_t {
   l_osue = 15,     // OUE then SUE
   l_oue = 16,      // OUE then OUE
   l_soue = 17,     // SUE then OUE
+  lgrr = 18,       // longitudinal k-RR: memoized k-RR, then a fresh one (longitudinal_grr.hpp)
+  loloha = 19,     // longitudinal local hashing, g from the closed form (loloha.hpp)
+  biloloha = 20,   // longitudinal local hashing with g = 2 (loloha.hpp)
+  bit_mean = 21,   // 1BitMean with α-point rounding and output perturbation (bit_flip_mean.hpp)
 };
 
 enum Field : uint8_t {
