@@ -288,7 +288,7 @@ def peer_attack(peer, protocol, k, eps_inf, eps_one, values, boots):
     g, _, p_same, p_other = peer_channel(protocol, k, eps_inf, eps_one)
     kind = KIND[protocol]
     seed_peers(3)
-    right, named = 0.0, 0
+    right, named, same, other = 0.0, 0, 0.0, 0.0
     for v in values:
         counts = np.zeros(k)
         for _ in range(boots):
@@ -298,7 +298,17 @@ def peer_attack(peer, protocol, k, eps_inf, eps_one, values, boots):
         truth = np.arange(k) == v
         right += float(np.mean(guess == truth))
         named += int(np.argmax(counts) == v)
-    return {"per_item_accuracy": right / len(values), "value_named": named / len(values)}
+        same += counts[v]
+        other += counts.sum() - counts[v]
+    out = {"per_item_accuracy": right / len(values), "value_named": named / len(values)}
+    # The report's ε₁ as measured on these fresh-memo reports (UE: one bit's odds ratio; GRR:
+    # P(the value)/P(one other value)), against the formula's.
+    rate_same, rate_other = same / (len(values) * boots), other / (len(values) * boots * (k - 1))
+    if kind == "ue":
+        out["measured_eps_one"] = math.log(rate_same * (1 - rate_other) / (rate_other * (1 - rate_same)))
+    elif kind == "grr":
+        out["measured_eps_one"] = math.log(rate_same / rate_other)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,7 +401,8 @@ def run(args, rows_of_adult, peers):
               file=sys.stderr)
     epsilons = [float(e) for e in args.epsilons.split(",")]
     results = {"protocols": known, "missing": missing, "epsilons": epsilons, "alpha": args.alpha,
-               "rounds": args.rounds, "peer_rounds": args.peer_rounds, "runs": args.runs, "cells": [],
+               "rounds": args.rounds, "peer_rounds": args.peer_rounds, "peer_rounds_lh": args.peer_rounds_lh,
+               "runs": args.runs, "cells": [],
                "attack_boots": args.attack_boots, "attack_devices": args.attack_devices}
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
@@ -420,11 +431,20 @@ def run(args, rows_of_adult, peers):
     return results
 
 
+def theory_raw_mse(truth, n, p_same, p_other):
+    """The expected MSE of the unbiased (raw) estimate: a value of frequency f is supported by a
+    report with probability σ = p_other + f·(p_same − p_other), so its estimate has variance
+    σ(1 − σ)/(n·(p_same − p_other)²); the mean over the k values."""
+    d = p_same - p_other
+    return mean([(p_other + f * d) * (1 - p_other - f * d) / (n * d * d) for f in truth])
+
+
 def run_cell(args, peers, column, k, n, sched, truth, path, protocol, eps_inf, eps_one):
     g, realized, p_same, p_other = peer_channel(protocol, k, eps_inf, eps_one)
     attack_devices = args.attack_devices if column == args.attack_column else 0
     cell = {"column": column, "k": k, "n": n, "protocol": protocol, "eps_inf": eps_inf, "eps_one": eps_one,
-            "peer_eps_one": realized, "peer_g": g if KIND[protocol] == "lh" else None, "peers": {}}
+            "peer_eps_one": realized, "peer_g": g if KIND[protocol] == "lh" else None, "peers": {},
+            "theory_raw": theory_raw_mse(truth, n, p_same, p_other)}
     # tinyldp at the peers' realized ε₁ (the same channel), and at the requested one if it differs.
     t = run_tinyldp(args, protocol, k, eps_inf, realized, path, n, args.runs, attack_devices)
     cell["tiny"] = summarize_tiny(t)
@@ -479,3 +499,213 @@ def print_cell(c):
                   f"{t['attack_kept']['value_named']:.2f}, erased {t['attack_erased']['per_item_accuracy']:.3f}/"
                   f"{t['attack_erased']['value_named']:.2f}")
     sys.stdout.flush()
+
+
+# ---------------------------------------------------------------------------------------------
+# The report (docs/peers.md, section "Reports over time")
+
+def fmt(x, digits=3):
+    return f"{x:.{digits}g}"
+
+
+def markdown(results, heading):
+    m = results["machine"]
+    cells = results["cells"]
+    peers = list(dict.fromkeys(name for c in cells for name in c["peers"]))
+    lines = [
+        heading,
+        "",
+        f"Produced by `{results['command']}` at commit {m['commit']}, {m['date']}, in one run of "
+        f"{results['seconds'] / 60:.0f} minutes on one machine ({m['cpu']}, {m['cores']} cores shared with other "
+        f"work: load average {m['load']:.1f} at the start, so every throughput below is a lower bound and varies "
+        f"from run to run; Python {m['python']}, {m['versions']}). The peers' trees were kept outside the "
+        "repository, imported in place:",
+        "",
+    ]
+    lines += [f"- {p}" for p in results["peer_trees"]] or ["- none given: tinyldp's side alone"]
+    columns = list(dict.fromkeys((c["column"], c["k"], c["n"], c["distinct_values"]) for c in cells))
+    lines += [
+        "",
+        "**The schedule** is LOLOHA's Adult experiment (its `Experiments_Adult.ipynb`): the column, its "
+        "distinct values numbered in sorted order, reported in "
+        f"{results['rounds']} rounds" + (" (weekly for five years)" if results["rounds"] == 260 else "")
+        + "; in round t every device holds the value of the row "
+        "that numpy's `RandomState(t).permutation` puts at its place (the notebook's "
+        "`df[col].sample(frac=1, random_state=t)`, which draws exactly that permutation: checked). So every round "
+        "has the column's exact histogram, and a device's value is a fresh draw from it in every round — it "
+        "changes unless it draws the same value again. The notebook uses `hours-per-week` and ε₁ = 0.4 ε∞; here "
+        f"both columns of ../shared/data/adult.csv (every row; LOLOHA's Adult.csv has the 45 222 complete rows "
+        f"of the training and test sets, this extract 32 561) and ε₁ = {results['alpha']:g} ε∞, "
+        f"ε∞ ∈ {{{', '.join(f'{e:g}' for e in results['epsilons'])}}}:",
+        "",
+    ]
+    for column, k, n, distinct in columns:
+        lines.append(f"- `{column}`: k = {k}, n = {n}; a device holds {distinct:.1f} distinct values over the "
+                     f"{results['rounds']} rounds on average")
+    lines += [
+        "",
+        "**The sides.** tinyldp: `bench/peer_rounds`, every device with its own memo key, its reports privatized "
+        "with the ChaCha20 DRBG into complete wire reports, strict-parsed, counted and estimated per round by the "
+        f"collector; {results['runs']} fleets with fresh keys over all {results['rounds']} rounds. "
+        "multi-freq-ldpy (`long_freq_est`): one call of its client per report — the client draws the "
+        "\"permanent\" round inside the call and keeps nothing, so every report carries a new memo; the first "
+        f"{results['peer_rounds']} rounds ({results['peer_rounds_lh']} for LOLOHA, whose aggregator hashes every "
+        "value for every report in Python). LOLOHA (`LDP/protocols.py`): one call of its client per device over "
+        "the device's sequence of values — the memos live in a dict of that call and LOLOHA's hash seed is drawn "
+        "at its start; the same rounds. Both peers' estimators clip negative frequencies and renormalize, so "
+        "tinyldp's MSE is of its `clip` post-processing; the MSE of a round is the mean over the k values of the "
+        "squared error against that round's true frequencies, averaged over the rounds.",
+        "",
+        "**The peers' ε₁.** For a chain of two k-ary randomized responses (L-GRR; LOLOHA over g hashed values) the "
+        "peers choose the second stage so that (p1·p2 + q1·q2)/(q1·p2 + p1·q2) = e^ε₁ — the ratio of a chain over "
+        "two values. Over k > 2 values a report's true ratio is (p1·p2 + (k−1)·q1·q2)/(q1·p2 + p1·q2 + "
+        "(k−2)·q1·q2), smaller: the peers' L-GRR and LOLOHA (g > 2) deliver less than the ε₁ asked (more privacy, "
+        "more error); their UE chains and BiLOLOHA are exact. tinyldp is configured at the peers' *realized* ε₁, "
+        "so both sides run the same channel; the next column is tinyldp at the ε₁ asked.",
+        "",
+        "| column | k | ε∞ | ε₁ asked | L-GRR: peers' realized ε₁ | LOLOHA: peers' g | LOLOHA: peers' realized ε₁ |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for column, k, n, _ in columns:
+        for e in results["epsilons"]:
+            one = results["alpha"] * e
+            g = optimal_g(e, one)
+            lines.append(f"| {column} | {k} | {e:g} | {one:g} | {grr_chain(k, e, one)[4]:.4g} | {g} | "
+                         f"{grr_chain(g, e, one)[4]:.4g} |")
+    lines += [
+        "",
+        "### Error",
+        "",
+        "**The test.** A device that keeps its memo makes the rounds of one fleet share the memo noise of every "
+        "device whose value recurs, so a fleet's rounds are equicorrelated and their spread understates the "
+        f"spread of their mean. tinyldp's {results['runs']} fleets measure both parts: W, the variance of one "
+        "round's MSE within a fleet, and B, the variance of a fleet's mean over its R rounds (B = W/R + C, C the "
+        "shared part). tinyldp's mean has variance B/K over K fleets; a peer's mean over its R' rounds W'/R' + C "
+        "for LOLOHA (memos kept through the call) and W'/R' for multi-freq-ldpy (every round independent). "
+        "z = (difference of the mean MSEs) / √(sum of the two variances): |z| ≤ 3 is \"equal within chance\" "
+        f"(B has only K − 1 = {results['runs'] - 1} degrees of freedom: |z| a little above 3 is not yet a "
+        "difference; rerun with more `--runs`). The first columns check tinyldp alone: its raw (unbiased) MSE "
+        "beside the expected one, Σ σ(1 − σ)/(n·(p − q)²)/k over the true frequencies with the peers' channel "
+        "(σ = q + f·(p − q); p, q the probabilities that a report supports the value and another value).",
+        "",
+    ]
+    header = "| column | protocol | ε∞ | ε₁ run | tinyldp raw MSE | theory | tinyldp MSE (± SE) |"
+    rule = "| --- | --- | --- | --- | --- | --- | --- |"
+    for p in peers:
+        header += f" {p} MSE | z |"
+        rule += " --- | --- |"
+    header += " tinyldp at the ε₁ asked |"
+    rule += " --- |"
+    lines += [header, rule]
+    for c in cells:
+        t = c["tiny"]
+        se = next((e["tiny_se"] for e in c["peers"].values()), None)
+        theory = fmt(c["theory_raw"]) if "theory_raw" in c else "—"
+        row = (f"| {c['column']} | {c['protocol']} | {c['eps_inf']:g} | {t['eps_one']:.4g} | {fmt(t['mse_raw'])} | "
+               f"{theory} | {fmt(t['mse'])}"
+               + (f" (± {fmt(se, 2)})" if se is not None else "") + " |")
+        for p in peers:
+            e = c["peers"].get(p)
+            row += f" {fmt(e['mse'])} | {e['z']:+.2f} |" if e else " — | — |"
+        row += f" {fmt(c['tiny_requested']['mse'])} (ε₁ {c['tiny_requested']['eps_one']:.4g}) |" \
+            if "tiny_requested" in c else " same |"
+        lines.append(row)
+    lines += [
+        "",
+        "tinyldp's `rappor` is configured with RAPPOR's f, p, q of its own L-SUE chain at (ε∞, ε₁) (f = 2·q1, "
+        "p = q2, q = p2): the same channel through the two-stage code's other entry; the peers' L-SUE "
+        "(multi-freq-ldpy) and `RAPPOR` (LOLOHA) are that chain too.",
+        "",
+        "### Privacy budget over the rounds",
+        "",
+        f"The ε a device has spent after {results['rounds']} rounds, mean over the devices: tinyldp, its distinct "
+        "memoized values (LOLOHA: hashed values) × ε∞, counted by `bench/peer_rounds` from the memos the devices "
+        f"drew; LOLOHA, its clients' own count of memos × ε∞ over the first devices (its `final_budget`); "
+        "multi-freq-ldpy keeps no memo, so every report is a fresh ε₁-LDP sample and the rounds compose: "
+        f"{results['rounds']}·ε₁ (realized).",
+        "",
+        "| column | protocol | ε∞ | tinyldp (largest) |" + "".join(f" {p} |" for p in peers),
+        "| --- | --- | --- | --- |" + " --- |" * len(peers),
+    ]
+    for c in cells:
+        t = c["tiny"]
+        lines.append(f"| {c['column']} | {c['protocol']} | {c['eps_inf']:g} | {t['budget']:.1f} "
+                     f"({t['memos_max'] * t['eps_inf']:.0f}) |"
+                     + "".join(f" {c['peers'][p]['budget']:.1f} |" if p in c["peers"] else " — |" for p in peers))
+    attacked = [c for c in cells if "attack_kept" in c["tiny"]]
+    if attacked:
+        lines += [
+            "",
+            "### A reboot between reports",
+            "",
+            f"The averaging attack (tests/privacy/test_memo_attack.cpp, here on the real data): "
+            f"{results['attack_devices']} devices of the `{attacked[0]['column']}` column each report their round-0 "
+            f"value {results['attack_boots']} times, rebooting before every report. tinyldp: at every boot the memo "
+            "key is loaded from emulated flash and the DRBG is seeded afresh; \"erased\" formats the flash at every "
+            "boot (a device that keeps no state: the check that the attack can succeed). A peer: every report is a "
+            "new call of its client, which is what a restarted process does — multi-freq-ldpy draws the memo in "
+            "every call, LOLOHA's clients start a new dict of memos and a new hash seed. The attacker counts, per "
+            "value, the reports that support it (UE: the bit; GRR: the value; LOLOHA: the hash of the value under "
+            "the report's seed), guesses \"this is the value\" where that rate is above the midpoint of the two "
+            "support probabilities (per UE bit: the majority vote), and names the most supported value. Per-item "
+            "accuracy of the guess / share of devices whose value is named; for the peers' UE chains and L-GRR, "
+            "in parentheses, the ε₁ of one report measured on these same reports (UE: a bit's odds ratio; L-GRR: "
+            "P(report the value) / P(report one other value)) — the check of the realized ε₁ above:",
+            "",
+            "| protocol | ε∞ | tinyldp, key kept | memo's own accuracy (UE) | tinyldp, flash erased |"
+            + "".join(f" {p} |" for p in peers),
+            "| --- | --- | --- | --- | --- |" + " --- |" * len(peers),
+        ]
+        for c in attacked:
+            t = c["tiny"]
+            bound = "—"
+            if KIND[c["protocol"]] == "ue":
+                p1, q1 = ue_first_stage("l-osue" if c["protocol"] == "l-osue" else "l-sue", c["eps_inf"])
+                bound = f"{(p1 + (c['k'] - 1) * (1 - q1)) / c['k']:.3f}"
+
+            def pair(a):
+                measured = f" (ε₁ {a['measured_eps_one']:.3g})" if "measured_eps_one" in a else ""
+                return f"{a['per_item_accuracy']:.3f} / {a['value_named']:.2f}{measured}"
+            lines.append(f"| {c['protocol']} | {c['eps_inf']:g} | {pair(t['attack_kept'])} | {bound} | "
+                         f"{pair(t['attack_erased'])} |"
+                         + "".join(f" {pair(c['peers'][p]['attack'])} |" if p in c["peers"] else " — |"
+                                   for p in peers))
+        lines += [
+            "",
+            "With its key kept, a tinyldp device gives away at most its memo, whatever the number of reboots: the "
+            "per-item accuracy stays at the memo's own (the UE column: (p1 + (k − 1)(1 − q1))/k, a bit of the memo "
+            "equals the value's encoding) and the value is named only as often as the memo points at it. Without "
+            "kept state — the peers, and tinyldp with its flash erased — the reports average to the value itself.",
+        ]
+    lines += [
+        "",
+        "### Throughput",
+        "",
+        "Reports per second over the rounds measured (tinyldp: the fastest of its fleets; client = privatize "
+        "into a complete wire report with the ChaCha20 DRBG, server = strict parse, count, estimate per round; a "
+        "peer: its client calls, then its aggregator per round). The ratio is tinyldp's over the peer's.",
+        "",
+        "| column | protocol | ε∞ | tinyldp client |" + "".join(f" {p} client | × |" for p in peers)
+        + " tinyldp server |" + "".join(f" {p} server | × |" for p in peers),
+        "| --- | --- | --- | --- |" + " --- | --- |" * len(peers) + " --- |" + " --- | --- |" * len(peers),
+    ]
+    for c in cells:
+        t = c["tiny"]
+        row = f"| {c['column']} | {c['protocol']} | {c['eps_inf']:g} | {t['client']:,.0f} |"
+        for p in peers:
+            e = c["peers"].get(p)
+            row += f" {e['client']:,.0f} | ×{t['client'] / e['client']:,.0f} |" if e else " — | — |"
+        row += f" {t['server']:,.0f} |"
+        for p in peers:
+            e = c["peers"].get(p)
+            row += f" {e['server']:,.0f} | ×{t['server'] / e['server']:,.0f} |" if e else " — | — |"
+        lines.append(row)
+    missing = results.get("missing") or []
+    lines += [
+        "",
+        "Not compared: " + (f"{', '.join(missing)} (this build's collector does not have them yet; the script "
+                            "includes every protocol `tinyldp plan -m NAME` accepts); " if missing else "")
+        + "`1bitmean`, whose estimand is a mean — the peers' dBitFlipPM estimates a histogram over buckets.",
+        "",
+    ]
+    return lines
