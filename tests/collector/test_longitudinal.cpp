@@ -245,62 +245,53 @@ TEST(Longitudinal, AReportNeedsTheDevicesKeyAndCarriesItsGeneration) {
 }
 
 TEST(Longitudinal, ConfigurationsAreRefusedWithTheirReason) {
-  Mechanism m;
-  MechanismConfig c = chain(MechanismId::l_osue, 8);
-  c.epsilon_one = Epsilon{};
-  auto r = Mechanism::configure(c, m);
-  EXPECT_EQ(r, Status::bad_parameter);
-  EXPECT_NE(r.reason.find("epsilon-one"), std::string::npos) << r.reason;
-  c.epsilon_one = Epsilon::from_ratio(3, 1);
-  r = Mechanism::configure(c, m);
-  EXPECT_NE(r.reason.find("must be below epsilon"), std::string::npos) << r.reason;
-  MechanismConfig oue;
-  oue.id = MechanismId::oue;
-  oue.epsilon = Epsilon::from_ratio(1, 1);
-  oue.domain = 8;
-  oue.epsilon_one = Epsilon::from_ratio(1, 2);
-  r = Mechanism::configure(oue, m);
-  EXPECT_NE(r.reason.find("memoized"), std::string::npos) << r.reason;
-  MechanismConfig rappor;
-  rappor.id = MechanismId::two_stage;
-  rappor.domain = 8;
-  rappor.prr_f = Dyadic{1, 1};
-  rappor.irr_p = Dyadic{3, 2};
-  rappor.irr_q = Dyadic{1, 1};
-  r = Mechanism::configure(rappor, m);
-  EXPECT_NE(r.reason.find("p must be below q"), std::string::npos) << r.reason;
-  // The GRR chains: the same budgets, their domains, and 1BitMean's range and grid.
-  MechanismConfig lgrr = chain(MechanismId::lgrr, 8);
-  lgrr.epsilon_one = Epsilon{};
-  r = Mechanism::configure(lgrr, m);
-  EXPECT_NE(r.reason.find("l-grr needs epsilon-one"), std::string::npos) << r.reason;
-  MechanismConfig loloha = chain(MechanismId::loloha, 1);
-  r = Mechanism::configure(loloha, m);
-  EXPECT_NE(r.reason.find("loloha needs a domain"), std::string::npos) << r.reason;
-  loloha.domain = 8;
-  loloha.prr_f = Dyadic{1, 1};
-  r = Mechanism::configure(loloha, m);
-  EXPECT_NE(r.reason.find("f, p and q are rappor's parameters"), std::string::npos) << r.reason;
-  MechanismConfig mean = chain(MechanismId::bit_mean, 0);
-  mean.lo = 0;
-  mean.hi = 100;
-  mean.grid_step = 7;
-  r = Mechanism::configure(mean, m);
-  EXPECT_NE(r.reason.find("grid-step must divide hi − lo = 100 (got 7)"), std::string::npos) << r.reason;
-  mean.grid_step = 0;
-  mean.hi = 0;
-  r = Mechanism::configure(mean, m);
-  EXPECT_NE(r.reason.find("1bitmean needs a value range with hi above lo"), std::string::npos) << r.reason;
-  mean.hi = (1 << 30) + 1;
-  r = Mechanism::configure(mean, m);
-  EXPECT_NE(r.reason.find("hi − lo ≤ 2^30"), std::string::npos) << r.reason;
-  MechanismConfig krr;
-  krr.id = MechanismId::krr;
-  krr.epsilon = Epsilon::from_ratio(1, 1);
-  krr.domain = 8;
-  krr.grid_step = 4;
-  r = Mechanism::configure(krr, m);
-  EXPECT_NE(r.reason.find("grid-step is a parameter of 1bitmean, not krr"), std::string::npos) << r.reason;
+  // Each configuration is a chain's at ε∞ = 2, ε₁ = 1 (or another id's), changed by `change`.
+  struct Case {
+    MechanismId id;
+    std::uint32_t domain;
+    void (*change)(MechanismConfig&);
+    const char* reason;
+  };
+  const Case cases[] = {
+      {MechanismId::l_osue, 8, [](MechanismConfig& c) { c.epsilon_one = Epsilon{}; }, "needs epsilon-one"},
+      {MechanismId::l_osue, 8, [](MechanismConfig& c) { c.epsilon_one = Epsilon::from_ratio(3, 1); },
+       "must be below epsilon"},
+      {MechanismId::oue, 8, [](MechanismConfig& c) { c.epsilon_one = Epsilon::from_ratio(1, 2); }, "memoized"},
+      {MechanismId::two_stage, 8,
+       [](MechanismConfig& c) {
+         c.epsilon = c.epsilon_one = Epsilon{};
+         c.prr_f = Dyadic{1, 1};
+         c.irr_p = Dyadic{3, 2};
+         c.irr_q = Dyadic{1, 1};
+       },
+       "p must be below q"},
+      // The GRR chains: the same budgets, their domains, and 1BitMean's range and grid.
+      {MechanismId::lgrr, 8, [](MechanismConfig& c) { c.epsilon_one = Epsilon{}; }, "l-grr needs epsilon-one"},
+      {MechanismId::loloha, 1, [](MechanismConfig&) {}, "loloha needs a domain"},
+      {MechanismId::loloha, 8, [](MechanismConfig& c) { c.prr_f = Dyadic{1, 1}; }, "f, p and q are rappor's parameters"},
+      {MechanismId::bit_mean, 0,
+       [](MechanismConfig& c) {
+         c.hi = 100;
+         c.grid_step = 7;
+       },
+       "grid-step must divide hi − lo = 100 (got 7)"},
+      {MechanismId::bit_mean, 0, [](MechanismConfig&) {}, "1bitmean needs a value range with hi above lo"},
+      {MechanismId::bit_mean, 0, [](MechanismConfig& c) { c.hi = (1 << 30) + 1; }, "hi − lo ≤ 2^30"},
+      {MechanismId::krr, 8,
+       [](MechanismConfig& c) {
+         c.epsilon_one = Epsilon{};
+         c.grid_step = 4;
+       },
+       "grid-step is a parameter of 1bitmean, not krr"},
+  };
+  for (const Case& k : cases) {
+    MechanismConfig c = chain(k.id, k.domain);
+    k.change(c);
+    Mechanism m;
+    const auto r = Mechanism::configure(c, m);
+    EXPECT_EQ(r, Status::bad_parameter) << k.reason;
+    EXPECT_NE(r.reason.find(k.reason), std::string::npos) << r.reason;
+  }
 }
 
 TEST(Longitudinal, OneBitMeansGridStepDefaultsToTheRangeAndIsKeptInTheHeader) {
