@@ -194,7 +194,7 @@ TEST(Longitudinal, EveryRoundsMeanIsUnbiasedForOneBitMean) {
   const auto history = fleet_over_rounds(offsets, rounds);
   port::InsecureTestSource src(79);
   Rng rng(src);
-  double last_se = 0;
+  [[maybe_unused]] double last_se = 0;
   for (std::uint32_t round = 0; round < rounds; ++round) {
     double truth = 0, spread = 0;
     for (auto x : history[round]) {

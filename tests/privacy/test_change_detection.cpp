@@ -393,7 +393,7 @@ void unary_chain(const char* name, UeStage first, UeStage second, uint64_t seed)
         [&](const MemoKey& key, uint32_t v, Rng& rng, Observation& o) {
           uint8_t bits[d / 8];
           CHECK(chain.privatize(v, key, rng, bits, sizeof bits) == Status::ok);
-          for (uint32_t i = 0; i < d; ++i) o.item[i] = (bits[i / 8] >> (i % 8)) & 1u;
+          for (uint32_t i = 0; i < d; ++i) o.item[i] = static_cast<uint32_t>(bits[i / 8] >> (i % 8)) & 1u;
         },
         [&](const Observation* a, const Observation* c, uint32_t b) {
           return some_coordinate_differs(a, c, b, d, rate[0] + rate[1]);
