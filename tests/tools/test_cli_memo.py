@@ -71,6 +71,19 @@ for args, needle in [
     p = run("plan", *args, expect=2)
     check(needle in p.stderr, f"plan {args}: {p.stderr.strip()}")
 
+# plan --compare: every memoized protocol by ε∞ and ε₁, side by side.
+p = run("plan", "-m", "l-osue", "-e", 5, "--epsilon-one", 2.5, "-d", 74, "--n", 45222, "--rounds", 260,
+        "--change-prob", 0.1, "--compare", "--json")
+rows = {r["mechanism"]: r for r in json.loads(p.stdout)}
+check({"l-sue", "l-osue", "l-oue", "l-soue", "l-grr", "loloha", "biloloha"} <= set(rows), f"compare's rows: {sorted(rows)}")
+check(all(abs(r["epsilon_one"] - 2.5) < 1e-5 and abs(r["epsilon_infinity"] - 5) < 1e-5 for r in rows.values()),
+      "every protocol at the same ε₁ and ε∞")
+check(rows["l-osue"]["frequency_standard_error"] < rows["l-sue"]["frequency_standard_error"],
+      "L-OSUE beats L-SUE per round (Arcolezi et al.)")
+check(rows["loloha"]["budget_memoized"] <= rows["loloha"]["most_memos"] * 5 + 1e-6
+      and rows["biloloha"]["budget_memoized"] <= 2 * 5 + 1e-6 < rows["l-osue"]["budget_memoized"],
+      "LOLOHA's budget is capped at g ε∞")
+
 # simulate over rounds with a fleet key; aggregate each round.
 p = run("simulate", *MECH, "-i", path("values.txt"), "-o", path("r.tldp"), "--rounds", 3, "--change-prob", 0.3,
         "--fleet-key", path("fleet.key"), "--seed", 11)

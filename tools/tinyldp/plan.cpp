@@ -3,6 +3,7 @@
 // n reports, and the n or ε a target accuracy needs — before any device is deployed.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -23,7 +24,7 @@ struct PlanOptions {
   std::optional<std::uint32_t> group;
   std::uint32_t rounds = 1;
   double change_prob = 0;
-  bool json = false;
+  bool json = false, compare = false;
 };
 
 // Over `rounds` reports per device whose value changes before each later round with
@@ -122,7 +123,11 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
               << as_double(m.realized_epsilon()) << " = " << j["group_epsilon"].get<double>() << "\n";
 }
 
+// --compare: every categorical memoized protocol configured by ε∞ and ε₁, side by side.
+int compare(const PlanOptions& o);
+
 int run(const PlanOptions& o) {
+  if (o.compare) return compare(o);
   bool exact = false;
   const Epsilon eps = epsilon_option(o.mechanism, &exact);
   const Mechanism m = configure(o.mechanism, eps, 2);  // categorical: 2 categories by default
@@ -178,6 +183,50 @@ int run(const PlanOptions& o) {
   return 0;
 }
 
+int compare(const PlanOptions& o) {
+  Json rows = Json::array();
+  for (const auto& row : collector::mechanism_table()) {
+    if (row.configure == nullptr || row.kind != collector::MechanismKind::categorical) continue;
+    if (row.id == wire::MechanismId::two_stage) continue;  // rappor: by f, p and q, not by ε∞ and ε₁
+    collector::Mechanism probe;
+    if (!collector::Mechanism::configure(row.example, probe) || !probe.memoized()) continue;
+    MechanismOptions mo = o.mechanism;
+    mo.mechanism = row.name;
+    const Mechanism m = configure(mo, epsilon_option(mo), 2);
+    const double inf = as_double(*m.epsilon_infinity());
+    const double memos = std::min<double>(expected_memos(o.rounds, o.change_prob), *m.most_memos());
+    Json j;
+    j["mechanism"] = row.name;
+    j["epsilon_one"] = as_double(m.local_epsilon());
+    j["epsilon_infinity"] = inf;
+    j["frequency_standard_error"] = std::sqrt(per_report_variance(m) / static_cast<double>(o.n));
+    j["report_bytes"] = m.description().report_bytes(0);
+    j["most_memos"] = *m.most_memos();
+    j["budget_memoized"] = inf * memos;
+    j["budget_without_memo"] = as_double(m.local_epsilon()) * o.rounds;
+    rows.push_back(j);
+  }
+  if (o.json) {
+    std::cout << rows.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "memoized protocols at epsilon (ε∞) " << o.mechanism.epsilon << ", epsilon-one (ε₁) "
+            << o.mechanism.epsilon_one.value_or("?") << ", " << o.mechanism.domain.value_or(2) << " items, n = " << o.n
+            << ", " << o.rounds << " rounds, change probability " << o.change_prob << "\n";
+  std::printf("%-10s %8s %8s %14s %8s %12s %16s\n", "protocol", "eps-1", "eps-inf", "SE per round", "bytes",
+              "budget", "without memo");
+  for (const auto& j : rows)
+    std::printf("%-10s %8.4f %8.4f %14.6f %8llu %12.2f %16.2f\n", j["mechanism"].get<std::string>().c_str(),
+                j["epsilon_one"].get<double>(), j["epsilon_infinity"].get<double>(),
+                j["frequency_standard_error"].get<double>(),
+                static_cast<unsigned long long>(j["report_bytes"].get<std::uint64_t>()),
+                j["budget_memoized"].get<double>(), j["budget_without_memo"].get<double>());
+  std::cout << "budget: ε∞ × the distinct values a device is expected to memoize (at most its memo slots: "
+               "LOLOHA g);\nhow often a change of value shows: docs/reports-over-time.md (measured by "
+               "tests/privacy/test_change_detection).\n";
+  return 0;
+}
+
 }  // namespace
 
 Subcommand add_plan(CLI::App& app) {
@@ -195,6 +244,9 @@ Subcommand add_plan(CLI::App& app) {
   p->add_option("--change-prob", o->change_prob,
                 "memoized mechanisms: probability that a device's value changes before a round")
       ->check(CLI::Range(0.0, 1.0));
+  p->add_flag("--compare", o->compare,
+              "memoized protocols side by side at --epsilon (ε∞) and --epsilon-one (ε₁): error per round, "
+              "budget over --rounds (give any memoized --mechanism, e.g. l-osue)");
   p->add_flag("--json", o->json, "machine-readable output");
   return {p, [o] { return run(*o); }};
 }
