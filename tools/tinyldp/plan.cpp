@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // tinyldp plan: the realized probabilities and ε of a configuration, the accuracy it gives at
 // n reports, and the n or ε a target accuracy needs — before any device is deployed.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -22,7 +24,7 @@ struct PlanOptions {
   std::optional<std::uint32_t> group;
   std::uint32_t rounds = 1;
   double change_prob = 0;
-  bool json = false;
+  bool json = false, compare = false;
 };
 
 // Over `rounds` reports per device whose value changes before each later round with
@@ -66,6 +68,8 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
     std::cout << " over " << range << ", " << c.levels << " levels\n";
   else if (m.takes_sensitivity())
     std::cout << " over " << range << " (" << m.domain() << " values), sensitivity " << c.sensitivity << "\n";
+  else if (m.takes_grid_step())
+    std::cout << " over " << range << ", grid step " << c.grid_step << " (" << *m.most_memos() << " grid points)\n";
   else
     std::cout << " over " << m.domain() << " items\n";
   if (eps.q32 != 0)
@@ -76,13 +80,20 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
             << m.realized_epsilon().q32 << " / 2^32, from the integers below"
             << (m.takes_sensitivity() ? "; inputs at most the sensitivity apart" : "")
             << (m.memoized() ? "; ε₁, one report" : "") << ")\n";
-  if (m.memoized())
+  if (m.memoized()) {
+    const double expected = j["expected_memos"].get<double>();
+    const auto most = j["most_memos"].get<std::uint32_t>();
     std::cout << "epsilon infinity    " << j["epsilon_infinity"].get<double>()
               << "  (every report of one value, however many: the memo's loss)\n"
-              << "budget over " << o.rounds << " rounds " << j["budget_memoized"].get<double>()
-              << "  (ε∞ × " << j["expected_memos"].get<double>() << " expected distinct values at change "
-              << "probability " << o.change_prob << "; without the memo, ε₁ × rounds = "
+              << "budget over " << o.rounds << " rounds " << j["budget_memoized"].get<double>() << "  (ε∞ × ";
+    if (most < expected)
+      std::cout << most << ": a device holds at most " << most << " memos, one per " << m.memos_of()
+                << ", however many of its " << expected << " expected distinct values change";
+    else
+      std::cout << expected << " expected distinct values";
+    std::cout << " at change probability " << o.change_prob << "; without the memo, ε₁ × rounds = "
               << j["budget_without_memo"].get<double>() << ")\n";
+  }
   if (m.takes_sensitivity())
     std::cout << "local epsilon       " << as_double(m.local_epsilon())
               << "  (any two inputs of the range: the local-DP guarantee)\n";
@@ -112,7 +123,11 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
               << as_double(m.realized_epsilon()) << " = " << j["group_epsilon"].get<double>() << "\n";
 }
 
+// --compare: every categorical memoized protocol configured by ε∞ and ε₁, side by side.
+int compare(const PlanOptions& o);
+
 int run(const PlanOptions& o) {
+  if (o.compare) return compare(o);
   bool exact = false;
   const Epsilon eps = epsilon_option(o.mechanism, &exact);
   const Mechanism m = configure(o.mechanism, eps, 2);  // categorical: 2 categories by default
@@ -148,8 +163,14 @@ int run(const PlanOptions& o) {
     j["epsilon_infinity"] = inf;
     j["rounds"] = o.rounds;
     j["change_prob"] = o.change_prob;
-    j["expected_memos"] = expected_memos(o.rounds, o.change_prob);
-    j["budget_memoized"] = inf * expected_memos(o.rounds, o.change_prob);
+    // At most most_memos() memos whatever the values do (LOLOHA: g, one per hashed value): the
+    // budget is ε∞ × min(that, the expected distinct values) — an upper bound of the expected
+    // budget, min being concave.
+    const double expected = expected_memos(o.rounds, o.change_prob);
+    j["expected_memos"] = expected;
+    j["most_memos"] = *m.most_memos();
+    j["memos_of"] = m.memos_of();
+    j["budget_memoized"] = inf * std::min<double>(expected, *m.most_memos());
     j["budget_without_memo"] = as_double(m.local_epsilon()) * o.rounds;
   } else if (o.rounds > 1 || o.change_prob != 0) {
     throw BadInput("--rounds and --change-prob are for the memoized mechanisms; " + o.mechanism.mechanism +
@@ -159,6 +180,50 @@ int run(const PlanOptions& o) {
     std::cout << j.dump(2) << "\n";
   else
     print_text(o, m, j, eps, exact);
+  return 0;
+}
+
+int compare(const PlanOptions& o) {
+  Json rows = Json::array();
+  for (const auto& row : collector::mechanism_table()) {
+    if (row.configure == nullptr || row.kind != collector::MechanismKind::categorical) continue;
+    if (row.id == wire::MechanismId::two_stage) continue;  // rappor: by f, p and q, not by ε∞ and ε₁
+    collector::Mechanism probe;
+    if (!collector::Mechanism::configure(row.example, probe) || !probe.memoized()) continue;
+    MechanismOptions mo = o.mechanism;
+    mo.mechanism = row.name;
+    const Mechanism m = configure(mo, epsilon_option(mo), 2);
+    const double inf = as_double(*m.epsilon_infinity());
+    const double memos = std::min<double>(expected_memos(o.rounds, o.change_prob), *m.most_memos());
+    Json j;
+    j["mechanism"] = row.name;
+    j["epsilon_one"] = as_double(m.local_epsilon());
+    j["epsilon_infinity"] = inf;
+    j["frequency_standard_error"] = std::sqrt(per_report_variance(m) / static_cast<double>(o.n));
+    j["report_bytes"] = m.description().report_bytes(0);
+    j["most_memos"] = *m.most_memos();
+    j["budget_memoized"] = inf * memos;
+    j["budget_without_memo"] = as_double(m.local_epsilon()) * o.rounds;
+    rows.push_back(j);
+  }
+  if (o.json) {
+    std::cout << rows.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "memoized protocols at epsilon (ε∞) " << o.mechanism.epsilon << ", epsilon-one (ε₁) "
+            << o.mechanism.epsilon_one.value_or("?") << ", " << o.mechanism.domain.value_or(2) << " items, n = " << o.n
+            << ", " << o.rounds << " rounds, change probability " << o.change_prob << "\n";
+  std::printf("%-10s %8s %8s %14s %8s %12s %16s\n", "protocol", "eps-1", "eps-inf", "SE per round", "bytes",
+              "budget", "without memo");
+  for (const auto& j : rows)
+    std::printf("%-10s %8.4f %8.4f %14.6f %8llu %12.2f %16.2f\n", j["mechanism"].get<std::string>().c_str(),
+                j["epsilon_one"].get<double>(), j["epsilon_infinity"].get<double>(),
+                j["frequency_standard_error"].get<double>(),
+                static_cast<unsigned long long>(j["report_bytes"].get<std::uint64_t>()),
+                j["budget_memoized"].get<double>(), j["budget_without_memo"].get<double>());
+  std::cout << "budget: ε∞ × the distinct values a device is expected to memoize (at most its memo slots: "
+               "LOLOHA g);\nhow often a change of value shows: docs/reports-over-time.md (measured by "
+               "tests/privacy/test_change_detection).\n";
   return 0;
 }
 
@@ -179,6 +244,9 @@ Subcommand add_plan(CLI::App& app) {
   p->add_option("--change-prob", o->change_prob,
                 "memoized mechanisms: probability that a device's value changes before a round")
       ->check(CLI::Range(0.0, 1.0));
+  p->add_flag("--compare", o->compare,
+              "memoized protocols side by side at --epsilon (ε∞) and --epsilon-one (ε₁): error per round, "
+              "budget over --rounds (give any memoized --mechanism, e.g. l-osue)");
   p->add_flag("--json", o->json, "machine-readable output");
   return {p, [o] { return run(*o); }};
 }
