@@ -369,20 +369,23 @@ def variance(xs):
 
 
 def equal_mse_test(tiny_runs, peer_mses, peer_stateful):
-    """z of the difference of mean MSEs. A device that keeps its memo makes every round share
-    the memo noise of the devices whose value recurs: rounds are equicorrelated within a fleet,
-    so the round-to-round spread understates the spread of a mean. tinyldp's K fleets give
-    both: W, the mean within-fleet variance of a round's MSE, and B, the variance of a fleet's
-    mean over R rounds, B = W/R + C with C the shared part. tinyldp's mean: B/K. A peer's mean
-    over R' rounds: W'/R' + C for LOLOHA (memos kept through its call), W'/R' for
-    multi-freq-ldpy (independent rounds)."""
+    """z of the difference of mean MSEs, and the standard error of tinyldp's mean.
+
+    A device that keeps its memo makes the rounds of one fleet share the memo noise of the
+    devices whose value recurs: a fleet's rounds are equicorrelated, and their spread
+    understates the spread of their mean. tinyldp's K fleets measure both parts: W, the variance
+    of a round's MSE within a fleet, and B, the variance of a fleet's mean over its R rounds,
+    B = W/R + C (C the shared part). tinyldp's mean: B/K. Under the hypothesis that the peer's
+    rounds come from the same distribution, its mean over R' rounds has variance W/R' + C if
+    it keeps memos through its rounds (LOLOHA) and (W + C)/R' if every round is independent
+    (multi-freq-ldpy) — from tinyldp's precise W and C, not the peer's few rounds."""
     means = [mean(r) for r in tiny_runs]
     rounds = len(tiny_runs[0])
     within = mean([variance(r) for r in tiny_runs])
     between = variance(means)
     shared = max(0.0, between - within / rounds)
-    se2 = between / len(means) + variance(peer_mses) / len(peer_mses) + (shared if peer_stateful else 0.0)
-    return (mean(means) - mean(peer_mses)) / math.sqrt(se2), math.sqrt(between / len(means))
+    peer = within / len(peer_mses) + shared if peer_stateful else (within + shared) / len(peer_mses)
+    return (mean(means) - mean(peer_mses)) / math.sqrt(between / len(means) + peer), math.sqrt(between / len(means))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -457,7 +460,7 @@ def run_cell(args, peers, column, k, n, sched, truth, path, protocol, eps_inf, e
         rounds = args.peer_rounds_lh if KIND[protocol] == "lh" else args.peer_rounds
         r = run_peer(peer, protocol, k, eps_inf, eps_one, sched, truth, rounds)
         z, se = equal_mse_test([run["mse_clipped"] for run in t["runs"]], r["mse"], peer.stateful)
-        entry = {"mse": mean(r["mse"]), "rounds": rounds, "z": z, "tiny_se": se,
+        entry = {"mse": mean(r["mse"]), "mse_rounds": r["mse"], "rounds": rounds, "z": z, "tiny_se": se,
                  "client": r["reports"] / r["client_seconds"], "server": r["reports"] / r["server_seconds"]}
         if peer.stateful:
             entry["budget"] = peer_budget(peer, protocol, k, eps_inf, eps_one, sched, min(args.budget_devices, n))
@@ -477,7 +480,8 @@ def summarize_tiny(t):
            "client": max(reports / r["client_seconds"] for r in runs),
            "server": max(reports / r["server_seconds"] for r in runs),
            "eps_one": t["epsilon_one"], "eps_inf": t["epsilon_infinity"],
-           "budget": t["memos_mean"] * t["epsilon_infinity"], "memos_max": t["memos_max"], "runs": len(runs)}
+           "budget": t["memos_mean"] * t["epsilon_infinity"], "memos_max": t["memos_max"], "runs": len(runs),
+           "mse_rounds": [r["mse_clipped"] for r in runs]}
     if "attack_kept" in t:
         out["attack_kept"], out["attack_erased"] = t["attack_kept"], t["attack_erased"]
     return out
@@ -580,11 +584,13 @@ def markdown(results, heading):
         "device whose value recurs, so a fleet's rounds are equicorrelated and their spread understates the "
         f"spread of their mean. tinyldp's {results['runs']} fleets measure both parts: W, the variance of one "
         "round's MSE within a fleet, and B, the variance of a fleet's mean over its R rounds (B = W/R + C, C the "
-        "shared part). tinyldp's mean has variance B/K over K fleets; a peer's mean over its R' rounds W'/R' + C "
-        "for LOLOHA (memos kept through the call) and W'/R' for multi-freq-ldpy (every round independent). "
-        "z = (difference of the mean MSEs) / √(sum of the two variances): |z| ≤ 3 is \"equal within chance\" "
-        f"(B has only K − 1 = {results['runs'] - 1} degrees of freedom: |z| a little above 3 is not yet a "
-        "difference; rerun with more `--runs`). The first columns check tinyldp alone: its raw (unbiased) MSE "
+        "shared part). tinyldp's mean has variance B/K over K fleets. If the peer's rounds have the same "
+        "distribution (the hypothesis tested), its mean over its R' rounds has variance W/R' + C for LOLOHA "
+        "(memos kept through the call) and (W + C)/R' for multi-freq-ldpy (every round independent), from "
+        "tinyldp's W and C — not from the peer's own few rounds. z = (difference of the mean MSEs) / √(sum of the "
+        "two variances): |z| ≤ 3 is \"equal within chance\" (B has K − 1 = "
+        f"{results['runs'] - 1} degrees of freedom: |z| a little above 3 is not yet a difference; rerun with "
+        "more `--runs`). The first columns check tinyldp alone: its raw (unbiased) MSE "
         "beside the expected one, Σ σ(1 − σ)/(n·(p − q)²)/k over the true frequencies with the peers' channel "
         "(σ = q + f·(p − q); p, q the probabilities that a report supports the value and another value).",
         "",
