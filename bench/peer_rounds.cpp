@@ -112,7 +112,8 @@ std::vector<std::uint16_t> read_schedule(const Options& o) {
     std::uint32_t v = 0;
     const auto [next, ec] = std::from_chars(at, end, v);
     if (ec != std::errc{} || v >= o.domain)
-      fail(o.schedule + ": value " + std::to_string(values.size()) + " is not an integer of 0 … domain − 1");
+      fail(o.schedule + ": value #" + std::to_string(values.size() + 1) + " is not an integer in [0, " +
+           std::to_string(o.domain) + ")");
     values.push_back(static_cast<std::uint16_t>(v));
     at = next;
   }
