@@ -47,16 +47,14 @@
 #include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/random_bits.hpp"
+#include "peer_common.hpp"
 
 namespace {
 using namespace tinyldp;
 using namespace tinyldp::collector;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
 
-[[noreturn]] void fail(const std::string& why) {
-  std::cerr << "peer_rounds: " << why << "\n";
-  std::exit(2);
-}
+[[noreturn]] void fail(const std::string& why) { bench::fail("peer_rounds", why); }
 
 struct Options {
   std::string mechanism, schedule;

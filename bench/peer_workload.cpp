@@ -31,16 +31,14 @@
 #include "tinyldp/port/entropy/host_os_source.hpp"
 #include "tinyldp/port/test/simulation_source.hpp"
 #include "tinyldp/random_bits.hpp"
+#include "peer_common.hpp"
 
 namespace {
 using namespace tinyldp;
 using namespace tinyldp::collector;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
 
-[[noreturn]] void fail(const std::string& why) {
-  std::cerr << "peer_workload: " << why << "\n";
-  std::exit(2);
-}
+[[noreturn]] void fail(const std::string& why) { bench::fail("peer_workload", why); }
 
 std::vector<std::uint32_t> read_values(const char* path, std::uint32_t domain) {
   std::ifstream in(path);
