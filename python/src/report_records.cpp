@@ -15,22 +15,27 @@ namespace tinyldp::python {
 
 namespace {
 
-std::runtime_error failure(const std::string& where, const std::string& why) {
-  return std::runtime_error(where + ": " + why);
+std::invalid_argument failure(const std::string& where, const std::string& why) {
+  return std::invalid_argument(where + ": " + why);
+}
+
+FileError file_error(const std::string& what) {
+  const int e = errno;
+  return FileError(e, what + ": " + std::strerror(e));
 }
 
 // A file descriptor closed on every path.
 class File {
  public:
   explicit File(const std::string& path) : path_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+    if (fd_ < 0) throw file_error("cannot open " + path);
   }
   ~File() { ::close(fd_); }
   File(const File&) = delete;
   File& operator=(const File&) = delete;
   std::uint64_t size() const {
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) throw failure(path_, std::string("cannot stat: ") + std::strerror(errno));
+    if (::fstat(fd_, &st) != 0) throw file_error("cannot stat " + path_);
     return static_cast<std::uint64_t>(st.st_size);
   }
   // Reads up to n bytes at offset (fewer only at the end of the file).
@@ -39,7 +44,7 @@ class File {
     while (done < n) {
       const ssize_t got = ::pread(fd_, out + done, n - done, static_cast<off_t>(offset + done));
       if (got < 0 && errno == EINTR) continue;
-      if (got < 0) throw failure(path_, std::string("cannot read: ") + std::strerror(errno));
+      if (got < 0) throw file_error("cannot read " + path_);
       if (got == 0) break;
       done += static_cast<std::size_t>(got);
     }

@@ -47,12 +47,18 @@ struct FileHeader {
   // splits at header_bytes + k·(2 + first_record_bytes).
   std::uint64_t first_record_bytes = 0;
 };
-// Throws std::runtime_error naming the file and the reason.
+// Throws FileError, or std::invalid_argument naming the file and what is wrong with it.
 FileHeader read_file_header(const std::string& path);
 
+// A file that cannot be opened or read: errno and a message naming the file (OSError in Python).
+struct FileError : std::runtime_error {
+  FileError(int error, const std::string& message) : std::runtime_error(message), error_number(error) {}
+  int error_number;
+};
+
 // A range whose last record runs past its end: the range was not cut at a record boundary.
-struct RangeNotAtRecords : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct RangeNotAtRecords : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
 };
 
 // What reading a range produced: its aggregate, the rejected reports by reason, the records read.
@@ -62,7 +68,7 @@ struct RangeAggregate {
   std::uint64_t records = 0;
 };
 // Aggregates the records of path in [start, end) (defaults: after the header; the end of the
-// file). Throws std::runtime_error if the range does not start after the header, a record is
+// file). Throws as read_file_header, and std::invalid_argument if the range does not start after the header, a record is
 // broken (longer than any report of the mechanism, or cut by the end of the file), or the last
 // record crosses `end`.
 RangeAggregate aggregate_file_range(const std::string& path, std::optional<std::uint64_t> start,

@@ -434,9 +434,10 @@ py::dict estimate_bins(PyAggregator& a, const std::vector<std::uint32_t>& bin_st
 }
 
 py::dict mean(PyAggregator& a, double confidence) {
+  const auto& model = a.numeric_model();
   check_confidence(confidence);
   require_reports(a.aggregator);
-  const auto m = collector::estimate_mean(a.aggregator, a.numeric_model(), confidence);
+  const auto m = collector::estimate_mean(a.aggregator, model, confidence);
   py::dict d;
   d["mean"] = m.mean;
   d["standard_error"] = m.standard_error;
@@ -475,7 +476,8 @@ void write_report_file(const std::string& path, const Mechanism& m, const py::ha
     for (std::size_t i = 0; i < r->size() && writer.ok(); ++i) writer.write((*r)[i]);
     if (writer.close()) return;
   }
-  throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  const int e = errno;
+  throw FileError(e, "cannot write " + path + ": " + std::strerror(e));
 }
 
 py::tuple aggregate_range(const std::string& path, std::optional<std::uint64_t> start, std::optional<std::uint64_t> end) {
@@ -495,6 +497,16 @@ PYBIND11_MODULE(_native, mod) {
   using namespace tinyldp::python;
   mod.doc() = "tinyldp's collector (C++), for Python: see the tinyldp package";
   py::register_exception<RangeNotAtRecords>(mod, "RangeNotAtRecords", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const FileError& e) {
+      // OSError(errno, message) is the errno's subclass: FileNotFoundError, PermissionError, …
+      py::object error = py::reinterpret_steal<py::object>(
+          PyObject_CallFunction(PyExc_OSError, "is", e.error_number, e.what()));
+      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+    }
+  });
 
   py::class_<Reports, std::shared_ptr<Reports>>(mod, "Reports",
                                                 "Wire reports in one buffer: data (uint8) and offsets (n + 1)")

@@ -12,7 +12,8 @@ Record boundaries: report files have no sync marker, so a range cannot find a re
 its own. When a file's records all have its first record's length (a fleet sending the same
 fields), the boundaries are header + k·(2 + length); each task checks that its last record ends
 exactly at its range's end, which, chained from the header, proves every cut was at a record
-boundary. A file whose records differ in length fails that check (RangeNotAtRecords) and is
+boundary. In a file whose records differ in length the first range to fail runs past its end
+(RangeNotAtRecords; any other first failure is the file's own and is raised), and the file is
 re-planned from one pass over its length prefixes (record_boundaries) on a worker.
 
 The workers open the files themselves: give paths every worker can read (shared storage), and
@@ -100,11 +101,14 @@ def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_i
     futures = {p: [client.submit(aggregate_range, *r, pure=False) for r in plan] for p, plan in zip(paths, plans)}
     wait([f for fs in futures.values() for f in fs])
     for p, fs in futures.items():
-        errors = [f.exception() for f in fs if f.status == "error"]
-        if not errors:
+        # The first range that fails started where the one before it ended — at a record
+        # boundary, by induction from the header — so its error is either a wrong cut (it ran
+        # past its end) or the file's own; the ranges after it may have started anywhere.
+        first_error = next((f.exception() for f in fs if f.status == "error"), None)
+        if first_error is None:
             continue
-        if not all(isinstance(e, _native.RangeNotAtRecords) for e in errors):
-            raise next(e for e in errors if not isinstance(e, _native.RangeNotAtRecords))
+        if not isinstance(first_error, _native.RangeNotAtRecords):
+            raise first_error
         # Records of different lengths: cut the file at its true boundaries instead.
         client.cancel(fs)
         plan = client.submit(exact_plan, p, partition_bytes, pure=False).result()
