@@ -12,7 +12,9 @@ namespace {
 constexpr char magic[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '1'};
 constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '2'};
 constexpr char magic_v3[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '3'};
+constexpr char magic_v4[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '4'};
 constexpr std::size_t label_digest_at = report_file_header_v2_bytes;
+constexpr std::size_t memo_block_at = report_file_header_v3_bytes;
 }  // namespace
 
 // Version 1: magic(8) id(1) eps_q32(8) domain(4) max_bits(1) tolerance_q32(8) digest(4)
@@ -20,6 +22,9 @@ constexpr std::size_t label_digest_at = report_file_header_v2_bytes;
 // Version 2: the same 34 bytes (magic "TLDPREP2"), then lo(i32 4) hi(i32 4) levels(4)
 //            sensitivity(4) noise_bits(1) reserved(13): 64 bytes.
 // Version 3: version 2's 64 bytes (magic "TLDPREP3"), then the label digest (32): 96 bytes.
+// Version 4 (the memoized mechanisms): version 3's 96 bytes (magic "TLDPREP4"; an all-zero label
+//            digest: no mapping), then epsilon_one_q32(8) f(u64 num 8, bits 1) p(9) q(9)
+//            reserved(29): 160 bytes.
 namespace {
 std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
   std::vector<std::uint8_t> h(which, which + 8);
@@ -48,6 +53,20 @@ std::vector<std::uint8_t> numeric_header(const Mechanism& m, const char* which) 
 }  // namespace
 
 std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMappingId& labels) {
+  if (m.memoized()) {
+    std::vector<std::uint8_t> h = numeric_header(m, magic_v4);
+    const LabelDigest none{};
+    const LabelDigest& digest = labels ? *labels : none;
+    h.insert(h.end(), digest.begin(), digest.end());
+    const MechanismConfig& c = m.config();
+    append_le<std::uint64_t>(h, c.epsilon_one.q32, 8);
+    for (const Dyadic d : {c.prr_f, c.irr_p, c.irr_q}) {
+      append_le<std::uint64_t>(h, d.num, 8);
+      h.push_back(d.bits);
+    }
+    h.resize(report_file_header_v4_bytes, 0);
+    return h;
+  }
   if (labels) {
     std::vector<std::uint8_t> h = numeric_header(m, magic_v3);
     h.insert(h.end(), labels->begin(), labels->end());
@@ -66,6 +85,7 @@ std::size_t report_file_header_size(std::span<const std::uint8_t> m) {
   if (std::memcmp(m.data(), magic, 8) == 0) return report_file_header_bytes;
   if (std::memcmp(m.data(), magic_v2, 8) == 0) return report_file_header_v2_bytes;
   if (std::memcmp(m.data(), magic_v3, 8) == 0) return report_file_header_v3_bytes;
+  if (std::memcmp(m.data(), magic_v4, 8) == 0) return report_file_header_v4_bytes;
   return 0;
 }
 
@@ -98,15 +118,28 @@ std::optional<ReportFileConfig> parse_report_file_config(std::span<const std::ui
     c.noise_bits = h[50];
     reserved_zero = get_le<std::uint64_t>(&h[51], 8) == 0 && get_le<std::uint64_t>(&h[59], 5) == 0;
   }
+  if (size == report_file_header_v4_bytes) {
+    std::size_t at = memo_block_at;
+    c.epsilon_one = Epsilon::from_q32(get_le<std::uint64_t>(&h[at], 8));
+    at += 8;
+    for (Dyadic* d : {&c.prr_f, &c.irr_p, &c.irr_q}) {
+      d->num = get_le<std::uint64_t>(&h[at], 8);
+      d->bits = h[at + 8];
+      at += 9;
+    }
+    for (; at < size; ++at) reserved_zero = reserved_zero && h[at] == 0;
+  }
   if (!reserved_zero) {
     error = "report file header has nonzero reserved bytes";
     return std::nullopt;
   }
   LabelMappingId labels;
-  if (size == report_file_header_v3_bytes) {
-    labels.emplace();
-    std::memcpy(labels->data(), &h[label_digest_at], labels->size());
-    if (*labels == LabelDigest{}) {  // unlabelled items have a version 1 or 2 header
+  if (size == report_file_header_v3_bytes || size == report_file_header_v4_bytes) {
+    LabelDigest digest;
+    std::memcpy(digest.data(), &h[label_digest_at], digest.size());
+    if (digest != LabelDigest{}) {
+      labels = digest;
+    } else if (size == report_file_header_v3_bytes) {  // unlabelled items have a version 1 or 2 header
       error = "report file header version 3 has an all-zero label digest";
       return std::nullopt;
     }

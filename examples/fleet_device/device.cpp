@@ -31,7 +31,11 @@ struct Trng {
 __attribute__((noinline)) Result Device::boot(uint32_t epoch) {
   Trng raw;
   tinyldp::port::HealthTested<Trng> checked(raw, health);
-  if (drbg_.seed(checked) != tinyldp::EntropyResult::ok) return Result::entropy_failed;
+  return boot(tinyldp::CEntropySource(tinyldp::to_c_source(checked), tinyldp::entropy_estimate(checked)), epoch);
+}
+
+__attribute__((noinline)) Result Device::boot(tinyldp::CEntropySource seed_source, uint32_t epoch) {
+  if (drbg_.seed(seed_source) != tinyldp::EntropyResult::ok) return Result::entropy_failed;
   if (tinyldp::port::load_or_provision_memo_key(drbg_, key_record_, key_) !=
       tinyldp::port::MemoKeyResult::ok)
     return Result::storage_failed;

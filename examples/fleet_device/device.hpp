@@ -24,9 +24,9 @@
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
+#include "platform.h"  // platform_trng_fill (examples/common)
+
 extern "C" {
-// Fills out[0..length) from the hardware TRNG; anything but TINYLDP_ENTROPY_OK: no report.
-tinyldp_entropy_result platform_trng_fill(uint8_t* out, size_t length);
 // Sends bytes out of the UART.
 void platform_uart_send(const uint8_t* bytes, size_t length);
 }
@@ -65,6 +65,10 @@ class Device {
   // provisions it on the first boot) and opens the ledger; then moves the ledger forward to
   // `epoch` (the collection round; epochs only move forward — an older one changes nothing).
   Result boot(uint32_t epoch);
+  // The same with the DRBG seeded from another source (the fleet simulation seeds each device
+  // from a generator that the TRNG seeded once: the nRF51's RNG gives a byte per 167–660 µs,
+  // so a health-tested seeding takes most of a second).
+  Result boot(tinyldp::CEntropySource seed_source, uint32_t epoch);
   // One report of `value` (< 256) with this device id in its header.
   Result report(uint32_t value, uint32_t device_id);
 

@@ -11,6 +11,7 @@
 
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/estimates.hpp"
+#include "tinyldp/collector/report_file.hpp"
 #include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -144,6 +145,48 @@ TEST(Longitudinal, ConfigurationsAreRefusedWithTheirReason) {
   rappor.irr_q = Dyadic{1, 1};
   r = Mechanism::configure(rappor, m);
   EXPECT_NE(r.reason.find("p must be below q"), std::string::npos) << r.reason;
+}
+
+TEST(Longitudinal, ReportFilesAndStatesKeepTheWholeConfiguration) {
+  MechanismConfig rappor;
+  rappor.id = MechanismId::two_stage;
+  rappor.domain = 20;
+  rappor.prr_f = Dyadic{1, 2};
+  rappor.irr_p = Dyadic{1, 1};
+  rappor.irr_q = Dyadic{3, 2};
+  for (const MechanismConfig& c : {chain(MechanismId::l_osue, 20), rappor}) {
+    Mechanism m;
+    ASSERT_EQ(Mechanism::configure(c, m), Status::ok);
+    const auto header = report_file_header(m);
+    ASSERT_EQ(header.size(), report_file_header_v4_bytes);
+    std::string error;
+    const auto back = parse_report_file_config(header, error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(back->mechanism.description().digest, m.description().digest);
+    EXPECT_EQ(back->mechanism.config().epsilon_one.q32, c.epsilon_one.q32);
+    EXPECT_FALSE(back->labels.has_value());
+    auto tampered = header;
+    tampered.back() = 1;  // a reserved byte
+    EXPECT_FALSE(parse_report_file_config(tampered, error));
+    EXPECT_NE(error.find("reserved"), std::string::npos) << error;
+    tampered = header;
+    tampered[report_file_header_v3_bytes + 5] = 0x7F;  // ε₁ above ε∞, or f ≥ 1: refused
+    EXPECT_FALSE(parse_report_file_config(tampered, error));
+    // A saved state carries the same header and reads back to the same counts.
+    Aggregator agg(m);
+    port::InsecureTestSource src(5);
+    Rng rng(src);
+    for (std::uint32_t i = 0; i < 500; ++i) {
+      std::vector<std::uint8_t> r;
+      ASSERT_EQ(m.privatize(i % 20, rng, device_key(i), {}, r), Status::ok);
+      ASSERT_EQ(agg.ingest(r), ParseError::none);
+    }
+    const auto bytes = agg.serialize();
+    const auto restored = Aggregator::deserialize(bytes, error);
+    ASSERT_TRUE(restored) << error;
+    EXPECT_EQ(restored->serialize(), bytes);
+    EXPECT_EQ(restored->support(), agg.support());
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/report_file.hpp"
+#include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "fuzz_mechanisms.hpp"
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
   };
   port::InsecureTestSource src(1);
   RandomBits<port::InsecureTestSource> rng(src);
+  port::MemoKey key;  // the memoized mechanisms' device secret (a fixed one: a simulation)
+  const std::uint8_t secret[32] = {7};
+  key.set(secret, 0);
   for (const Mechanism& m : fuzz_mechanisms()) {
     Aggregator a(m);
     for (std::uint8_t fields : {std::uint8_t{0}, std::uint8_t{wire::known_fields}}) {
@@ -34,7 +38,7 @@ int main(int argc, char** argv) {
       h.fields = fields;
       std::vector<std::uint8_t> r;
       // The value of item 1: a category, or lo + 1 (one path for both kinds).
-      const Status s = m.privatize(static_cast<std::int64_t>(m.item_value(1)), rng, h, r);
+      const Status s = m.privatize(static_cast<std::int64_t>(m.item_value(1)), rng, key, h, r);
       if (s != Status::ok) return 1;
       save(0, r);
       a.ingest(r);

@@ -14,6 +14,13 @@ __attribute__((noreturn)) void tinyldp_board_exit(int code);
  * 0 on success, -1 if it cannot be read or does not fit. On an emulated MCU it comes from
  * semihosting (QEMU's -semihosting-config arg=…); on the host it is empty (programs read argv). */
 int tinyldp_board_command_line(char* buffer, size_t capacity);
+/* Host files, for examples that keep state between runs (the fleet demo's flash images): on an
+ * emulated MCU through semihosting, on the host through stdio. read copies up to `length`
+ * bytes from `offset` and returns how many it copied (0 for a missing file or an offset past its
+ * end), or -1 on an error; write stores `length` bytes at `offset` (creating the file, and
+ * extending it, as needed) and returns 0, or -1. */
+long tinyldp_board_file_read(const char* path, size_t offset, void* out, size_t length);
+int tinyldp_board_file_write(const char* path, size_t offset, const void* data, size_t length);
 #ifdef __cplusplus
 }
 #endif

@@ -17,3 +17,22 @@ extern "C" int tinyldp_board_command_line(char* buffer, size_t capacity) {
   buffer[0] = '\0';  // host programs take argv from main()
   return 0;
 }
+
+extern "C" long tinyldp_board_file_read(const char* path, size_t offset, void* out, size_t length) {
+  std::FILE* f = std::fopen(path, "rb");
+  if (f == nullptr) return 0;
+  long got = 0;
+  if (std::fseek(f, static_cast<long>(offset), SEEK_SET) == 0) got = static_cast<long>(std::fread(out, 1, length, f));
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  return failed ? -1 : got;
+}
+
+extern "C" int tinyldp_board_file_write(const char* path, size_t offset, const void* data, size_t length) {
+  std::FILE* f = std::fopen(path, "r+b");
+  if (f == nullptr) f = std::fopen(path, "w+b");
+  if (f == nullptr) return -1;
+  const bool ok = std::fseek(f, static_cast<long>(offset), SEEK_SET) == 0 &&
+                  std::fwrite(data, 1, length, f) == length;
+  return std::fclose(f) == 0 && ok ? 0 : -1;
+}

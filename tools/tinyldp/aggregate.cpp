@@ -28,6 +28,7 @@ struct AggregateOptions {
   std::optional<std::string> truth, truth_column, labels, plot, save_state;
   bool truth_no_header = false, allow_rejected = false;
   ValueSource truth_fields;  // --missing, --clamp
+  std::optional<std::uint32_t> epoch;
 };
 
 // Every report file and saved state, merged into one aggregate; rejected reports counted by
@@ -35,7 +36,17 @@ struct AggregateOptions {
 struct Merged {
   std::optional<Aggregator> total;
   std::map<std::string, std::uint64_t> rejected;
+  std::uint64_t other_epochs = 0;  // reports left out by --epoch
 };
+
+// Whether a report belongs to the epoch --epoch asks for (every report without the option).
+// A report that does not parse is left to ingest(), which counts its reason.
+bool in_epoch(std::span<const std::uint8_t> report, const Aggregator& a, std::optional<std::uint32_t> epoch) {
+  if (!epoch) return true;
+  const collector::ParseResult p = collector::parse_report(report, a.mechanism().description());
+  if (!p.ok()) return true;
+  return (p.report.header.fields & wire::field_epoch) != 0 && p.report.header.epoch == *epoch;
+}
 
 // The size of every file, for the progress line.
 std::uint64_t total_size(const std::vector<std::string>& paths) {
@@ -87,6 +98,10 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
     Aggregator a(reader.mechanism(), reader.labels());
     std::vector<std::uint8_t> report;
     while (reader.next(report)) {
+      if (!in_epoch(report, a, o.epoch)) {
+        ++out.other_epochs;
+        continue;
+      }
       const collector::ParseError e = a.ingest(report);
       if (e != collector::ParseError::none) ++out.rejected[to_string(e)];
       bytes += 2 + report.size();
@@ -131,6 +146,11 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   t.about["requested_epsilon"] = as_double(m.config().epsilon);
   t.about["realized_epsilon"] = as_double(m.realized_epsilon());
   if (m.takes_sensitivity()) t.about["local_epsilon"] = as_double(m.local_epsilon());
+  if (m.memoized()) {
+    t.about["epsilon_one"] = as_double(m.local_epsilon());
+    t.about["epsilon_infinity"] = as_double(*m.epsilon_infinity());
+  }
+  if (o.epoch) t.about["epoch"] = *o.epoch;
   for (const auto& p : m.parameters()) t.about[p.name] = p.value;
   t.about["reports"] = total.reports();
   t.about["rejected"] = rejected;
@@ -201,6 +221,9 @@ int run(const AggregateOptions& o) {
     out.close();
     if (!out) throw BadInput("cannot write " + *o.save_state + ": " + std::strerror(errno));
   }
+  if (o.epoch)
+    std::cerr << "tinyldp: epoch " << *o.epoch << ": " << total.reports() << " report(s) counted, "
+              << merged.other_epochs << " of other epochs left out\n";
   std::uint64_t rejected = 0;
   for (const auto& [reason, count] : merged.rejected) {
     std::cerr << "tinyldp: rejected " << count << " report(s): " << reason << "\n";
@@ -238,6 +261,8 @@ Subcommand add_aggregate(CLI::App& app) {
   a->add_option("--save-state", o->save_state, "save the merged aggregate state to this file");
   a->add_option("--merge-state", o->merge_states, "add saved aggregate states (shards)");
   a->add_flag("--allow-rejected", o->allow_rejected, "exit 0 even if reports were rejected");
+  a->add_option("--epoch", o->epoch,
+                "count only the reports of this epoch (a round of simulate --rounds, a device's epoch field)");
   return {a, [o] { return run(*o); }};
 }
 

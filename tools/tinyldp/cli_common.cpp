@@ -19,7 +19,13 @@ double as_double(Epsilon e) { return std::ldexp(static_cast<double>(e.q32), -32)
 void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string& domain_help) {
   const std::string numeric = collector::mechanism_names(MechanismKind::numeric);
   app.add_option("--mechanism,-m", o.mechanism, collector::mechanism_names())->required();
-  app.add_option("--epsilon,-e", o.epsilon, "privacy budget per report, a decimal like 0.5")->required();
+  app.add_option("--epsilon,-e", o.epsilon,
+                 "privacy budget per report, a decimal like 0.5 (memoized l-*: ε∞, of all reports of "
+                 "one value; rappor: not given)");
+  app.add_option("--epsilon-one", o.epsilon_one, "l-sue, l-osue, l-oue, l-soue: ε₁ of one report (< --epsilon)");
+  app.add_option("--f", o.f, "rappor: permanent-RR flip probability f, a decimal in (0, 1)");
+  app.add_option("--p", o.p, "rappor: instantaneous RR P(report 1 | memo bit 0)");
+  app.add_option("--q", o.q, "rappor: instantaneous RR P(report 1 | memo bit 1)");
   app.add_option("--domain,-d", o.domain, domain_help);
   app.add_option("--lo", o.lo, numeric + ": smallest value (an integer)");
   app.add_option("--hi", o.hi, numeric + ": largest value (an integer)");
@@ -42,6 +48,18 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   c.hi = o.hi.value_or(0);
   c.levels = o.levels.value_or(0);
   c.sensitivity = o.sensitivity.value_or(0);
+  if (o.epsilon_one) {
+    try {
+      c.epsilon_one = parse_epsilon(*o.epsilon_one);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(std::string("--epsilon-one: ") + e.what());
+    }
+  }
+  if (o.f) c.prr_f = parse_probability("f", *o.f);
+  if (o.p) c.irr_p = parse_probability("p", *o.p);
+  if (o.q) c.irr_q = parse_probability("q", *o.q);
+  if (epsilon.q32 == 0 && row->id != wire::MechanismId::two_stage)
+    throw BadInput("--epsilon is required for " + o.mechanism);
   Mechanism m;
   if (const auto r = Mechanism::configure(c, m); !r) throw BadInput(r.reason);
   // An option given that the mechanism does not take would be silently ignored (a value of 0
@@ -62,6 +80,19 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
     throw BadInput("--" + std::string(name) + " is not a parameter of " + o.mechanism + " (it takes " + taken + ")");
   }
   return m;
+}
+
+Epsilon epsilon_option(const MechanismOptions& o, bool* exact) {
+  if (o.epsilon.empty()) return Epsilon{};
+  return parse_epsilon(o.epsilon, exact);
+}
+
+Dyadic parse_probability(const std::string& option, const std::string& text) {
+  try {
+    return collector::parse_probability("--" + option, text);  // the Python keywords' reading too
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(e.what());
+  }
 }
 
 std::string describe(const Mechanism& m) {

@@ -44,16 +44,24 @@ Subcommand add_simulate(CLI::App& app);
 Subcommand add_aggregate(CLI::App& app);
 Subcommand add_plan(CLI::App& app);
 Subcommand add_inspect(CLI::App& app);
+Subcommand add_wrap(CLI::App& app);
 
 // --mechanism, --epsilon and the parameters: --domain (categorical), --lo, --hi, --levels,
 // --sensitivity (numeric). Options not given stay 0 in the configuration, so the collector
 // applies its defaults and its checks.
+// Memoized mechanisms: --epsilon is ε∞ and --epsilon-one ε₁ (the UE chains); rappor takes --f,
+// --p and --q instead of --epsilon.
 struct MechanismOptions {
   std::string mechanism, epsilon;
   std::optional<std::uint32_t> domain;
   std::optional<std::int32_t> lo, hi;
   std::optional<std::uint32_t> levels, sensitivity;
+  std::optional<std::string> epsilon_one, f, p, q;
 };
+// --epsilon as given (exact: no rounding was needed), or Epsilon{} when it is not given (rappor).
+Epsilon epsilon_option(const MechanismOptions& o, bool* exact = nullptr);
+// A probability in [0, 1] from a decimal ("0.25", "1", "0"), rounded down to 2^-32.
+Dyadic parse_probability(const std::string& option, const std::string& text);
 void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string& domain_help);
 // The configured mechanism; throws BadInput with the collector's reason when it refuses.
 // `default_domain` stands in for a missing --domain of a categorical mechanism (plan's 2).

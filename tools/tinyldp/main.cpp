@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // tinyldp — the command line: simulate devices, aggregate their reports, plan a deployment,
-// inspect report files. One file per subcommand (simulate.cpp, aggregate.cpp, plan.cpp,
+// inspect report files, wrap a capture of device frames into a report file. One file per subcommand (simulate.cpp, aggregate.cpp, plan.cpp,
 // inspect.cpp); what they share is in cli_common.hpp, the one output writer in output.hpp.
 // See docs/cli.md.
 //
@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
       "  tinyldp inspect r.tldp --json\n"
       "  tinyldp simulate -m sd -e 1 --lo 17 --hi 90 --levels 8 -i adult.csv -c age -o age.tldp\n"
       "  tinyldp plan -m dlaplace -e 1 --lo 0 --hi 99 --n 50000\n"
+      "  tinyldp simulate -m l-osue -e 2 --epsilon-one 1 -d 100 -i adult.csv -c age --rounds 3 -o a.tldp\n"
+      "  tinyldp aggregate a.tldp --epoch 2\n"
+      "  tinyldp wrap uart.bin -m l-osue -e 2 --epsilon-one 1 -d 256 -o fleet.tldp\n"
       "Mechanisms: " + collector::mechanism_names() + " (rr is binary: domain 2).\n"
       "Numeric mechanisms (" + numeric + ") take integers of [--lo, --hi] instead of --domain;\n"
       "aggregate prints their mean with an interval, then the distribution.\n"
@@ -39,7 +42,8 @@ int main(int argc, char** argv) {
       "Exit codes: 0 ok, 1 bad usage, 2 bad input, 3 reports rejected (aggregate, inspect).\n"
       "Full manual: docs/cli.md");
   const tools::Subcommand commands[] = {tools::add_simulate(app), tools::add_aggregate(app),
-                                        tools::add_plan(app), tools::add_inspect(app)};
+                                        tools::add_plan(app), tools::add_inspect(app),
+                                        tools::add_wrap(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

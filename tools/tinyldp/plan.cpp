@@ -20,8 +20,15 @@ struct PlanOptions {
   std::uint64_t n = 10000;
   std::optional<double> target_se;
   std::optional<std::uint32_t> group;
+  std::uint32_t rounds = 1;
+  double change_prob = 0;
   bool json = false;
 };
+
+// Over `rounds` reports per device whose value changes before each later round with
+// probability c (to a value not memoized before, the worst case): the expected number of
+// distinct memoized values, 1 + (rounds − 1)·c.
+double expected_memos(std::uint32_t rounds, double c) { return 1 + (rounds - 1) * c; }
 
 // Categorical: Var of one report's contribution to a frequency, for an item nobody holds.
 // Numeric: Var of one report's mean score for the worst data (in squared value units).
@@ -61,11 +68,21 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
     std::cout << " over " << range << " (" << m.domain() << " values), sensitivity " << c.sensitivity << "\n";
   else
     std::cout << " over " << m.domain() << " items\n";
-  std::cout << "requested epsilon   " << to_decimal(eps)
-            << (exact ? "" : "  (" + o.mechanism.epsilon + " rounded down to a multiple of 2^-32)") << "\n"
-            << "realized epsilon    " << as_double(m.realized_epsilon()) << "  (= "
+  if (eps.q32 != 0)
+    std::cout << "requested epsilon   " << to_decimal(eps)
+              << (exact ? "" : "  (" + o.mechanism.epsilon + " rounded down to a multiple of 2^-32)")
+              << (m.memoized() ? "  (ε∞, of every report of one value)" : "") << "\n";
+  std::cout << "realized epsilon    " << as_double(m.realized_epsilon()) << "  (= "
             << m.realized_epsilon().q32 << " / 2^32, from the integers below"
-            << (m.takes_sensitivity() ? "; inputs at most the sensitivity apart" : "") << ")\n";
+            << (m.takes_sensitivity() ? "; inputs at most the sensitivity apart" : "")
+            << (m.memoized() ? "; ε₁, one report" : "") << ")\n";
+  if (m.memoized())
+    std::cout << "epsilon infinity    " << j["epsilon_infinity"].get<double>()
+              << "  (every report of one value, however many: the memo's loss)\n"
+              << "budget over " << o.rounds << " rounds " << j["budget_memoized"].get<double>()
+              << "  (ε∞ × " << j["expected_memos"].get<double>() << " expected distinct values at change "
+              << "probability " << o.change_prob << "; without the memo, ε₁ × rounds = "
+              << j["budget_without_memo"].get<double>() << ")\n";
   if (m.takes_sensitivity())
     std::cout << "local epsilon       " << as_double(m.local_epsilon())
               << "  (any two inputs of the range: the local-DP guarantee)\n";
@@ -97,7 +114,7 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
 
 int run(const PlanOptions& o) {
   bool exact = false;
-  const Epsilon eps = parse_epsilon(o.mechanism.epsilon, &exact);
+  const Epsilon eps = epsilon_option(o.mechanism, &exact);
   const Mechanism m = configure(o.mechanism, eps, 2);  // categorical: 2 categories by default
   const double v1 = per_report_variance(m);
   const double se = std::sqrt(v1 / static_cast<double>(o.n));
@@ -125,6 +142,19 @@ int run(const PlanOptions& o) {
     j["epsilon_for_target_se"] = e ? Json(*e) : Json(nullptr);
   }
   if (o.group) j["group_epsilon"] = as_double(m.realized_epsilon()) * *o.group;
+  if (m.memoized()) {
+    const double inf = as_double(*m.epsilon_infinity());
+    j["epsilon_one"] = as_double(m.local_epsilon());
+    j["epsilon_infinity"] = inf;
+    j["rounds"] = o.rounds;
+    j["change_prob"] = o.change_prob;
+    j["expected_memos"] = expected_memos(o.rounds, o.change_prob);
+    j["budget_memoized"] = inf * expected_memos(o.rounds, o.change_prob);
+    j["budget_without_memo"] = as_double(m.local_epsilon()) * o.rounds;
+  } else if (o.rounds > 1 || o.change_prob != 0) {
+    throw BadInput("--rounds and --change-prob are for the memoized mechanisms; " + o.mechanism.mechanism +
+                   " spends epsilon on every report (" + std::to_string(o.rounds) + " x epsilon)");
+  }
   if (o.json)
     std::cout << j.dump(2) << "\n";
   else
@@ -144,6 +174,11 @@ Subcommand add_plan(CLI::App& app) {
                 "also answer: n and epsilon needed for this frequency SE (numeric: mean SE)");
   p->add_option("--group", o->group, "privacy loss for a group of t records (t·epsilon)")
       ->check(CLI::Range(1u, 1000000u));
+  p->add_option("--rounds", o->rounds, "memoized mechanisms: reports per device, for the budget (default 1)")
+      ->check(CLI::Range(1u, 1000000u));
+  p->add_option("--change-prob", o->change_prob,
+                "memoized mechanisms: probability that a device's value changes before a round")
+      ->check(CLI::Range(0.0, 1.0));
   p->add_flag("--json", o->json, "machine-readable output");
   return {p, [o] { return run(*o); }};
 }

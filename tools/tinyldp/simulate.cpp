@@ -9,8 +9,15 @@
 
 #include "cli_common.hpp"
 #include "epsilon_text.hpp"
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+
 #include "tinyldp/collector/report_file.hpp"
+#include "tinyldp/port/entropy/chacha20.hpp"
 #include "tinyldp/port/entropy/host_os_source.hpp"
+#include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -28,6 +35,54 @@ struct SimulateOptions {
   std::optional<std::string> labels_from;
   std::optional<std::uint32_t> epoch, cohort;
   bool device_ids = false;
+  std::uint32_t rounds = 1;
+  double change_prob = 0;
+  std::optional<std::string> fleet_key;
+};
+
+// The fleet's devices' memo keys (memoized mechanisms): device i's 32-byte secret is block i of
+// ChaCha20 under the fleet's master key — from --fleet-key FILE (32 bytes, created from the
+// OS's randomness if missing, so that later runs continue the same fleet), else derived from
+// --seed, else fresh from the OS for this run only.
+class FleetKeys {
+ public:
+  explicit FleetKeys(const SimulateOptions& o) {
+    std::uint8_t master[32] = {};
+    if (o.fleet_key) {
+      std::ifstream in(*o.fleet_key, std::ios::binary);
+      if (in) {
+        in.read(reinterpret_cast<char*>(master), sizeof master);
+        if (in.gcount() != static_cast<std::streamsize>(sizeof master) || in.peek() != EOF)
+          throw BadInput(*o.fleet_key + ": not a fleet key (32 bytes)");
+      } else {
+        fresh(master);
+        std::ofstream out(*o.fleet_key, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(master), sizeof master);
+        if (!out.flush()) throw BadInput("cannot write " + *o.fleet_key + ": " + std::strerror(errno));
+      }
+    } else if (o.seed) {
+      put_le(master, *o.seed);
+    } else {
+      fresh(master);
+    }
+    for (std::size_t i = 0; i < 8; ++i) master_[i] = get_le<std::uint32_t>(master + 4 * i);
+  }
+  port::MemoKey device(std::uint32_t i) const {
+    const std::uint32_t nonce[3] = {i, 0x666C6565u /* "leef" */, 0};
+    std::uint8_t secret[64];
+    port::chacha20_block(master_, 0, nonce, secret);
+    port::MemoKey key;
+    key.set(secret, 0);
+    return key;
+  }
+
+ private:
+  static void fresh(std::uint8_t* out) {
+    port::HostOsSource os;
+    if (os.fill(out, 32, TINYLDP_ENTROPY_BLOCKING) != EntropyResult::ok)
+      throw BadInput("the OS gave no randomness for the fleet key");
+  }
+  std::uint32_t master_[8] = {};
 };
 
 // The wire header fields every report carries (the device id changes per report).
@@ -46,7 +101,7 @@ wire::Header header_fields(const SimulateOptions& o) {
 }
 
 // Reads the input in one pass, privatizing each value as it comes (memory does not grow with
-// the input).
+// the input). Memoized mechanisms: row i is device i, with its memo key.
 template <class Source>
 InputCounts privatize_all(const Mechanism& m, Source& source, LabelMap* labels, const SimulateOptions& o,
                           collector::ReportFileWriter& writer) {
@@ -54,13 +109,76 @@ InputCounts privatize_all(const Mechanism& m, Source& source, LabelMap* labels, 
   wire::Header h = header_fields(o);
   std::vector<std::uint8_t> report;
   std::uint32_t device = 0;
+  std::optional<FleetKeys> keys;
+  if (m.memoized()) keys.emplace(o);
   return for_each_private_value(o.input, m, labels, [&](std::int64_t value) {
     report.clear();
     h.device_id = device++;
-    if (const Status s = m.privatize(value, rng, h, report); s != Status::ok)
-      throw BadInput("no report for value " + std::to_string(device) + ": " + to_string(s));
+    const Status s = keys ? m.privatize(value, rng, keys->device(h.device_id), h, report)
+                          : m.privatize(value, rng, h, report);
+    if (s != Status::ok) throw BadInput("no report for value " + std::to_string(device) + ": " + to_string(s));
     writer.write(report);
   });
+}
+
+// --rounds R: the fleet reports R times (the epoch field is the round, from --epoch on); before
+// each later round a device's value changes with probability --change-prob to another
+// device's value (the column's distribution stays). The values are kept in memory. Writes the
+// truth of every round to OUTPUT.rounds.csv and returns the largest number of distinct values
+// one device reported (its memos: the budget it spent is that many times ε∞).
+struct RoundsSummary {
+  InputCounts counts;
+  std::uint64_t reports = 0;
+  std::size_t most_memos = 0;
+  double mean_memos = 0;
+};
+template <class Source>
+RoundsSummary privatize_rounds(const Mechanism& m, Source& source, LabelMap* labels, const SimulateOptions& o,
+                               collector::ReportFileWriter& writer, const std::string& rounds_path) {
+  std::vector<std::int64_t> values;
+  RoundsSummary out;
+  out.counts = for_each_private_value(o.input, m, labels, [&](std::int64_t v) { values.push_back(v); });
+  if (values.size() > std::size_t{UINT32_MAX}) throw BadInput(o.input.path + ": too many devices");
+  RandomBits<Source, 256> rng(source);
+  std::mt19937_64 changes(o.seed ? *o.seed ^ 0x6368616E6765ull : std::random_device{}());
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
+  const std::vector<std::int64_t> column = values;
+  std::optional<FleetKeys> keys;
+  if (m.memoized()) keys.emplace(o);
+  std::vector<std::set<std::int64_t>> memos(m.memoized() ? values.size() : 0);
+  std::ofstream truth(rounds_path, std::ios::trunc);
+  truth << "round,value,true_count\n";
+  wire::Header h = header_fields(o);
+  h.fields |= wire::field_epoch;
+  std::vector<std::uint8_t> report;
+  for (std::uint32_t round = 0; round < o.rounds; ++round) {
+    h.epoch = o.epoch.value_or(0) + round;
+    std::map<std::int64_t, std::uint64_t> counts;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (round > 0 && unit(changes) < o.change_prob) values[i] = column[pick(changes)];
+      report.clear();
+      h.device_id = static_cast<std::uint32_t>(i);
+      const Status s = keys ? m.privatize(values[i], rng, keys->device(h.device_id), h, report)
+                            : m.privatize(values[i], rng, h, report);
+      if (s != Status::ok)
+        throw BadInput("no report for device " + std::to_string(i) + " in round " + std::to_string(round) + ": " +
+                       to_string(s));
+      writer.write(report);
+      ++counts[values[i]];
+      if (keys) memos[i].insert(values[i]);
+      ++out.reports;
+    }
+    for (const auto& [value, count] : counts) truth << h.epoch << "," << value << "," << count << "\n";
+  }
+  if (!truth.flush()) throw BadInput("cannot write " + rounds_path + ": " + std::strerror(errno));
+  double total = 0;
+  for (const auto& d : memos) {
+    out.most_memos = std::max(out.most_memos, d.size());
+    total += static_cast<double>(d.size());
+  }
+  if (!memos.empty()) out.mean_memos = total / static_cast<double>(memos.size());
+  return out;
 }
 
 // Files written under a temporary name and renamed at the end: a failed run leaves neither a
@@ -83,7 +201,7 @@ struct PendingFiles {
 };
 
 int run(SimulateOptions o) {
-  const Mechanism m = configure(o.mechanism, parse_epsilon(o.mechanism.epsilon));
+  const Mechanism m = configure(o.mechanism, epsilon_option(o.mechanism));
   o.input.has_header = !o.no_header;
   if ((o.labels || o.labels_from) && m.numeric())
     throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reads integers");
@@ -101,14 +219,24 @@ int run(SimulateOptions o) {
   if (!writer.ok()) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
   LabelMap* map = labels ? &*labels : nullptr;
   InputCounts counts;
+  RoundsSummary rounds;
+  const std::string rounds_path = o.rounds > 1 ? pending.add(o.output + ".rounds.csv") : "";
+  const auto privatize = [&](auto& source) {
+    if (o.rounds > 1) {
+      rounds = privatize_rounds(m, source, map, o, writer, rounds_path);
+      counts = rounds.counts;
+    } else {
+      counts = privatize_all(m, source, map, o, writer);
+    }
+  };
   if (o.seed) {
     std::cerr << "tinyldp: WARNING: --seed uses the deterministic test source; these reports are "
                  "NOT private (anyone with the seed can remove the noise). Simulation only.\n";
     port::InsecureTestSource source(*o.seed);
-    counts = privatize_all(m, source, map, o, writer);
+    privatize(source);
   } else {
     port::HostOsSource source;
-    counts = privatize_all(m, source, map, o, writer);
+    privatize(source);
   }
   if (counts.values == 0) throw BadInput(o.input.path + ": no values to privatize");
   if (labels) {
@@ -124,7 +252,18 @@ int run(SimulateOptions o) {
               << m.config().hi << "] (--clamp)\n";
   // The local ε — the loss between any two values, what each report guarantees — and, where
   // the mechanism takes a sensitivity Δ < W, the ε between values at most Δ apart, so labelled.
-  std::cerr << "tinyldp: " << counts.values << " reports (" << o.mechanism.mechanism
+  if (o.rounds > 1)
+    std::cerr << "tinyldp: " << o.rounds << " rounds of " << counts.values << " devices (truth per round in "
+              << o.output << ".rounds.csv)\n";
+  if (m.memoized()) {
+    const double inf = as_double(*m.epsilon_infinity());
+    const double most = o.rounds > 1 ? static_cast<double>(rounds.most_memos) : 1.0;
+    std::cerr << "tinyldp: memoized: each report epsilon " << as_double(m.local_epsilon())
+              << ", all reports of one value epsilon " << inf << "; budget spent per device = distinct values x "
+              << inf << ": " << (o.rounds > 1 ? rounds.mean_memos : 1.0) << " values on average, at most " << most
+              << " (epsilon " << most * inf << ")\n";
+  }
+  std::cerr << "tinyldp: " << (o.rounds > 1 ? rounds.reports : counts.values) << " reports (" << o.mechanism.mechanism
             << ", local epsilon " << as_double(m.local_epsilon());
   if (m.local_epsilon().q32 != m.realized_epsilon().q32)
     std::cerr << "; epsilon " << as_double(m.realized_epsilon()) << " between values at most "
@@ -157,6 +296,15 @@ Subcommand add_simulate(CLI::App& app) {
   s->add_flag("--device-ids", o->device_ids, "send the row number as the device id field");
   s->add_option("--epoch", o->epoch, "send this epoch field");
   s->add_option("--cohort", o->cohort, "send this cohort field")->check(CLI::Range(0, 65535));
+  s->add_option("--rounds", o->rounds,
+                "report R times (epoch field = round, from --epoch); truth per round in OUTPUT.rounds.csv")
+      ->check(CLI::Range(1u, 100000u));
+  s->add_option("--change-prob", o->change_prob,
+                "before each later round, a device's value changes with this probability (to another row's value)")
+      ->check(CLI::Range(0.0, 1.0));
+  s->add_option("--fleet-key", o->fleet_key,
+                "memoized mechanisms: the fleet's 32-byte master key file (created if missing); devices keep "
+                "their memos across runs that use it");
   return {s, [o] { return run(*o); }};
 }
 

@@ -6,7 +6,8 @@
 // ε·2^32, domain, precision bits, tolerance·2^32, the parameter digest; version 2: 64 bytes,
 // "TLDPREP2", the same and the numeric parameters (lo, hi, levels, sensitivity, noise bits);
 // version 3: 96 bytes, "TLDPREP3", version 2's fields and the digest of the label mapping
-// (label_digest.hpp) — then records, each a u16 little-endian length followed by one wire
+// (label_digest.hpp); version 4: 160 bytes, "TLDPREP4", version 3's fields (an all-zero digest:
+// no mapping) and the memoized mechanisms' parameters (ε₁, RAPPOR's f, p, q) — then records, each a u16 little-endian length followed by one wire
 // report. Writers use version 3 when the items have labels, else version 1 for the categorical
 // mechanisms (files older readers still read) and version 2 for sd and dlaplace; readers accept
 // all three, version 2 for any mechanism. The header lets a reader rebuild the exact mechanism;
@@ -30,9 +31,10 @@ namespace tinyldp::collector {
 inline constexpr std::size_t report_file_header_bytes = 40;     // version 1
 inline constexpr std::size_t report_file_header_v2_bytes = 64;  // version 2
 inline constexpr std::size_t report_file_header_v3_bytes = 96;  // version 3 (labelled items)
+inline constexpr std::size_t report_file_header_v4_bytes = 160;  // version 4 (memoized mechanisms)
 
-// The header writers use: version 3 if the items have labels, else version 1 if it can
-// describe m, else version 2.
+// The header writers use: version 4 for a memoized mechanism, else version 3 if the items have
+// labels, else version 1 if it can describe m, else version 2.
 std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMappingId& labels = {});
 std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m);
 // The header size its first 8 bytes (the magic) announce: 40, 64, 96, or 0 if not a report file.
