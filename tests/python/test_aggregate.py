@@ -181,3 +181,22 @@ def test_numeric_estimates_are_unbiased_and_bins_sum_their_items(columns):
 def test_joint_estimation_is_a_clear_not_yet():
     with pytest.raises(NotImplementedError, match="joint estimation"):
         tinyldp.estimate_joint()
+
+
+@pytest.mark.parametrize("options, keywords", [
+    (["-m", "l-osue", "-e", "2", "--epsilon-one", "1", "-d", "8"], dict(name="l-osue", epsilon=2, epsilon_one=1, domain=8)),
+    (["-m", "rappor", "--f", "0.5", "--p", "0.5", "--q", "0.75", "-d", "8"],
+     dict(name="rappor", f="0.5", p=0.5, q="0.75", domain=8)),
+])
+def test_memoized_reports_aggregate_as_in_the_cli(cli, data, options, keywords, tmp_path):
+    """Files of the memoized mechanisms (header version 4), simulated by the CLI with a fleet key:
+    the bindings read the same configuration and give the CLI's estimates and state."""
+    d, _, _ = data
+    path = tmp_path / "memo.tldp"
+    cli("simulate", *options, "-i", d / "people.csv", "-c", "category", "-o", path,
+        "--fleet-key", tmp_path / "fleet.key", "--seed", 5)
+    j = cli.json("aggregate", path, "--save-state", tmp_path / "cli.state")
+    result = tinyldp.aggregate(str(path))
+    assert result.mechanism == tinyldp.Mechanism(**keywords) and result.mechanism.memoized
+    assert result.aggregator.serialize() == (tmp_path / "cli.state").read_bytes()
+    assert list(result.estimate()["frequency"]) == [item["frequency"] for item in j["items"]]
