@@ -294,11 +294,7 @@ py::dict inspect(const Mechanism& m, const py::bytes& report) {
     return d;
   }
   d["mechanism"] = collector::name_of(m.config().id);
-  const auto& h = r.report.header;
-  if (h.fields & wire::field_device_id) d["device_id"] = h.device_id;
-  if (h.fields & wire::field_epoch) d["epoch"] = h.epoch;
-  if (h.fields & wire::field_cohort) d["cohort"] = h.cohort;
-  if (h.fields & wire::field_memo_generation) d["memo_generation"] = h.memo_generation;
+  for (const auto& field : collector::header_fields(r.report.header)) d[field.name] = field.value;
   for (const auto& field : m.payload_fields(r.report.payload))
     std::visit([&](const auto& v) { d[field.name] = v; }, field.value);
   return d;
