@@ -139,7 +139,7 @@ const char* kind_name(const Mechanism& m) { return m.numeric() ? "numeric" : "ca
 Mechanism configure(const std::string& name, const py::object& epsilon, std::optional<std::uint32_t> domain,
                     std::optional<std::int32_t> lo, std::optional<std::int32_t> hi,
                     std::optional<std::uint32_t> levels, std::optional<std::uint32_t> sensitivity,
-                    const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q) {
+                    std::optional<std::uint32_t> grid_step, const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q) {
   const auto* row = collector::find_mechanism(name);
   if (row == nullptr)
     throw py::value_error("unknown mechanism \"" + name + "\" (known: " + collector::mechanism_names() + ")");
@@ -153,6 +153,7 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
   c.hi = hi.value_or(0);
   c.levels = levels.value_or(0);
   c.sensitivity = sensitivity.value_or(0);
+  c.grid_step = grid_step.value_or(0);
   if (!epsilon_one.is_none()) c.epsilon_one = epsilon_from(epsilon_one, "epsilon_one");
   if (!f.is_none()) c.prr_f = probability_from(f, "f");
   if (!p.is_none()) c.irr_p = probability_from(p, "p");
@@ -165,7 +166,8 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
   for (const auto& param : m.parameters()) takes.emplace_back(param.name);
   const std::pair<const char*, bool> given[] = {{"domain", domain.has_value()}, {"lo", lo.has_value()},
                                                 {"hi", hi.has_value()}, {"levels", levels.has_value()},
-                                                {"sensitivity", sensitivity.has_value()}};
+                                                {"sensitivity", sensitivity.has_value()},
+                                                {"grid_step", grid_step.has_value()}};
   for (const auto& [param, is_given] : given) {
     if (!is_given || std::find(takes.begin(), takes.end(), param) != takes.end()) continue;
     std::string taken;
@@ -181,35 +183,15 @@ py::dict parameters_of(const Mechanism& m) {
   return d;
 }
 
-// Everything configure normalized, as integers: what pickling a Mechanism keeps.
-py::tuple config_state(const Mechanism& m) {
-  const MechanismConfig& c = m.config();
-  return py::make_tuple(static_cast<int>(c.id), c.epsilon.q32, c.domain, c.precision.max_bits, c.precision.tolerance_q32,
-                        c.lo, c.hi, c.levels, c.sensitivity, c.noise_bits, c.epsilon_one.q32,
-                        py::make_tuple(c.prr_f.num, c.prr_f.bits, c.irr_p.num, c.irr_p.bits, c.irr_q.num, c.irr_q.bits));
-}
+// A Mechanism pickles as its report-file header: the collector's one serialized configuration.
+py::bytes mechanism_state(const Mechanism& m) { return as_bytes(collector::report_file_header(m)); }
 
-Mechanism from_config_state(const py::tuple& t) {
-  if (t.size() != 12) throw py::value_error("not a pickled tinyldp Mechanism");
-  MechanismConfig c;
-  c.id = static_cast<wire::MechanismId>(t[0].cast<int>());
-  c.epsilon = Epsilon::from_q32(t[1].cast<std::uint64_t>());
-  c.domain = t[2].cast<std::uint32_t>();
-  c.precision.max_bits = t[3].cast<std::uint8_t>();
-  c.precision.tolerance_q32 = t[4].cast<std::uint64_t>();
-  c.lo = t[5].cast<std::int32_t>();
-  c.hi = t[6].cast<std::int32_t>();
-  c.levels = t[7].cast<std::uint32_t>();
-  c.sensitivity = t[8].cast<std::uint32_t>();
-  c.noise_bits = t[9].cast<std::uint8_t>();
-  c.epsilon_one = Epsilon::from_q32(t[10].cast<std::uint64_t>());
-  const auto d = t[11].cast<py::tuple>();
-  c.prr_f = {d[0].cast<std::uint64_t>(), d[1].cast<std::uint8_t>()};
-  c.irr_p = {d[2].cast<std::uint64_t>(), d[3].cast<std::uint8_t>()};
-  c.irr_q = {d[4].cast<std::uint64_t>(), d[5].cast<std::uint8_t>()};
-  Mechanism m;
-  if (const auto r = Mechanism::configure(c, m); !r) throw py::value_error(r.reason);
-  return m;
+Mechanism mechanism_from_state(const py::bytes& b) {
+  const std::string s = b;
+  std::string error;
+  auto m = collector::parse_report_file_header({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}, error);
+  if (!m) throw py::value_error("not a pickled tinyldp Mechanism: " + error);
+  return *m;
 }
 
 // Whether v is a value the mechanism privatizes (a category index, or an integer of [lo, hi]).
@@ -549,7 +531,8 @@ PYBIND11_MODULE(_native, mod) {
   py::class_<Mechanism>(mod, "Mechanism", "A configured mechanism, exactly as the devices configure it")
       .def(py::init(&configure), py::arg("name"), py::arg("epsilon") = py::none(), py::kw_only(),
            py::arg("domain") = py::none(), py::arg("lo") = py::none(), py::arg("hi") = py::none(),
-           py::arg("levels") = py::none(), py::arg("sensitivity") = py::none(), py::arg("epsilon_one") = py::none(),
+           py::arg("levels") = py::none(), py::arg("sensitivity") = py::none(), py::arg("grid_step") = py::none(),
+           py::arg("epsilon_one") = py::none(),
            py::arg("f") = py::none(), py::arg("p") = py::none(), py::arg("q") = py::none())
       .def_property_readonly("name", [](const Mechanism& m) { return collector::name_of(m.config().id); })
       .def_property_readonly("id", [](const Mechanism& m) { return static_cast<int>(m.config().id); })
@@ -610,7 +593,7 @@ PYBIND11_MODULE(_native, mod) {
              return a.description().id == b.description().id && a.description().digest == b.description().digest &&
                     collector::config_difference(a.config(), b.config()).empty();
            })
-      .def(py::pickle(&config_state, &from_config_state));
+      .def(py::pickle(&mechanism_state, &mechanism_from_state));
 
   py::class_<PyAggregator>(mod, "Aggregator", "Support counts of one mechanism's reports: mergeable, serializable")
       .def(py::init([](const Mechanism& m, const std::optional<py::bytes>& labels) {
