@@ -601,6 +601,28 @@ def markdown(configs, all_results, budgets, commit):
               " configuration (384-bit integer arithmetic for e^ε) and the other entry points of")
             w("`tinyldp.h` the firmware calls.")
             w("")
+    if all("losue_firmware" in results and "fleet_device" in results for results in all_results):
+        w("## Memoized reports (reports over time)")
+        w("")
+        w("`losue_firmware` (`bench/footprint/losue_firmware.cpp`): the TRNG seeds the DRBG, the memo key")
+        w("is loaded from (or provisioned into) emulated flash, and one L-OSUE report (OUE at ε∞ = 2")
+        w("memoized, then SUE: ε₁ = 1; d = 256; the memo recomputed from the key's ChaCha20 stream) is")
+        w("framed and sent. `fleet_device` is the fleet demo's device code itself")
+        w("(`examples/fleet_device/device.cpp`): TRNG → health tests → DRBG, memo key and privacy ledger")
+        w("in emulated flash (four 128-byte sectors), the ledger's durable charge before the report,")
+        w("wire header with device id, epoch and memo generation, serial framing for the UART.")
+        w("")
+        w("`losue_firmware`:")
+        w("")
+        firmware_table("losue_firmware")
+        w("`fleet_device`:")
+        w("")
+        firmware_table("fleet_device")
+        m0 = all_results[0]["losue_firmware"]
+        w(f"**Goal on {targets[0]} (#15): the L-OSUE firmware within 6 KiB of flash and 768 B of stack.**"
+          f" Flash: {m0.flash} B — {'met' if m0.flash <= 6144 else 'missed'}; stack: {m0.stack} B —"
+          f" {'met' if m0.stack <= 768 else 'missed'}.")
+        w("")
     table(mechanisms, "Mechanisms (privatize + wire encode + send; ε = 1)")
     w("Parameters: `rr` binary; `krr` k = 16; `sue`, `oue`, `hr` d = 256; `blh`, `olh` d = 1024;")
     w("`sd` [0, 1000] in 16 levels; `dlaplace` [−50, 50], Δ = 1 (101 weights in flash); `she` d = 16,")
