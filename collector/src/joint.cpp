@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tinyldp/collector/joint.hpp"
 
+#include "tinyldp/collector/estimates.hpp"
+
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
@@ -375,7 +377,7 @@ JointEstimate estimate_cooccurrence(const JointProblem& pr) {
   }
   for (double& x : sum) x /= pr.reports;
   JointEstimate out;
-  out.p = project_to_simplex(std::move(sum));
+  out.p = project_onto_simplex(std::move(sum));
   out.alive = C;
   out.memory_bytes = 3 * C * sizeof(double);
   return out;
@@ -388,22 +390,8 @@ std::vector<double> uniform_joint(const JointProblem& pr) {
 
 std::vector<double> product_of_marginals(const JointProblem& pr) {
   std::vector<std::vector<double>> m;
-  for (std::uint32_t j = 0; j < pr.sizes.size(); ++j) m.push_back(project_to_simplex(debiased_marginal(pr, j)));
+  for (std::uint32_t j = 0; j < pr.sizes.size(); ++j) m.push_back(project_onto_simplex(debiased_marginal(pr, j)));
   return outer(m);
-}
-
-std::vector<double> project_to_simplex(std::vector<double> v) {
-  // The threshold τ with Σ max(v − τ, 0) = 1 (sort, then the largest prefix that stays positive).
-  std::vector<double> s = v;
-  std::sort(s.begin(), s.end(), std::greater<>());
-  double prefix = 0, tau = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    prefix += s[i];
-    const double t = (prefix - 1) / static_cast<double>(i + 1);
-    if (s[i] - t > 0) tau = t;
-  }
-  for (double& x : v) x = std::max(0.0, x - tau);
-  return v;
 }
 
 double average_variation_distance(const std::vector<double>& p, const std::vector<double>& q) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <random>
 
+#include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/joint.hpp"
 #include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/endian.hpp"
@@ -279,9 +280,9 @@ TEST(Joint, StopRulesAndTheIterationCap) {
 }
 
 TEST(Joint, SimplexProjectionAndBaselines) {
-  EXPECT_EQ(project_to_simplex({0.5, 0.5}), (std::vector<double>{0.5, 0.5}));
-  EXPECT_EQ(project_to_simplex({2.0, 0.0}), (std::vector<double>{1.0, 0.0}));
-  const auto p = project_to_simplex({0.6, 0.6, -0.2});
+  EXPECT_EQ(project_onto_simplex({0.5, 0.5}), (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(project_onto_simplex({2.0, 0.0}), (std::vector<double>{1.0, 0.0}));
+  const auto p = project_onto_simplex({0.6, 0.6, -0.2});
   EXPECT_NEAR(p[0], 0.5, 1e-15);
   EXPECT_NEAR(p[1], 0.5, 1e-15);
   EXPECT_EQ(p[2], 0.0);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,7 @@
 #include "tinyldp/port/entropy/chacha20.hpp"
 #include "tinyldp/port/entropy/host_os_source.hpp"
 #include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
 
 namespace tinyldp::tools {
 
@@ -62,6 +64,21 @@ class FleetKeys {
   }
   std::uint32_t master_[8] = {};
 };
+
+// Runs privatize(source) with the deterministic test source from --seed (warning that the
+// reports are not private) or with the OS's randomness.
+template <class Privatize>
+void with_simulation_source(const std::optional<std::uint64_t>& seed, Privatize privatize) {
+  if (seed) {
+    std::cerr << "tinyldp: WARNING: --seed uses the deterministic test source; these reports are "
+                 "NOT private (anyone with the seed can remove the noise). Simulation only.\n";
+    port::InsecureTestSource source(*seed);
+    privatize(source);
+  } else {
+    port::HostOsSource source;
+    privatize(source);
+  }
+}
 
 }  // namespace tinyldp::tools
 

@@ -271,15 +271,7 @@ int run_simulate(const JointOptions& o) {
       counts.add(report);
     }
   };
-  if (o.seed) {
-    std::cerr << "tinyldp: WARNING: --seed uses the deterministic test source; these reports are "
-                 "NOT private (anyone with the seed can remove the noise). Simulation only.\n";
-    port::InsecureTestSource source(*o.seed);
-    privatize(source);
-  } else {
-    port::HostOsSource source;
-    privatize(source);
-  }
+  with_simulation_source(o.seed, privatize);
   if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
   std::cout << "wrote " << counts.reports() << " record reports (" << counts.patterns().size()
             << " distinct) of " << t.rows.size() << " rows to " << o.output << "\n";

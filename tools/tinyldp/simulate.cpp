@@ -189,15 +189,7 @@ int run(SimulateOptions o) {
       counts = privatize_all(m, source, map, o, writer);
     }
   };
-  if (o.seed) {
-    std::cerr << "tinyldp: WARNING: --seed uses the deterministic test source; these reports are "
-                 "NOT private (anyone with the seed can remove the noise). Simulation only.\n";
-    port::InsecureTestSource source(*o.seed);
-    privatize(source);
-  } else {
-    port::HostOsSource source;
-    privatize(source);
-  }
+  with_simulation_source(o.seed, privatize);
   if (counts.values == 0) throw BadInput(o.input.path + ": no values to privatize");
   if (labels) {
     writer.set_labels(labels->digest());

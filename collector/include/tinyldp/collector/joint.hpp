@@ -108,11 +108,10 @@ double log_likelihood(const JointProblem& problem, const std::vector<double>& p)
 // Attribute j's debiased frequencies (t_v = (c_v/N − p*)/(q* − p*); unbiased, may leave [0, 1]).
 std::vector<double> debiased_marginal(const JointProblem& problem, std::uint32_t j);
 std::vector<double> uniform_joint(const JointProblem& problem);
-// Π_j of each attribute's debiased marginal projected onto the simplex.
+// Π_j of each attribute's debiased marginal projected onto the simplex (estimates.hpp's
+// project_onto_simplex, as for the constrained least squares of `pairs`).
 std::vector<double> product_of_marginals(const JointProblem& problem);
 
-// The Euclidean projection onto {x ≥ 0, Σx = 1}.
-std::vector<double> project_to_simplex(std::vector<double> v);
 double average_variation_distance(const std::vector<double>& p, const std::vector<double>& q);
 
 }  // namespace tinyldp::collector
