@@ -11,6 +11,7 @@
  * checks those counts, the key generation kept across boots and the lifetime total (3 ε∞), and
  * exits non-zero otherwise, so ctest runs it under QEMU on every target. */
 #include "board.h"
+#include "example_print.h"
 #include "platform.h"
 #include "tinyldp.h"
 
@@ -114,21 +115,6 @@ static int report(uint32_t value) {
   return 0;
 }
 
-static void print(const char* text) {
-  size_t n = 0;
-  while (text[n] != '\0') ++n;
-  tinyldp_board_write(text, n);
-}
-static void print_uint(uint32_t v) {
-  char out[10];
-  size_t n = sizeof out;
-  do {
-    out[--n] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  tinyldp_board_write(out + n, sizeof out - n);
-}
-
 int main(void) {
   static const uint32_t first[] = {3, 3, 3, 5, 5, 9};
   tinyldp_memo_description memo;
@@ -136,7 +122,7 @@ int main(void) {
   uint32_t lifetime_units;
   for (i = 0; i < sizeof flash_bytes; ++i) flash_bytes[i] = 0xFF; /* a blank device */
   if (boot(0) != 0) {
-    print("c_memo_firmware: boot failed\n");
+    example_print("c_memo_firmware: boot failed\n");
     return 1;
   }
   for (i = 0; i < sizeof first / sizeof first[0]; ++i)
@@ -145,17 +131,17 @@ int main(void) {
   if (boot(1) != 0 || report(3) != 0) return 4;                    /* the next epoch */
   tinyldp_two_stage_rr_describe_memo(&l_osue, &memo);
   lifetime_units = (uint32_t)(tinyldp_ledger_lifetime_q32(&ledger) / memo.epsilon_infinity_q32);
-  print("c_memo_firmware: sent ");
-  print_uint(sent);
-  print(" frames, ");
-  print_uint(refused);
-  print(" refused by the ledger; key generation ");
-  print_uint(tinyldp_memo_key_generation(&key));
-  print(", epoch ");
-  print_uint(tinyldp_ledger_epoch(&ledger));
-  print(", lifetime ");
-  print_uint(lifetime_units);
-  print(" x eps_inf\n");
+  example_print("c_memo_firmware: sent ");
+  example_print_uint(sent);
+  example_print(" frames, ");
+  example_print_uint(refused);
+  example_print(" refused by the ledger; key generation ");
+  example_print_uint(tinyldp_memo_key_generation(&key));
+  example_print(", epoch ");
+  example_print_uint(tinyldp_ledger_epoch(&ledger));
+  example_print(", lifetime ");
+  example_print_uint(lifetime_units);
+  example_print(" x eps_inf\n");
   return sent == 7 && refused == 2 && platform_radio_frames() == 7 &&
                  tinyldp_memo_key_generation(&key) == 0 && tinyldp_ledger_epoch(&ledger) == 1 &&
                  tinyldp_ledger_lifetime_q32(&ledger) == 3 * memo.epsilon_infinity_q32

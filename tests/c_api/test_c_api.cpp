@@ -407,13 +407,8 @@ void expect_same_key(const port::MemoKey& cpp, const tinyldp_memo_key* c) {
 template <size_t N>
 void expect_same_memo_reports(const char* what, const TwoStageRr& m, const tinyldp_two_stage_rr* c,
                               const BothKeys& keys, const uint32_t (&values)[N]) {
-  tinyldp_description d{};
-  tinyldp_two_stage_rr_describe(c, &d);
-  CHECK_EQ(d.mechanism_id, uint8_t(m.description().id));
-  CHECK_EQ(d.payload_bits, m.description().payload_bits);
-  CHECK_EQ(d.digest, m.description().digest);
-  CHECK_EQ(d.realized_epsilon_q32, m.epsilon_one().q32);
-  CHECK_EQ(d.random_bits_per_report, m.random_bits_per_report());
+  expect_same_description(m, tinyldp_two_stage_rr_describe, c);  // realized ε: ε₁
+  CHECK_EQ(m.realized_epsilon().q32, m.epsilon_one().q32);
   tinyldp_memo_description memo{};
   tinyldp_two_stage_rr_describe_memo(c, &memo);
   CHECK_EQ(memo.epsilon_one_q32, m.epsilon_one().q32);
