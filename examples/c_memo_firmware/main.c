@@ -61,23 +61,29 @@ static tinyldp_entropy_result trng_fill(void* context, uint8_t* out, size_t leng
   return platform_trng_fill(out, length);
 }
 
-/* TRNG → health tests → DRBG; the key (provisioned on the first boot only); the mechanism; the
- * ledger, moved forward to `epoch`. */
-static int boot(uint32_t epoch) {
+/* TRNG → health tests → DRBG. (Once per run here: the simulated reboots below make every
+ * context that lives in flash again, but a real boot seeds again too.) */
+static int seed(void) {
   static const tinyldp_health_plan plan = TINYLDP_HEALTH_PLAN_DEFAULT;
-  static const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(DOMAIN, 0);
-  static const tinyldp_storage_device flash = {flash_read, flash_program, flash_erase, NULL,
-                                               {SECTOR, SECTORS, 4, 0xFF}};
   const tinyldp_entropy_source trng = {trng_fill, NULL};
   tinyldp_health health;
   tinyldp_entropy_source checked;
-  tinyldp_memo_description memo;
   tinyldp_chacha20_drbg_init(&drbg);
   if (tinyldp_health_init(&health, &trng, &plan) != TINYLDP_STATUS_OK) return 1;
   checked = tinyldp_health_source(&health);
-  if (tinyldp_chacha20_drbg_seed(&drbg, &checked, tinyldp_health_min_entropy_q8(&health),
-                                 TINYLDP_ENTROPY_BLOCKING, NULL, 0) != TINYLDP_ENTROPY_OK)
-    return 2;
+  return tinyldp_chacha20_drbg_seed(&drbg, &checked, tinyldp_health_min_entropy_q8(&health),
+                                    TINYLDP_ENTROPY_BLOCKING, NULL, 0) == TINYLDP_ENTROPY_OK
+             ? 0
+             : 2;
+}
+
+/* The key (provisioned on the first boot only), the mechanism, the ledger moved forward to
+ * `epoch`: all made again from flash. */
+static int boot(uint32_t epoch) {
+  static const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(DOMAIN, 0);
+  static const tinyldp_storage_device flash = {flash_read, flash_program, flash_erase, NULL,
+                                               {SECTOR, SECTORS, 4, 0xFF}};
+  tinyldp_memo_description memo;
   if (tinyldp_record_init(&key_record, &flash, 0, 1) != TINYLDP_STORAGE_OK ||
       tinyldp_record_init(&ledger_record, &flash, 2, 1) != TINYLDP_STORAGE_OK)
     return 3;
@@ -121,7 +127,7 @@ int main(void) {
   size_t i;
   uint32_t lifetime_units;
   for (i = 0; i < sizeof flash_bytes; ++i) flash_bytes[i] = 0xFF; /* a blank device */
-  if (boot(0) != 0) {
+  if (seed() != 0 || boot(0) != 0) {
     example_print("c_memo_firmware: boot failed\n");
     return 1;
   }
