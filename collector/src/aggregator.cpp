@@ -62,7 +62,9 @@ MergeResult Aggregator::merge(const Aggregator& other) {
   using Error = MergeResult::Error;
   const auto& a = mechanism_.description();
   const auto& b = other.mechanism_.description();
-  if (a.id != b.id || a.digest != b.digest || support_.size() != other.support_.size())
+  // lo too: 1BitMean's devices report offsets from lo, so its digest covers hi − lo, not lo.
+  if (a.id != b.id || a.digest != b.digest || support_.size() != other.support_.size() ||
+      mechanism_.config().lo != other.mechanism_.config().lo)
     return {Error::other_parameters};
   if (labels_ != other.labels_) return {Error::other_labels};
   const auto& mine = support();

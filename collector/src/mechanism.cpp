@@ -45,6 +45,14 @@ constexpr MechanismConfig example_chain(MechanismId id, std::uint32_t domain) {
   return c;
 }
 
+constexpr MechanismConfig example_one_bit_mean() {
+  MechanismConfig c = example_numeric(MechanismId::bit_mean, 0, 100, 0, 0);
+  c.epsilon = Epsilon::from_ratio(2, 1);
+  c.epsilon_one = Epsilon::from_ratio(1, 1);
+  c.grid_step = 25;
+  return c;
+}
+
 constexpr MechanismRow table[] = {
     {MechanismId::rr, "rr", categorical, &Mechanism::configure_as<RrModel>,
      example(MechanismId::rr, Epsilon::from_ratio(1, 1), 2)},
@@ -80,6 +88,14 @@ constexpr MechanismRow table[] = {
      example_chain(MechanismId::l_oue, 32)},
     {MechanismId::l_soue, "l-soue", categorical, &Mechanism::configure_as<TwoStageModel>,
      example_chain(MechanismId::l_soue, 32)},
+    {MechanismId::lgrr, "l-grr", categorical, &Mechanism::configure_as<LgrrModel>,
+     example_chain(MechanismId::lgrr, 12)},
+    {MechanismId::loloha, "loloha", categorical, &Mechanism::configure_as<LolohaModel>,
+     example_chain(MechanismId::loloha, 50)},
+    {MechanismId::biloloha, "biloloha", categorical, &Mechanism::configure_as<LolohaModel>,
+     example_chain(MechanismId::biloloha, 50)},
+    {MechanismId::bit_mean, "1bitmean", numeric, &Mechanism::configure_as<OneBitMeanModel>,
+     example_one_bit_mean()},
 };
 }  // namespace
 
@@ -150,6 +166,7 @@ std::string config_difference(const MechanismConfig& given, const MechanismConfi
   if (auto d = dyadic("f", given.prr_f, canonical.prr_f); !d.empty()) return d;
   if (auto d = dyadic("p", given.irr_p, canonical.irr_p); !d.empty()) return d;
   if (auto d = dyadic("q", given.irr_q, canonical.irr_q); !d.empty()) return d;
+  if (given.grid_step != canonical.grid_step) return field("grid step", given.grid_step, canonical.grid_step);
   return {};
 }
 
@@ -172,10 +189,7 @@ std::string RrModel::check_parameters(const MechanismConfig& c) {
          std::to_string(c.domain) + "; krr takes more categories";
 }
 
-namespace {
-// The numeric mechanisms' range, and the domain they set themselves (`items` of them; a stored
-// configuration carries it, a new one leaves it 0).
-std::string check_range(const MechanismConfig& c, std::int64_t items, const char* what) {
+std::string check_value_range(const MechanismConfig& c, std::int64_t items, const char* what) {
   const std::string name = name_of(c.id);
   if (c.hi <= c.lo)
     return name + " needs a value range with hi above lo (got [" + std::to_string(c.lo) + ", " +
@@ -185,20 +199,19 @@ std::string check_range(const MechanismConfig& c, std::int64_t items, const char
            std::to_string(c.domain) + " for " + std::to_string(items) + " items)";
   return {};
 }
-}  // namespace
 
 std::string SdModel::check_parameters(const MechanismConfig& c) {
   if (c.levels != 0 && (c.levels < 2 || c.levels > StochasticDiscretization::max_levels))
     return "levels must be 2 … " + std::to_string(StochasticDiscretization::max_levels) + " (got " +
            std::to_string(c.levels) + ")";
-  if (std::string r = check_range(c, c.levels == 0 ? 2 : c.levels, "the levels"); !r.empty()) return r;
+  if (std::string r = check_value_range(c, c.levels == 0 ? 2 : c.levels, "the levels"); !r.empty()) return r;
   if (std::int64_t{c.hi} - c.lo >= (std::int64_t{1} << 31)) return "sd needs hi − lo < 2^31";
   return {};
 }
 
 std::string DlaplaceModel::check_parameters(const MechanismConfig& c) {
   const std::int64_t width = std::int64_t{c.hi} - c.lo;
-  if (std::string r = check_range(c, width + 1, "the integers lo … hi"); !r.empty()) return r;
+  if (std::string r = check_value_range(c, width + 1, "the integers lo … hi"); !r.empty()) return r;
   if (width > max_collector_dlaplace_width)
     return "dlaplace: hi − lo = " + std::to_string(width) + " is above the collector's limit " +
            std::to_string(max_collector_dlaplace_width) + " (its estimator inverts the (W+1)² noise matrix)";
@@ -229,8 +242,7 @@ Status LhModel::configure(const MechanismConfig& c, LhModel& out, MechanismConfi
                        ? LocalHashing::configure_blh(c.epsilon, c.domain, out.core, c.precision)
                        : LocalHashing::configure_olh(c.epsilon, c.domain, out.core, c.precision);
   if (s != Status::ok) return s;
-  out.hash_keys.resize(c.domain);
-  for (std::uint32_t i = 0; i < c.domain; ++i) out.hash_keys[i] = local_hash_key(i);
+  out.hash_keys = local_hash_keys(c.domain);
   return s;
 }
 
@@ -239,6 +251,17 @@ bool is_probability(Dyadic x) { return x.bits <= 64 && (x.bits == 64 || x.num <=
 double as_double(Dyadic x) { return std::ldexp(static_cast<double>(x.num), -static_cast<int>(x.bits)); }
 std::string as_text(Dyadic x) { return fraction(x.num, x.bits); }
 }  // namespace
+
+std::string check_memo_epsilons(const MechanismConfig& c) {
+  const std::string name = name_of(c.id);
+  if (c.prr_f != Dyadic{} || c.irr_p != Dyadic{} || c.irr_q != Dyadic{})
+    return "f, p and q are rappor's parameters; " + name + " takes epsilon (ε∞) and epsilon-one (ε₁)";
+  if (c.epsilon_one.q32 == 0)
+    return name + " needs epsilon-one: the ε₁ of one report (epsilon is ε∞, of the memo)";
+  if (!(c.epsilon_one < c.epsilon))
+    return name + "'s epsilon-one (ε₁ of one report) must be below epsilon (ε∞ of the memo)";
+  return {};
+}
 
 std::string TwoStageModel::check_parameters(const MechanismConfig& c) {
   const std::string name = name_of(c.id);
@@ -256,13 +279,7 @@ std::string TwoStageModel::check_parameters(const MechanismConfig& c) {
              ", q = " + as_text(c.irr_q) + ")";
     return {};
   }
-  if (c.prr_f != Dyadic{} || c.irr_p != Dyadic{} || c.irr_q != Dyadic{})
-    return "f, p and q are rappor's parameters; " + name + " takes epsilon (ε∞) and epsilon-one (ε₁)";
-  if (c.epsilon_one.q32 == 0)
-    return name + " needs epsilon-one: the ε₁ of one report (epsilon is ε∞, of the memo)";
-  if (!(c.epsilon_one < c.epsilon))
-    return name + "'s epsilon-one (ε₁ of one report) must be below epsilon (ε∞ of the memo)";
-  return {};
+  return check_memo_epsilons(c);
 }
 
 Status TwoStageModel::configure(const MechanismConfig& c, TwoStageModel& out, MechanismConfig&) {
@@ -416,6 +433,7 @@ std::vector<Mechanism::Parameter> Mechanism::parameters() const {
   std::vector<Parameter> p = {{"lo", config_.lo}, {"hi", config_.hi}};
   if (takes_levels()) p.push_back({"levels", config_.levels});
   if (takes_sensitivity()) p.push_back({"sensitivity", config_.sensitivity});
+  if (takes_grid_step()) p.push_back({"grid_step", config_.grid_step});
   return p;
 }
 
@@ -431,6 +449,9 @@ bool Mechanism::takes_levels() const {
 }
 bool Mechanism::takes_sensitivity() const {
   return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_sensitivity; });
+}
+bool Mechanism::takes_grid_step() const {
+  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_grid_step; });
 }
 bool Mechanism::integer_items() const {
   return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::integer_items; });
@@ -454,8 +475,36 @@ bool Mechanism::memoized() const {
 }
 
 std::optional<Epsilon> Mechanism::epsilon_infinity() const {
-  if (const auto* m = std::get_if<TwoStageModel>(&model_)) return m->core.epsilon_infinity();
-  return std::nullopt;
+  return std::visit(
+      [](const auto& m) -> std::optional<Epsilon> {
+        if constexpr (std::decay_t<decltype(m)>::memoized)
+          return m.core.epsilon_infinity();
+        else
+          return std::nullopt;
+      },
+      model_);
+}
+
+std::optional<std::uint32_t> Mechanism::most_memos() const {
+  return std::visit(
+      [](const auto& m) -> std::optional<std::uint32_t> {
+        if constexpr (std::decay_t<decltype(m)>::memoized)
+          return m.most_memos();
+        else
+          return std::nullopt;
+      },
+      model_);
+}
+
+const char* Mechanism::memos_of() const {
+  return std::visit(
+      [](const auto& m) -> const char* {
+        if constexpr (std::decay_t<decltype(m)>::memoized)
+          return std::decay_t<decltype(m)>::memos_of;
+        else
+          return "";
+      },
+      model_);
 }
 
 Epsilon Mechanism::realized_epsilon() const {
@@ -552,14 +601,21 @@ void count_hash_matches(const std::uint32_t* keys, std::uint32_t n, std::uint32_
 
 }  // namespace
 
-void LhModel::count_report(const LocalHashingReport& r, std::span<std::uint64_t> support) const {
+std::vector<std::uint32_t> local_hash_keys(std::uint32_t d) {
+  std::vector<std::uint32_t> keys(d);
+  for (std::uint32_t i = 0; i < d; ++i) keys[i] = local_hash_key(i);
+  return keys;
+}
+
+void count_local_hash_support(const std::vector<std::uint32_t>& keys, std::uint32_t range,
+                              const LocalHashingReport& r, std::span<std::uint64_t> support) {
   // H(s, i) = y  ⇔  the mixed word falls in [⌈y·2^32/g⌉, ⌈(y+1)·2^32/g⌉): one 32-bit range
   // test per item instead of a 64-bit multiply, so the loop vectorizes.
-  const std::uint64_t g = core.range();
+  const std::uint64_t g = range;
   const auto lo = static_cast<std::uint32_t>(((std::uint64_t{r.value} << 32) + g - 1) / g);
   const auto width =
       static_cast<std::uint32_t>((((std::uint64_t{r.value} + 1) << 32) + g - 1) / g - lo);
-  count_hash_matches(hash_keys.data(), core.domain(), r.seed, lo, width, support.data());
+  count_hash_matches(keys.data(), static_cast<std::uint32_t>(keys.size()), r.seed, lo, width, support.data());
 }
 
 std::string RrModel::fractions() const {

@@ -93,10 +93,14 @@ NumericModel empty_model(std::uint32_t k, const auto& model) {
 }
 }  // namespace
 
-NumericModel SdModel::noise_model() const {
-  const std::uint32_t k = items();
-  NumericModel model = empty_model(k, *this);
-  const Channel ch = channel();
+namespace {
+// Levels evenly spaced from item 0's value to item k − 1's behind a k-RR channel (p, q): sd's L
+// levels, 1BitMean's two ends (its bit). E[Y | level j] = q·k(k − 1)/2 + (p − q)·j, so the score
+// g(y) = value(0) + step·(y − q·k(k − 1)/2)/(p − q) is unbiased for every level.
+NumericModel evenly_spaced_levels(const auto& m) {
+  const std::uint32_t k = m.items();
+  NumericModel model = empty_model(k, m);
+  const Channel ch = m.channel();
   for (std::uint32_t x = 0; x < k; ++x)
     for (std::uint32_t y = 0; y < k; ++y) model.kernel[std::size_t{x} * k + y] = x == y ? ch.p : ch.q;
   const double levels = k;
@@ -105,6 +109,20 @@ NumericModel SdModel::noise_model() const {
     model.score[y] = model.atom_value[0] +
                      step * (y - ch.q * levels * (levels - 1) / 2) / (ch.p - ch.q);
   return model;
+}
+}  // namespace
+
+NumericModel SdModel::noise_model() const { return evenly_spaced_levels(*this); }
+
+NumericModel OneBitMeanModel::noise_model() const { return evenly_spaced_levels(*this); }
+
+std::vector<std::pair<std::uint32_t, double>> OneBitMeanModel::item_weights(std::int64_t value) const {
+  // α-point rounding and the memo's Bernoulli(j/J) make E[bit before the RR] = (value − lo)/m.
+  const double up = static_cast<double>(value - lo) / static_cast<double>(core.grid().max_value);
+  std::vector<std::pair<std::uint32_t, double>> out;
+  if (up < 1) out.emplace_back(0, 1 - up);
+  if (up > 0) out.emplace_back(1, up);
+  return out;
 }
 
 std::vector<std::pair<std::uint32_t, double>> SdModel::item_weights(std::int64_t value) const {

@@ -60,7 +60,7 @@ void run_device(bool memoized) {
     RandomBits<ChaCha20Drbg> rng(drbg);
     uint8_t report[k / 8];
     CHECK(rappor.privatize(value, key, rng, report, sizeof report) == Status::ok);
-    for (uint32_t i = 0; i < k; ++i) ones[i] += (report[i / 8] >> (i % 8)) & 1u;
+    for (uint32_t i = 0; i < k; ++i) ones[i] += static_cast<uint32_t>(report[i / 8] >> (i % 8)) & 1u;
   }
 }
 

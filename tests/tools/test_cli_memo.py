@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The `tinyldp` command with the memoized mechanisms: plan's ε₁, ε∞ and budget over rounds;
-simulate of a fleet over rounds (epoch = round, truth per round, a fleet key that keeps the
-devices' memos across runs); aggregate --epoch, unbiased per round within 5 SE; wrap of a raw
-capture of serial frames back into the same reports; and the refusals with their reasons."""
+"""The `tinyldp` command with the memoized mechanisms: plan's ε₁, ε∞ and budget over rounds
+(LOLOHA's capped at g memos); simulate of a fleet over rounds (epoch = round, truth per round, a
+fleet key that keeps the devices' memos across runs); aggregate --epoch, unbiased per round within
+5 SE (frequencies for l-osue, l-grr, loloha; the mean for 1bitmean); inspect's fields; wrap of a
+raw capture of serial frames back into the same reports; and the refusals with their reasons."""
 import csv
 import io
 import json
@@ -42,6 +43,34 @@ check(abs(json.loads(p.stdout)["epsilon_infinity"] - 2 * 1.0986122886681098) < 1
 p = run("plan", "-m", "rappor", "--f", "0.5", "--p", "0.8", "--q", "0.75", "-d", 8, expect=2)
 check("p must be below q" in p.stderr, f"rappor p >= q refused: {p.stderr.strip()}")
 
+# LOLOHA's budget is at most g·ε∞ however many values change (ε∞ = 5, ε₁ = 2: g = 8, the
+# paper's ≈ 39 over 260 rounds); L-GRR's grows with the distinct values.
+p = run("plan", "-m", "loloha", "-e", 5, "--epsilon-one", 2, "-d", 74, "--rounds", 260, "--change-prob", 0.5, "--json")
+j = json.loads(p.stdout)
+check(j["most_memos"] == 8 and j["memos_of"] == "hashed value", f"loloha: g = 8 memos at most: {j}")
+check(abs(j["budget_memoized"] - 8 * j["epsilon_infinity"]) < 1e-9 and j["expected_memos"] == 130.5,
+      "loloha's budget: epsilon infinity x min(g, expected distinct values)")
+text = run("plan", "-m", "loloha", "-e", 5, "--epsilon-one", 2, "-d", 74, "--rounds", 260, "--change-prob", 0.5).stdout
+check("a device holds at most 8 memos, one per hashed value" in text, f"plan says why loloha's budget stops: {text}")
+j = json.loads(run("plan", "-m", "biloloha", "-e", 5, "--epsilon-one", 2, "-d", 74, "--rounds", 260,
+                   "--change-prob", 0.5, "--json").stdout)
+check(j["most_memos"] == 2 and abs(j["budget_memoized"] - 2 * j["epsilon_infinity"]) < 1e-9, "biloloha: 2 epsilon infinity")
+j = json.loads(run("plan", "-m", "l-grr", "-e", 5, "--epsilon-one", 2, "-d", 74, "--rounds", 260,
+                   "--change-prob", 0.5, "--json").stdout)
+check(abs(j["budget_memoized"] - 74 * j["epsilon_infinity"]) < 1e-9, "l-grr: min(k, 130.5) = 74 memos")
+j = json.loads(run("plan", "-m", "1bitmean", "-e", 2, "--epsilon-one", 1, "--lo", 0, "--hi", 100, "--grid-step", 25,
+                   "--rounds", 10, "--change-prob", 0.2, "--json").stdout)
+check(j["grid_step"] == 25 and j["most_memos"] == 5 and abs(j["budget_memoized"] - 2.8 * j["epsilon_infinity"]) < 1e-9,
+      f"1bitmean: grid points 0, 25, …, 100 and its budget: {j}")
+for args, needle in [
+    (("-m", "1bitmean", "-e", 2, "--epsilon-one", 1, "--lo", 0, "--hi", 100, "--grid-step", 7), "grid-step must divide hi − lo = 100 (got 7)"),
+    (("-m", "krr", "-e", 1, "-d", 4, "--grid-step", 2), "grid-step is a parameter of 1bitmean, not krr"),
+    (("-m", "l-grr", "-e", 2, "-d", 4), "l-grr needs epsilon-one"),
+    (("-m", "1bitmean", "-e", 2, "--epsilon-one", 1, "--lo", 0, "--hi", 100, "-d", 3), "domain is not a parameter of 1bitmean"),
+]:
+    p = run("plan", *args, expect=2)
+    check(needle in p.stderr, f"plan {args}: {p.stderr.strip()}")
+
 # simulate over rounds with a fleet key; aggregate each round.
 p = run("simulate", *MECH, "-i", path("values.txt"), "-o", path("r.tldp"), "--rounds", 3, "--change-prob", 0.3,
         "--fleet-key", path("fleet.key"), "--seed", 11)
@@ -61,6 +90,46 @@ for r in range(3):
         f_true = truth[r].get(int(item["item"]), 0) / 6000
         check(abs(item["unbiased_frequency"] - f_true) <= 5 * item["standard_error"],
               f"round {r} item {item['item']}: {item['unbiased_frequency']} vs {f_true} (SE {item['standard_error']})")
+
+# The GRR chains over rounds: each round's frequencies within 5 SE of its truth.
+for mech in ("l-grr", "loloha", "biloloha"):
+    args = ["-m", mech, "-e", "2", "--epsilon-one", "1", "-d", "12"]
+    run("simulate", *args, "-i", path("values.txt"), "-o", path(f"{mech}.tldp"), "--rounds", 2, "--change-prob", 0.3,
+        "--seed", 5)
+    truth = {}
+    with open(path(f"{mech}.tldp.rounds.csv")) as f:
+        for row in csv.DictReader(f):
+            truth.setdefault(int(row["round"]), {})[int(row["value"])] = int(row["true_count"])
+    for r in range(2):
+        j = json.loads(run("aggregate", path(f"{mech}.tldp"), "--epoch", r, "-f", "json").stdout)
+        for item in j["items"]:
+            f_true = truth[r].get(int(item["item"]), 0) / 6000
+            check(abs(item["unbiased_frequency"] - f_true) <= 5 * item["standard_error"],
+                  f"{mech} round {r} item {item['item']}: {item['unbiased_frequency']} vs {f_true}")
+first = json.loads(run("inspect", path("loloha.tldp"), "--json").stdout.splitlines()[0])
+check(first["mechanism"] == "loloha" and 0 <= first["value"] < 8 and "seed" in first, f"inspect loloha: {first}")
+
+# 1bitmean over rounds: each round's mean within 5 SE of its true mean; inspect shows the bit
+# and the report's own unbiased estimate.
+with open(path("counters.txt"), "w") as f:
+    f.write("\n".join(str(10 + (i * i) % 81) for i in range(6000)) + "\n")
+MEAN = ["-m", "1bitmean", "-e", "2", "--epsilon-one", "1", "--lo", "10", "--hi", "90", "--grid-step", "20"]
+p = run("simulate", *MEAN, "-i", path("counters.txt"), "-o", path("mean.tldp"), "--rounds", 3, "--change-prob", 0.3,
+        "--seed", 6)
+check("a memo per grid point, at most 5" in p.stderr, f"1bitmean's memos: {p.stderr.strip()}")
+sums = {}
+with open(path("mean.tldp.rounds.csv")) as f:
+    for row in csv.DictReader(f):
+        sums[int(row["round"])] = sums.get(int(row["round"]), 0) + int(row["value"]) * int(row["true_count"])
+for r in range(3):
+    j = json.loads(run("aggregate", path("mean.tldp"), "--epoch", r, "-f", "json").stdout)
+    m = j["mean"]
+    check(abs(m["estimate"] - sums[r] / 6000) <= 5 * m["standard_error"],
+          f"1bitmean round {r}: mean {m['estimate']} vs {sums[r] / 6000} (SE {m['standard_error']})")
+lines = run("inspect", path("mean.tldp"), "--json").stdout.splitlines()
+seen = {json.loads(l)["bit"]: json.loads(l)["estimate"] for l in lines[:200]}
+check(sorted(seen) == [0, 1] and seen[0] < 10 and seen[1] > 90,
+      f"inspect 1bitmean: the bit and its estimate beyond the range ends: {seen}")
 
 # The same fleet key: a device's memo is the same in another run (a repeated value re-uses it).
 MEMO_ONLY = ["-m", "rappor", "--f", "0.5", "--p", "0", "--q", "1", "-d", "12"]  # the report is the memo

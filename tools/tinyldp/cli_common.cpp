@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli_common.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <map>
 #include <sstream>
 #include <string_view>
@@ -22,7 +24,9 @@ void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string
   app.add_option("--epsilon,-e", o.epsilon,
                  "privacy budget per report, a decimal like 0.5 (memoized l-*: ε∞, of all reports of "
                  "one value; rappor: not given)");
-  app.add_option("--epsilon-one", o.epsilon_one, "l-sue, l-osue, l-oue, l-soue: ε₁ of one report (< --epsilon)");
+  app.add_option("--epsilon-one", o.epsilon_one,
+                 "memoized mechanisms but rappor (l-sue, l-osue, l-oue, l-soue, l-grr, loloha, biloloha, "
+                 "1bitmean): ε₁ of one report (< --epsilon)");
   app.add_option("--f", o.f, "rappor: permanent-RR flip probability f, a decimal in (0, 1)");
   app.add_option("--p", o.p, "rappor: instantaneous RR P(report 1 | memo bit 0)");
   app.add_option("--q", o.q, "rappor: instantaneous RR P(report 1 | memo bit 1)");
@@ -32,6 +36,10 @@ void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string
   app.add_option("--levels", o.levels, "sd: number of levels L, 2 … 256 (default 2)");
   app.add_option("--sensitivity", o.sensitivity,
                  "dlaplace: protect inputs this far apart (default hi − lo: local DP)");
+  app.add_option("--grid-step", o.grid_step,
+                 "1bitmean: α-point rounding's grid step, dividing hi − lo (default hi − lo: the ends "
+                 "only); a memo per grid point")
+      ->check(CLI::Range(1u, 1u << 30));
 }
 
 Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
@@ -48,6 +56,7 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   c.hi = o.hi.value_or(0);
   c.levels = o.levels.value_or(0);
   c.sensitivity = o.sensitivity.value_or(0);
+  c.grid_step = o.grid_step.value_or(0);
   if (o.epsilon_one) {
     try {
       c.epsilon_one = parse_epsilon(*o.epsilon_one);
@@ -70,13 +79,21 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
       if (name == p.name) return true;
     return false;
   };
-  const std::pair<const char*, bool> given[] = {{"domain", o.domain.has_value()}, {"lo", o.lo.has_value()},
-                                                {"hi", o.hi.has_value()}, {"levels", o.levels.has_value()},
-                                                {"sensitivity", o.sensitivity.has_value()}};
-  for (const auto& [name, is_given] : given) {
-    if (!is_given || takes(name)) continue;
+  // (option, parameter name, given)
+  const std::tuple<const char*, const char*, bool> given[] = {
+      {"domain", "domain", o.domain.has_value()},          {"lo", "lo", o.lo.has_value()},
+      {"hi", "hi", o.hi.has_value()},                      {"levels", "levels", o.levels.has_value()},
+      {"sensitivity", "sensitivity", o.sensitivity.has_value()},
+      {"grid-step", "grid_step", o.grid_step.has_value()}};
+  const auto option = [](std::string_view name) {  // grid_step → grid-step
+    std::string text(name);
+    std::replace(text.begin(), text.end(), '_', '-');
+    return text;
+  };
+  for (const auto& [name, parameter, is_given] : given) {
+    if (!is_given || takes(parameter)) continue;
     std::string taken;
-    for (const auto& p : params) taken += (taken.empty() ? "" : ", ") + std::string(p.name);
+    for (const auto& p : params) taken += (taken.empty() ? "" : ", ") + option(p.name);
     throw BadInput("--" + std::string(name) + " is not a parameter of " + o.mechanism + " (it takes " + taken + ")");
   }
   return m;

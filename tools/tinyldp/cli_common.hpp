@@ -47,15 +47,15 @@ Subcommand add_inspect(CLI::App& app);
 Subcommand add_wrap(CLI::App& app);
 
 // --mechanism, --epsilon and the parameters: --domain (categorical), --lo, --hi, --levels,
-// --sensitivity (numeric). Options not given stay 0 in the configuration, so the collector
+// --sensitivity, --grid-step (numeric). Options not given stay 0 in the configuration, so the collector
 // applies its defaults and its checks.
-// Memoized mechanisms: --epsilon is ε∞ and --epsilon-one ε₁ (the UE chains); rappor takes --f,
-// --p and --q instead of --epsilon.
+// Memoized mechanisms: --epsilon is ε∞ and --epsilon-one ε₁ (the UE chains, l-grr, loloha,
+// biloloha, 1bitmean); rappor takes --f, --p and --q instead of --epsilon.
 struct MechanismOptions {
   std::string mechanism, epsilon;
   std::optional<std::uint32_t> domain;
   std::optional<std::int32_t> lo, hi;
-  std::optional<std::uint32_t> levels, sensitivity;
+  std::optional<std::uint32_t> levels, sensitivity, grid_step;
   std::optional<std::string> epsilon_one, f, p, q;
 };
 // --epsilon as given (exact: no rounding was needed), or Epsilon{} when it is not given (rappor).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tinyldp plan: the realized probabilities and ε of a configuration, the accuracy it gives at
 // n reports, and the n or ε a target accuracy needs — before any device is deployed.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -66,6 +67,8 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
     std::cout << " over " << range << ", " << c.levels << " levels\n";
   else if (m.takes_sensitivity())
     std::cout << " over " << range << " (" << m.domain() << " values), sensitivity " << c.sensitivity << "\n";
+  else if (m.takes_grid_step())
+    std::cout << " over " << range << ", grid step " << c.grid_step << " (" << *m.most_memos() << " grid points)\n";
   else
     std::cout << " over " << m.domain() << " items\n";
   if (eps.q32 != 0)
@@ -76,13 +79,20 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
             << m.realized_epsilon().q32 << " / 2^32, from the integers below"
             << (m.takes_sensitivity() ? "; inputs at most the sensitivity apart" : "")
             << (m.memoized() ? "; ε₁, one report" : "") << ")\n";
-  if (m.memoized())
+  if (m.memoized()) {
+    const double expected = j["expected_memos"].get<double>();
+    const auto most = j["most_memos"].get<std::uint32_t>();
     std::cout << "epsilon infinity    " << j["epsilon_infinity"].get<double>()
               << "  (every report of one value, however many: the memo's loss)\n"
-              << "budget over " << o.rounds << " rounds " << j["budget_memoized"].get<double>()
-              << "  (ε∞ × " << j["expected_memos"].get<double>() << " expected distinct values at change "
-              << "probability " << o.change_prob << "; without the memo, ε₁ × rounds = "
+              << "budget over " << o.rounds << " rounds " << j["budget_memoized"].get<double>() << "  (ε∞ × ";
+    if (most < expected)
+      std::cout << most << ": a device holds at most " << most << " memos, one per " << m.memos_of()
+                << ", however many of its " << expected << " expected distinct values change";
+    else
+      std::cout << expected << " expected distinct values";
+    std::cout << " at change probability " << o.change_prob << "; without the memo, ε₁ × rounds = "
               << j["budget_without_memo"].get<double>() << ")\n";
+  }
   if (m.takes_sensitivity())
     std::cout << "local epsilon       " << as_double(m.local_epsilon())
               << "  (any two inputs of the range: the local-DP guarantee)\n";
@@ -148,8 +158,14 @@ int run(const PlanOptions& o) {
     j["epsilon_infinity"] = inf;
     j["rounds"] = o.rounds;
     j["change_prob"] = o.change_prob;
-    j["expected_memos"] = expected_memos(o.rounds, o.change_prob);
-    j["budget_memoized"] = inf * expected_memos(o.rounds, o.change_prob);
+    // At most most_memos() memos whatever the values do (LOLOHA: g, one per hashed value): the
+    // budget is ε∞ × min(that, the expected distinct values) — an upper bound of the expected
+    // budget, min being concave.
+    const double expected = expected_memos(o.rounds, o.change_prob);
+    j["expected_memos"] = expected;
+    j["most_memos"] = *m.most_memos();
+    j["memos_of"] = m.memos_of();
+    j["budget_memoized"] = inf * std::min<double>(expected, *m.most_memos());
     j["budget_without_memo"] = as_double(m.local_epsilon()) * o.rounds;
   } else if (o.rounds > 1 || o.change_prob != 0) {
     throw BadInput("--rounds and --change-prob are for the memoized mechanisms; " + o.mechanism.mechanism +

@@ -172,10 +172,14 @@ RoundsSummary privatize_rounds(const Mechanism& m, Source& source, LabelMap* lab
     for (const auto& [value, count] : counts) truth << h.epoch << "," << value << "," << count << "\n";
   }
   if (!truth.flush()) throw BadInput("cannot write " + rounds_path + ": " + std::strerror(errno));
+  // A device holds at most m.most_memos() memos (LOLOHA: g; 1BitMean: its grid points), however
+  // many distinct values it reported.
+  const std::size_t cap = m.memoized() ? *m.most_memos() : 0;
   double total = 0;
   for (const auto& d : memos) {
-    out.most_memos = std::max(out.most_memos, d.size());
-    total += static_cast<double>(d.size());
+    const std::size_t held = std::min(d.size(), cap);
+    out.most_memos = std::max(out.most_memos, held);
+    total += static_cast<double>(held);
   }
   if (!memos.empty()) out.mean_memos = total / static_cast<double>(memos.size());
   return out;
@@ -259,9 +263,10 @@ int run(SimulateOptions o) {
     const double inf = as_double(*m.epsilon_infinity());
     const double most = o.rounds > 1 ? static_cast<double>(rounds.most_memos) : 1.0;
     std::cerr << "tinyldp: memoized: each report epsilon " << as_double(m.local_epsilon())
-              << ", all reports of one value epsilon " << inf << "; budget spent per device = distinct values x "
-              << inf << ": " << (o.rounds > 1 ? rounds.mean_memos : 1.0) << " values on average, at most " << most
-              << " (epsilon " << most * inf << ")\n";
+              << ", all reports of one value epsilon " << inf << "; budget spent per device = memos x " << inf
+              << " (a memo per " << m.memos_of() << ", at most " << *m.most_memos()
+              << "; counted as distinct values, capped there): " << (o.rounds > 1 ? rounds.mean_memos : 1.0)
+              << " on average, at most " << most << " (epsilon " << most * inf << ")\n";
   }
   std::cerr << "tinyldp: " << (o.rounds > 1 ? rounds.reports : counts.values) << " reports (" << o.mechanism.mechanism
             << ", local epsilon " << as_double(m.local_epsilon());

@@ -8,9 +8,10 @@
 // below (one row per wire id) and the models of mechanism_models.hpp; a Mechanism holds one
 // model and dispatches to it. Host only.
 //
-// Numeric mechanisms (`sd`, `dlaplace`) privatize an integer of [lo, hi]; their "items" are
-// the reported levels (sd: L levels) or reported values (dlaplace: lo … hi, W + 1 of them), and
-// the support count of an item is the number of reports equal to it. The mean and the
+// Numeric mechanisms (`sd`, `dlaplace`, `1bitmean`) privatize an integer of [lo, hi]; their
+// "items" are the reported levels (sd: L levels), reported values (dlaplace: lo … hi, W + 1 of
+// them) or the reported bit (1bitmean: 0 for lo, 1 for hi), and the support count of an item is
+// the number of reports equal to it. The mean and the
 // distribution are estimated from those counts (estimates.hpp, numeric_estimate.hpp).
 #ifndef TINYLDP_COLLECTOR_MECHANISM_HPP
 #define TINYLDP_COLLECTOR_MECHANISM_HPP
@@ -124,9 +125,17 @@ class Mechanism {
   bool memoized() const;
   // ε∞ of a memoized mechanism (the loss of unlimited reports of one value); else nullopt.
   std::optional<Epsilon> epsilon_infinity() const;
+  // The most memos one device of a memoized mechanism can hold, whatever its values do (the
+  // one-hot chains and L-GRR: the domain; LOLOHA: g; 1BitMean: the grid's J + 1 points), so
+  // its lifetime budget is at most that many times ε∞; else nullopt.
+  std::optional<std::uint32_t> most_memos() const;
+  // What a memoized mechanism keeps a memo per: "value", "hashed value" (LOLOHA), "grid point"
+  // (1BitMean); "" for the others.
+  const char* memos_of() const;
 
   // The configuration fields the mechanism is configured by, in order, with their values:
-  // {domain} for the categorical mechanisms, {lo, hi, levels | sensitivity} for the numeric.
+  // {domain} for the categorical mechanisms, {lo, hi, levels | sensitivity | grid_step} for the
+  // numeric.
   struct Parameter {
     const char* name;
     std::int64_t value;
@@ -134,6 +143,7 @@ class Mechanism {
   std::vector<Parameter> parameters() const;
   bool takes_levels() const;       // configured by MechanismConfig::levels
   bool takes_sensitivity() const;  // realized_epsilon() is for inputs ≤ sensitivity apart
+  bool takes_grid_step() const;    // configured by MechanismConfig::grid_step (1bitmean)
   bool integer_items() const;      // every item stands for an integer
   bool deconvolved() const;        // items estimated by deconvolution, not through channel()
 
@@ -165,7 +175,7 @@ class Mechanism {
 
   MechanismConfig config_{};
   std::variant<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
-               TheModel, TwoStageModel>
+               TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel>
       model_{};
   wire::Description description_{};
   Channel channel_{};
@@ -191,6 +201,8 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
   if (!Model::memoized && (config.epsilon_one.q32 != 0 || config.prr_f != Dyadic{} ||
                            config.irr_p != Dyadic{} || config.irr_q != Dyadic{}))
     return refuse("epsilon-one, f, p and q are for the memoized mechanisms, not " + name);
+  if (!Model::takes_grid_step && config.grid_step != 0)
+    return refuse("grid-step is a parameter of 1bitmean, not " + name);
   if (!Model::takes_sensitivity && config.sensitivity != 0)
     return refuse("sensitivity is not a parameter of " + name +
                   (config.numeric() ? "; its privacy covers the whole range" : ""));

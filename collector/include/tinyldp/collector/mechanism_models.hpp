@@ -21,11 +21,14 @@
 
 #include "tinyldp/collector/frequency_estimate.hpp"
 #include "tinyldp/collector/report_parser.hpp"
+#include "tinyldp/bit_flip_mean.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
+#include "tinyldp/loloha.hpp"
+#include "tinyldp/longitudinal_grr.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/two_stage_rr.hpp"
@@ -52,10 +55,15 @@ struct MechanismConfig {
   std::int32_t lo = 0, hi = 0;  // the value range
   std::uint32_t levels = 0;     // sd: L (2 … 256)
   std::uint32_t sensitivity = 0;  // dlaplace: Δ (1 … W; 0 = W, the local-DP setting)
-  std::uint8_t noise_bits = 0;  // sd: rounding bits B (1 … 24), dlaplace: B (2 … 62); 0 = default
+  // sd: rounding bits B (1 … 24), dlaplace: B (2 … 62), 1bitmean: the memo's rounding bits R
+  // (1 … 32); 0 = default
+  std::uint8_t noise_bits = 0;
   // Memoized mechanisms only (zero for the others): `epsilon` is then ε∞, the loss of unlimited
-  // reports of one value, and epsilon_one ε₁, the loss of one report (the UE chains).
+  // reports of one value, and epsilon_one ε₁, the loss of one report (the UE chains, l-grr,
+  // loloha, biloloha, 1bitmean).
   Epsilon epsilon_one{};
+  // 1bitmean: the α-point rounding's grid step s, dividing hi − lo (0 = hi − lo: one cell).
+  std::uint32_t grid_step = 0;
   // two_stage (RAPPOR's parameters): PRR flip probability f, IRR P(1 | memo bit 0) = p and
   // P(1 | memo bit 1) = q, as the Dyadics the devices use.
   Dyadic prr_f{}, irr_p{}, irr_q{};
@@ -78,8 +86,12 @@ struct ModelDefaults {
   using Value = std::uint32_t;  // what privatize takes: a category, or (numeric) an int32_t
   static constexpr bool takes_levels = false;       // MechanismConfig::levels
   static constexpr bool takes_sensitivity = false;  // MechanismConfig::sensitivity
+  static constexpr bool takes_grid_step = false;    // MechanismConfig::grid_step
   static constexpr bool bit_columns = false;  // support counted by the bit-sliced column counter
   static constexpr bool memoized = false;     // reports need the device's memo key (ε∞ per value)
+  // Memoized models also define most_memos(): the most memos one device can hold, so that its
+  // lifetime budget is at most that many times ε∞ (k for L-GRR, g for LOLOHA, J + 1 for
+  // 1BitMean), and memos_of, what a memo is kept per.
   // The items stand for integers (a category; dlaplace's values), not real levels (sd).
   static constexpr bool integer_items = true;
   // The items are estimated by deconvolving the noise (numeric_estimate.hpp), not through a
@@ -104,9 +116,34 @@ Status privatize_packed(const Core& core, Value value, Rng& rng, std::uint8_t* p
   return s;
 }
 
+// The same for a memoized core: its privatize takes the device's memo key.
+template <class Core, class Value, class Key, class Rng>
+Status privatize_memoized_packed(const Core& core, Value value, const Key& key, Rng& rng,
+                                 std::uint8_t* payload) {
+  typename Core::Report report{};
+  const Status s = core.privatize(value, key, rng, report);
+  core.pack(report, payload);
+  return s;
+}
+
 // The categorical mechanisms' domain: at least 2 categories (a numeric parameter is refused by
 // Mechanism::configure_as for every categorical model).
 std::string check_categories(const MechanismConfig& c);
+// The numeric mechanisms' range (hi above lo), and the domain they set themselves: `items` of
+// them, `what` they are (a stored configuration carries it, a new one leaves it 0).
+std::string check_value_range(const MechanismConfig& c, std::int64_t items, const char* what);
+// The memoized chains' budgets: epsilon-one (ε₁ of one report) given and below epsilon (ε∞ of
+// the memo); RAPPOR's f, p, q refused.
+std::string check_memo_epsilons(const MechanismConfig& c);
+// A GRR chain's composed channel (longitudinal_grr.hpp), from its exact integers: p = p* (the
+// report is the value), q = q* (it is another given value).
+Channel composed_channel(const GrrChain& chain);
+// local_hash_key(i) for every item i < d (local hashing's support counting).
+std::vector<std::uint32_t> local_hash_keys(std::uint32_t d);
+// support[i] += [H(r.seed, i) = r.value] over [g] for every item i, by the keys of
+// local_hash_keys: the support count of OLH, BLH and LOLOHA.
+void count_local_hash_support(const std::vector<std::uint32_t>& keys, std::uint32_t g,
+                              const LocalHashingReport& r, std::span<std::uint64_t> support);
 
 // Binary randomized response: a 1-bit payload; each report supports the bit it carries.
 struct RrModel : ModelDefaults {
@@ -194,7 +231,9 @@ struct LhModel : ModelDefaults {
     count_report(r, support);
     return ParseError::none;
   }
-  void count_report(const LocalHashingReport& r, std::span<std::uint64_t> support) const;
+  void count_report(const LocalHashingReport& r, std::span<std::uint64_t> support) const {
+    count_local_hash_support(hash_keys, core.range(), r, support);
+  }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     const LocalHashingReport r = core.unpack(payload.data());
     return {{"seed", std::int64_t{r.seed}}, {"value", std::int64_t{r.value}}};
@@ -333,15 +372,25 @@ struct SheModel : ModelDefaults {
   }
 };
 
+// What the memoized models share: a report needs the device's memo key (Mechanism::privatize
+// with a key calls privatize_memoized); without one there is none.
+struct MemoizedDefaults : ModelDefaults {
+  static constexpr bool memoized = true;
+  static constexpr const char* memos_of = "value";
+  template <class Rng, class Value>
+  Status privatize(Value, Rng&, std::uint8_t*) const {
+    return Status::bad_parameter;  // without the device's memo key the memo cannot be made
+  }
+};
+
 // Memoized two-stage randomized response over a one-hot encoding (two_stage_rr.hpp): RAPPOR's
 // (f, p, q) or a longitudinal UE chain (ε∞, ε₁). One round's reports are counted like UE's, by
 // the bit-sliced column counter; per bit, the composed channel is P(1 | set) = q*, P(1 | unset)
 // = p*. A report needs the device's memo key (Mechanism::privatize with a key). Bloom-filter
 // encodings are a device-side feature for now: their decoding (candidates, regression) is not
 // in the collector, which refuses them.
-struct TwoStageModel : ModelDefaults {
+struct TwoStageModel : MemoizedDefaults {
   static constexpr bool bit_columns = true;
-  static constexpr bool memoized = true;
   TwoStageRr core;
   static Status configure(const MechanismConfig& c, TwoStageModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
@@ -353,14 +402,101 @@ struct TwoStageModel : ModelDefaults {
     for (std::uint32_t i = 0; i < core.bits(); ++i) support[i] += (payload[i / 8] >> (i % 8)) & 1u;
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
-  // Without the device's memo key there is no report (the memo cannot be made).
-  template <class Rng>
-  Status privatize(std::uint32_t, Rng&, std::uint8_t*) const {
-    return Status::bad_parameter;
-  }
+  std::uint32_t most_memos() const { return core.bits(); }  // one-hot: one memo per value
   template <class Rng, class Key>
   Status privatize_memoized(std::uint32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
     return core.privatize(value, key, rng, payload, core.report_bytes());
+  }
+};
+
+// L-GRR (longitudinal_grr.hpp): the reported value; a value ≥ k is refused. Per round, the
+// composed channel: P(y = v | v) = p*, P(y = v | another value) = q*.
+struct LgrrModel : MemoizedDefaults {
+  LongitudinalGrr core;
+  static Status configure(const MechanismConfig& c, LgrrModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c);
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const { return composed_channel(core.chain()); }
+  std::string fractions() const;
+  Epsilon local_epsilon() const { return core.epsilon_one(); }
+  std::uint32_t most_memos() const { return core.domain(); }
+  std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
+    const std::uint32_t v = core.unpack(payload.data());
+    return v < core.domain() ? std::optional(v) : std::nullopt;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    return {{"value", std::int64_t{core.unpack(payload.data())}}};
+  }
+  template <class Rng, class Key>
+  Status privatize_memoized(std::uint32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
+    return privatize_memoized_packed(core, value, key, rng, payload);
+  }
+};
+
+// LOLOHA and BiLOLOHA (loloha.hpp): {seed, y} like OLH's, counted like OLH's — a report supports
+// every item that hashes, under its seed, to y — with the chain's p* for the held item and 1/g
+// for any other (it collides with probability 1/g under a random seed).
+struct LolohaModel : MemoizedDefaults {
+  static constexpr const char* memos_of = "hashed value";
+  Loloha core;
+  std::vector<std::uint32_t> hash_keys;  // local_hash_key(i) for every item i
+  static Status configure(const MechanismConfig& c, LolohaModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c);
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const { return {composed_channel(core.chain()).p, 1.0 / static_cast<double>(core.range())}; }
+  std::string fractions() const;
+  Epsilon local_epsilon() const { return core.epsilon_one(); }
+  std::uint32_t most_memos() const { return core.range(); }  // one memo per hashed value
+  ParseError check(std::span<const std::uint8_t> payload) const {
+    return core.unpack(payload.data()).value >= core.range() ? ParseError::value_out_of_range
+                                                             : ParseError::none;
+  }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    count_local_hash_support(hash_keys, core.range(), core.unpack(payload.data()), support);
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    const LocalHashingReport r = core.unpack(payload.data());
+    return {{"seed", std::int64_t{r.seed}}, {"value", std::int64_t{r.value}}};
+  }
+  template <class Rng, class Key>
+  Status privatize_memoized(std::uint32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
+    return privatize_memoized_packed(core, value, key, rng, payload);
+  }
+};
+
+// 1BitMean (bit_flip_mean.hpp, numeric): values lo … hi are the core's 0 … m (m = hi − lo); the
+// items are the report's bit, 0 standing for lo and 1 for hi — a binary channel (p*, q*) like
+// sd's with two levels: E[y | x] = q* + ((x − lo)/m)(p* − q*), so the score lo + m(y − q*)/(p* − q*)
+// is the per-report unbiased estimate (numeric_estimate.hpp).
+struct OneBitMeanModel : MemoizedDefaults {
+  using Value = std::int32_t;
+  static constexpr bool takes_grid_step = true;
+  static constexpr const char* memos_of = "grid point";
+  OneBitMean core;
+  std::int32_t lo = 0;
+  static Status configure(const MechanismConfig& c, OneBitMeanModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c);
+  NumericModel noise_model() const;  // the binary channel over {lo, hi}
+  // The two ends with the weights that average to the value (the expected truth per item).
+  std::vector<std::pair<std::uint32_t, double>> item_weights(std::int64_t value) const;
+  std::uint32_t items() const { return 2; }
+  Channel channel() const { return composed_channel(core.chain()); }
+  std::string fractions() const;
+  Epsilon local_epsilon() const { return core.epsilon_one(); }
+  std::uint32_t most_memos() const { return core.cells() + 1; }  // one memo per grid point
+  std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
+    return OneBitMean::unpack(payload.data());
+  }
+  double item_value(std::uint32_t item) const {
+    return static_cast<double>(std::int64_t{lo} + std::int64_t{item} * core.grid().max_value);
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
+  template <class Rng, class Key>
+  Status privatize_memoized(std::int32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
+    // Below lo: a value the core refuses (above m), so the report fails closed.
+    const std::int64_t x = std::int64_t{value} - lo;
+    const std::uint32_t offset = x < 0 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(x);
+    return privatize_memoized_packed(core, offset, key, rng, payload);
   }
 };
 

@@ -7,7 +7,8 @@
 // "TLDPREP2", the same and the numeric parameters (lo, hi, levels, sensitivity, noise bits);
 // version 3: 96 bytes, "TLDPREP3", version 2's fields and the digest of the label mapping
 // (label_digest.hpp); version 4: 160 bytes, "TLDPREP4", version 3's fields (an all-zero digest:
-// no mapping) and the memoized mechanisms' parameters (ε₁, RAPPOR's f, p, q) — then records, each a u16 little-endian length followed by one wire
+// no mapping) and the memoized mechanisms' parameters (ε₁, RAPPOR's f, p, q, 1BitMean's grid
+// step) — then records, each a u16 little-endian length followed by one wire
 // report. Writers use version 3 when the items have labels, else version 1 for the categorical
 // mechanisms (files older readers still read) and version 2 for sd and dlaplace; readers accept
 // all three, version 2 for any mechanism. The header lets a reader rebuild the exact mechanism;
