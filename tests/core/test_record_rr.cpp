@@ -24,7 +24,7 @@ constexpr Dyadic decimal(uint64_t thousandths) {
   return tinyldp::make_dyadic((thousandths << 32) / 1000, 32);
 }
 
-bool bit(const uint8_t* r, uint32_t i) { return (r[i / 8] >> (i % 8)) & 1u; }
+bool bit(const uint8_t* r, uint32_t i) { return (static_cast<uint32_t>(r[i / 8] >> (i % 8)) & 1u) != 0; }
 
 // Epsilon within ±0.05 of x/10 (the figures have one decimal).
 bool near_tenths(Epsilon e, uint64_t tenths) {
