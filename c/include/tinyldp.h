@@ -7,6 +7,10 @@
  * (tinyldp/storage.h) and its power-safe record. Mechanisms: binary RR (rr), k-ary RR (krr),
  * unary encoding (sue, oue), local hashing (blh, olh), 1-bit Hadamard response (hr),
  * stochastic discretization (sd) and discrete Laplace (dlaplace) for bounded integers.
+ * Reports over time: memoized two-stage randomized response (two_stage_rr: the longitudinal UE
+ * chains L-SUE, L-OSUE, L-OUE, L-SOUE and RAPPOR), its memo key (the device secret, in a
+ * record) and the privacy ledger (the ε spent per epoch and over the device's life, in a
+ * record) that charges a report durably before it may leave.
  *
  * How it is built: a compiled library (CMake target tinyldp::c, libtinyldp_c.a) implementing
  * these functions over the C++ core; the caller needs a C compiler only. No heap, no static
@@ -94,6 +98,9 @@ const char* tinyldp_status_string(tinyldp_status status);
   ((64 * TINYLDP_CHACHA20_DRBG_BLOCKS + 56 + 3 * sizeof(void*) + 7) / 8 * 8)
 #define TINYLDP_HEALTH_CONTEXT_SIZE (56 + 2 * sizeof(void*))  /* 64 B on 32-bit targets */
 #define TINYLDP_RECORD_CONTEXT_SIZE ((40 + 5 * sizeof(void*) + 7) / 8 * 8) /* 64 B on 32-bit */
+#define TINYLDP_MEMO_KEY_CONTEXT_SIZE 40
+#define TINYLDP_TWO_STAGE_RR_CONTEXT_SIZE 128
+#define TINYLDP_LEDGER_CONTEXT_SIZE 120
 
 typedef struct tinyldp_rr { TINYLDP_CONTEXT_STORAGE(TINYLDP_RR_CONTEXT_SIZE); } tinyldp_rr;
 typedef struct tinyldp_krr { TINYLDP_CONTEXT_STORAGE(TINYLDP_KRR_CONTEXT_SIZE); } tinyldp_krr;
@@ -109,6 +116,13 @@ typedef struct tinyldp_chacha20_drbg {
 } tinyldp_chacha20_drbg;
 typedef struct tinyldp_health { TINYLDP_CONTEXT_STORAGE(TINYLDP_HEALTH_CONTEXT_SIZE); } tinyldp_health;
 typedef struct tinyldp_record { TINYLDP_CONTEXT_STORAGE(TINYLDP_RECORD_CONTEXT_SIZE); } tinyldp_record;
+typedef struct tinyldp_memo_key {
+  TINYLDP_CONTEXT_STORAGE(TINYLDP_MEMO_KEY_CONTEXT_SIZE);
+} tinyldp_memo_key;
+typedef struct tinyldp_two_stage_rr {
+  TINYLDP_CONTEXT_STORAGE(TINYLDP_TWO_STAGE_RR_CONTEXT_SIZE);
+} tinyldp_two_stage_rr;
+typedef struct tinyldp_ledger { TINYLDP_CONTEXT_STORAGE(TINYLDP_LEDGER_CONTEXT_SIZE); } tinyldp_ledger;
 
 /* ---- the wire format ---------------------------------------------------------------------- */
 
@@ -122,7 +136,12 @@ enum {
   TINYLDP_MECHANISM_OLH = 7,
   TINYLDP_MECHANISM_HR = 8,
   TINYLDP_MECHANISM_SD = 9,
-  TINYLDP_MECHANISM_DLAPLACE = 10
+  TINYLDP_MECHANISM_DLAPLACE = 10,
+  TINYLDP_MECHANISM_TWO_STAGE = 13, /* memoized two-stage RR given as RAPPOR's f, p, q */
+  TINYLDP_MECHANISM_L_SUE = 14,     /* the longitudinal UE chains: SUE then SUE */
+  TINYLDP_MECHANISM_L_OSUE = 15,    /* OUE then SUE */
+  TINYLDP_MECHANISM_L_OUE = 16,     /* OUE then OUE */
+  TINYLDP_MECHANISM_L_SOUE = 17     /* SUE then OUE */
 };
 
 /* Optional header fields (tinyldp_wire_header.fields). */
@@ -368,6 +387,175 @@ tinyldp_storage_result tinyldp_record_read(tinyldp_record* record, uint8_t* out,
 tinyldp_storage_result tinyldp_record_write(tinyldp_record* record, const uint8_t* data,
                                             size_t length);
 uint32_t tinyldp_record_sequence(const tinyldp_record* record); /* 0: none yet */
+
+/* ---- reports over time: the memo key --------------------------------------------------------- */
+/* The device secret behind memoized reports: a 256-bit key and its generation (the re-key
+ * counter), kept in a tinyldp_record (36 bytes: the record needs a capacity of at least that).
+ * A memo is never stored: it is recomputed at every report from ChaCha20 under the key, with
+ * (attribute, value, generation) as nonce — the same after a reboot or a power cut, different
+ * for every value, unpredictable without the key. Keep the record in storage your threat model
+ * treats as secret: whoever reads the key can undo the permanent randomized response.
+ * Cost: the context (40 bytes); a report's memo stream (88 bytes, with its block buffer) is on
+ * the stack during the report. */
+typedef enum tinyldp_memo_key_result {
+  TINYLDP_MEMO_KEY_OK = 0,
+  TINYLDP_MEMO_KEY_NOT_PROVISIONED = 1,  /* the record holds no key (or not one) */
+  TINYLDP_MEMO_KEY_STORAGE_FAILED = 2,   /* the record could not be read or written */
+  TINYLDP_MEMO_KEY_GENERATOR_FAILED = 3  /* the DRBG is not seeded or failed */
+} tinyldp_memo_key_result;
+
+/* Makes an unprovisioned key (no report may use it). */
+void tinyldp_memo_key_init(tinyldp_memo_key* key);
+/* Makes the key from `record`; anything but TINYLDP_MEMO_KEY_OK leaves it unprovisioned. */
+tinyldp_memo_key_result tinyldp_memo_key_load(tinyldp_memo_key* key, tinyldp_record* record);
+/* At boot: the stored key, or — only when the record holds none — a new one from the DRBG
+ * (generation 0), durable before it is used. A reboot never replaces the secret. */
+tinyldp_memo_key_result tinyldp_memo_key_load_or_provision(tinyldp_memo_key* key,
+                                                           tinyldp_record* record,
+                                                           tinyldp_chacha20_drbg* drbg);
+/* A new key with the next generation, durable before it is used: every value gets a fresh
+ * memo and costs ε∞ again. On failure the old key stays in the record and `key` is wiped
+ * (load it again). */
+tinyldp_memo_key_result tinyldp_memo_key_rekey(tinyldp_memo_key* key, tinyldp_record* record,
+                                               tinyldp_chacha20_drbg* drbg);
+int tinyldp_memo_key_provisioned(const tinyldp_memo_key* key); /* 1 or 0 */
+uint32_t tinyldp_memo_key_generation(const tinyldp_memo_key* key);
+/* This device's cohort among `cohorts` (≥ 1; Bloom encodings), fixed for the generation. */
+uint32_t tinyldp_memo_key_cohort(const tinyldp_memo_key* key, uint32_t cohorts);
+/* A keyed 64-bit tag of (attribute, value): what the ledger remembers instead of the value. */
+uint64_t tinyldp_memo_key_value_tag(const tinyldp_memo_key* key, uint32_t attribute,
+                                    uint32_t value);
+/* Forgets the key: unprovisioned. */
+void tinyldp_memo_key_wipe(tinyldp_memo_key* key);
+const char* tinyldp_memo_key_result_string(tinyldp_memo_key_result result);
+
+/* ---- reports over time: memoized two-stage randomized response ------------------------------- */
+/* Each value's bits first pass a permanent randomized response (PRR: p1 if the bit is set, q1
+ * if not) drawn from the memo key — the same every time the value is reported — then a fresh
+ * instantaneous one (IRR: p2 if the memo bit is 1, q2 if 0) from the entropy source. Unlimited
+ * reports of one value reveal at most ε∞; one report alone costs ε₁ (< ε∞); a device that
+ * reports m distinct values over a key's life spends at most m · ε∞ (the ledger counts it).
+ * Encodings: one-hot over [0, k) (2 ≤ k ≤ 65536), or a Bloom filter of k bits with h ≤ 16
+ * hashes and m ≤ 65536 cohorts (the value: any uint32_t). `attribute` names which attribute of a
+ * record this is: it enters the memo's PRF input, so two attributes never share a memo.
+ * Payload: TINYLDP_UE_PAYLOAD_BYTES(k) bytes, bit i of the report in bit i % 8 of byte i / 8.
+ * Random bits per report: k · B2 fresh (tinyldp_description.random_bits_per_report), k · B1
+ * from the memo stream (B = the stage's denominator bits). Configuration runs the core's exact
+ * arithmetic (a bisection for the chains' second stage): do it once, at boot. */
+enum { TINYLDP_MEMO_ONE_HOT = 0, TINYLDP_MEMO_BLOOM = 1 };
+typedef struct tinyldp_memo_encoding {
+  uint8_t kind;       /* TINYLDP_MEMO_ONE_HOT or TINYLDP_MEMO_BLOOM */
+  uint32_t bits;      /* k: one-hot, the domain size; Bloom, the filter's bits */
+  uint32_t hashes;    /* h: 1 for one-hot */
+  uint32_t cohorts;   /* m: 1 for one-hot */
+  uint32_t attribute; /* which attribute of a record (part of the memo's PRF input) */
+} tinyldp_memo_encoding;
+#define TINYLDP_MEMO_ONE_HOT_ENCODING(k, attribute) {TINYLDP_MEMO_ONE_HOT, (k), 1, 1, (attribute)}
+#define TINYLDP_MEMO_BLOOM_ENCODING(k, hashes, cohorts, attribute) \
+  {TINYLDP_MEMO_BLOOM, (k), (hashes), (cohorts), (attribute)}
+
+/* A probability num / 2^bits (bits ≤ 64), as the device samples it. */
+typedef struct tinyldp_dyadic {
+  uint64_t num;
+  uint8_t bits;
+} tinyldp_dyadic;
+
+/* The stages of the longitudinal UE chains. */
+enum { TINYLDP_UE_STAGE_SUE = 0, TINYLDP_UE_STAGE_OUE = 1 };
+
+/* A chain: stage 1 (memoized) is `first` at ε∞; stage 2 is `second` with its probabilities
+ * chosen so that one report costs at most ε₁ (< ε∞), with the fewest bits. The wire id names the
+ * chain (L-SUE, L-OSUE = OUE then SUE, L-OUE, L-SOUE). */
+tinyldp_status tinyldp_two_stage_rr_configure_chain(tinyldp_two_stage_rr* ctx, uint8_t first,
+                                                    uint8_t second,
+                                                    uint64_t epsilon_infinity_q32,
+                                                    uint64_t epsilon_one_q32,
+                                                    const tinyldp_memo_encoding* encoding);
+/* RAPPOR: PRR flip probability f (0 < f < 1), IRR P(1 | memo 0) = p, P(1 | memo 1) = q (p < q);
+ * the wire id TINYLDP_MECHANISM_TWO_STAGE. */
+tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, tinyldp_dyadic f,
+                                                     tinyldp_dyadic p, tinyldp_dyadic q,
+                                                     const tinyldp_memo_encoding* encoding);
+/* The wire identity; realized_epsilon_q32 is ε₁ (one report). */
+void tinyldp_two_stage_rr_describe(const tinyldp_two_stage_rr* ctx, tinyldp_description* out);
+
+/* What the memo adds to the description: both losses, the memo's draws, the channel. */
+typedef struct tinyldp_memo_description {
+  uint64_t epsilon_one_q32;      /* one report (the composed channel), · 2^32 */
+  uint64_t epsilon_infinity_q32; /* unlimited reports of one value (the PRR), · 2^32 */
+  uint64_t memo_bits_per_report; /* drawn from the memo stream, the same every report */
+  tinyldp_dyadic p1, q1, p2, q2; /* PRR and IRR probabilities */
+} tinyldp_memo_description;
+void tinyldp_two_stage_rr_describe_memo(const tinyldp_two_stage_rr* ctx,
+                                        tinyldp_memo_description* out);
+
+/* A report of `value` with its memo keyed by `key` (provisioned: an unprovisioned key is
+ * TINYLDP_STATUS_BAD_PARAMETER, with no report), the IRR from `source` as for every mechanism.
+ * In report, the header fields the key fixes are the key's: TINYLDP_WIRE_MEMO_GENERATION
+ * carries tinyldp_memo_key_generation(key) and, for a Bloom encoding, TINYLDP_WIRE_COHORT the
+ * key's cohort — whatever the caller's header holds there. Charge the ledger first
+ * (tinyldp_ledger_charge_memo): only then may the report leave. */
+tinyldp_status tinyldp_two_stage_rr_privatize(const tinyldp_two_stage_rr* ctx, uint32_t value,
+                                              const tinyldp_memo_key* key,
+                                              const tinyldp_entropy_source* source,
+                                              uint8_t* payload, size_t payload_size);
+tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint32_t value,
+                                           const tinyldp_memo_key* key,
+                                           const tinyldp_entropy_source* source,
+                                           const tinyldp_wire_header* header, uint8_t* frame,
+                                           size_t frame_size, size_t* written);
+
+/* ---- reports over time: the privacy ledger ---------------------------------------------------- */
+/* The device's privacy budget in a tinyldp_record: ε spent in the current epoch (capped) and over
+ * its life, by basic composition. A one-shot report costs its ε (tinyldp_ledger_charge); a
+ * memoized report costs ε∞ the first time its value is reported and nothing while the value
+ * stays the same (per attribute slot; a value that changes and comes back is charged again; a
+ * new key generation forgets every value). A charge is durable before it answers OK, and only
+ * then may the report be made and sent; anything else means: send nothing. Epochs only move
+ * forward, one roll at a time (a wrong clock cannot refill the budget). After a power cut the
+ * record holds the totals before or after the interrupted charge.
+ * The C API's ledger has TINYLDP_LEDGER_ATTRIBUTES attribute slots (memoized values tracked at
+ * once); its record needs a capacity of TINYLDP_LEDGER_RECORD_BYTES. Cost: the context (120
+ * bytes) plus its record; a charge that changes the totals is one record write. */
+#define TINYLDP_LEDGER_ATTRIBUTES 8
+#define TINYLDP_LEDGER_RECORD_BYTES (28 + 8 * TINYLDP_LEDGER_ATTRIBUTES) /* 92 */
+typedef enum tinyldp_ledger_result {
+  TINYLDP_LEDGER_OK = 0,
+  TINYLDP_LEDGER_BUDGET_EXHAUSTED = 1, /* the charge would exceed the epoch's cap: nothing spent */
+  TINYLDP_LEDGER_STORAGE_FAILED = 2,   /* not readable or not made durable: open again */
+  TINYLDP_LEDGER_NOT_OPEN = 3,         /* tinyldp_ledger_open has not succeeded */
+  TINYLDP_LEDGER_BAD_ATTRIBUTE = 4     /* attribute slot ≥ TINYLDP_LEDGER_ATTRIBUTES */
+} tinyldp_ledger_result;
+
+/* A closed ledger over `record` (kept by address: it must stay where it is and outlive the
+ * ledger) that lets an epoch spend at most cap_q32 (ε · 2^32). */
+void tinyldp_ledger_init(tinyldp_ledger* ledger, tinyldp_record* record, uint64_t cap_q32);
+/* Loads the totals (a blank record: a new device, everything zero, written once). A record that
+ * cannot be read or is not a ledger is TINYLDP_LEDGER_STORAGE_FAILED: never started over. */
+tinyldp_ledger_result tinyldp_ledger_open(tinyldp_ledger* ledger);
+/* Spends `cost_q32` in the current epoch (a one-shot report's realized ε), durably. */
+tinyldp_ledger_result tinyldp_ledger_charge(tinyldp_ledger* ledger, uint64_t cost_q32);
+/* A memoized report of the value with keyed tag `tag` (tinyldp_memo_key_value_tag) in slot
+ * `attribute`, under key `generation`: free if it is the value last charged there under this
+ * generation, else ε∞. */
+tinyldp_ledger_result tinyldp_ledger_charge_memoized(tinyldp_ledger* ledger, uint32_t attribute,
+                                                     uint64_t tag, uint32_t generation,
+                                                     uint64_t epsilon_infinity_q32);
+/* The same for a report of `value` by `mechanism` under `key`, in slot `attribute`: the tag of
+ * (the encoding's attribute, value), the key's generation, the mechanism's ε∞. */
+tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_t attribute,
+                                                 const tinyldp_two_stage_rr* mechanism,
+                                                 const tinyldp_memo_key* key, uint32_t value);
+/* Starts the next epoch (its spending starts at zero), durably. */
+tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger);
+int tinyldp_ledger_is_open(const tinyldp_ledger* ledger); /* 1 or 0 */
+uint32_t tinyldp_ledger_epoch(const tinyldp_ledger* ledger);
+uint64_t tinyldp_ledger_cap_q32(const tinyldp_ledger* ledger);
+uint64_t tinyldp_ledger_spent_q32(const tinyldp_ledger* ledger);     /* in this epoch */
+uint64_t tinyldp_ledger_remaining_q32(const tinyldp_ledger* ledger); /* cap − spent */
+uint64_t tinyldp_ledger_lifetime_q32(const tinyldp_ledger* ledger);  /* over the device's life */
+uint32_t tinyldp_ledger_charges(const tinyldp_ledger* ledger);       /* charges that cost ε */
+const char* tinyldp_ledger_result_string(tinyldp_ledger_result result);
 
 #ifdef __cplusplus
 }

@@ -10,10 +10,13 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
+#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/storage.hpp"
+#include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 #include "tinyldp/wipe.hpp"
 #include "tinyldp/wire.hpp"
@@ -41,6 +44,8 @@ struct RecordContext {
   CStorageDevice device;
   Record<CStorageDevice> record;
 };
+// The C API's ledger: a fixed number of attribute slots (the header documents it).
+using CLedger = PrivacyLedger<CStorageDevice, TINYLDP_LEDGER_ATTRIBUTES>;
 
 // Each context's storage holds its object, aligned, and is no larger than the object rounded
 // up to the storage's alignment (the header's sizes are exact).
@@ -58,9 +63,14 @@ static_assert(holds_exactly<DiscreteLaplace, tinyldp_dlaplace>);
 static_assert(holds_exactly<port::ChaCha20Drbg, tinyldp_chacha20_drbg>);
 static_assert(holds_exactly<HealthContext, tinyldp_health>);
 static_assert(holds_exactly<RecordContext, tinyldp_record>);
+static_assert(holds_exactly<port::MemoKey, tinyldp_memo_key>);
+static_assert(holds_exactly<TwoStageRr, tinyldp_two_stage_rr>);
+static_assert(holds_exactly<CLedger, tinyldp_ledger>);
 // Every context can be a plain global: nothing to destroy.
 static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(HealthContext) &&
-              TINYLDP_TRIVIALLY_DESTRUCTIBLE(RecordContext));
+              TINYLDP_TRIVIALLY_DESTRUCTIBLE(RecordContext) &&
+              TINYLDP_TRIVIALLY_DESTRUCTIBLE(port::MemoKey) &&
+              TINYLDP_TRIVIALLY_DESTRUCTIBLE(TwoStageRr) && TINYLDP_TRIVIALLY_DESTRUCTIBLE(CLedger));
 
 // The C enums and constants are the core's.
 static_assert(TINYLDP_STATUS_OK == int(Status::ok) &&
@@ -80,7 +90,25 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_OLH == int(wire::MechanismId::olh) &&
               TINYLDP_MECHANISM_HR == int(wire::MechanismId::hr) &&
               TINYLDP_MECHANISM_SD == int(wire::MechanismId::sd) &&
-              TINYLDP_MECHANISM_DLAPLACE == int(wire::MechanismId::dlaplace));
+              TINYLDP_MECHANISM_DLAPLACE == int(wire::MechanismId::dlaplace) &&
+              TINYLDP_MECHANISM_TWO_STAGE == int(wire::MechanismId::two_stage) &&
+              TINYLDP_MECHANISM_L_SUE == int(wire::MechanismId::l_sue) &&
+              TINYLDP_MECHANISM_L_OSUE == int(wire::MechanismId::l_osue) &&
+              TINYLDP_MECHANISM_L_OUE == int(wire::MechanismId::l_oue) &&
+              TINYLDP_MECHANISM_L_SOUE == int(wire::MechanismId::l_soue));
+static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
+              TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
+              TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
+              TINYLDP_MEMO_KEY_GENERATOR_FAILED == int(port::MemoKeyResult::generator_failed));
+static_assert(TINYLDP_LEDGER_OK == int(LedgerResult::ok) &&
+              TINYLDP_LEDGER_BUDGET_EXHAUSTED == int(LedgerResult::budget_exhausted) &&
+              TINYLDP_LEDGER_STORAGE_FAILED == int(LedgerResult::storage_failed) &&
+              TINYLDP_LEDGER_NOT_OPEN == int(LedgerResult::not_open) &&
+              TINYLDP_LEDGER_BAD_ATTRIBUTE == int(LedgerResult::bad_attribute) &&
+              TINYLDP_LEDGER_RECORD_BYTES == CLedger::record_bytes);
+static_assert(TINYLDP_MEMO_ONE_HOT == int(MemoEncoding::one_hot) &&
+              TINYLDP_MEMO_BLOOM == int(MemoEncoding::bloom) &&
+              TINYLDP_UE_STAGE_SUE == int(UeStage::sue) && TINYLDP_UE_STAGE_OUE == int(UeStage::oue));
 static_assert(TINYLDP_WIRE_DEVICE_ID == int(wire::field_device_id) &&
               TINYLDP_WIRE_EPOCH == int(wire::field_epoch) &&
               TINYLDP_WIRE_COHORT == int(wire::field_cohort) &&
@@ -145,9 +173,10 @@ concept HasReportType = requires { typename M::Report; };
 
 // One report's payload (what encode frames) into payload[0..size), from a bit reader made for
 // this report: 8-byte requests (the DRBG buffers already), the drawn bytes zeroed at the end.
-template <class M, class Value>
+// `key…`: the memo key of a memoized mechanism (none for the others).
+template <class M, class Value, class... Key>
 Status privatize_payload(const M& m, Value value, const tinyldp_entropy_source* source,
-                         uint8_t* payload, size_t size) {
+                         uint8_t* payload, size_t size, const Key&... key) {
   CEntropySource from(source != nullptr ? *source : tinyldp_entropy_source{nullptr, nullptr});
   RandomBits<CEntropySource, 8> rng(from);
   if constexpr (HasReportType<M>) {
@@ -165,15 +194,15 @@ Status privatize_payload(const M& m, Value value, const tinyldp_entropy_source* 
     }
     return s;
   } else {
-    return m.privatize(value, rng, payload, size);
+    return m.privatize(value, key..., rng, payload, size);
   }
 }
 
 // privatize_payload straight into the frame after the header, then the header.
-template <class M, class Value>
+template <class M, class Value, class... Key>
 tinyldp_status report_into(const M& m, Value value, const tinyldp_entropy_source* source,
                            const tinyldp_wire_header* header, uint8_t* frame, size_t frame_size,
-                           size_t* written) {
+                           size_t* written, const Key&... key) {
   wire::Header h{};
   if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
   const wire::Description d = m.description();
@@ -183,12 +212,30 @@ tinyldp_status report_into(const M& m, Value value, const tinyldp_entropy_source
     uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
     s = (h.fields & ~wire::known_fields) != 0
             ? Status::bad_parameter
-            : privatize_payload(m, value, source, payload, d.payload_bytes());
+            : privatize_payload(m, value, source, payload, d.payload_bytes(), key...);
     if (s == Status::ok) s = wire::encode(d, h, payload, frame, frame_size, length);
   }
   if (s != Status::ok && frame != nullptr) tinyldp::wipe(frame, frame_size);
   if (written != nullptr) *written = s == Status::ok ? length : 0;
   return to_c(s);
+}
+
+// The memo key in a context, or null when there is none a report may use (null or never
+// provisioned: an unprovisioned key's memo would be public).
+const port::MemoKey* usable_key(const tinyldp_memo_key* key) {
+  if (key == nullptr) return nullptr;
+  const port::MemoKey& k = object<port::MemoKey>(key);
+  return k.provisioned() ? &k : nullptr;
+}
+
+Dyadic from_c(tinyldp_dyadic d) { return make_dyadic(d.num, d.bits); }
+tinyldp_dyadic to_c(Dyadic d) { return {d.num, d.bits}; }
+
+// The encoding as the core takes it; false for a kind the core does not know.
+bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
+  if (e == nullptr || e->kind > TINYLDP_MEMO_BLOOM) return false;
+  out = {static_cast<MemoEncoding>(e->kind), e->bits, e->hashes, e->cohorts, e->attribute};
+  return true;
 }
 
 }  // namespace
@@ -400,6 +447,174 @@ tinyldp_storage_result tinyldp_record_write(tinyldp_record* record, const uint8_
 }
 uint32_t tinyldp_record_sequence(const tinyldp_record* record) {
   return object<RecordContext>(record).record.sequence();
+}
+
+// ---- reports over time: the memo key ------------------------------------------------------
+
+void tinyldp_memo_key_init(tinyldp_memo_key* key) {
+  new (Placement{}, key->opaque.bytes) port::MemoKey();
+}
+tinyldp_memo_key_result tinyldp_memo_key_load(tinyldp_memo_key* key, tinyldp_record* record) {
+  port::MemoKey& k = *new (Placement{}, key->opaque.bytes) port::MemoKey();
+  return static_cast<tinyldp_memo_key_result>(
+      port::load_memo_key(object<RecordContext>(record).record, k));
+}
+tinyldp_memo_key_result tinyldp_memo_key_load_or_provision(tinyldp_memo_key* key,
+                                                           tinyldp_record* record,
+                                                           tinyldp_chacha20_drbg* drbg) {
+  port::MemoKey& k = *new (Placement{}, key->opaque.bytes) port::MemoKey();
+  return static_cast<tinyldp_memo_key_result>(port::load_or_provision_memo_key(
+      object<port::ChaCha20Drbg>(drbg), object<RecordContext>(record).record, k));
+}
+tinyldp_memo_key_result tinyldp_memo_key_rekey(tinyldp_memo_key* key, tinyldp_record* record,
+                                               tinyldp_chacha20_drbg* drbg) {
+  return static_cast<tinyldp_memo_key_result>(
+      port::rekey_memo_key(object<port::ChaCha20Drbg>(drbg), object<RecordContext>(record).record,
+                           object<port::MemoKey>(key)));
+}
+int tinyldp_memo_key_provisioned(const tinyldp_memo_key* key) {
+  return object<port::MemoKey>(key).provisioned() ? 1 : 0;
+}
+uint32_t tinyldp_memo_key_generation(const tinyldp_memo_key* key) {
+  return object<port::MemoKey>(key).generation();
+}
+uint32_t tinyldp_memo_key_cohort(const tinyldp_memo_key* key, uint32_t cohorts) {
+  return object<port::MemoKey>(key).cohort(cohorts);
+}
+uint64_t tinyldp_memo_key_value_tag(const tinyldp_memo_key* key, uint32_t attribute,
+                                    uint32_t value) {
+  return object<port::MemoKey>(key).value_tag(attribute, value);
+}
+void tinyldp_memo_key_wipe(tinyldp_memo_key* key) { object<port::MemoKey>(key).wipe(); }
+const char* tinyldp_memo_key_result_string(tinyldp_memo_key_result result) {
+  switch (result) {
+    case TINYLDP_MEMO_KEY_OK: return "ok";
+    case TINYLDP_MEMO_KEY_NOT_PROVISIONED: return "memo key not provisioned";
+    case TINYLDP_MEMO_KEY_STORAGE_FAILED: return "memo key storage failed";
+    case TINYLDP_MEMO_KEY_GENERATOR_FAILED: return "memo key generator not seeded or failed";
+  }
+  return "unknown memo key result";
+}
+
+// ---- reports over time: memoized two-stage randomized response ----------------------------
+
+tinyldp_status tinyldp_two_stage_rr_configure_chain(tinyldp_two_stage_rr* ctx, uint8_t first,
+                                                    uint8_t second,
+                                                    uint64_t epsilon_infinity_q32,
+                                                    uint64_t epsilon_one_q32,
+                                                    const tinyldp_memo_encoding* encoding) {
+  return configure_into<TwoStageRr>(ctx, [&](TwoStageRr& r) {
+    TwoStageRr::Encoding e;
+    if (!from_c(encoding, e) || first > TINYLDP_UE_STAGE_OUE || second > TINYLDP_UE_STAGE_OUE)
+      return Status::bad_parameter;
+    return TwoStageRr::configure_chain(static_cast<UeStage>(first), static_cast<UeStage>(second),
+                                       Epsilon::from_q32(epsilon_infinity_q32),
+                                       Epsilon::from_q32(epsilon_one_q32), e, r);
+  });
+}
+tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, tinyldp_dyadic f,
+                                                     tinyldp_dyadic p, tinyldp_dyadic q,
+                                                     const tinyldp_memo_encoding* encoding) {
+  return configure_into<TwoStageRr>(ctx, [&](TwoStageRr& r) {
+    TwoStageRr::Encoding e;
+    if (!from_c(encoding, e) || f.bits > 64 || p.bits > 64 || q.bits > 64)
+      return Status::bad_parameter;
+    return TwoStageRr::configure_rappor(from_c(f), from_c(p), from_c(q), e, r);
+  });
+}
+void tinyldp_two_stage_rr_describe(const tinyldp_two_stage_rr* ctx, tinyldp_description* out) {
+  describe(object<TwoStageRr>(ctx), out);
+}
+void tinyldp_two_stage_rr_describe_memo(const tinyldp_two_stage_rr* ctx,
+                                        tinyldp_memo_description* out) {
+  const TwoStageRr& m = object<TwoStageRr>(ctx);
+  *out = {m.epsilon_one().q32, m.epsilon_infinity().q32, m.memo_bits_per_report(),
+          to_c(m.p1()),        to_c(m.q1()),             to_c(m.p2()),
+          to_c(m.q2())};
+}
+tinyldp_status tinyldp_two_stage_rr_privatize(const tinyldp_two_stage_rr* ctx, uint32_t value,
+                                              const tinyldp_memo_key* key,
+                                              const tinyldp_entropy_source* source,
+                                              uint8_t* payload, size_t payload_size) {
+  const port::MemoKey* k = usable_key(key);
+  if (k == nullptr) {
+    if (payload != nullptr) tinyldp::wipe(payload, payload_size);
+    return TINYLDP_STATUS_BAD_PARAMETER;
+  }
+  return to_c(privatize_payload(object<TwoStageRr>(ctx), value, source, payload, payload_size, *k));
+}
+tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint32_t value,
+                                           const tinyldp_memo_key* key,
+                                           const tinyldp_entropy_source* source,
+                                           const tinyldp_wire_header* header, uint8_t* frame,
+                                           size_t frame_size, size_t* written) {
+  const TwoStageRr& m = object<TwoStageRr>(ctx);
+  const port::MemoKey* k = usable_key(key);
+  if (k == nullptr) {
+    if (frame != nullptr) tinyldp::wipe(frame, frame_size);
+    if (written != nullptr) *written = 0;
+    return TINYLDP_STATUS_BAD_PARAMETER;
+  }
+  // The fields the key fixes come from the key.
+  tinyldp_wire_header h = header != nullptr ? *header : tinyldp_wire_header{0, 0, 0, 0, 0};
+  h.memo_generation = k->generation();
+  if (m.encoding().kind == MemoEncoding::bloom)
+    h.cohort = static_cast<uint16_t>(k->cohort(m.encoding().cohorts));
+  return report_into(m, value, source, &h, frame, frame_size, written, *k);
+}
+
+// ---- reports over time: the privacy ledger ------------------------------------------------
+
+void tinyldp_ledger_init(tinyldp_ledger* ledger, tinyldp_record* record, uint64_t cap_q32) {
+  new (Placement{}, ledger->opaque.bytes)
+      CLedger(object<RecordContext>(record).record, Epsilon::from_q32(cap_q32));
+}
+tinyldp_ledger_result tinyldp_ledger_open(tinyldp_ledger* ledger) {
+  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).open());
+}
+tinyldp_ledger_result tinyldp_ledger_charge(tinyldp_ledger* ledger, uint64_t cost_q32) {
+  return static_cast<tinyldp_ledger_result>(
+      object<CLedger>(ledger).charge(Epsilon::from_q32(cost_q32)));
+}
+tinyldp_ledger_result tinyldp_ledger_charge_memoized(tinyldp_ledger* ledger, uint32_t attribute,
+                                                     uint64_t tag, uint32_t generation,
+                                                     uint64_t epsilon_infinity_q32) {
+  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).charge_memoized(
+      attribute, tag, generation, Epsilon::from_q32(epsilon_infinity_q32)));
+}
+tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_t attribute,
+                                                 const tinyldp_two_stage_rr* mechanism,
+                                                 const tinyldp_memo_key* key, uint32_t value) {
+  const TwoStageRr& m = object<TwoStageRr>(mechanism);
+  const port::MemoKey& k = object<port::MemoKey>(key);
+  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).charge_memoized(
+      attribute, k.value_tag(m.encoding().attribute, value), k.generation(),
+      m.epsilon_infinity()));
+}
+tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger) {
+  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).roll_epoch());
+}
+int tinyldp_ledger_is_open(const tinyldp_ledger* ledger) {
+  return object<CLedger>(ledger).is_open() ? 1 : 0;
+}
+uint32_t tinyldp_ledger_epoch(const tinyldp_ledger* ledger) { return object<CLedger>(ledger).epoch(); }
+uint64_t tinyldp_ledger_cap_q32(const tinyldp_ledger* ledger) {
+  return object<CLedger>(ledger).cap().q32;
+}
+uint64_t tinyldp_ledger_spent_q32(const tinyldp_ledger* ledger) {
+  return object<CLedger>(ledger).spent().q32;
+}
+uint64_t tinyldp_ledger_remaining_q32(const tinyldp_ledger* ledger) {
+  return object<CLedger>(ledger).remaining().q32;
+}
+uint64_t tinyldp_ledger_lifetime_q32(const tinyldp_ledger* ledger) {
+  return object<CLedger>(ledger).lifetime().q32;
+}
+uint32_t tinyldp_ledger_charges(const tinyldp_ledger* ledger) {
+  return object<CLedger>(ledger).charges();
+}
+const char* tinyldp_ledger_result_string(tinyldp_ledger_result result) {
+  return to_string(static_cast<LedgerResult>(result));
 }
 
 }  // extern "C"

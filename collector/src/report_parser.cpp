@@ -3,6 +3,15 @@
 
 namespace tinyldp::collector {
 
+std::vector<HeaderField> header_fields(const wire::Header& h) {
+  std::vector<HeaderField> out;
+  if (h.fields & wire::field_device_id) out.push_back({"device_id", h.device_id});
+  if (h.fields & wire::field_epoch) out.push_back({"epoch", h.epoch});
+  if (h.fields & wire::field_cohort) out.push_back({"cohort", h.cohort});
+  if (h.fields & wire::field_memo_generation) out.push_back({"memo_generation", h.memo_generation});
+  return out;
+}
+
 const char* to_string(ParseError e) {
   switch (e) {
     case ParseError::none: return "ok";

@@ -35,7 +35,12 @@ extern "C" size_t platform_radio_last_frame(const uint8_t** frame) {
 
 extern "C" tinyldp_entropy_result platform_trng_fill(uint8_t* out, size_t length) {
 #if defined(TINYLDP_BOARD_MICROBIT)
-  tinyldp::port::Nrf51Rng rng;  // starts the peripheral, stops it when done
+  // QEMU's RNG model makes a byte per 660 µs of *host* time while the guest spins at full
+  // speed: on a busy host one byte may take far more spins than the 1 000 000 a real nRF51
+  // ever needs. Emulation only: a device keeps the default limit.
+  tinyldp::port::nrf51_rng::Config emulated;
+  emulated.max_spins_per_byte = 200000000;
+  tinyldp::port::Nrf51Rng rng(emulated);  // starts the peripheral, stops it when done
   return static_cast<tinyldp_entropy_result>(rng.fill(out, length, TINYLDP_ENTROPY_BLOCKING));
 #elif defined(__arm__) || defined(__riscv)
   static uint32_t x;  // NOT RANDOM: a stand-in on boards without a TRNG

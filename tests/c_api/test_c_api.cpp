@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The C API (tinyldp.h) against the C++ API: from the same entropy, the same wire reports, byte
 // for byte, for every mechanism it offers, from a test source and through the DRBG; and its
-// refusals (bad ε, values out of domain, short buffers, no entropy, no estimate) leave no report.
+// refusals (bad ε, values out of domain, short buffers, no entropy, no estimate) leave no report;
+// the memo key, the memoized reports (the same key secret) and the privacy ledger as in C++.
 // Runs on the host and on every QEMU target.
 #include "check.hpp"
 #include "tinyldp.h"
@@ -11,10 +12,13 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
+#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
+#include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 #include "tinyldp/wire.hpp"
 
@@ -310,6 +314,7 @@ namespace {
 // A C storage driver over a RAM array, as a C firmware would write one.
 struct Flash {
   uint8_t bytes[4 * 256];
+  bool broken;  // programming fails (a worn-out or unpowered flash)
 };
 tinyldp_storage_result flash_read(void* c, uint32_t address, uint8_t* out, size_t n) {
   const Flash* f = static_cast<const Flash*>(c);
@@ -319,7 +324,7 @@ tinyldp_storage_result flash_read(void* c, uint32_t address, uint8_t* out, size_
 }
 tinyldp_storage_result flash_program(void* c, uint32_t address, const uint8_t* data, size_t n) {
   Flash* f = static_cast<Flash*>(c);
-  if (address + n > sizeof f->bytes) return TINYLDP_STORAGE_IO_ERROR;
+  if (address + n > sizeof f->bytes || f->broken) return TINYLDP_STORAGE_IO_ERROR;
   for (size_t i = 0; i < n; ++i) f->bytes[address + i] &= data[i];
   return TINYLDP_STORAGE_OK;
 }
@@ -328,13 +333,18 @@ tinyldp_storage_result flash_erase(void* c, uint32_t sector) {
   for (size_t i = 0; i < 256; ++i) f->bytes[sector * 256 + i] = 0xFF;
   return TINYLDP_STORAGE_OK;
 }
+// Two devices' flash (one for each API), shared by the tests that need storage; blank, as a
+// device leaves the factory.
+Flash flashes[2];
+tinyldp_storage_device blank_device(Flash& flash) {
+  flash.broken = false;
+  for (uint32_t s = 0; s < 4; ++s) CHECK(flash_erase(&flash, s) == TINYLDP_STORAGE_OK);
+  return {flash_read, flash_program, flash_erase, &flash, {256, 4, 4, 0xFF}};
+}
 }  // namespace
 
 TEST(record_round_trips_across_a_reboot) {
-  static Flash flash;
-  for (uint32_t s = 0; s < 4; ++s) CHECK(flash_erase(&flash, s) == TINYLDP_STORAGE_OK);
-  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flash,
-                                         {256, 4, 4, 0xFF}};
+  const tinyldp_storage_device device = blank_device(flashes[0]);
   tinyldp_record record;
   CHECK_EQ(tinyldp_record_init(&record, &device, 0, 2), TINYLDP_STORAGE_OK);
   CHECK_EQ(tinyldp_record_capacity(&record), 2u * 256 - 16);
@@ -352,4 +362,357 @@ TEST(record_round_trips_across_a_reboot) {
   CHECK(bytes_equal(out, value, 3));
   CHECK_EQ(tinyldp_record_sequence(&after_reboot), 2u);
   CHECK_EQ(tinyldp_record_init(&after_reboot, &device, 3, 2), TINYLDP_STORAGE_BAD_GEOMETRY);
+}
+
+// ---- reports over time --------------------------------------------------------------------
+
+namespace {
+
+// Both APIs' memo keys provisioned from DRBGs seeded alike, each in its own device's flash
+// (sectors 0–1): the same secret.
+struct BothKeys {
+  port::ChaCha20Drbg cpp_drbg;
+  tinyldp_chacha20_drbg c_drbg;
+  CStorageDevice cpp_device;
+  Record<CStorageDevice> cpp_record;
+  port::MemoKey cpp_key;
+  tinyldp_record c_record;
+  tinyldp_memo_key c_key;
+
+  BothKeys() : cpp_device(blank_device(flashes[1])), cpp_record(cpp_device, 0, 1) {
+    const tinyldp_storage_device c_device = blank_device(flashes[0]);
+    InsecureTestSource seed_a(9), seed_b(9);
+    CHECK(cpp_drbg.seed_from(to_c_source(seed_a), TINYLDP_ENTROPY_ESTIMATE_FULL, 0, nullptr, 0) ==
+          EntropyResult::ok);
+    tinyldp_chacha20_drbg_init(&c_drbg);
+    const tinyldp_entropy_source seed = to_c_source(seed_b);
+    CHECK_EQ(tinyldp_chacha20_drbg_seed(&c_drbg, &seed, TINYLDP_ENTROPY_ESTIMATE_FULL, 0, nullptr, 0),
+             TINYLDP_ENTROPY_OK);
+    CHECK_EQ(tinyldp_record_init(&c_record, &c_device, 0, 1), TINYLDP_STORAGE_OK);
+    CHECK(port::load_or_provision_memo_key(cpp_drbg, cpp_record, cpp_key) == port::MemoKeyResult::ok);
+    CHECK_EQ(tinyldp_memo_key_load_or_provision(&c_key, &c_record, &c_drbg), TINYLDP_MEMO_KEY_OK);
+  }
+};
+
+// The same key: the same tags, cohorts and generation.
+void expect_same_key(const port::MemoKey& cpp, const tinyldp_memo_key* c) {
+  CHECK_EQ(tinyldp_memo_key_provisioned(c), cpp.provisioned() ? 1 : 0);
+  CHECK_EQ(tinyldp_memo_key_generation(c), cpp.generation());
+  CHECK_EQ(tinyldp_memo_key_cohort(c, 64), cpp.cohort(64));
+  for (uint32_t v = 0; v < 4; ++v) CHECK_EQ(tinyldp_memo_key_value_tag(c, 1, v), cpp.value_tag(1, v));
+}
+
+// Memoized reports of `values` from both APIs, the IRR from copies of the same source, with
+// every header field (C++ writes the key's generation and cohort itself).
+template <size_t N>
+void expect_same_memo_reports(const char* what, const TwoStageRr& m, const tinyldp_two_stage_rr* c,
+                              const BothKeys& keys, const uint32_t (&values)[N]) {
+  expect_same_description(m, tinyldp_two_stage_rr_describe, c);  // realized ε: ε₁
+  CHECK_EQ(m.realized_epsilon().q32, m.epsilon_one().q32);
+  tinyldp_memo_description memo{};
+  tinyldp_two_stage_rr_describe_memo(c, &memo);
+  CHECK_EQ(memo.epsilon_one_q32, m.epsilon_one().q32);
+  CHECK_EQ(memo.epsilon_infinity_q32, m.epsilon_infinity().q32);
+  CHECK(memo.epsilon_one_q32 < memo.epsilon_infinity_q32);
+  CHECK_EQ(memo.memo_bits_per_report, m.memo_bits_per_report());
+  CHECK(memo.p1.num == m.p1().num && memo.p1.bits == m.p1().bits);
+  CHECK(memo.q1.num == m.q1().num && memo.q1.bits == m.q1().bits);
+  CHECK(memo.p2.num == m.p2().num && memo.p2.bits == m.p2().bits);
+  CHECK(memo.q2.num == m.q2().num && memo.q2.bits == m.q2().bits);
+
+  const bool bloom = m.encoding().kind == MemoEncoding::bloom;
+  wire::Header h{};
+  h.fields = wire::known_fields;
+  h.device_id = 0xC0FFEE;
+  h.epoch = 3;
+  h.cohort = bloom ? static_cast<uint16_t>(keys.cpp_key.cohort(m.encoding().cohorts)) : 7;
+  h.memo_generation = keys.cpp_key.generation();
+  // The caller's generation (and a Bloom cohort) are replaced by the key's.
+  const tinyldp_wire_header c_header = {TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_EPOCH |
+                                            TINYLDP_WIRE_COHORT | TINYLDP_WIRE_MEMO_GENERATION,
+                                        0xC0FFEE, 3, static_cast<uint16_t>(bloom ? 0xEEEE : 7),
+                                        0xEEEEEEEE};
+  InsecureTestSource cpp_source(41), c_source(41);
+  const tinyldp_entropy_source source = to_c_source(c_source);
+  uint32_t mismatches = 0;
+  for (uint32_t i = 0; i < reports_per_case; ++i) {
+    for (uint32_t v : values) {
+      uint8_t a[frame_capacity] = {}, b[frame_capacity] = {};
+      uint8_t* payload = a + wire::Description::header_bytes(h.fields);
+      RandomBits<InsecureTestSource, 8> rng(cpp_source);
+      size_t na = 0, nb = 0;
+      CHECK(m.privatize(v, keys.cpp_key, rng, payload, m.report_bytes()) == Status::ok);
+      CHECK(wire::encode(m.description(), h, payload, a, sizeof a, na) == Status::ok);
+      CHECK_EQ(tinyldp_two_stage_rr_report(c, v, &keys.c_key, &source, &c_header, b, sizeof b, &nb),
+               TINYLDP_STATUS_OK);
+      if (na == 0 || na != nb || !bytes_equal(a, b, na)) ++mismatches;
+      // The payload alone, from the same draws.
+      uint8_t p[TINYLDP_UE_PAYLOAD_BYTES(1024)] = {};
+      InsecureTestSource again(1000 + v), again_c(1000 + v);
+      RandomBits<InsecureTestSource, 8> rng_again(again);
+      const tinyldp_entropy_source source_again = to_c_source(again_c);
+      CHECK(m.privatize(v, keys.cpp_key, rng_again, a, m.report_bytes()) == Status::ok);
+      CHECK_EQ(tinyldp_two_stage_rr_privatize(c, v, &keys.c_key, &source_again, p, sizeof p),
+               TINYLDP_STATUS_OK);
+      if (!bytes_equal(a, p, m.report_bytes())) ++mismatches;
+    }
+  }
+  if (mismatches != 0) {
+    test::print(what);
+    test::print(": memoized reports differ\n");
+  }
+  CHECK_EQ(mismatches, 0u);
+}
+
+constexpr uint64_t two = TINYLDP_EPSILON_Q32(2, 1);
+
+}  // namespace
+
+TEST(memo_key_provisions_loads_and_rekeys_like_cpp) {
+  BothKeys keys;
+  expect_same_key(keys.cpp_key, &keys.c_key);
+  CHECK_EQ(tinyldp_memo_key_generation(&keys.c_key), 0u);
+  CHECK(bytes_equal(flashes[0].bytes, flashes[1].bytes, sizeof flashes[0].bytes));
+  // A reboot loads the same secret; it never provisions a new one.
+  tinyldp_record record;
+  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
+                                         {256, 4, 4, 0xFF}};
+  CHECK_EQ(tinyldp_record_init(&record, &device, 0, 1), TINYLDP_STORAGE_OK);
+  tinyldp_memo_key rebooted;
+  CHECK_EQ(tinyldp_memo_key_load(&rebooted, &record), TINYLDP_MEMO_KEY_OK);
+  expect_same_key(keys.cpp_key, &rebooted);
+  CHECK_EQ(tinyldp_memo_key_load_or_provision(&rebooted, &record, &keys.c_drbg), TINYLDP_MEMO_KEY_OK);
+  expect_same_key(keys.cpp_key, &rebooted);
+  // Re-keying: the next generation, a new secret, durable; the same in both APIs.
+  const uint64_t old_tag = tinyldp_memo_key_value_tag(&rebooted, 1, 0);
+  CHECK(port::rekey_memo_key(keys.cpp_drbg, keys.cpp_record, keys.cpp_key) == port::MemoKeyResult::ok);
+  CHECK_EQ(tinyldp_memo_key_rekey(&rebooted, &record, &keys.c_drbg), TINYLDP_MEMO_KEY_OK);
+  CHECK_EQ(tinyldp_memo_key_generation(&rebooted), 1u);
+  CHECK(tinyldp_memo_key_value_tag(&rebooted, 1, 0) != old_tag);
+  expect_same_key(keys.cpp_key, &rebooted);
+  CHECK(bytes_equal(flashes[0].bytes, flashes[1].bytes, sizeof flashes[0].bytes));
+  CStorageDevice c_flash(device);  // what C wrote, C++ reads
+  Record<CStorageDevice> c_written(c_flash, 0, 1);
+  port::MemoKey loaded;
+  CHECK(port::load_memo_key(c_written, loaded) == port::MemoKeyResult::ok);
+  expect_same_key(loaded, &rebooted);
+  // Refusals: no key in a blank record; no generator; a key never made cannot be re-keyed; a
+  // failing flash keeps the old key in the record and leaves none in RAM.
+  tinyldp_memo_key key;
+  tinyldp_memo_key_init(&key);
+  CHECK_EQ(tinyldp_memo_key_provisioned(&key), 0);
+  CHECK_EQ(tinyldp_memo_key_rekey(&key, &record, &keys.c_drbg), TINYLDP_MEMO_KEY_NOT_PROVISIONED);
+  tinyldp_record blank;
+  CHECK_EQ(tinyldp_record_init(&blank, &device, 2, 1), TINYLDP_STORAGE_OK);
+  CHECK_EQ(tinyldp_memo_key_load(&key, &blank), TINYLDP_MEMO_KEY_NOT_PROVISIONED);
+  tinyldp_chacha20_drbg unseeded;
+  tinyldp_chacha20_drbg_init(&unseeded);
+  CHECK_EQ(tinyldp_memo_key_load_or_provision(&key, &blank, &unseeded),
+           TINYLDP_MEMO_KEY_GENERATOR_FAILED);
+  CHECK_EQ(tinyldp_memo_key_provisioned(&key), 0);
+  flashes[0].broken = true;
+  CHECK_EQ(tinyldp_memo_key_rekey(&rebooted, &record, &keys.c_drbg), TINYLDP_MEMO_KEY_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_memo_key_provisioned(&rebooted), 0);
+  flashes[0].broken = false;
+  CHECK_EQ(tinyldp_memo_key_load(&rebooted, &record), TINYLDP_MEMO_KEY_OK);
+  CHECK_EQ(tinyldp_memo_key_generation(&rebooted), 1u);
+  CHECK_EQ(tinyldp_memo_key_result_string(TINYLDP_MEMO_KEY_STORAGE_FAILED)[0], 'm');
+}
+
+TEST(memoized_reports_give_the_cpp_reports) {
+  BothKeys keys;
+  const uint32_t values[] = {0, 1, 17, 63};
+  const uint8_t stages[] = {TINYLDP_UE_STAGE_SUE, TINYLDP_UE_STAGE_OUE};
+  const uint32_t domains[] = {64, 100};
+  for (uint8_t first : stages) {
+    for (uint8_t second : stages) {
+      for (uint32_t k : domains) {
+        const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(k, 2);
+        tinyldp_two_stage_rr c;
+        CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&c, first, second, two, one, &encoding),
+                 TINYLDP_STATUS_OK);
+        TwoStageRr m;
+        CHECK(TwoStageRr::configure_chain(UeStage(first), UeStage(second), Epsilon::from_q32(two),
+                                          eps_one, TwoStageRr::one_hot(k, 2), m) == Status::ok);
+        expect_same_memo_reports("chain", m, &c, keys, values);
+      }
+    }
+  }
+  // RAPPOR (f = 1/2, p = 1/4, q = 3/4), one-hot and over a Bloom filter with cohorts.
+  const tinyldp_dyadic f = {1, 1}, p = {1, 2}, q = {3, 2};
+  const tinyldp_memo_encoding one_hot = TINYLDP_MEMO_ONE_HOT_ENCODING(64, 0);
+  const tinyldp_memo_encoding bloom = TINYLDP_MEMO_BLOOM_ENCODING(128, 2, 8, 1);
+  tinyldp_two_stage_rr c;
+  CHECK_EQ(tinyldp_two_stage_rr_configure_rappor(&c, f, p, q, &one_hot), TINYLDP_STATUS_OK);
+  expect_same_memo_reports("rappor",
+                           TwoStageRr::make_rappor({1, 1}, {1, 2}, {3, 2}, TwoStageRr::one_hot(64)),
+                           &c, keys, values);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_rappor(&c, f, p, q, &bloom), TINYLDP_STATUS_OK);
+  const uint32_t any_values[] = {0, 12345, 0xFFFFFFFFu};
+  expect_same_memo_reports("rappor bloom",
+                           TwoStageRr::make_rappor({1, 1}, {1, 2}, {3, 2},
+                                                   TwoStageRr::bloom(128, 2, 8, 1)),
+                           &c, keys, any_values);
+  // A non-reduced fraction is the same probability: 2/4 = 1/2.
+  tinyldp_two_stage_rr same;
+  CHECK_EQ(tinyldp_two_stage_rr_configure_rappor(&same, {2, 2}, {4, 4}, {12, 4}, &bloom),
+           TINYLDP_STATUS_OK);
+  tinyldp_description d1, d2;
+  tinyldp_two_stage_rr_describe(&c, &d1);
+  tinyldp_two_stage_rr_describe(&same, &d2);
+  CHECK_EQ(d1.digest, d2.digest);
+}
+
+TEST(memoized_refusals_leave_no_report) {
+  BothKeys keys;
+  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
+  tinyldp_two_stage_rr c;
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&c, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, one,
+                                                two, &encoding),
+           TINYLDP_STATUS_BAD_EPSILON);  // ε₁ must be below ε∞
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&c, 2, TINYLDP_UE_STAGE_SUE, two, one, &encoding),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  const tinyldp_memo_encoding unknown = {7, 16, 1, 1, 0}, too_small = TINYLDP_MEMO_ONE_HOT_ENCODING(1, 0);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&c, 0, 0, two, one, &unknown),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&c, 0, 0, two, one, &too_small),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&c, 0, 0, two, one, nullptr),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_rappor(&c, {0, 1}, {1, 2}, {3, 2}, &encoding),
+           TINYLDP_STATUS_BAD_PARAMETER);  // f = 0
+  CHECK_EQ(tinyldp_two_stage_rr_configure_rappor(&c, {1, 1}, {3, 2}, {1, 2}, &encoding),
+           TINYLDP_STATUS_BAD_PARAMETER);  // p > q
+  CHECK_EQ(tinyldp_two_stage_rr_configure_rappor(&c, {1, 65}, {1, 2}, {3, 2}, &encoding),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&c, 1, 0, two, one, &encoding), TINYLDP_STATUS_OK);
+  InsecureTestSource raw(1);
+  const tinyldp_entropy_source source = to_c_source(raw);
+  uint8_t frame[32];
+  size_t written = 99;
+  for (uint8_t& b : frame) b = 0xEE;
+  CHECK_EQ(tinyldp_two_stage_rr_report(&c, 16, &keys.c_key, &source, nullptr, frame, sizeof frame,
+                                       &written),
+           TINYLDP_STATUS_VALUE_OUT_OF_DOMAIN);
+  CHECK_EQ(written, 0u);
+  CHECK(all_zero(frame, sizeof frame));
+  // No report from a key that was never provisioned (its memo would be public).
+  tinyldp_memo_key unprovisioned;
+  tinyldp_memo_key_init(&unprovisioned);
+  written = 99;
+  for (uint8_t& b : frame) b = 0xEE;
+  CHECK_EQ(tinyldp_two_stage_rr_report(&c, 3, &unprovisioned, &source, nullptr, frame, sizeof frame,
+                                       &written),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(written, 0u);
+  CHECK(all_zero(frame, sizeof frame));
+  for (uint8_t& b : frame) b = 0xEE;
+  CHECK_EQ(tinyldp_two_stage_rr_privatize(&c, 3, nullptr, &source, frame, sizeof frame),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK(all_zero(frame, sizeof frame));
+  CHECK_EQ(tinyldp_two_stage_rr_report(&c, 3, &keys.c_key, &source, nullptr, frame, 8, &written),
+           TINYLDP_STATUS_BUFFER_TOO_SMALL);
+  CHECK_EQ(tinyldp_two_stage_rr_report(&c, 3, &keys.c_key, nullptr, nullptr, frame, sizeof frame,
+                                       &written),
+           TINYLDP_STATUS_ENTROPY_FAILED);
+  CHECK(all_zero(frame, sizeof frame));
+  CHECK_EQ(tinyldp_two_stage_rr_report(&c, 3, &keys.c_key, &source, nullptr, frame, sizeof frame,
+                                       &written),
+           TINYLDP_STATUS_OK);
+  CHECK_EQ(written, size_t{TINYLDP_WIRE_FIXED_HEADER_BYTES + 2});
+}
+
+namespace {
+// One step applied to both ledgers: the same answer and the same totals.
+template <class Ledger>
+void expect_same_ledger(const Ledger& cpp, const tinyldp_ledger* c) {
+  CHECK_EQ(tinyldp_ledger_is_open(c), cpp.is_open() ? 1 : 0);
+  CHECK_EQ(tinyldp_ledger_epoch(c), cpp.epoch());
+  CHECK_EQ(tinyldp_ledger_cap_q32(c), cpp.cap().q32);
+  CHECK_EQ(tinyldp_ledger_spent_q32(c), cpp.spent().q32);
+  CHECK_EQ(tinyldp_ledger_remaining_q32(c), cpp.remaining().q32);
+  CHECK_EQ(tinyldp_ledger_lifetime_q32(c), cpp.lifetime().q32);
+  CHECK_EQ(tinyldp_ledger_charges(c), cpp.charges());
+}
+}  // namespace
+
+TEST(ledger_charges_refuses_and_reboots_like_cpp) {
+  // Each API's ledger in sectors 2–3 of its device's flash (the memo keys in 0–1).
+  BothKeys keys;
+  using CppLedger = PrivacyLedger<CStorageDevice, TINYLDP_LEDGER_ATTRIBUTES>;
+  Record<CStorageDevice> cpp_record(keys.cpp_device, 2, 1);
+  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
+                                         {256, 4, 4, 0xFF}};
+  tinyldp_record c_record;
+  CHECK_EQ(tinyldp_record_init(&c_record, &device, 2, 1), TINYLDP_STORAGE_OK);
+  CHECK(tinyldp_record_capacity(&c_record) >= TINYLDP_LEDGER_RECORD_BYTES);
+  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
+  tinyldp_two_stage_rr mechanism;
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&mechanism, TINYLDP_UE_STAGE_OUE,
+                                                TINYLDP_UE_STAGE_SUE, two, one, &encoding),
+           TINYLDP_STATUS_OK);
+  tinyldp_memo_description memo;
+  tinyldp_two_stage_rr_describe_memo(&mechanism, &memo);
+  const Epsilon eps_inf = Epsilon::from_q32(memo.epsilon_infinity_q32);
+  const uint64_t cap = 2 * memo.epsilon_infinity_q32 + one;  // two changes and a one-shot ε = 1
+
+  CppLedger cpp(cpp_record, Epsilon::from_q32(cap));
+  tinyldp_ledger c;
+  tinyldp_ledger_init(&c, &c_record, cap);
+  auto both = [&](LedgerResult a, tinyldp_ledger_result b, tinyldp_ledger_result expected) {
+    CHECK_EQ(b, expected);
+    CHECK_EQ(int(a), int(b));
+    expect_same_ledger(cpp, &c);
+  };
+  const auto tag = [&](uint32_t value) { return keys.cpp_key.value_tag(0, value); };
+  const uint32_t generation = keys.cpp_key.generation();
+  both(cpp.charge(eps_one), tinyldp_ledger_charge(&c, one), TINYLDP_LEDGER_NOT_OPEN);
+  both(cpp.open(), tinyldp_ledger_open(&c), TINYLDP_LEDGER_OK);
+  // A value: ε∞ once; again: free (tinyldp_ledger_charge_memo is the same as the tag by hand).
+  both(cpp.charge_memoized(0, tag(3), generation, eps_inf),
+       tinyldp_ledger_charge_memo(&c, 0, &mechanism, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+  both(cpp.charge_memoized(0, tag(3), generation, eps_inf),
+       tinyldp_ledger_charge_memoized(&c, 0, tag(3), generation, memo.epsilon_infinity_q32),
+       TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charges(&c), 1u);
+  both(cpp.charge_memoized(0, tag(4), generation, eps_inf),
+       tinyldp_ledger_charge_memo(&c, 0, &mechanism, &keys.c_key, 4), TINYLDP_LEDGER_OK);
+  both(cpp.charge(eps_one), tinyldp_ledger_charge(&c, one), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_remaining_q32(&c), 0u);
+  // The cap: a changed value is refused, nothing spent or written.
+  both(cpp.charge_memoized(0, tag(5), generation, eps_inf),
+       tinyldp_ledger_charge_memo(&c, 0, &mechanism, &keys.c_key, 5),
+       TINYLDP_LEDGER_BUDGET_EXHAUSTED);
+  both(cpp.charge_memoized(8, tag(5), generation, eps_inf),
+       tinyldp_ledger_charge_memo(&c, TINYLDP_LEDGER_ATTRIBUTES, &mechanism, &keys.c_key, 5),
+       TINYLDP_LEDGER_BAD_ATTRIBUTE);
+  both(cpp.roll_epoch(), tinyldp_ledger_roll_epoch(&c), TINYLDP_LEDGER_OK);
+  both(cpp.charge_memoized(7, tag(5), generation, eps_inf),
+       tinyldp_ledger_charge_memo(&c, 7, &mechanism, &keys.c_key, 5), TINYLDP_LEDGER_OK);
+  CHECK(bytes_equal(flashes[0].bytes, flashes[1].bytes, sizeof flashes[0].bytes));
+  CHECK_EQ(tinyldp_ledger_epoch(&c), 1u);
+  CHECK_EQ(tinyldp_ledger_lifetime_q32(&c), 3 * memo.epsilon_infinity_q32 + one);
+
+  // A reboot: the totals and the memoized value are kept (the same value is still free).
+  tinyldp_record c_record_again;
+  CHECK_EQ(tinyldp_record_init(&c_record_again, &device, 2, 1), TINYLDP_STORAGE_OK);
+  tinyldp_ledger after;
+  tinyldp_ledger_init(&after, &c_record_again, cap);
+  CHECK_EQ(tinyldp_ledger_open(&after), TINYLDP_LEDGER_OK);
+  expect_same_ledger(cpp, &after);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&after, 7, &mechanism, &keys.c_key, 5), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charges(&after), cpp.charges());
+  // A flash that fails: storage_failed and closed until opened again; nothing was spent.
+  flashes[0].broken = true;
+  CHECK_EQ(tinyldp_ledger_charge(&after, one), TINYLDP_LEDGER_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_ledger_is_open(&after), 0);
+  CHECK_EQ(tinyldp_ledger_charge(&after, one), TINYLDP_LEDGER_NOT_OPEN);
+  flashes[0].broken = false;
+  CHECK_EQ(tinyldp_ledger_open(&after), TINYLDP_LEDGER_OK);
+  expect_same_ledger(cpp, &after);
+  // A record that holds something else is never taken for a new ledger.
+  const uint8_t other[5] = {1, 2, 3, 4, 5};
+  CHECK_EQ(tinyldp_record_write(&c_record_again, other, sizeof other), TINYLDP_STORAGE_OK);
+  CHECK_EQ(tinyldp_ledger_open(&after), TINYLDP_LEDGER_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_ledger_result_string(TINYLDP_LEDGER_BUDGET_EXHAUSTED)[0], 'p');
 }

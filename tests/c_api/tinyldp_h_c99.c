@@ -8,6 +8,10 @@ static tinyldp_chacha20_drbg drbg; /* globals: zero-initialized, .bss */
 static tinyldp_ue oue;
 static tinyldp_health health;
 static tinyldp_record record;
+static tinyldp_memo_key memo_key;
+static tinyldp_two_stage_rr l_osue;
+static tinyldp_ledger ledger;
+static tinyldp_record ledger_record;
 static uint64_t table[TINYLDP_DLAPLACE_TABLE_ENTRIES(-8, 8)];
 static const tinyldp_health_plan plan = TINYLDP_HEALTH_PLAN_DEFAULT;
 static const tinyldp_health_config config = TINYLDP_HEALTH_CONFIG_DEFAULT;
@@ -35,4 +39,58 @@ int tinyldp_h_c99_uses(const tinyldp_entropy_source* trng, uint8_t* frame, size_
   return tinyldp_ue_report(&oue, 3, &source, &header, frame, size, &written) == TINYLDP_STATUS_OK
              ? 0
              : 7;
+}
+
+/* Reports over time: the memo key, a memoized chain and RAPPOR, the ledger's charge first. */
+int tinyldp_h_c99_memo(const tinyldp_storage_device* flash, uint8_t* frame, size_t size);
+int tinyldp_h_c99_memo(const tinyldp_storage_device* flash, uint8_t* frame, size_t size) {
+  static const tinyldp_memo_encoding one_hot = TINYLDP_MEMO_ONE_HOT_ENCODING(256, 0);
+  static const tinyldp_memo_encoding bloom = TINYLDP_MEMO_BLOOM_ENCODING(128, 2, 16, 1);
+  const tinyldp_dyadic f = {1, 1}, p = {1, 2}, q = {3, 2};
+  tinyldp_two_stage_rr rappor;
+  tinyldp_memo_description memo;
+  tinyldp_description description;
+  tinyldp_entropy_source source = tinyldp_chacha20_drbg_source(&drbg);
+  tinyldp_wire_header header = {TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_MEMO_GENERATION, 1, 0, 0, 0};
+  tinyldp_ledger_result charged;
+  tinyldp_memo_key_result loaded;
+  size_t written = 0;
+  if (tinyldp_record_init(&record, flash, 0, 1) != TINYLDP_STORAGE_OK) return 1;
+  if (tinyldp_record_init(&ledger_record, flash, 2, 1) != TINYLDP_STORAGE_OK) return 2;
+  loaded = tinyldp_memo_key_load_or_provision(&memo_key, &record, &drbg);
+  if (loaded != TINYLDP_MEMO_KEY_OK) return tinyldp_memo_key_result_string(loaded)[0];
+  if (tinyldp_two_stage_rr_configure_chain(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE,
+                                           TINYLDP_EPSILON_Q32(2, 1), TINYLDP_EPSILON_Q32(1, 1),
+                                           &one_hot) != TINYLDP_STATUS_OK)
+    return 3;
+  if (tinyldp_two_stage_rr_configure_rappor(&rappor, f, p, q, &bloom) != TINYLDP_STATUS_OK) return 4;
+  tinyldp_two_stage_rr_describe(&l_osue, &description);
+  tinyldp_two_stage_rr_describe_memo(&l_osue, &memo);
+  tinyldp_ledger_init(&ledger, &ledger_record, 2 * memo.epsilon_infinity_q32);
+  if (tinyldp_ledger_open(&ledger) != TINYLDP_LEDGER_OK) return 5;
+  charged = tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &memo_key, 7);
+  if (charged != TINYLDP_LEDGER_OK) return tinyldp_ledger_result_string(charged)[0];
+  if (tinyldp_ledger_charge_memoized(&ledger, 1, tinyldp_memo_key_value_tag(&memo_key, 1, 9),
+                                     tinyldp_memo_key_generation(&memo_key),
+                                     memo.epsilon_infinity_q32) != TINYLDP_LEDGER_OK ||
+      tinyldp_ledger_charge(&ledger, description.realized_epsilon_q32) != TINYLDP_LEDGER_BUDGET_EXHAUSTED)
+    return 6;
+  if (tinyldp_ledger_roll_epoch(&ledger) != TINYLDP_LEDGER_OK || !tinyldp_ledger_is_open(&ledger) ||
+      tinyldp_ledger_epoch(&ledger) != 1 || tinyldp_ledger_spent_q32(&ledger) != 0 ||
+      tinyldp_ledger_remaining_q32(&ledger) != tinyldp_ledger_cap_q32(&ledger) ||
+      tinyldp_ledger_lifetime_q32(&ledger) == 0 || tinyldp_ledger_charges(&ledger) != 2)
+    return 7;
+  header.cohort = (uint16_t)tinyldp_memo_key_cohort(&memo_key, 16);
+  if (tinyldp_two_stage_rr_privatize(&rappor, 12345u, &memo_key, &source, frame, size) !=
+      TINYLDP_STATUS_OK)
+    return 8;
+  if (tinyldp_memo_key_rekey(&memo_key, &record, &drbg) != TINYLDP_MEMO_KEY_OK ||
+      !tinyldp_memo_key_provisioned(&memo_key) || tinyldp_memo_key_load(&memo_key, &record) != 0)
+    return 9;
+  if (tinyldp_two_stage_rr_report(&l_osue, 7, &memo_key, &source, &header, frame, size, &written) !=
+      TINYLDP_STATUS_OK)
+    return 10;
+  tinyldp_memo_key_wipe(&memo_key);
+  tinyldp_memo_key_init(&memo_key);
+  return memo.p1.bits + memo.q1.bits + memo.p2.bits + memo.q2.bits > 0 ? 0 : 11;
 }

@@ -105,19 +105,11 @@ Epsilon epsilon_option(const MechanismOptions& o, bool* exact) {
 }
 
 Dyadic parse_probability(const std::string& option, const std::string& text) {
-  const auto bad = [&] {
-    return BadInput("--" + option + " \"" + text + "\" is not a probability: a decimal in [0, 1] like 0.25");
-  };
-  if (!text.empty() && text.find_first_not_of("0.") == std::string::npos && text.find_first_of('0') != std::string::npos)
-    return Dyadic{0, 0};  // "0", "0.0"
-  Epsilon scaled;
   try {
-    scaled = parse_epsilon(text);  // the same exact decimal reading, ⌊x · 2^32⌋
-  } catch (const std::invalid_argument&) {
-    throw bad();
+    return collector::parse_probability("--" + option, text);  // the Python keywords' reading too
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(e.what());
   }
-  if (scaled.q32 > (std::uint64_t{1} << 32)) throw bad();
-  return make_dyadic(scaled.q32, 32);
 }
 
 std::string describe(const Mechanism& m) {

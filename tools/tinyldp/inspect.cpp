@@ -35,11 +35,7 @@ int run(const std::vector<std::string>& inputs, bool json) {
         status = exit_rejected;
       } else {
         j["mechanism"] = collector::name_of(d.id);
-        const auto& h = r.report.header;
-        if (h.fields & wire::field_device_id) j["device_id"] = h.device_id;
-        if (h.fields & wire::field_epoch) j["epoch"] = h.epoch;
-        if (h.fields & wire::field_cohort) j["cohort"] = h.cohort;
-        if (h.fields & wire::field_memo_generation) j["memo_generation"] = h.memo_generation;
+        for (const auto& field : collector::header_fields(r.report.header)) j[field.name] = field.value;
         for (const auto& field : m.payload_fields(r.report.payload))
           std::visit([&](const auto& v) { j[field.name] = v; }, field.value);
       }

@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
       "  tinyldp simulate -m l-osue -e 2 --epsilon-one 1 -d 100 -i adult.csv -c age --rounds 3 -o a.tldp\n"
       "  tinyldp aggregate a.tldp --epoch 2\n"
       "  tinyldp wrap uart.bin -m l-osue -e 2 --epsilon-one 1 -d 256 -o fleet.tldp\n"
+      "  tinyldp joint plan --domains 2x16 --f 0.1 0.5 0.7 0.9\n"
+      "  tinyldp joint simulate -i nltcs.csv --no-header --sample 0.2 --f 0.5 -o n.tldpj\n"
+      "  tinyldp joint n.tldpj --attributes 0,1,2 --truth nltcs.csv --no-header\n"
       "Mechanisms: " + collector::mechanism_names() + " (rr is binary: domain 2).\n"
       "Numeric mechanisms (" + numeric + ") take integers of [--lo, --hi] instead of --domain;\n"
       "aggregate prints their mean with an interval, then the distribution.\n"
@@ -43,7 +46,7 @@ int main(int argc, char** argv) {
       "Full manual: docs/cli.md");
   const tools::Subcommand commands[] = {tools::add_simulate(app), tools::add_aggregate(app),
                                         tools::add_plan(app), tools::add_inspect(app),
-                                        tools::add_wrap(app)};
+                                        tools::add_wrap(app), tools::add_joint(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -9,6 +9,7 @@
 
 #include "cli_common.hpp"
 #include "epsilon_text.hpp"
+#include "fleet_keys.hpp"
 #include <fstream>
 #include <map>
 #include <random>
@@ -40,51 +41,6 @@ struct SimulateOptions {
   std::optional<std::string> fleet_key;
 };
 
-// The fleet's devices' memo keys (memoized mechanisms): device i's 32-byte secret is block i of
-// ChaCha20 under the fleet's master key — from --fleet-key FILE (32 bytes, created from the
-// OS's randomness if missing, so that later runs continue the same fleet), else derived from
-// --seed, else fresh from the OS for this run only.
-class FleetKeys {
- public:
-  explicit FleetKeys(const SimulateOptions& o) {
-    std::uint8_t master[32] = {};
-    if (o.fleet_key) {
-      std::ifstream in(*o.fleet_key, std::ios::binary);
-      if (in) {
-        in.read(reinterpret_cast<char*>(master), sizeof master);
-        if (in.gcount() != static_cast<std::streamsize>(sizeof master) || in.peek() != EOF)
-          throw BadInput(*o.fleet_key + ": not a fleet key (32 bytes)");
-      } else {
-        fresh(master);
-        std::ofstream out(*o.fleet_key, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(master), sizeof master);
-        if (!out.flush()) throw BadInput("cannot write " + *o.fleet_key + ": " + std::strerror(errno));
-      }
-    } else if (o.seed) {
-      put_le(master, *o.seed);
-    } else {
-      fresh(master);
-    }
-    for (std::size_t i = 0; i < 8; ++i) master_[i] = get_le<std::uint32_t>(master + 4 * i);
-  }
-  port::MemoKey device(std::uint32_t i) const {
-    const std::uint32_t nonce[3] = {i, 0x666C6565u /* "leef" */, 0};
-    std::uint8_t secret[64];
-    port::chacha20_block(master_, 0, nonce, secret);
-    port::MemoKey key;
-    key.set(secret, 0);
-    return key;
-  }
-
- private:
-  static void fresh(std::uint8_t* out) {
-    port::HostOsSource os;
-    if (os.fill(out, 32, TINYLDP_ENTROPY_BLOCKING) != EntropyResult::ok)
-      throw BadInput("the OS gave no randomness for the fleet key");
-  }
-  std::uint32_t master_[8] = {};
-};
-
 // The wire header fields every report carries (the device id changes per report).
 wire::Header header_fields(const SimulateOptions& o) {
   wire::Header h;
@@ -110,7 +66,7 @@ InputCounts privatize_all(const Mechanism& m, Source& source, LabelMap* labels, 
   std::vector<std::uint8_t> report;
   std::uint32_t device = 0;
   std::optional<FleetKeys> keys;
-  if (m.memoized()) keys.emplace(o);
+  if (m.memoized()) keys.emplace(o.fleet_key, o.seed);
   return for_each_private_value(o.input, m, labels, [&](std::int64_t value) {
     report.clear();
     h.device_id = device++;
@@ -145,7 +101,7 @@ RoundsSummary privatize_rounds(const Mechanism& m, Source& source, LabelMap* lab
   std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
   const std::vector<std::int64_t> column = values;
   std::optional<FleetKeys> keys;
-  if (m.memoized()) keys.emplace(o);
+  if (m.memoized()) keys.emplace(o.fleet_key, o.seed);
   std::vector<std::set<std::int64_t>> memos(m.memoized() ? values.size() : 0);
   std::ofstream truth(rounds_path, std::ios::trunc);
   truth << "round,value,true_count\n";
@@ -233,15 +189,7 @@ int run(SimulateOptions o) {
       counts = privatize_all(m, source, map, o, writer);
     }
   };
-  if (o.seed) {
-    std::cerr << "tinyldp: WARNING: --seed uses the deterministic test source; these reports are "
-                 "NOT private (anyone with the seed can remove the noise). Simulation only.\n";
-    port::InsecureTestSource source(*o.seed);
-    privatize(source);
-  } else {
-    port::HostOsSource source;
-    privatize(source);
-  }
+  with_simulation_source(o.seed, privatize);
   if (counts.values == 0) throw BadInput(o.input.path + ": no values to privatize");
   if (labels) {
     writer.set_labels(labels->digest());

@@ -121,9 +121,18 @@ class TwoStageRr {
   }
 
   // RAPPOR's parameters: PRR flip probability f (0 < f < 1), IRR P(1 | 0) = p, P(1 | 1) = q.
+  // f/2 and 1 − f/2 must fit the stage's 32 bits: an f of more than 31 bits (a decimal such
+  // as 0.1 read to 2^-32) is rounded to the nearest multiple of 2^-31 — ε∞ and ε₁ are those
+  // of the integers used, as always.
   static constexpr Status configure_rappor(Dyadic f, Dyadic p, Dyadic q, Encoding e,
                                            TwoStageRr& out) {
     if (f.num == 0 || f.bits == 0 || f.bits >= 64) return Status::bad_parameter;
+    if (f.bits >= max_stage_bits) {
+      const unsigned drop = f.bits - (max_stage_bits - 1u);
+      const uint64_t num = (f.num + (uint64_t{1} << (drop - 1u))) >> drop;
+      if (num == 0 || num >= (uint64_t{1} << (max_stage_bits - 1u))) return Status::bad_parameter;
+      f = make_dyadic(num, max_stage_bits - 1u);
+    }
     const unsigned b = f.bits + 1u;  // f/2 and 1 − f/2 over 2^(f.bits + 1)
     return configure(make_dyadic((uint64_t{1} << b) - f.num, b), make_dyadic(f.num, b), q, p, e,
                      out);

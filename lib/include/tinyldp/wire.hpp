@@ -56,6 +56,7 @@ enum class MechanismId : uint8_t {
   loloha = 19,     // longitudinal local hashing, g from the closed form (loloha.hpp)
   biloloha = 20,   // longitudinal local hashing with g = 2 (loloha.hpp)
   bit_mean = 21,   // 1BitMean with α-point rounding and output perturbation (bit_flip_mean.hpp)
+  record_rr = 22,  // a record of d attributes, each a memoized one-hot two-stage RR, concatenated (record_rr.hpp)
 };
 
 enum Field : uint8_t {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "tinyldp/wire.hpp"
 
@@ -42,6 +43,14 @@ struct ParseResult {
 };
 
 ParseResult parse_report(std::span<const std::uint8_t> bytes, const wire::Description& expected);
+
+// The optional header fields a report carries, by name ("device_id", "epoch", "cohort",
+// "memo_generation"), in wire order: what `inspect` and the Python bindings show.
+struct HeaderField {
+  const char* name;
+  std::uint32_t value;
+};
+std::vector<HeaderField> header_fields(const wire::Header& h);
 
 }  // namespace tinyldp::collector
 

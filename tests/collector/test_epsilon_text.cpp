@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// ε as typed on the command line → the library's Epsilon, exactly (tools/tinyldp/epsilon_text).
-#include "epsilon_text.hpp"
+// ε as typed on the command line or given to the Python bindings → the library's Epsilon, exactly
+// (collector/epsilon_text).
+#include "tinyldp/collector/epsilon_text.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -11,8 +13,9 @@
 namespace {
 
 using tinyldp::Epsilon;
-using tinyldp::tools::parse_epsilon;
-using tinyldp::tools::to_decimal;
+using tinyldp::collector::parse_epsilon;
+using tinyldp::collector::parse_probability;
+using tinyldp::collector::to_decimal;
 
 constexpr std::uint64_t one = std::uint64_t{1} << 32;
 
@@ -99,6 +102,29 @@ TEST(EpsilonText, MessagesSayWhatIsWrong) {
   EXPECT_NE(message("-2").find("negative"), std::string::npos);
   EXPECT_NE(message("25").find("largest accepted epsilon, 20"), std::string::npos);
   EXPECT_NE(message("1e-12").find("2^-32"), std::string::npos);
+}
+
+TEST(EpsilonText, ProbabilitiesRoundDownTo2PowMinus32) {
+  const auto value = [](const char* s) {
+    const tinyldp::Dyadic d = parse_probability("f", s);
+    return std::ldexp(static_cast<double>(d.num), -static_cast<int>(d.bits));
+  };
+  EXPECT_EQ(value("0"), 0.0);
+  EXPECT_EQ(value("0.0"), 0.0);
+  EXPECT_EQ(value("1"), 1.0);
+  EXPECT_EQ(value("0.25"), 0.25);
+  EXPECT_EQ(value(".5"), 0.5);
+  // 0.1 · 2^32 = 429496729.6: rounded down.
+  EXPECT_EQ(value("0.1"), std::ldexp(429496729.0, -32));
+  for (const char* s : {"1.5", "-0.1", "abc", "", "2"}) {
+    try {
+      parse_probability("f", s);
+      ADD_FAILURE() << '"' << s << "\" accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("f \""), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("not a probability"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

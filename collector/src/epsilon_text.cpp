@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "epsilon_text.hpp"
+#include "tinyldp/collector/epsilon_text.hpp"
 
 #include <cstdint>
 
 #include "tinyldp/wide_uint.hpp"
 
-namespace tinyldp::tools {
+namespace tinyldp::collector {
 
 namespace {
 constexpr int max_significant_digits = 40;  // enough for every multiple of 2^-32 below 100 (≤ 34)
@@ -75,6 +75,24 @@ Epsilon parse_epsilon(std::string_view text, bool* exact) {
   return e;
 }
 
+Dyadic parse_probability(std::string_view what, std::string_view text) {
+  const auto bad = [&] {
+    return std::invalid_argument(std::string(what) + " \"" + std::string(text) +
+                                 "\" is not a probability: a decimal in [0, 1] like 0.25");
+  };
+  if (!text.empty() && text.find_first_not_of("0.") == std::string_view::npos &&
+      text.find('0') != std::string_view::npos)
+    return Dyadic{0, 0};  // "0", "0.0": parse_epsilon refuses zero
+  Epsilon scaled;
+  try {
+    scaled = parse_epsilon(text);  // ⌊x · 2^32⌋, exactly
+  } catch (const std::invalid_argument&) {
+    throw bad();
+  }
+  if (scaled.q32 > (std::uint64_t{1} << 32)) throw bad();
+  return make_dyadic(scaled.q32, 32);
+}
+
 std::string to_decimal(Epsilon e, int max_fraction_digits) {
   std::string out = std::to_string(e.q32 >> 32);
   std::uint64_t frac = e.q32 & 0xFFFFFFFFu;
@@ -89,4 +107,4 @@ std::string to_decimal(Epsilon e, int max_fraction_digits) {
   return out;
 }
 
-}  // namespace tinyldp::tools
+}  // namespace tinyldp::collector

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp._native — the collector for Python (pybind11): configured mechanisms, reports in
+// numpy-viewable buffers, report files (whole, as bytes, or by byte range), aggregation with
+// exact merge and serialization, estimates with intervals and post-processing as numpy arrays,
+// the numeric mean, and seeded privatization for simulations. python/tinyldp/ is the Python
+// layer over it (label mappings, DataFrames, Dask). Long loops release the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report_records.hpp"
+#include "tinyldp/collector/aggregator.hpp"
+#include "tinyldp/collector/epsilon_text.hpp"
+#include "tinyldp/collector/estimates.hpp"
+#include "tinyldp/collector/mechanism.hpp"
+#include "tinyldp/collector/numeric_estimate.hpp"
+#include "tinyldp/collector/report_file.hpp"
+#include "tinyldp/port/entropy/host_os_source.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+namespace py = pybind11;
+
+namespace tinyldp::python {
+namespace {
+
+using collector::Aggregator;
+using collector::LabelDigest;
+using collector::LabelMappingId;
+using collector::Mechanism;
+using collector::MechanismConfig;
+using collector::ParseError;
+
+// --- conversions -----------------------------------------------------------------------------
+
+// ε (or ε₁) as the user gave it: a str is read exactly as the CLI reads --epsilon; an int or a
+// float as the shortest decimal that writes it (repr), so epsilon=0.1 and "0.1" agree.
+Epsilon epsilon_from(const py::handle& value, const char* what) {
+  std::string text;
+  if (py::isinstance<py::str>(value)) {
+    text = value.cast<std::string>();
+  } else if (py::isinstance<py::bool_>(value)) {
+    throw py::type_error(std::string(what) + " must be a decimal string or a number, not a bool");
+  } else if (py::hasattr(value, "__index__")) {
+    text = py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+  } else if (py::hasattr(value, "__float__")) {
+    // decimal.Decimal's str is its exact text; a float's repr is its shortest decimal.
+    const py::module_ decimal = py::module_::import("decimal");
+    text = py::isinstance(value, decimal.attr("Decimal"))
+               ? py::str(value).cast<std::string>()
+               : py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+  } else {
+    throw py::type_error(std::string(what) + " must be a decimal string or a number");
+  }
+  return collector::parse_epsilon(text);  // std::invalid_argument → ValueError
+}
+
+Dyadic probability_from(const py::handle& value, const char* what) {
+  if (py::isinstance<py::str>(value)) return collector::parse_probability(what, value.cast<std::string>());
+  if (py::hasattr(value, "__float__") && !py::isinstance<py::bool_>(value))
+    return collector::parse_probability(what, py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>());
+  throw py::type_error(std::string(what) + " must be a probability: a decimal string or a number in [0, 1]");
+}
+
+double as_double(Epsilon e) { return collector::to_double(e); }
+
+py::bytes as_bytes(std::span<const std::uint8_t> b) {
+  return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+LabelMappingId digest_from(const std::optional<py::bytes>& b) {
+  if (!b) return std::nullopt;
+  const std::string s = *b;
+  if (s.size() != 32) throw py::value_error("a label digest is 32 bytes (a SHA-256), not " + std::to_string(s.size()));
+  LabelDigest d{};
+  std::memcpy(d.data(), s.data(), 32);
+  if (d == LabelDigest{}) throw py::value_error("an all-zero label digest stands for no mapping; pass None");
+  return d;
+}
+
+py::object digest_to_python(const LabelMappingId& d) {
+  if (!d) return py::none();
+  return as_bytes(*d);
+}
+
+// A numpy array that views memory owned by `owner` (kept alive by the array).
+template <class T>
+py::array_t<T> view(const std::vector<T>& v, py::handle owner) {
+  return py::array_t<T>({static_cast<py::ssize_t>(v.size())}, {static_cast<py::ssize_t>(sizeof(T))}, v.data(), owner);
+}
+template <class T>
+py::array_t<T> copy(const std::vector<T>& v) {
+  py::array_t<T> out(static_cast<py::ssize_t>(v.size()));
+  if (!v.empty()) std::memcpy(out.mutable_data(), v.data(), v.size() * sizeof(T));
+  return out;
+}
+
+// Reports from what Python holds: Reports, one bytes-like report, a 2-D uint8 array (a report
+// per row), or a sequence of bytes-like reports.
+std::shared_ptr<const Reports> reports_from(const py::handle& obj) {
+  if (py::isinstance<Reports>(obj)) return obj.cast<std::shared_ptr<Reports>>();
+  auto out = std::make_shared<Reports>();
+  if (py::isinstance<py::bytes>(obj) || py::isinstance<py::bytearray>(obj) || py::isinstance<py::memoryview>(obj)) {
+    const std::string s = py::isinstance<py::bytes>(obj) ? obj.cast<std::string>()
+                                                         : py::bytes(py::reinterpret_borrow<py::object>(obj)).cast<std::string>();
+    out->push_back({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+    return out;
+  }
+  if (py::isinstance<py::array>(obj)) {
+    const auto a = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>::ensure(obj);
+    if (!a || a.ndim() != 2)
+      throw py::value_error("an array of reports is 2-D uint8, one report per row (got " +
+                            std::to_string(a ? a.ndim() : 0) + " dimensions)");
+    const auto rows = static_cast<std::size_t>(a.shape(0)), width = static_cast<std::size_t>(a.shape(1));
+    out->data.assign(a.data(), a.data() + rows * width);
+    out->offsets.resize(rows + 1);
+    for (std::size_t i = 0; i <= rows; ++i) out->offsets[i] = i * width;
+    return out;
+  }
+  for (const py::handle item : py::iter(obj)) {
+    const std::string s = py::bytes(py::reinterpret_borrow<py::object>(item));
+    out->push_back({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+  }
+  return out;
+}
+
+// --- mechanisms ------------------------------------------------------------------------------
+
+const char* kind_name(const Mechanism& m) { return m.numeric() ? "numeric" : "categorical"; }
+
+Mechanism configure(const std::string& name, const py::object& epsilon, std::optional<std::uint32_t> domain,
+                    std::optional<std::int32_t> lo, std::optional<std::int32_t> hi,
+                    std::optional<std::uint32_t> levels, std::optional<std::uint32_t> sensitivity,
+                    std::optional<std::uint32_t> grid_step, const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q) {
+  const auto* row = collector::find_mechanism(name);
+  if (row == nullptr)
+    throw py::value_error("unknown mechanism \"" + name + "\" (known: " + collector::mechanism_names() + ")");
+  MechanismConfig c;
+  c.id = row->id;
+  if (!epsilon.is_none()) c.epsilon = epsilon_from(epsilon, "epsilon");
+  else if (row->id != wire::MechanismId::two_stage)
+    throw py::value_error("epsilon is required for " + name);
+  c.domain = domain.value_or(0);
+  c.lo = lo.value_or(0);
+  c.hi = hi.value_or(0);
+  c.levels = levels.value_or(0);
+  c.sensitivity = sensitivity.value_or(0);
+  c.grid_step = grid_step.value_or(0);
+  if (!epsilon_one.is_none()) c.epsilon_one = epsilon_from(epsilon_one, "epsilon_one");
+  if (!f.is_none()) c.prr_f = probability_from(f, "f");
+  if (!p.is_none()) c.irr_p = probability_from(p, "p");
+  if (!q.is_none()) c.irr_q = probability_from(q, "q");
+  Mechanism m;
+  if (const auto r = Mechanism::configure(c, m); !r) throw py::value_error(r.reason);
+  // A keyword given that the mechanism does not take would be silently ignored (0 is the
+  // collector's "not set"): refuse it, naming what it takes.
+  std::vector<std::string> takes;
+  for (const auto& param : m.parameters()) takes.emplace_back(param.name);
+  const std::pair<const char*, bool> given[] = {{"domain", domain.has_value()}, {"lo", lo.has_value()},
+                                                {"hi", hi.has_value()}, {"levels", levels.has_value()},
+                                                {"sensitivity", sensitivity.has_value()},
+                                                {"grid_step", grid_step.has_value()}};
+  for (const auto& [param, is_given] : given) {
+    if (!is_given || std::find(takes.begin(), takes.end(), param) != takes.end()) continue;
+    std::string taken;
+    for (const auto& t : takes) taken += (taken.empty() ? "" : ", ") + t;
+    throw py::value_error(std::string(param) + " is not a parameter of " + name + " (it takes " + taken + ")");
+  }
+  return m;
+}
+
+py::dict parameters_of(const Mechanism& m) {
+  py::dict d;
+  for (const auto& p : m.parameters()) d[p.name] = p.value;
+  return d;
+}
+
+// A Mechanism pickles as its report-file header: the collector's one serialized configuration.
+py::bytes mechanism_state(const Mechanism& m) { return as_bytes(collector::report_file_header(m)); }
+
+Mechanism mechanism_from_state(const py::bytes& b) {
+  const std::string s = b;
+  std::string error;
+  auto m = collector::parse_report_file_header({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}, error);
+  if (!m) throw py::value_error("not a pickled tinyldp Mechanism: " + error);
+  return *m;
+}
+
+// Whether v is a value the mechanism privatizes (a category index, or an integer of [lo, hi]).
+bool in_domain(const Mechanism& m, std::int64_t v) {
+  if (m.numeric()) return v >= m.config().lo && v <= m.config().hi;
+  return v >= 0 && v < static_cast<std::int64_t>(m.domain());
+}
+
+std::string domain_text(const Mechanism& m) {
+  if (m.numeric()) return "[" + std::to_string(m.config().lo) + ", " + std::to_string(m.config().hi) + "]";
+  return "0 … " + std::to_string(m.domain() - 1);
+}
+
+// One report per value, as `tinyldp simulate` makes them: a RandomBits over the source, the
+// values in order, the device id (when asked) the row number.
+template <class Source>
+Reports privatize_all(const Mechanism& m, Source& source, std::span<const std::int64_t> values, wire::Header h) {
+  RandomBits<Source, 256> rng(source);
+  Reports out;
+  out.data.reserve(values.size() * m.description().report_bytes(h.fields));
+  out.offsets.reserve(values.size() + 1);
+  std::vector<std::uint8_t> report;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    report.clear();
+    h.device_id = static_cast<std::uint32_t>(i);
+    if (const Status s = m.privatize(values[i], rng, h, report); s != Status::ok)
+      throw std::runtime_error("no report for value " + std::to_string(values[i]) + " (row " + std::to_string(i) +
+                               "): " + to_string(s));
+    out.push_back(report);
+  }
+  return out;
+}
+
+Reports privatize(const Mechanism& m, const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& values,
+                  std::optional<std::uint64_t> seed, bool device_ids, std::optional<std::uint32_t> epoch,
+                  std::optional<std::uint16_t> cohort) {
+  if (values.ndim() != 1) throw py::value_error("values must be 1-D");
+  if (m.memoized())
+    throw py::value_error(std::string(collector::name_of(m.config().id)) +
+                          " is memoized: its reports need each device's memo key, which simulate does not "
+                          "model yet; simulate a non-memoized mechanism");
+  const std::span<const std::int64_t> v(values.data(), static_cast<std::size_t>(values.size()));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!in_domain(m, v[i]))
+      throw py::value_error("value " + std::to_string(v[i]) + " at index " + std::to_string(i) +
+                            " is outside the domain " + domain_text(m));
+  wire::Header h;
+  if (device_ids) h.fields |= wire::field_device_id;
+  if (epoch) {
+    h.fields |= wire::field_epoch;
+    h.epoch = *epoch;
+  }
+  if (cohort) {
+    h.fields |= wire::field_cohort;
+    h.cohort = *cohort;
+  }
+  py::gil_scoped_release release;
+  if (seed) {
+    port::InsecureTestSource source(*seed);
+    return privatize_all(m, source, v, h);
+  }
+  port::HostOsSource source;
+  return privatize_all(m, source, v, h);
+}
+
+// Why each report would be rejected (0: accepted), as the aggregator and `inspect` decide.
+ParseError check_report(const Mechanism& m, std::span<const std::uint8_t> report,
+                        collector::ParseResult* parsed = nullptr) {
+  collector::ParseResult r = collector::parse_report(report, m.description());
+  if (r.ok()) r.error = m.check_payload(r.report.payload);
+  if (parsed != nullptr) *parsed = r;
+  return r.error;
+}
+
+py::dict inspect(const Mechanism& m, const py::bytes& report) {
+  const std::string s = report;
+  collector::ParseResult r;
+  py::dict d;
+  if (const ParseError e = check_report(m, {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}, &r);
+      e != ParseError::none) {
+    d["rejected"] = collector::to_string(e);
+    return d;
+  }
+  d["mechanism"] = collector::name_of(m.config().id);
+  for (const auto& field : collector::header_fields(r.report.header)) d[field.name] = field.value;
+  for (const auto& field : m.payload_fields(r.report.payload))
+    std::visit([&](const auto& v) { d[field.name] = v; }, field.value);
+  return d;
+}
+
+py::array_t<double> true_frequencies(const Mechanism& m,
+                                     const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& values) {
+  std::vector<double> f(m.domain(), 0.0);
+  const std::int64_t* v = values.data();
+  const auto n = static_cast<std::size_t>(values.size());
+  if (n == 0) throw py::value_error("no values");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!in_domain(m, v[i]))
+      throw py::value_error("value " + std::to_string(v[i]) + " at index " + std::to_string(i) +
+                            " is outside the domain " + domain_text(m));
+    for (const auto& [item, weight] : m.item_weights(v[i])) f[item] += weight;
+  }
+  for (double& x : f) x /= static_cast<double>(n);
+  return copy(f);
+}
+
+// --- aggregation -----------------------------------------------------------------------------
+
+// An Aggregator with the numeric model its estimators need, made once (dlaplace: O(W³)).
+struct PyAggregator {
+  Aggregator aggregator;
+  std::shared_ptr<const collector::NumericModel> model;
+
+  const collector::NumericModel& numeric_model() {
+    if (!aggregator.mechanism().numeric())
+      throw py::value_error(std::string(collector::name_of(aggregator.mechanism().config().id)) +
+                            " is categorical: it has no mean");
+    if (!model) model = std::make_shared<collector::NumericModel>(collector::numeric_model(aggregator.mechanism()));
+    return *model;
+  }
+};
+
+std::map<std::string, std::uint64_t> ingest(PyAggregator& a, const py::handle& reports) {
+  const auto r = reports_from(reports);
+  std::map<std::string, std::uint64_t> rejected;
+  py::gil_scoped_release release;
+  for (std::size_t i = 0; i < r->size(); ++i)
+    if (const ParseError e = a.aggregator.ingest((*r)[i]); e != ParseError::none) ++rejected[collector::to_string(e)];
+  return rejected;
+}
+
+std::string merge_refusal(const Aggregator& into, const Aggregator& other, collector::MergeResult result) {
+  using Error = collector::MergeResult::Error;
+  if (result.error == Error::other_labels)
+    return "cannot merge: the states number their items by different label mappings (" +
+           collector::describe(other.labels()) + " against " + collector::describe(into.labels()) +
+           "): the same index would add up different labels";
+  if (result.error == Error::other_parameters)
+    return std::string("cannot merge: the states aggregate different mechanisms or parameters (") +
+           collector::name_of(other.mechanism().config().id) + " into " + collector::name_of(into.mechanism().config().id) + ")";
+  return std::string("cannot merge: ") + result.reason();
+}
+
+void merge(PyAggregator& a, const PyAggregator& other) {
+  const auto result = a.aggregator.merge(other.aggregator);
+  if (!result) throw py::value_error(merge_refusal(a.aggregator, other.aggregator, result));
+}
+
+py::bytes serialize(const PyAggregator& a) { return as_bytes(a.aggregator.serialize()); }
+
+PyAggregator deserialize(const py::bytes& b) {
+  const std::string s = b;
+  std::string error;
+  auto a = Aggregator::deserialize({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}, error);
+  if (!a) throw py::value_error("not a valid aggregate state: " + error);
+  return PyAggregator{std::move(*a), nullptr};
+}
+
+collector::Postprocess postprocess_from(const std::string& name) {
+  const auto p = collector::postprocess_from_name(name);
+  if (!p) throw py::value_error("unknown postprocess \"" + name + "\" (none, clip, norm-sub, simplex)");
+  return *p;
+}
+
+void check_confidence(double confidence) {
+  if (!(confidence > 0 && confidence < 1)) throw py::value_error("confidence must be in (0, 1)");
+}
+
+void require_reports(const Aggregator& a) {
+  if (a.reports() == 0) throw py::value_error("the aggregate holds no reports; nothing to estimate from");
+}
+
+py::dict estimate_columns(const std::vector<collector::ItemEstimate>& items) {
+  std::vector<double> cols[6];
+  for (const auto& e : items) {
+    cols[0].push_back(e.frequency);
+    cols[1].push_back(e.count);
+    cols[2].push_back(e.ci_low);
+    cols[3].push_back(e.ci_high);
+    cols[4].push_back(e.unbiased_frequency);
+    cols[5].push_back(e.standard_error);
+  }
+  py::dict d;
+  const char* names[] = {"frequency", "count", "ci_low", "ci_high", "unbiased_frequency", "standard_error"};
+  for (int i = 0; i < 6; ++i) d[names[i]] = copy(cols[i]);
+  return d;
+}
+
+// What `tinyldp aggregate` estimates: the categorical frequencies (estimates.hpp), or a numeric
+// mechanism's distribution over its items (numeric_estimate.hpp).
+py::dict estimate(PyAggregator& a, const std::string& postprocess, double confidence) {
+  const auto post = postprocess_from(postprocess);
+  check_confidence(confidence);
+  require_reports(a.aggregator);
+  std::vector<collector::ItemEstimate> items;
+  if (a.aggregator.mechanism().numeric()) {
+    const auto& model = a.numeric_model();
+    py::gil_scoped_release release;
+    items = collector::estimate_distribution(a.aggregator, model, post, confidence);
+  } else {
+    py::gil_scoped_release release;
+    items = collector::estimate(a.aggregator, post, confidence);
+  }
+  return estimate_columns(items);
+}
+
+py::dict estimate_bins(PyAggregator& a, const std::vector<std::uint32_t>& bin_start, const std::string& postprocess,
+                       double confidence) {
+  const auto post = postprocess_from(postprocess);
+  check_confidence(confidence);
+  require_reports(a.aggregator);
+  const auto& model = a.numeric_model();
+  if (bin_start.empty() || bin_start[0] != 0) throw py::value_error("bin_start must begin with 0");
+  for (std::size_t i = 1; i < bin_start.size(); ++i)
+    if (bin_start[i] <= bin_start[i - 1] || bin_start[i] >= model.size)
+      throw py::value_error("bin_start must ascend strictly within the " + std::to_string(model.size) + " items");
+  return estimate_columns(collector::estimate_bins(a.aggregator, model, bin_start, post, confidence));
+}
+
+py::dict mean(PyAggregator& a, double confidence) {
+  const auto& model = a.numeric_model();
+  check_confidence(confidence);
+  require_reports(a.aggregator);
+  const auto m = collector::estimate_mean(a.aggregator, model, confidence);
+  py::dict d;
+  d["mean"] = m.mean;
+  d["standard_error"] = m.standard_error;
+  d["ci_low"] = m.ci_low;
+  d["ci_high"] = m.ci_high;
+  return d;
+}
+
+// --- report files ----------------------------------------------------------------------------
+
+struct ReportFile {
+  Mechanism mechanism;
+  LabelMappingId labels;
+  std::shared_ptr<Reports> reports;
+};
+
+ReportFile read_report_file(const std::string& path) {
+  const FileHeader h = read_file_header(path);
+  py::gil_scoped_release release;
+  return {h.config.mechanism, h.config.labels, std::make_shared<Reports>(read_file_records(path, h))};
+}
+
+ReportFile parse_report_file(const py::bytes& b) {
+  const std::string s = b;
+  auto [config, reports] = parse_report_file_bytes({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+  return {config.mechanism, config.labels, std::make_shared<Reports>(std::move(reports))};
+}
+
+void write_report_file(const std::string& path, const Mechanism& m, const py::handle& reports,
+                       const std::optional<py::bytes>& labels) {
+  const auto r = reports_from(reports);
+  const LabelMappingId digest = digest_from(labels);
+  {
+    py::gil_scoped_release release;
+    collector::ReportFileWriter writer(path, m, digest);
+    for (std::size_t i = 0; i < r->size() && writer.ok(); ++i) writer.write((*r)[i]);
+    if (writer.close()) return;
+  }
+  const int e = errno;
+  throw FileError(e, "cannot write " + path + ": " + std::strerror(e));
+}
+
+py::tuple aggregate_range(const std::string& path, std::optional<std::uint64_t> start, std::optional<std::uint64_t> end) {
+  std::optional<RangeAggregate> r;
+  {
+    py::gil_scoped_release release;
+    r.emplace(aggregate_file_range(path, start, end));
+  }
+  return py::make_tuple(PyAggregator{std::move(r->aggregator), nullptr}, r->rejected, r->records);
+}
+
+}  // namespace
+}  // namespace tinyldp::python
+
+PYBIND11_MODULE(_native, mod) {
+  using namespace tinyldp;
+  using namespace tinyldp::python;
+  mod.doc() = "tinyldp's collector (C++), for Python: see the tinyldp package";
+  py::register_exception<RangeNotAtRecords>(mod, "RangeNotAtRecords", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const FileError& e) {
+      // OSError(errno, message) is the errno's subclass: FileNotFoundError, PermissionError, …
+      py::object error = py::reinterpret_steal<py::object>(
+          PyObject_CallFunction(PyExc_OSError, "is", e.error_number, e.what()));
+      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+    }
+  });
+
+  py::class_<Reports, std::shared_ptr<Reports>>(mod, "Reports",
+                                                "Wire reports in one buffer: data (uint8) and offsets (n + 1)")
+      .def(py::init([](const py::handle& obj) {
+             const auto r = reports_from(obj);
+             return std::make_shared<Reports>(*r);
+           }),
+           py::arg("reports"), "From bytes, a 2-D uint8 array (a report per row) or a sequence of bytes")
+      .def("__len__", &Reports::size)
+      .def("__getitem__",
+           [](const Reports& r, py::ssize_t i) {
+             const auto n = static_cast<py::ssize_t>(r.size());
+             if (i < 0) i += n;
+             if (i < 0 || i >= n) throw py::index_error("report index out of range");
+             return as_bytes(r[static_cast<std::size_t>(i)]);
+           })
+      .def_property_readonly("data", [](py::object self) { return view(self.cast<const Reports&>().data, self); },
+                             "every report's bytes, concatenated (a read-only view)")
+      .def_property_readonly("offsets", [](py::object self) { return view(self.cast<const Reports&>().offsets, self); },
+                             "report i is data[offsets[i]:offsets[i + 1]]")
+      .def(
+          "matrix",
+          [](py::object self) {
+            const Reports& r = self.cast<const Reports&>();
+            const std::uint64_t width = r.size() == 0 ? 0 : r.offsets[1];
+            for (std::size_t i = 0; i < r.size(); ++i)
+              if (r.offsets[i + 1] - r.offsets[i] != width)
+                throw py::value_error("reports " + std::to_string(0) + " and " + std::to_string(i) +
+                                      " differ in length (other header fields): no matrix");
+            return py::array_t<std::uint8_t>({static_cast<py::ssize_t>(r.size()), static_cast<py::ssize_t>(width)},
+                                             {static_cast<py::ssize_t>(width), py::ssize_t{1}}, r.data.data(), self);
+          },
+          "the reports as a 2-D uint8 array, a report per row (they must have one length)")
+      .def(py::pickle([](const Reports& r) { return py::make_tuple(copy(r.data), copy(r.offsets)); },
+                      [](const py::tuple& t) {
+                        auto r = std::make_shared<Reports>();
+                        const auto d = t[0].cast<py::array_t<std::uint8_t>>();
+                        const auto o = t[1].cast<py::array_t<std::uint64_t>>();
+                        r->data.assign(d.data(), d.data() + d.size());
+                        r->offsets.assign(o.data(), o.data() + o.size());
+                        return r;
+                      }));
+
+  py::class_<Mechanism>(mod, "Mechanism", "A configured mechanism, exactly as the devices configure it")
+      .def(py::init(&configure), py::arg("name"), py::arg("epsilon") = py::none(), py::kw_only(),
+           py::arg("domain") = py::none(), py::arg("lo") = py::none(), py::arg("hi") = py::none(),
+           py::arg("levels") = py::none(), py::arg("sensitivity") = py::none(), py::arg("grid_step") = py::none(),
+           py::arg("epsilon_one") = py::none(),
+           py::arg("f") = py::none(), py::arg("p") = py::none(), py::arg("q") = py::none())
+      .def_property_readonly("name", [](const Mechanism& m) { return collector::name_of(m.config().id); })
+      .def_property_readonly("id", [](const Mechanism& m) { return static_cast<int>(m.config().id); })
+      .def_property_readonly("kind", &kind_name)
+      .def_property_readonly("numeric", &Mechanism::numeric)
+      .def_property_readonly("memoized", &Mechanism::memoized)
+      .def_property_readonly("integer_items", &Mechanism::integer_items)
+      .def_property_readonly("epsilon", [](const Mechanism& m) { return as_double(m.config().epsilon); },
+                             "the requested ε, as configured (on the 2^-32 grid)")
+      .def_property_readonly("epsilon_text", [](const Mechanism& m) { return collector::to_decimal(m.config().epsilon, 40); },
+                             "the requested ε, exactly, as a decimal")
+      .def_property_readonly("realized_epsilon", [](const Mechanism& m) { return as_double(m.realized_epsilon()); })
+      .def_property_readonly("local_epsilon", [](const Mechanism& m) { return as_double(m.local_epsilon()); })
+      .def_property_readonly("epsilon_infinity",
+                             [](const Mechanism& m) -> std::optional<double> {
+                               const auto e = m.epsilon_infinity();
+                               return e ? std::optional(as_double(*e)) : std::nullopt;
+                             })
+      .def_property_readonly("domain", &Mechanism::domain, "the number of items estimated")
+      .def_property_readonly("parameters", &parameters_of)
+      .def_property_readonly("probabilities", &Mechanism::probabilities_as_fractions)
+      .def_property_readonly("random_bits_per_report", &Mechanism::random_bits_per_report)
+      .def_property_readonly("payload_bytes", [](const Mechanism& m) { return m.description().payload_bytes(); })
+      .def_property_readonly("item_values",
+                             [](const Mechanism& m) {
+                               std::vector<double> v;
+                               for (std::uint32_t i = 0; i < m.domain(); ++i) v.push_back(m.item_value(i));
+                               return copy(v);
+                             },
+                             "the value each item stands for (categorical: its index)")
+      .def("report_bytes",
+           [](const Mechanism& m, bool device_id, bool epoch, bool cohort) {
+             const std::uint8_t f = (device_id ? wire::field_device_id : 0) | (epoch ? wire::field_epoch : 0) |
+                                    (cohort ? wire::field_cohort : 0);
+             return m.description().report_bytes(f);
+           },
+           py::kw_only(), py::arg("device_id") = false, py::arg("epoch") = false, py::arg("cohort") = false)
+      .def("privatize", &privatize, py::arg("values"), py::kw_only(), py::arg("seed") = py::none(),
+           py::arg("device_ids") = false, py::arg("epoch") = py::none(), py::arg("cohort") = py::none(),
+           "One report per value (int64 array). seed: the DETERMINISTIC test source, reports identical to "
+           "`tinyldp simulate --seed` and NOT private; without it the OS's entropy.")
+      .def("check",
+           [](const Mechanism& m, const py::handle& reports) {
+             const auto r = reports_from(reports);
+             py::array_t<std::uint8_t> out(static_cast<py::ssize_t>(r->size()));
+             auto* o = out.mutable_data();
+             for (std::size_t i = 0; i < r->size(); ++i) o[i] = static_cast<std::uint8_t>(check_report(m, (*r)[i]));
+             return out;
+           },
+           py::arg("reports"), "why each report would be rejected: a code of PARSE_ERRORS (0 = accepted)")
+      .def("inspect", &inspect, py::arg("report"), "a report's header and payload fields, or why it is rejected")
+      .def("true_frequencies", &true_frequencies, py::arg("values"),
+           "the items' frequencies in noiseless values (sd: the levels they round to, in expectation)")
+      .def("header", [](const Mechanism& m, const std::optional<py::bytes>& labels) {
+             return as_bytes(collector::report_file_header(m, digest_from(labels)));
+           }, py::arg("labels_digest") = py::none(), "the report-file header of this configuration")
+      .def("__eq__", [](const Mechanism& a, const Mechanism& b) {
+             return a.description().id == b.description().id && a.description().digest == b.description().digest &&
+                    collector::config_difference(a.config(), b.config()).empty();
+           })
+      .def(py::pickle(&mechanism_state, &mechanism_from_state));
+
+  py::class_<PyAggregator>(mod, "Aggregator", "Support counts of one mechanism's reports: mergeable, serializable")
+      .def(py::init([](const Mechanism& m, const std::optional<py::bytes>& labels) {
+             return PyAggregator{Aggregator(m, digest_from(labels)), nullptr};
+           }),
+           py::arg("mechanism"), py::arg("labels_digest") = py::none())
+      .def("ingest", &ingest, py::arg("reports"),
+           "Counts valid reports (bytes, Reports, 2-D uint8 array or a sequence of bytes); returns the "
+           "rejected ones' count by reason")
+      .def("merge", &merge, py::arg("other"), "adds another shard's counts exactly; ValueError with the reason")
+      .def("serialize", &serialize)
+      .def_static("deserialize", &deserialize, py::arg("state"))
+      .def("assume_labels", [](PyAggregator& a, const py::bytes& d) { return a.aggregator.assume_labels(*digest_from(d)); })
+      .def_property_readonly("mechanism", [](const PyAggregator& a) { return a.aggregator.mechanism(); })
+      .def_property_readonly("labels_digest", [](const PyAggregator& a) { return digest_to_python(a.aggregator.labels()); })
+      .def_property_readonly("reports", [](const PyAggregator& a) { return a.aggregator.reports(); })
+      .def_property_readonly("support", [](const PyAggregator& a) { return copy(a.aggregator.support()); })
+      .def("estimate", &estimate, py::arg("postprocess") = "none", py::arg("confidence") = 0.95)
+      .def("estimate_bins", &estimate_bins, py::arg("bin_start"), py::arg("postprocess") = "none",
+           py::arg("confidence") = 0.95)
+      .def("mean", &mean, py::arg("confidence") = 0.95)
+      .def(py::pickle(&serialize, &deserialize));
+
+  py::class_<ReportFile>(mod, "ReportFile", "A report file's configuration and records")
+      .def_readonly("mechanism", &ReportFile::mechanism)
+      .def_property_readonly("labels_digest", [](const ReportFile& f) { return digest_to_python(f.labels); })
+      .def_readonly("reports", &ReportFile::reports);
+  mod.def("read_report_file", &read_report_file, py::arg("path"));
+  mod.def("parse_report_file", &parse_report_file, py::arg("data"), "a report file's bytes (header first)");
+  mod.def("write_report_file", &write_report_file, py::arg("path"), py::arg("mechanism"), py::arg("reports"),
+          py::arg("labels_digest") = py::none());
+  mod.def("report_file_info", [](const std::string& path) {
+    const FileHeader h = read_file_header(path);
+    py::dict d;
+    d["mechanism"] = h.config.mechanism;
+    d["labels_digest"] = digest_to_python(h.config.labels);
+    d["header_bytes"] = h.header_bytes;
+    d["file_bytes"] = h.file_bytes;
+    d["first_record_bytes"] = h.first_record_bytes;
+    return d;
+  }, py::arg("path"), "a report file's header, sizes and first record's length, without reading the records");
+  mod.def("aggregate_range", &aggregate_range, py::arg("path"), py::arg("start") = py::none(),
+          py::arg("end") = py::none(),
+          "(Aggregator, rejected by reason, records) of the records in [start, end); RangeNotAtRecords if the "
+          "range's last record runs past its end");
+  mod.def("record_boundaries", &record_boundaries, py::arg("path"), py::arg("parts"),
+          "offsets at which `parts` ranges of about equal size start (one pass over the file)");
+
+  mod.def("mechanism_names", [](std::optional<std::string> kind) {
+    if (!kind) return collector::mechanism_names();
+    if (*kind == "numeric") return collector::mechanism_names(collector::MechanismKind::numeric);
+    if (*kind == "categorical") return collector::mechanism_names(collector::MechanismKind::categorical);
+    throw py::value_error("kind is categorical or numeric");
+  }, py::arg("kind") = py::none());
+  py::list errors;
+  for (int e = 0; e <= static_cast<int>(collector::ParseError::value_out_of_range); ++e)
+    errors.append(collector::to_string(static_cast<collector::ParseError>(e)));
+  mod.attr("PARSE_ERRORS") = errors;
+  mod.def("normal_quantile_two_sided", &collector::normal_quantile_two_sided, py::arg("confidence"));
+  mod.def("parse_epsilon", [](const py::object& e) { return epsilon_from(e, "epsilon").q32; }, py::arg("epsilon"),
+          "ε·2^32 as the CLI reads it (exact decimal, rounded down)");
+}

@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: Apache-2.0
+"""From report files to one pandas DataFrame, as `tinyldp aggregate` makes its tidy CSV.
+
+`aggregate(paths)` reads report files (and saved states), merges them exactly and keeps the
+rejected reports' reasons; the labels file next to the first report file (`FILE.labels`, as
+`simulate --labels` writes it) names the items when its digest is the one the reports record.
+`Aggregate.to_dataframe()` is the CLI's table: kind, item, estimate, count, ci_low, ci_high,
+unbiased_estimate, standard_error (and true_value with `truth=`), the numbers the CLI computes,
+unrounded. `simulate` privatizes an array of values (labels too) for notebooks.
+"""
+import math
+import os
+import warnings
+
+import numpy as np
+
+from . import _native
+from .labels import LabelMapping, as_mapping, describe
+
+COLUMNS = ["kind", "item", "estimate", "count", "ci_low", "ci_high", "unbiased_estimate", "standard_error"]
+
+
+class Aggregate:
+    """An aggregator with its label mapping (when known) and the rejected reports by reason."""
+
+    def __init__(self, aggregator, labels=None, rejected=None):
+        self.aggregator = aggregator
+        self.labels = labels
+        self.rejected = dict(rejected or {})
+
+    @property
+    def mechanism(self):
+        return self.aggregator.mechanism
+
+    @property
+    def reports(self):
+        return self.aggregator.reports
+
+    def estimate(self, postprocess="none", confidence=0.95):
+        """The items' estimates: a dict of numpy arrays (frequency, count, ci_low, ci_high,
+        unbiased_frequency, standard_error), one entry per item."""
+        return self.aggregator.estimate(postprocess, confidence)
+
+    def mean(self, confidence=0.95):
+        """sd / dlaplace: the mean with its standard error and interval (a dict)."""
+        return self.aggregator.mean(confidence)
+
+    def items(self):
+        """What each item is: its label, its index (categorical, no labels) or its value (numeric)."""
+        m = self.mechanism
+        if m.numeric:
+            values = m.item_values
+            return [int(v) for v in values] if m.integer_items else list(values)
+        if self.labels is not None:
+            return [self.labels[i] if i < len(self.labels) else str(i) for i in range(m.domain)]
+        return list(range(m.domain))
+
+    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None):
+        """One tidy table with the CLI's columns: a `mean` row first for the numeric mechanisms,
+        then a `frequency` row per item. `truth`: the raw values (labels or category indices;
+        numbers for sd/dlaplace) to add `true_value`, as `aggregate --truth` does."""
+        import pandas as pd
+
+        m = self.mechanism
+        e = self.estimate(postprocess, confidence)
+        items = self.items()
+        frame = pd.DataFrame({
+            "kind": "frequency",
+            "item": items,
+            "estimate": e["frequency"],
+            "count": e["count"],
+            "ci_low": e["ci_low"],
+            "ci_high": e["ci_high"],
+            "unbiased_estimate": e["unbiased_frequency"],
+            "standard_error": e["standard_error"],
+        })
+        true_values = None
+        if truth is not None:
+            indices = self.encode(truth)
+            true_values = list(m.true_frequencies(indices))
+        if m.numeric:
+            mu = self.mean(confidence)
+            mean_row = pd.DataFrame({
+                "kind": ["mean"], "item": [math.nan], "estimate": [mu["mean"]], "count": [math.nan],
+                "ci_low": [mu["ci_low"]], "ci_high": [mu["ci_high"]], "unbiased_estimate": [mu["mean"]],
+                "standard_error": [mu["standard_error"]],
+            })
+            frame = pd.concat([mean_row, frame], ignore_index=True)
+            if true_values is not None:
+                true_values = [float(np.mean(indices))] + true_values
+        if true_values is not None:
+            frame["true_value"] = true_values
+        return frame
+
+    def encode(self, values):
+        """Raw values as the mechanism takes them: labels through the mapping, numbers as int64."""
+        m = self.mechanism
+        values = np.asarray(values)
+        if not m.numeric and values.dtype.kind in "OUS":
+            if self.labels is None:
+                raise ValueError("the values are labels but the aggregate has no label mapping")
+            return self.labels.encode(values)
+        return as_integers(values)
+
+
+def as_integers(values):
+    """An int64 array of values that are whole numbers; missing or fractional ones are errors."""
+    values = np.asarray(values)
+    if values.dtype.kind in "iub":
+        return values.astype(np.int64)
+    if values.dtype.kind == "f":
+        bad = ~np.isfinite(values) | (values != np.round(values))
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(f"value {values[i]!r} at index {i} is not an integer (drop or fill missing values first)")
+        return values.astype(np.int64)
+    raise ValueError(f"values of dtype {values.dtype} are neither integers nor labels")
+
+
+def _labels_next_to(path):
+    candidate = f"{path}.labels"
+    return candidate if os.path.exists(candidate) else None
+
+
+def resolve_labels(aggregator, labels, first_path=None):
+    """The mapping that names the items: `labels` (a mapping, a labels file or a list), else the
+    labels file next to the first report file. As the CLI: a mapping other than the recorded one
+    is refused; an aggregate that records none takes the given one, with a warning."""
+    if aggregator.mechanism.numeric:
+        if labels is not None:
+            raise ValueError(f"labels are for categorical mechanisms; {aggregator.mechanism.name} reports numbers")
+        return None
+    source = labels if isinstance(labels, (str, os.PathLike)) else "the labels given"
+    if labels is None and first_path is not None:
+        labels = source = _labels_next_to(first_path)
+    mapping = as_mapping(labels)
+    recorded = aggregator.labels_digest
+    if mapping is None:
+        if recorded is not None:
+            warnings.warn(f"the items have labels ({describe(recorded)}); pass labels=FILE to name them", stacklevel=3)
+        return None
+    if recorded is None:
+        warnings.warn(f"the reports record no label mapping (written without labels, or before tinyldp "
+                      f"recorded them): taking {source} as their mapping, unchecked", stacklevel=3)
+        aggregator.assume_labels(mapping.digest)
+    elif recorded != mapping.digest:
+        raise ValueError(f"{source} is not the label mapping of these reports ({describe(mapping.digest)}; "
+                         f"the reports record {describe(recorded)})")
+    return mapping
+
+
+def _state_bytes(state):
+    if isinstance(state, (bytes, bytearray)):
+        return bytes(state)
+    with open(state, "rb") as f:
+        return f.read()
+
+
+def aggregate(paths=(), states=(), labels=None):
+    """Aggregates report files and saved states (bytes or paths) into one Aggregate, as `tinyldp
+    aggregate FILES --merge-state S…` does: same mechanism, parameters and label mapping, or a
+    ValueError with the reason."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    total, rejected = None, {}
+    parts = [(p, lambda p=p: _native.aggregate_range(os.fspath(p))) for p in paths]
+    parts += [(s if not isinstance(s, (bytes, bytearray)) else "a state",
+               lambda s=s: (_native.Aggregator.deserialize(_state_bytes(s)), {}, 0)) for s in states]
+    for name, load in parts:
+        a, r, _ = load()
+        for reason, count in r.items():
+            rejected[reason] = rejected.get(reason, 0) + count
+        if total is None:
+            total = a
+            continue
+        try:
+            total.merge(a)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None
+    if total is None:
+        raise ValueError("nothing to aggregate: give report files or states")
+    first = os.fspath(paths[0]) if paths else None
+    return Aggregate(total, resolve_labels(total, labels, first), rejected)
+
+
+def to_dataframe(source, postprocess="none", confidence=0.95, labels=None, truth=None, states=()):
+    """One call from report files (a path or a list), an Aggregator or an Aggregate to the
+    CLI's tidy table (see Aggregate.to_dataframe)."""
+    if isinstance(source, Aggregate):
+        result = source
+    elif isinstance(source, _native.Aggregator):
+        result = Aggregate(source, resolve_labels(source, labels))
+    else:
+        result = aggregate(source, states=states, labels=labels)
+    return result.to_dataframe(postprocess, confidence, truth)
+
+
+def simulate(values, mechanism, seed=None, labels=None, device_ids=False, epoch=None, cohort=None):
+    """Privatizes values as a fleet of devices would: (Reports, LabelMapping or None).
+
+    Text values are labels: numbered by `labels` (a mapping, a labels file or a list) or in order
+    of first appearance. seed: the DETERMINISTIC test source — the same reports as `tinyldp
+    simulate --seed` on the same values, and NOT private; without it, the OS's entropy."""
+    values = np.asarray(values)
+    mapping = as_mapping(labels)
+    if values.dtype.kind in "OUS":
+        if mechanism.numeric:
+            raise ValueError(f"{mechanism.name} privatizes numbers, not labels")
+        if mapping is None:
+            mapping = LabelMapping.from_values(values, mechanism.domain)
+        indices = mapping.encode(values)
+    else:
+        indices = as_integers(values)
+    reports = mechanism.privatize(indices, seed=seed, device_ids=device_ids, epoch=epoch, cohort=cohort)
+    return reports, mapping
+
+
+def write_reports(path, mechanism, reports, labels=None):
+    """Writes a report file (and, with labels, `path.labels` beside it, its digest in the header),
+    as `tinyldp simulate` does."""
+    mapping = as_mapping(labels)
+    _native.write_report_file(os.fspath(path), mechanism, reports, None if mapping is None else mapping.digest)
+    if mapping is not None:
+        mapping.write(f"{os.fspath(path)}.labels")

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0
+// Joint distributions from record reports (joint.hpp, record_counts.hpp), on synthetic data
+// with a known joint and fixed seeds: the record-counts state (serialize, merge, refusals);
+// records privatized by the core (record_rr.hpp) estimated end to end; AVD shrinking like
+// 1/√n; the estimators agreeing within sampling error at small f; EM's likelihood never
+// decreasing; LREMH equal to EM when LASSO prunes nothing; the simplex projection.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "tinyldp/collector/estimates.hpp"
+#include "tinyldp/collector/joint.hpp"
+#include "tinyldp/collector/record_counts.hpp"
+#include "tinyldp/endian.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+namespace tinyldp::collector {
+namespace {
+
+constexpr Dyadic three_quarters{3, 2};
+
+// A memo key whose streams are the insecure test source per (device, attribute, value).
+struct TestStream {
+  port::InsecureTestSource source;
+  std::uint32_t next_word() {
+    std::uint8_t b[4];
+    (void)source.fill(b, 4, 0);
+    return get_le<std::uint32_t>(b);
+  }
+};
+struct TestKey {
+  std::uint64_t device = 0;
+  TestStream memo_stream(std::uint32_t attribute, std::uint32_t value) const {
+    return {port::InsecureTestSource(device * 0x9E3779B97F4A7C15u + (std::uint64_t{attribute} << 40) + value + 1)};
+  }
+  std::uint32_t cohort(std::uint32_t) const { return 0; }
+  std::uint32_t generation() const { return 0; }
+};
+
+// A correlated joint over sizes (2, 3, 2): P ∝ 1 + 3·[ω0 = ω2] + 2·[ω1 = 2ω0].
+std::vector<double> known_joint() {
+  std::vector<double> p;
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 3; ++b)
+      for (int c = 0; c < 2; ++c) p.push_back(1.0 + 3.0 * (a == c) + 2.0 * (b == 2 * a));
+  double s = 0;
+  for (double x : p) s += x;
+  for (double& x : p) x /= s;
+  return p;
+}
+
+// f given, p = 1/4, q = 3/4 (a stronger IRR than the paper's: sampling error, not the prior,
+// dominates at these n).
+RecordSchema schema(Dyadic f) {
+  std::string error;
+  auto s = RecordSchema::make({{"a", 2, {}}, {"b", 3, {"x", "y", "z"}}, {"c", 2, {}}}, f, Dyadic{1, 2},
+                              three_quarters, error);
+  EXPECT_TRUE(s) << error;
+  return *s;
+}
+
+// n records drawn from `joint`, each privatized by the core with its device's memo key.
+RecordCounts privatized(const std::vector<double>& joint, std::uint64_t n, Dyadic f, std::uint64_t seed) {
+  RecordCounts counts(schema(f));
+  std::mt19937_64 gen(seed);
+  std::discrete_distribution<int> cell(joint.begin(), joint.end());
+  port::InsecureTestSource source(seed);
+  RandomBits<port::InsecureTestSource> rng(source);
+  std::vector<std::uint8_t> report(counts.schema().mechanism().report_bytes());
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const int c = cell(gen);
+    const std::uint32_t values[3] = {static_cast<std::uint32_t>(c / 6), static_cast<std::uint32_t>(c / 2 % 3),
+                                     static_cast<std::uint32_t>(c % 2)};
+    EXPECT_EQ(counts.schema().mechanism().privatize(values, TestKey{seed * 1000003 + i}, rng, report.data(),
+                                                    report.size()),
+              Status::ok);
+    EXPECT_TRUE(counts.add(report));
+  }
+  return counts;
+}
+
+// n reports straight from the composed per-bit channel (one report per record: the same law).
+JointProblem sampled(const std::vector<std::uint32_t>& sizes, const std::vector<double>& joint, double qs, double ps,
+                     std::uint64_t n, std::uint64_t seed) {
+  JointProblem pr = empty_joint_problem(sizes, std::vector<double>(sizes.size(), qs),
+                                        std::vector<double>(sizes.size(), ps));
+  std::mt19937_64 gen(seed);
+  std::discrete_distribution<std::uint64_t> cell(joint.begin(), joint.end());
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<std::uint8_t> bits(pr.width);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::uint64_t c = cell(gen);
+    for (std::size_t j = sizes.size(); j-- > 0;) {
+      const std::uint32_t v = static_cast<std::uint32_t>(c % sizes[j]);
+      c /= sizes[j];
+      for (std::uint32_t b = 0; b < sizes[j]; ++b) bits[pr.offsets[j] + b] = u(gen) < (b == v ? qs : ps);
+    }
+    add_pattern(pr, bits.data());
+  }
+  finish_patterns(pr);
+  return pr;
+}
+
+// RAPPOR's composed channel at f (p = 1/2, q = 3/4).
+double q_star(double f) { return 0.75 * (1 - f / 2) + 0.5 * f / 2; }
+double p_star(double f) { return 0.5 * (1 - f / 2) + 0.75 * f / 2; }
+
+TEST(RecordCounts, SerializesMergesAndRefuses) {
+  const auto joint = known_joint();
+  RecordCounts a = privatized(joint, 3000, Dyadic{1, 2}, 1), b = privatized(joint, 2000, Dyadic{1, 2}, 2);
+  RecordCounts both = a;
+  ASSERT_TRUE(both.merge(b));
+  EXPECT_EQ(both.reports(), 5000u);
+  std::string error;
+  const auto again = RecordCounts::deserialize(both.serialize(), error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(again->patterns(), both.patterns());
+  EXPECT_EQ(again->schema().attributes()[1].labels[2], "z");
+  // Merge order does not matter.
+  RecordCounts other = b;
+  ASSERT_TRUE(other.merge(a));
+  EXPECT_EQ(other.patterns(), both.patterns());
+  // Another f is another schema.
+  RecordCounts c = privatized(joint, 10, Dyadic{1, 1}, 3);
+  EXPECT_FALSE(both.merge(c));
+  EXPECT_EQ(both.reports(), 5000u);
+  // Bits past the record (7 bits: the top bit of the byte) are refused.
+  EXPECT_FALSE(both.add(std::vector<std::uint8_t>{0x80}));
+  EXPECT_FALSE(both.add(std::vector<std::uint8_t>{0x01, 0x00}));
+  // A damaged file is refused with a reason.
+  auto bytes = both.serialize();
+  bytes.pop_back();
+  EXPECT_FALSE(RecordCounts::deserialize(bytes, error));
+  EXPECT_NE(error.find("patterns announced"), std::string::npos) << error;
+  bytes = both.serialize();
+  bytes[5] = 'X';
+  EXPECT_FALSE(RecordCounts::deserialize(bytes, error));
+}
+
+TEST(Joint, CoreReportsEstimatedEndToEnd) {
+  // 40 000 records at f = 1/16 through the core; EM and the co-occurrence estimator recover
+  // the joint. Bound: cell c's co-occurrence score has E[s²] ≤ Π_j (1/4 + (q* − p*)²)/(q* − p*)²,
+  // so its error is within 6 sd with overwhelming probability and AVD ≤ ½ Σ_c 6 sd; EM, the
+  // efficient estimator, does at least as well.
+  const auto joint = known_joint();
+  const RecordCounts counts = privatized(joint, 40000, Dyadic{1, 4}, 7);
+  std::string error;
+  const auto pr = make_joint_problem(counts, {0, 1, 2}, error);
+  ASSERT_TRUE(pr) << error;
+  EXPECT_LE(pr->patterns(), 128u);
+  const auto em = estimate_em(*pr, {StopRule::max_change, 1e-7, 5000});
+  const auto co = estimate_cooccurrence(*pr);
+  const double delta = counts.schema().q_star(0) - counts.schema().p_star(0);
+  const double sd = std::sqrt(std::pow((0.25 + delta * delta) / (delta * delta), 3) / 40000);
+  EXPECT_LT(average_variation_distance(em.p, joint), 0.5 * 12 * 6 * sd);
+  EXPECT_LT(average_variation_distance(co.p, joint), 0.5 * 12 * 6 * sd);
+  // Choosing (c, a): the marginal joint of c and a.
+  const auto sub = make_joint_problem(counts, {2, 0}, error);
+  ASSERT_TRUE(sub);
+  std::vector<double> ca(4, 0.0);
+  for (int c = 0; c < 12; ++c) ca[(c % 2) * 2 + c / 6] += joint[c];
+  EXPECT_LT(average_variation_distance(estimate_em(*sub, {StopRule::max_change, 1e-7, 5000}).p, ca),
+            0.5 * 4 * 6 * std::sqrt(std::pow((0.25 + delta * delta) / (delta * delta), 2) / 40000));
+  EXPECT_FALSE(make_joint_problem(counts, {0, 0}, error));
+  EXPECT_FALSE(make_joint_problem(counts, {3}, error));
+}
+
+TEST(Joint, AvdShrinksLikeOneOverRootN) {
+  // 16× the reports: AVD ÷ 4 in expectation. Mean over 8 runs each; bounds 2.8 … 5.7. A
+  // strong channel (q* = 0.85, p* = 0.15) keeps both sizes in the sampling-error regime (with
+  // the paper's weak one, n ≈ 10^5 is needed before the prior stops dominating).
+  const auto joint = known_joint();
+  for (int estimator = 0; estimator < 2; ++estimator) {
+    double small = 0, large = 0;
+    for (std::uint64_t run = 0; run < 8; ++run) {
+      const auto a = sampled({2, 3, 2}, joint, 0.85, 0.15, 1000, 100 + run);
+      const auto b = sampled({2, 3, 2}, joint, 0.85, 0.15, 16000, 200 + run);
+      const EmOptions tight{StopRule::max_change, 1e-8, 20000};
+      small += average_variation_distance(estimator ? estimate_cooccurrence(a).p : estimate_em(a, tight).p, joint);
+      large += average_variation_distance(estimator ? estimate_cooccurrence(b).p : estimate_em(b, tight).p, joint);
+    }
+    EXPECT_GT(small / large, 2.8) << estimator;
+    EXPECT_LT(small / large, 5.7) << estimator;
+  }
+}
+
+TEST(Joint, EstimatorsAgreeWithinSamplingErrorAtSmallF) {
+  // f = 1/16, N = 50 000, sizes (3, 2): EM, the co-occurrence estimator and LREMH agree with
+  // the truth cell by cell within 6 standard errors of the co-occurrence estimate (its per-
+  // report score's sd, measured); LASSO agrees in its marginals (it cannot see the joint).
+  std::vector<double> joint = {0.30, 0.05, 0.05, 0.25, 0.15, 0.20};
+  const double f = 1.0 / 16, qs = q_star(f), ps = p_star(f);
+  const auto pr = sampled({3, 2}, joint, qs, ps, 50000, 5);
+  // Each cell's score sd: E[s²] over the patterns, s = Π_j (y − p*)/(q* − p*).
+  std::vector<double> second(6, 0.0);
+  for (std::size_t g = 0; g < pr.patterns(); ++g)
+    for (int c = 0; c < 6; ++c) {
+      const double s0 = (pr.bits[g * pr.width + c / 2] - ps) / (qs - ps);
+      const double s1 = (pr.bits[g * pr.width + 3 + c % 2] - ps) / (qs - ps);
+      second[c] += pr.counts[g] * s0 * s0 * s1 * s1;
+    }
+  const auto em = estimate_em(pr, {StopRule::max_change, 1e-9, 20000});
+  const auto co = estimate_cooccurrence(pr);
+  const auto lremh = estimate_lremh(pr, 1e-4, {StopRule::max_change, 1e-9, 20000});
+  for (int c = 0; c < 6; ++c) {
+    const double se = std::sqrt(second[c] / pr.reports / pr.reports);
+    EXPECT_NEAR(em.p[c], joint[c], 6 * se) << c;
+    EXPECT_NEAR(co.p[c], joint[c], 6 * se) << c;
+    EXPECT_NEAR(lremh.p[c], joint[c], 6 * se) << c;
+  }
+  const auto lasso = estimate_lasso(pr, 1e-4);
+  for (int v = 0; v < 3; ++v) {
+    const double truth = joint[2 * v] + joint[2 * v + 1], got = lasso.p[2 * v] + lasso.p[2 * v + 1];
+    EXPECT_NEAR(got, truth, 6 * std::sqrt(qs * (1 - qs) / pr.reports) / (qs - ps)) << v;
+  }
+}
+
+TEST(Joint, EmLikelihoodNeverDecreases) {
+  const auto joint = known_joint();
+  for (double f : {0.25, 0.75}) {
+    const auto pr = sampled({2, 3, 2}, joint, q_star(f), p_star(f), 3000, 11);
+    EmOptions o{StopRule::max_change, 1e-12, 3000};
+    o.track_likelihood = true;
+    const auto em = estimate_em(pr, o);
+    ASSERT_GT(em.log_likelihood.size(), 10u);
+    for (std::size_t i = 1; i < em.log_likelihood.size(); ++i)
+      EXPECT_GE(em.log_likelihood[i], em.log_likelihood[i - 1] - 1e-9 * std::abs(em.log_likelihood[i - 1])) << i;
+    // The tracked value is the likelihood of the iterate (checked against the direct sum).
+    EXPECT_NEAR(em.log_likelihood[0], log_likelihood(pr, uniform_joint(pr)), 1e-6 * std::abs(em.log_likelihood[0]));
+  }
+}
+
+TEST(Joint, LremhEqualsEmWhenLassoPrunesNothing) {
+  // One attribute: the design is the identity and LASSO's estimate is max(0, y − λ), all
+  // positive for these frequencies — nothing pruned; EM from there reaches EM's maximum.
+  const std::vector<double> joint = {0.4, 0.3, 0.2, 0.1};
+  const double f = 0.25;
+  const auto pr = sampled({4}, joint, q_star(f), p_star(f), 20000, 13);
+  const auto lasso = estimate_lasso(pr, 1e-4);
+  ASSERT_EQ(lasso.alive, 4u);
+  const EmOptions o{StopRule::max_change, 1e-13, 100000};
+  const auto em = estimate_em(pr, o), lremh = estimate_lremh(pr, 1e-4, o);
+  ASSERT_TRUE(em.converged && lremh.converged);
+  EXPECT_EQ(lremh.alive, 4u);
+  for (int c = 0; c < 4; ++c) EXPECT_NEAR(lremh.p[c], em.p[c], 1e-8) << c;
+  // When LASSO does prune, LREMH keeps its zeros. (On the marginal design Σβ is nearly the
+  // same for every fit, so the L1 term prunes little: here value 2 of the middle attribute
+  // never occurs, its debiased marginal is near 0, and the cells holding it go.)
+  std::vector<double> no_z = known_joint();
+  for (int c = 0; c < 12; ++c)
+    if (c / 2 % 3 == 2) no_z[c] = 0;
+  const auto pr2 = sampled({2, 3, 2}, no_z, 0.85, 0.15, 5000, 17);
+  const auto lasso2 = estimate_lasso(pr2, 0.05);
+  const auto lremh2 = estimate_lremh(pr2, 0.05);
+  ASSERT_LT(lasso2.alive, 12u);
+  for (int c = 0; c < 12; ++c)
+    if (lasso2.p[c] == 0) {
+      EXPECT_EQ(lremh2.p[c], 0.0) << c;
+    }
+  EXPECT_EQ(lremh2.alive, lasso2.alive);
+}
+
+TEST(Joint, StopRulesAndTheIterationCap) {
+  const auto pr = sampled({2, 3, 2}, known_joint(), q_star(0.5), p_star(0.5), 4000, 19);
+  const auto capped = estimate_em(pr, {StopRule::max_change, 1e-15, 7});
+  EXPECT_FALSE(capped.converged);
+  EXPECT_EQ(capped.iterations, 7u);
+  const auto paper = estimate_em(pr, {StopRule::largest_cell, 0.001, 10000});
+  const auto strict = estimate_em(pr, {StopRule::max_change, 1e-9, 100000});
+  EXPECT_TRUE(paper.converged && strict.converged);
+  EXPECT_LT(paper.iterations, strict.iterations);
+  // Without the likelihood matrix (memory limit 0) EM computes the same iterates.
+  EmOptions recompute{StopRule::max_change, 1e-9, 100000};
+  recompute.memory_limit = 0;
+  const auto slow = estimate_em(pr, recompute);
+  EXPECT_EQ(slow.iterations, strict.iterations);
+  for (int c = 0; c < 12; ++c) EXPECT_NEAR(slow.p[c], strict.p[c], 1e-12);
+}
+
+TEST(Joint, SimplexProjectionAndBaselines) {
+  EXPECT_EQ(project_onto_simplex({0.5, 0.5}), (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(project_onto_simplex({2.0, 0.0}), (std::vector<double>{1.0, 0.0}));
+  const auto p = project_onto_simplex({0.6, 0.6, -0.2});
+  EXPECT_NEAR(p[0], 0.5, 1e-15);
+  EXPECT_NEAR(p[1], 0.5, 1e-15);
+  EXPECT_EQ(p[2], 0.0);
+  const auto pr = sampled({2, 3}, {0.1, 0.2, 0.2, 0.2, 0.2, 0.1}, q_star(0.1), p_star(0.1), 20000, 23);
+  const auto u = uniform_joint(pr);
+  EXPECT_NEAR(u[4], 1.0 / 6, 1e-15);
+  const auto prod = product_of_marginals(pr);
+  double s = 0;
+  for (double x : prod) s += x;
+  EXPECT_NEAR(s, 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(average_variation_distance({1, 0}, {0, 1}), 1.0);
+}
+
+}  // namespace
+}  // namespace tinyldp::collector

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Aggregation and estimates: the bindings' numbers are the CLI's (JSON, which prints doubles
+exactly) for every mechanism and post-processing, the saved states are byte-identical to
+`aggregate --save-state`, merging is exact and refuses other mappings, and to_dataframe() is the
+CLI's tidy CSV table from one call."""
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import tinyldp
+from conftest import LABELS, write_csv
+
+# (CLI options, column): every mechanism the collector configures by name and simulate takes.
+CASES = {
+    "rr": (["-m", "rr", "-e", "1"], "bit"),
+    "krr": (["-m", "krr", "-e", "2", "-d", "8"], "category"),
+    "sue": (["-m", "sue", "-e", "0.5", "-d", "8"], "category"),
+    "oue": (["-m", "oue", "-e", "1", "-d", "16", "--labels"], "education"),
+    "blh": (["-m", "blh", "-e", "1", "-d", "8"], "category"),
+    "olh": (["-m", "olh", "-e", "2", "-d", "16", "--labels"], "education"),
+    "hr": (["-m", "hr", "-e", "1", "-d", "8"], "category"),
+    "she": (["-m", "she", "-e", "1", "-d", "8"], "category"),
+    "the": (["-m", "the", "-e", "1", "-d", "8"], "category"),
+    "sd": (["-m", "sd", "-e", "1", "--lo", "17", "--hi", "90", "--levels", "8"], "age"),
+    "dlaplace": (["-m", "dlaplace", "-e", "2", "--lo", "17", "--hi", "90", "--sensitivity", "10"], "age"),
+}
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory, columns):
+    d = tmp_path_factory.mktemp("aggregate")
+    cols = dict(columns, bit=columns["category"] % 2)
+    write_csv(d / "people.csv", **cols)
+    files = {}
+    for name, (options, column) in CASES.items():
+        files[name] = d / f"{name}.tldp"
+    return d, cols, files
+
+
+@pytest.fixture(scope="module")
+def simulated(data, cli):
+    d, _, files = data
+    for seed, (name, (options, column)) in enumerate(CASES.items()):
+        cli("simulate", *options, "-i", d / "people.csv", "-c", column, "-o", files[name], "--seed", seed)
+    return files
+
+
+def cli_estimates(cli, path, *extra):
+    return cli.json("aggregate", path, *extra)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_estimates_are_the_clis(cli, simulated, name, tmp_path):
+    path = simulated[name]
+    state_file = tmp_path / "cli.state"
+    for post, confidence in [("none", 0.95), ("norm-sub", 0.9), ("simplex", 0.99), ("clip", 0.5)]:
+        j = cli_estimates(cli, path, "--postprocess", post, "--confidence", confidence, "--save-state", state_file)
+        result = tinyldp.aggregate(str(path))
+        assert result.reports == j["reports"] and result.rejected == {}
+        e = result.estimate(post, confidence)
+        for ours, theirs in [("frequency", "frequency"), ("count", "count"), ("ci_low", "ci_low"),
+                             ("ci_high", "ci_high"), ("unbiased_frequency", "unbiased_frequency"),
+                             ("standard_error", "standard_error")]:
+            assert list(e[ours]) == [item[theirs] for item in j["items"]], (name, post, ours)
+        if result.mechanism.numeric:
+            mu = result.mean(confidence)
+            assert (mu["mean"], mu["standard_error"], mu["ci_low"], mu["ci_high"]) == (
+                j["mean"]["estimate"], j["mean"]["standard_error"], j["mean"]["ci_low"], j["mean"]["ci_high"])
+        assert result.aggregator.serialize() == state_file.read_bytes(), "the state is --save-state's, byte for byte"
+        assert result.mechanism.realized_epsilon == j["realized_epsilon"]
+
+
+def test_dataframe_is_the_clis_table(cli, simulated, data):
+    d, cols, _ = data
+    for name in ("oue", "sd", "krr"):
+        options, column = CASES[name]
+        csv = cli("aggregate", simulated[name], "--labels" if "--labels" in options else "--allow-rejected",
+                  *([f"{simulated[name]}.labels"] if "--labels" in options else []), "--postprocess", "norm-sub",
+                  "--truth", d / "people.csv", "--column", column).stdout
+        theirs = pd.read_csv(io.StringIO(csv), keep_default_na=False, na_values=[""])
+        ours = tinyldp.to_dataframe(str(simulated[name]), postprocess="norm-sub", truth=cols[column])
+        assert list(ours.columns) == list(theirs.columns) == tinyldp.COLUMNS + ["true_value"]
+        assert list(ours["kind"]) == list(theirs["kind"])
+        if name == "oue":  # labels from the file next to the reports, the comma-holding one included
+            assert list(ours["item"]) == list(theirs["item"]) and "green, light" in set(ours["item"])
+        else:
+            assert np.allclose(ours["item"].astype(float), theirs["item"], equal_nan=True)
+        for c in tinyldp.COLUMNS[2:] + ["true_value"]:
+            # The CLI prints 6 significant digits (counts: one decimal; a mean: 10 digits).
+            assert np.allclose(ours[c].astype(float), theirs[c], rtol=5e-6, atol=0.05 if c == "count" else 1e-9,
+                               equal_nan=True), (name, c)
+
+
+def test_one_call_without_labels_gives_indices_and_warns(simulated):
+    with pytest.warns(UserWarning, match="the items have labels"):
+        frame = tinyldp.to_dataframe(tinyldp.Aggregator.deserialize(
+            tinyldp.aggregate(str(simulated["oue"])).aggregator.serialize()))
+    assert list(frame["item"]) == list(range(16))
+
+
+def test_labels_that_are_not_the_reports_are_refused(simulated, tmp_path, columns):
+    wrong = tinyldp.LabelMapping(sorted(LABELS))
+    with pytest.raises(ValueError, match="is not the label mapping of these reports"):
+        tinyldp.aggregate(str(simulated["oue"]), labels=wrong)
+    # A labels file next to the reports that is not theirs is refused too.
+    path = tmp_path / "edu.tldp"
+    path.write_bytes(simulated["oue"].read_bytes())
+    wrong.write(f"{path}.labels")
+    with pytest.raises(ValueError, match="is not the label mapping"):
+        tinyldp.to_dataframe(str(path))
+    with pytest.raises(ValueError, match="labels are for categorical"):
+        tinyldp.aggregate(str(simulated["sd"]), labels=wrong)
+
+
+def test_shards_of_different_mappings_do_not_merge_and_of_one_mapping_do(cli, columns, tmp_path):
+    """The halves-of-adult case: numbered by first appearance, two halves differ; merging their
+    states is refused; with one shared mapping the merge is the one-pass result."""
+    m = tinyldp.Mechanism("oue", 1, domain=16)
+    edu = columns["education"]
+    first, second = edu[:10000], edu[10000:]
+    r1, l1 = tinyldp.simulate(first, m, seed=1)
+    r2, l2 = tinyldp.simulate(second[::-1], m, seed=2)
+    assert l1 != l2
+    a1, a2 = tinyldp.Aggregator(m, l1.digest), tinyldp.Aggregator(m, l2.digest)
+    a1.ingest(r1)
+    a2.ingest(r2)
+    with pytest.raises(ValueError, match="different label mappings"):
+        a1.merge(a2)
+    assert a1.reports == 10000, "a refused merge changes nothing"
+    r2, same = tinyldp.simulate(second, m, seed=2, labels=l1)
+    assert same is l1
+    a2 = tinyldp.Aggregator(m, l1.digest)
+    a2.ingest(r2)
+    tinyldp.write_reports(tmp_path / "h1.tldp", m, r1, l1)
+    tinyldp.write_reports(tmp_path / "h2.tldp", m, r2, l1)
+    cli("aggregate", tmp_path / "h1.tldp", "--save-state", tmp_path / "s1")
+    cli("aggregate", tmp_path / "h2.tldp", "--save-state", tmp_path / "s2")
+    merged = tinyldp.aggregate(states=[tmp_path / "s1", (tmp_path / "s2").read_bytes()], labels=l1)
+    assert merged.labels == l1
+    a1.merge(a2)
+    assert merged.aggregator.serialize() == a1.serialize()
+    both = tinyldp.aggregate([str(tmp_path / "h1.tldp"), str(tmp_path / "h2.tldp")])
+    assert both.aggregator.serialize() == a1.serialize() and both.labels == l1
+    truth = pd.Series(edu).value_counts(normalize=True)
+    e = both.estimate("norm-sub")
+    for i, label in enumerate(l1):
+        assert abs(e["frequency"][i] - truth[label]) < 6 * e["standard_error"][i] + 0.01, label
+
+
+def test_states_of_other_parameters_or_overflowing_counts_are_refused():
+    a = tinyldp.Aggregator(tinyldp.Mechanism("oue", 1, domain=16))
+    b = tinyldp.Aggregator(tinyldp.Mechanism("oue", 2, domain=16))
+    with pytest.raises(ValueError, match="different mechanisms or parameters"):
+        a.merge(b)
+    with pytest.raises(ValueError, match="not a valid aggregate state"):
+        tinyldp.Aggregator.deserialize(b"TLDPAGG3 and then nothing")
+    with pytest.raises(ValueError, match="holds no reports"):
+        a.estimate()
+
+
+def test_numeric_estimates_are_unbiased_and_bins_sum_their_items(columns):
+    age = columns["age"]
+    m = tinyldp.Mechanism("dlaplace", 2, lo=17, hi=90, sensitivity=10)
+    a = tinyldp.Aggregator(m)
+    reports, _ = tinyldp.simulate(np.tile(age, 5), m, seed=11)
+    a.ingest(reports)
+    mu = a.mean()
+    assert abs(mu["mean"] - age.mean()) < 6 * mu["standard_error"]
+    e = a.estimate()
+    bins = a.estimate_bins([0, 10, 40])
+    assert np.isclose(bins["unbiased_frequency"].sum(), 1.0)
+    assert np.isclose(bins["unbiased_frequency"][0], e["unbiased_frequency"][:10].sum())
+    with pytest.raises(ValueError, match="bin_start must ascend"):
+        a.estimate_bins([0, 5, 5])
+    with pytest.raises(ValueError, match="has no mean"):
+        tinyldp.Aggregator(tinyldp.Mechanism("krr", 1, domain=4)).mean()
+
+
+def test_joint_estimation_is_a_clear_not_yet():
+    with pytest.raises(NotImplementedError, match="joint estimation"):
+        tinyldp.estimate_joint()
+
+
+@pytest.mark.parametrize("options, keywords", [
+    (["-m", "l-osue", "-e", "2", "--epsilon-one", "1", "-d", "8"], dict(name="l-osue", epsilon=2, epsilon_one=1, domain=8)),
+    (["-m", "rappor", "--f", "0.5", "--p", "0.5", "--q", "0.75", "-d", "8"],
+     dict(name="rappor", f="0.5", p=0.5, q="0.75", domain=8)),
+])
+def test_memoized_reports_aggregate_as_in_the_cli(cli, data, options, keywords, tmp_path):
+    """Files of the memoized mechanisms (header version 4), simulated by the CLI with a fleet key:
+    the bindings read the same configuration and give the CLI's estimates and state."""
+    d, _, _ = data
+    path = tmp_path / "memo.tldp"
+    cli("simulate", *options, "-i", d / "people.csv", "-c", "category", "-o", path,
+        "--fleet-key", tmp_path / "fleet.key", "--seed", 5)
+    j = cli.json("aggregate", path, "--save-state", tmp_path / "cli.state")
+    result = tinyldp.aggregate(str(path))
+    assert result.mechanism == tinyldp.Mechanism(**keywords) and result.mechanism.memoized
+    assert result.aggregator.serialize() == (tmp_path / "cli.state").read_bytes()
+    assert list(result.estimate()["frequency"]) == [item["frequency"] for item in j["items"]]

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: Apache-2.0
+"""tinyldp.dask on a LocalCluster with two workers: report files cut into byte ranges, each
+aggregated by a task, the states merged in a tree — bit-identical to the single-process CLI
+(`tinyldp aggregate FILES --save-state`), records of different lengths included."""
+import numpy as np
+import pytest
+
+import tinyldp
+import tinyldp.dask
+from conftest import write_csv
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    # In-process workers (threads; the ranges are read without the GIL): starts in a second,
+    # and nothing to spawn on a busy CI machine.
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as c:
+            yield c
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory, cli, columns):
+    """Three OUE shards with one label mapping (CLI-simulated), and a fourth written by the
+    bindings whose records differ in length (some carry a device id)."""
+    d = tmp_path_factory.mktemp("dask")
+    edu = columns["education"]
+    paths = []
+    for k, part in enumerate(np.array_split(edu, 3)):
+        write_csv(d / f"part{k}.csv", education=part)
+        labels = ["--labels"] if k == 0 else ["--labels-from", f"{paths[0]}.labels"]
+        cli("simulate", "-m", "oue", "-e", 1, "-d", 16, "-i", d / f"part{k}.csv", "-c", "education", *labels,
+            "-o", d / f"part{k}.tldp", "--seed", 10 + k)
+        paths.append(str(d / f"part{k}.tldp"))
+    m = tinyldp.Mechanism("oue", 1, domain=16)
+    mapping = tinyldp.LabelMapping.read(f"{paths[0]}.labels")
+    values = mapping.encode(edu[:3000])
+    plain = m.privatize(values, seed=20)
+    with_ids = m.privatize(values, seed=21, device_ids=True)
+    # 1504 records of 2 + 9 bytes and 1496 (a multiple of 11) of 2 + 13: the body divides by
+    # 11, so the planner first tries the arithmetic cut, which is wrong.
+    assert (m.report_bytes(), m.report_bytes(device_id=True)) == (9, 13)
+    mixed = tinyldp.Reports([plain[i] for i in range(1504)] + [with_ids[i] for i in range(1504, 3000)])
+    tinyldp.write_reports(d / "mixed.tldp", m, mixed, mapping)
+    paths.append(str(d / "mixed.tldp"))
+    return d, paths
+
+
+def test_two_workers_give_the_clis_state_bit_for_bit(client, cli, shards):
+    d, paths = shards
+    j = cli.json("aggregate", *paths, "--labels", f"{paths[0]}.labels", "--postprocess", "norm-sub",
+                 "--save-state", d / "cli.state")
+    expected = (d / "cli.state").read_bytes()
+    # Small ranges: many tasks per file, a three-level merge tree, and the mixed file re-planned.
+    for partition_bytes in (4096, 1 << 20):
+        result = tinyldp.dask.aggregate(paths, client=client, partition_bytes=partition_bytes, fan_in=3)
+        assert result.aggregator.serialize() == expected, partition_bytes
+        assert result.reports == j["reports"] == 23000 and result.rejected == {}
+        assert result.labels == tinyldp.LabelMapping.read(f"{paths[0]}.labels")
+        e = result.estimate("norm-sub")
+        assert list(e["frequency"]) == [item["frequency"] for item in j["items"]]
+        assert list(e["standard_error"]) == [item["standard_error"] for item in j["items"]]
+    # Both workers took part.
+    assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_the_plan_cuts_uniform_files_arithmetically_and_mixed_ones_exactly(shards):
+    _, paths = shards
+    info = tinyldp.report_file_info(paths[0])
+    record = 2 + info["first_record_bytes"]
+    plan = tinyldp.dask.plan_file(paths[0], 100 * record)
+    assert [s for _, s, _ in plan] == list(range(info["header_bytes"], info["file_bytes"], 100 * record))
+    assert plan[-1][2] == info["file_bytes"]
+    # The mixed file's size divides by its first record's length, so the arithmetic cut is tried
+    # and some range finds out it is wrong; the exact plan reads.
+    guessed = tinyldp.dask.plan_file(paths[3], 4096)
+    assert guessed != tinyldp.dask.exact_plan(paths[3], 4096)
+    first_error = None
+    for path, s, e in guessed:
+        try:
+            tinyldp._native.aggregate_range(path, s, e)
+        except ValueError as error:
+            first_error = error
+            break
+    assert isinstance(first_error, tinyldp.RangeNotAtRecords), first_error
+    whole, _, _ = tinyldp._native.aggregate_range(paths[3])
+    total = None
+    for path, s, e in tinyldp.dask.exact_plan(paths[3], 4096):
+        part, _, _ = tinyldp._native.aggregate_range(path, s, e)
+        total = part if total is None else (total.merge(part) or total)
+    assert total.serialize() == whole.serialize()
+
+
+def test_a_shard_of_other_parameters_is_refused_naming_it(client, shards, tmp_path):
+    _, paths = shards
+    other = tinyldp.Mechanism("oue", 2, domain=16)
+    reports, _ = tinyldp.simulate(np.arange(16), other, seed=1)
+    tinyldp.write_report_file(str(tmp_path / "other.tldp"), other, reports)
+    with pytest.raises(ValueError, match=r"other\.tldp.*different mechanisms or parameters"):
+        tinyldp.dask.aggregate([paths[0], str(tmp_path / "other.tldp")], client=client)

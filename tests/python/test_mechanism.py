@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: Apache-2.0
+"""tinyldp.Mechanism: configured from keywords or a dict exactly as the CLI configures it (ε read
+as the same exact decimal), refused with the collector's reasons, and pickled without loss."""
+import json
+import pickle
+from decimal import Decimal
+
+import pytest
+
+import tinyldp
+
+
+@pytest.mark.parametrize("text", ["1", "0.1", "2.5", "1e-1", "0.333", "20"])
+def test_epsilon_as_text_or_number_is_the_clis(cli, text):
+    plan = json.loads(cli("plan", "-m", "oue", "-e", text, "-d", 16, "--json").stdout)
+    for given in (text, float(text), Decimal(text)):
+        m = tinyldp.Mechanism("oue", given, domain=16)
+        assert m.epsilon == plan["requested_epsilon"], given
+        assert m.realized_epsilon == plan["realized_epsilon"], given
+        assert m.probabilities == plan["probabilities"], given
+        assert m.random_bits_per_report == plan["random_bits_per_report"]
+    # The exact reading: 0.1 is rounded down to the 2^-32 grid, never up.
+    assert tinyldp._native.parse_epsilon(text) == int(Decimal(text) * 2**32)
+
+
+def test_configured_from_a_dict():
+    config = {"name": "sd", "epsilon": "1", "lo": 17, "hi": 90, "levels": 8}
+    m = tinyldp.Mechanism(**config)
+    assert (m.name, m.kind, m.numeric, m.domain) == ("sd", "numeric", True, 8)
+    assert m.parameters == {"lo": 17, "hi": 90, "levels": 8}
+    assert list(m.item_values) == [17 + i * 73 / 7 for i in range(8)]
+    d = tinyldp.Mechanism(**{"name": "dlaplace", "epsilon": 2, "lo": 0, "hi": 99, "sensitivity": 10})
+    assert d.parameters == {"lo": 0, "hi": 99, "sensitivity": 10}
+    assert d.local_epsilon > d.realized_epsilon  # Δ < W: any two inputs get the larger local ε
+    assert list(d.item_values) == list(range(100)) and d.integer_items
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"name": "nosuch", "epsilon": 1}, "unknown mechanism \"nosuch\" (known: rr, krr"),
+    ({"name": "oue", "epsilon": "1,5", "domain": 8}, "is not a decimal number"),
+    ({"name": "oue", "epsilon": 25, "domain": 8}, "largest accepted epsilon, 20"),
+    ({"name": "oue", "epsilon": 0, "domain": 8}, "epsilon must be positive"),
+    ({"name": "oue", "domain": 8}, "epsilon is required for oue"),
+    ({"name": "oue", "epsilon": 1}, "needs a domain"),
+    ({"name": "sd", "epsilon": 1, "lo": 0, "hi": 10, "domain": 3}, "domain"),
+    ({"name": "oue", "epsilon": 1, "domain": 8, "lo": 3}, "numeric mechanisms"),
+    ({"name": "oue", "epsilon": 1, "domain": 8, "epsilon_one": "0.5"}, "memoized mechanisms"),
+])
+def test_refusals_say_why(kwargs, message):
+    with pytest.raises(ValueError) as e:
+        tinyldp.Mechanism(**kwargs)
+    assert message in str(e.value), str(e.value)
+
+
+def test_bad_types_are_type_errors():
+    with pytest.raises(TypeError):
+        tinyldp.Mechanism("oue", True, domain=8)
+    with pytest.raises(TypeError):
+        tinyldp.Mechanism("oue", [1], domain=8)
+
+
+def test_memoized_mechanisms_take_epsilon_one_and_rappor_f_p_q():
+    chain = tinyldp.Mechanism("l-oue", "2", epsilon_one="1", domain=32)
+    assert chain.memoized and chain.epsilon_infinity == pytest.approx(2, abs=1e-6)
+    assert chain.realized_epsilon <= 2
+    rappor = tinyldp.Mechanism("rappor", f="0.5", p="0.5", q="0.75", domain=16)
+    assert rappor.memoized and rappor.domain == 16
+    with pytest.raises(ValueError, match="not a probability"):
+        tinyldp.Mechanism("rappor", f="1.5", p="0.5", q="0.75", domain=16)
+    with pytest.raises(ValueError, match="memo key"):
+        chain.privatize([1, 2, 3], seed=1)
+
+
+def test_every_mechanism_pickles_to_an_equal_one():
+    configs = [
+        dict(name="rr", epsilon=1), dict(name="krr", epsilon=2, domain=13), dict(name="sue", epsilon=0.5, domain=100),
+        dict(name="oue", epsilon=1, domain=20), dict(name="blh", epsilon=1, domain=50),
+        dict(name="olh", epsilon=2, domain=50), dict(name="hr", epsilon=1, domain=50),
+        dict(name="sd", epsilon=1, lo=-100, hi=155, levels=5), dict(name="dlaplace", epsilon=1, lo=-8, hi=8, sensitivity=2),
+        dict(name="she", epsilon=1, domain=16), dict(name="the", epsilon=1, domain=16),
+        dict(name="rappor", f="0.5", p="0.5", q="0.75", domain=16),
+        dict(name="l-sue", epsilon=2, epsilon_one=1, domain=32), dict(name="l-osue", epsilon=2, epsilon_one=1, domain=32),
+        dict(name="l-oue", epsilon=2, epsilon_one=1, domain=32), dict(name="l-soue", epsilon=2, epsilon_one=1, domain=32),
+        dict(name="l-grr", epsilon=2, epsilon_one=1, domain=12), dict(name="loloha", epsilon=2, epsilon_one=1, domain=50),
+        dict(name="biloloha", epsilon=2, epsilon_one=1, domain=50),
+        dict(name="1bitmean", epsilon=2, epsilon_one=1, lo=0, hi=100, grid_step=25),
+    ]
+    names = {c["name"] for c in configs}
+    for name in tinyldp.mechanism_names().split(", "):
+        assert name in names, f"{name} has no case here"
+    for c in configs:
+        m = tinyldp.Mechanism(**c)
+        copy = pickle.loads(pickle.dumps(m))
+        assert copy == m and copy.header() == m.header() and copy.parameters == m.parameters, c
+        assert copy != tinyldp.Mechanism("oue", 3, domain=20)

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp joint: records of many attributes in one memoized report (record_rr.hpp) and the
+// joint distribution of chosen attributes (collector/joint.hpp).
+//   joint plan      ε₁ and ε∞ of a record for RAPPOR's f, p, q and the attributes' domains
+//   joint simulate  a CSV of several columns → one record report per row (a record-counts file)
+//   joint merge     record-counts files of one schema → one
+//   joint REPORTS   the joint of --attributes by em, lasso, lremh, pairs (and the baselines)
+// See docs/joint.md.
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "cli_common.hpp"
+#include "epsilon_text.hpp"
+#include "fleet_keys.hpp"
+#include "tinyldp/collector/joint.hpp"
+#include "tinyldp/collector/record_counts.hpp"
+#include "tinyldp/port/test/insecure_test_source.hpp"
+#include "tinyldp/random_bits.hpp"
+
+namespace tinyldp::tools {
+namespace {
+
+using collector::RecordAttribute;
+using collector::RecordCounts;
+using collector::RecordSchema;
+
+struct JointOptions {
+  // plan
+  std::vector<std::string> f_values = {"0.1", "0.5", "0.7", "0.9"};
+  std::string domains;
+  // simulate
+  std::string input, output, columns = "all", bins;
+  bool no_header = false;
+  double sample = 1.0;
+  std::string f = "0.5", p = "0.5", q = "0.75";
+  std::optional<std::uint64_t> seed;
+  std::optional<std::string> fleet_key;
+  // merge
+  std::vector<std::string> merge_inputs;
+  // estimate
+  std::string reports, attributes, estimator = "all", stop = "max-change", format = "text", truth;
+  double delta = -1, lambda = 1e-3;
+  std::uint32_t max_iterations = 10000;
+  unsigned threads = 2;
+};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) {
+    const auto a = cur.find_first_not_of(" \t\r"), b = cur.find_last_not_of(" \t\r");
+    out.push_back(a == std::string::npos ? "" : cur.substr(a, b - a + 1));
+  }
+  if (!s.empty() && s.back() == sep) out.emplace_back();
+  return out;
+}
+
+// "2x16" or "2,3,5" → domain sizes.
+std::vector<std::uint32_t> parse_domains(const std::string& text) {
+  std::vector<std::uint32_t> sizes;
+  for (const auto& part : split(text, ',')) {
+    const auto x = part.find('x');
+    try {
+      const std::uint32_t size = static_cast<std::uint32_t>(std::stoul(part.substr(0, x)));
+      const std::uint32_t times = x == std::string::npos ? 1 : static_cast<std::uint32_t>(std::stoul(part.substr(x + 1)));
+      if (times > collector::max_record_attributes) throw std::out_of_range("too many");
+      sizes.insert(sizes.end(), times, size);
+    } catch (const std::exception&) {
+      throw BadInput("--domains: '" + part + "' is not a size or SIZExCOUNT (e.g. 2x16 or 3,5,2)");
+    }
+  }
+  return sizes;
+}
+
+// The CSV: rows of fields (commas; spaces around fields dropped). Simple files only: no quotes.
+struct Table {
+  std::vector<std::string> names;
+  std::vector<std::vector<std::string>> rows;
+};
+
+Table read_table(const std::string& path, bool header) {
+  std::ifstream in(path);
+  if (!in) throw BadInput("cannot open " + path + ": " + std::strerror(errno));
+  Table t;
+  std::string line;
+  std::size_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (line.find('"') != std::string::npos)
+      throw BadInput(path + ":" + std::to_string(line_no) + ": quoted fields are not supported by joint simulate");
+    auto fields = split(line, ',');
+    if (t.names.empty() && t.rows.empty()) {
+      if (header) {
+        t.names = fields;
+        continue;
+      }
+      for (std::size_t i = 0; i < fields.size(); ++i) t.names.push_back(std::to_string(i));
+    }
+    if (fields.size() != t.names.size())
+      throw BadInput(path + ":" + std::to_string(line_no) + ": " + std::to_string(fields.size()) + " fields, expected " +
+                     std::to_string(t.names.size()));
+    t.rows.push_back(std::move(fields));
+  }
+  if (t.rows.empty()) throw BadInput(path + ": no rows");
+  return t;
+}
+
+bool numeric(const std::string& s, double& x) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  x = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size();
+}
+
+// The chosen columns as attributes: labels sorted (numerically when all are numbers), or, for
+// a column in --bins NAME=B, B equal-width bins over its range ("lo..hi" labels).
+struct Encoded {
+  std::vector<RecordAttribute> attributes;
+  std::vector<std::vector<std::uint32_t>> values;  // per row, per attribute
+};
+
+Encoded encode(const Table& t, const std::vector<std::size_t>& columns, const std::map<std::string, std::uint32_t>& bins) {
+  Encoded e;
+  e.values.assign(t.rows.size(), std::vector<std::uint32_t>(columns.size()));
+  for (std::size_t a = 0; a < columns.size(); ++a) {
+    const std::size_t col = columns[a];
+    RecordAttribute attr;
+    attr.name = t.names[col];
+    const auto bin = bins.find(attr.name);
+    if (bin != bins.end()) {
+      double lo = 1e300, hi = -1e300, x = 0;
+      for (const auto& r : t.rows) {
+        if (!numeric(r[col], x)) throw BadInput("--bins " + attr.name + ": '" + r[col] + "' is not a number");
+        lo = std::min(lo, x), hi = std::max(hi, x);
+      }
+      const std::uint32_t b = bin->second;
+      const double width = (hi - lo) / b;
+      for (std::uint32_t i = 0; i < b; ++i)
+        attr.labels.push_back(value_text(lo + i * width) + ".." + value_text(i + 1 == b ? hi : lo + (i + 1) * width));
+      for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        numeric(t.rows[r][col], x);
+        e.values[r][a] = width > 0 ? std::min(b - 1, static_cast<std::uint32_t>((x - lo) / width)) : 0;
+      }
+      attr.size = b;
+    } else {
+      std::set<std::string> seen;
+      bool all_numbers = true;
+      double x = 0;
+      for (const auto& r : t.rows) {
+        seen.insert(r[col]);
+        all_numbers = all_numbers && numeric(r[col], x);
+      }
+      attr.labels.assign(seen.begin(), seen.end());
+      if (all_numbers)
+        std::sort(attr.labels.begin(), attr.labels.end(),
+                  [](const std::string& a, const std::string& b) { return std::stod(a) < std::stod(b); });
+      if (attr.labels.size() == 1) attr.labels.push_back("(unseen)");
+      std::map<std::string, std::uint32_t> index;
+      for (std::uint32_t i = 0; i < attr.labels.size(); ++i) index[attr.labels[i]] = i;
+      for (std::size_t r = 0; r < t.rows.size(); ++r) e.values[r][a] = index[t.rows[r][col]];
+      attr.size = static_cast<std::uint32_t>(attr.labels.size());
+    }
+    e.attributes.push_back(std::move(attr));
+  }
+  return e;
+}
+
+std::vector<std::size_t> choose_columns(const Table& t, const std::string& spec) {
+  std::vector<std::size_t> cols;
+  if (spec == "all") {
+    cols.resize(t.names.size());
+    std::iota(cols.begin(), cols.end(), std::size_t{0});
+    return cols;
+  }
+  for (const auto& name : split(spec, ',')) {
+    const auto it = std::find(t.names.begin(), t.names.end(), name);
+    if (it == t.names.end()) throw BadInput("--columns: no column '" + name + "' in the input");
+    cols.push_back(static_cast<std::size_t>(it - t.names.begin()));
+  }
+  return cols;
+}
+
+std::map<std::string, std::uint32_t> parse_bins(const std::string& spec) {
+  std::map<std::string, std::uint32_t> bins;
+  if (spec.empty()) return bins;
+  for (const auto& part : split(spec, ',')) {
+    const auto eq = part.find('=');
+    try {
+      if (eq == std::string::npos) throw std::invalid_argument("");
+      const auto b = std::stoul(part.substr(eq + 1));
+      if (b < 2 || b > 65536) throw std::invalid_argument("");
+      bins[part.substr(0, eq)] = static_cast<std::uint32_t>(b);
+    } catch (const std::exception&) {
+      throw BadInput("--bins: '" + part + "' is not COLUMN=BINS (2 … 65536 bins)");
+    }
+  }
+  return bins;
+}
+
+std::string eps_text(Epsilon e) { return to_decimal(e, 4); }
+// Left-aligned in `width` columns, counting UTF-8 characters (ε, …), not bytes.
+std::string pad(const std::string& s, std::size_t width) {
+  std::size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  return s + std::string(width > chars ? width - chars : 1, ' ');
+}
+
+void print_budget(const collector::CollectorRecordRr& m) {
+  std::cout << "record: " << m.attributes() << " attributes, " << m.record_bits() << " bits; epsilon one report "
+            << eps_text(m.epsilon_one()) << ", epsilon infinity (every report of this record) "
+            << eps_text(m.epsilon_infinity()) << "\n";
+}
+
+int run_plan(const JointOptions& o) {
+  if (o.domains.empty()) throw BadInput("joint plan: --domains is required (e.g. 2x16)");
+  const auto sizes = parse_domains(o.domains);
+  const Dyadic p = parse_probability("--p", o.p), q = parse_probability("--q", o.q);
+  std::cout << "record of " << sizes.size() << " attributes (" << o.domains << "), p = " << o.p << ", q = " << o.q
+            << "\n"
+            << std::left << std::setw(8) << "f" << std::setw(14) << "epsilon_one" << std::setw(18)
+            << "epsilon_infinity" << "per attribute (one, infinity)\n";
+  for (const auto& ft : o.f_values) {
+    std::string error;
+    std::vector<RecordAttribute> attrs;
+    for (std::uint32_t s : sizes) attrs.push_back({"", s, {}});
+    const auto schema = RecordSchema::make(attrs, parse_probability("--f", ft), p, q, error);
+    if (!schema) throw BadInput("f = " + ft + ": " + error);
+    const auto& m = schema->mechanism();
+    std::cout << pad(ft, 8) << pad(eps_text(m.epsilon_one()), 14) << pad(eps_text(m.epsilon_infinity()), 18)
+              << eps_text(m.attribute(0).epsilon_one()) << ", "
+              << eps_text(m.attribute(0).epsilon_infinity()) << "\n";
+  }
+  return 0;
+}
+
+int run_simulate(const JointOptions& o) {
+  if (o.input.empty() || o.output.empty()) throw BadInput("joint simulate: --input and --output are required");
+  if (!(o.sample > 0 && o.sample <= 1)) throw BadInput("--sample must be in (0, 1]");
+  const Table t = read_table(o.input, !o.no_header);
+  const Encoded e = encode(t, choose_columns(t, o.columns), parse_bins(o.bins));
+  std::string error;
+  auto schema = RecordSchema::make(e.attributes, parse_probability("--f", o.f), parse_probability("--p", o.p),
+                                   parse_probability("--q", o.q), error);
+  if (!schema) throw BadInput(error);
+  // The sample: round(fraction · rows) rows without replacement.
+  std::vector<std::size_t> rows(t.rows.size());
+  std::iota(rows.begin(), rows.end(), std::size_t{0});
+  std::mt19937_64 shuffle(o.seed ? *o.seed ^ 0x73616D706C65ull : std::random_device{}());
+  std::shuffle(rows.begin(), rows.end(), shuffle);
+  rows.resize(std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(o.sample * static_cast<double>(rows.size())))));
+  RecordCounts counts(std::move(*schema));
+  const auto& m = counts.schema().mechanism();
+  const FleetKeys keys(o.fleet_key, o.seed);
+  std::vector<std::uint8_t> report(m.report_bytes());
+  auto privatize = [&](auto& source) {
+    RandomBits<std::remove_reference_t<decltype(source)>> rng(source);
+    for (std::size_t r : rows) {
+      const Status s = m.privatize(e.values[r].data(), keys.device(static_cast<std::uint32_t>(r)), rng,
+                                   report.data(), report.size());
+      if (s != Status::ok) throw BadInput(std::string("row ") + std::to_string(r + 1) + ": " + to_string(s));
+      counts.add(report);
+    }
+  };
+  with_simulation_source(o.seed, privatize);
+  if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  std::cout << "wrote " << counts.reports() << " record reports (" << counts.patterns().size()
+            << " distinct) of " << t.rows.size() << " rows to " << o.output << "\n";
+  print_budget(m);
+  return 0;
+}
+
+int run_merge(const JointOptions& o) {
+  if (o.merge_inputs.empty() || o.output.empty()) throw BadInput("joint merge: inputs and --output are required");
+  std::optional<RecordCounts> all;
+  for (const auto& path : o.merge_inputs) {
+    std::string error;
+    auto c = RecordCounts::load(path, error);
+    if (!c) throw BadInput(error);
+    if (!all)
+      all = std::move(c);
+    else if (!all->merge(*c))
+      throw BadInput(path + ": another record schema (attributes, labels or f, p, q) than " + o.merge_inputs[0]);
+  }
+  if (!all->save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  std::cout << "merged " << all->reports() << " record reports (" << all->patterns().size() << " distinct) into "
+            << o.output << "\n";
+  return 0;
+}
+
+// The true joint of the chosen attributes in a CSV, with the labels of the schema.
+std::vector<double> truth_of(const std::string& path, bool header, const RecordSchema& s,
+                             const std::vector<std::uint32_t>& chosen, const std::map<std::string, std::uint32_t>& bins) {
+  const Table t = read_table(path, header);
+  std::vector<std::size_t> cols;
+  for (std::uint32_t j : chosen) {
+    const auto& name = s.attributes()[j].name;
+    const auto it = std::find(t.names.begin(), t.names.end(), name);
+    if (it == t.names.end()) throw BadInput("--truth: no column '" + name + "' in " + path);
+    cols.push_back(static_cast<std::size_t>(it - t.names.begin()));
+  }
+  const Encoded e = encode(t, cols, bins);
+  std::uint64_t cells = 1;
+  for (std::uint32_t j : chosen) cells *= s.attributes()[j].size;
+  std::vector<double> p(cells, 0.0);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    std::uint64_t c = 0;
+    for (std::size_t a = 0; a < chosen.size(); ++a) {
+      const auto& want = s.attributes()[chosen[a]];
+      const auto& label = e.attributes[a].labels[e.values[r][a]];
+      const auto at = std::find(want.labels.begin(), want.labels.end(), label);
+      if (at == want.labels.end()) throw BadInput("--truth: value '" + label + "' of " + want.name + " is not in the reports' labels");
+      c = c * want.size + static_cast<std::uint64_t>(at - want.labels.begin());
+    }
+    p[c] += 1;
+  }
+  for (double& x : p) x /= static_cast<double>(t.rows.size());
+  return p;
+}
+
+int run_estimate(const JointOptions& o) {
+  std::string error;
+  const auto counts = RecordCounts::load(o.reports, error);
+  if (!counts) throw BadInput(error);
+  const RecordSchema& s = counts->schema();
+  if (o.attributes.empty()) throw BadInput("--attributes is required (names or numbers, e.g. a,b,c)");
+  std::vector<std::uint32_t> chosen;
+  for (const auto& name : split(o.attributes, ',')) {
+    const auto j = s.find(name);
+    if (!j) throw BadInput("--attributes: no attribute '" + name + "' in " + o.reports);
+    chosen.push_back(*j);
+  }
+  const auto problem = collector::make_joint_problem(*counts, chosen, error);
+  if (!problem) throw BadInput(error);
+  collector::EmOptions em;
+  if (o.stop == "largest-cell")
+    em.stop = collector::StopRule::largest_cell, em.tolerance = 0.001;
+  else if (o.stop != "max-change")
+    throw BadInput("--stop: '" + o.stop + "' is not max-change or largest-cell");
+  if (o.delta >= 0) em.tolerance = o.delta;
+  em.max_iterations = o.max_iterations;
+  em.threads = o.threads;
+  std::vector<std::string> names = {"em", "lasso", "lremh", "pairs"};
+  if (o.estimator != "all") {
+    if (std::find(names.begin(), names.end(), o.estimator) == names.end())
+      throw BadInput("--estimator: '" + o.estimator + "' is not em, lasso, lremh, pairs or all");
+    names = {o.estimator};
+  }
+  std::optional<std::vector<double>> truth;
+  if (!o.truth.empty()) truth = truth_of(o.truth, !o.no_header, s, chosen, parse_bins(o.bins));
+  struct Row {
+    std::string name;
+    collector::JointEstimate e;
+    double seconds = 0;
+  };
+  std::vector<Row> rows;
+  for (const auto& n : names) {
+    const auto t0 = std::chrono::steady_clock::now();
+    collector::JointEstimate e = n == "em"      ? collector::estimate_em(*problem, em)
+                                 : n == "lasso" ? collector::estimate_lasso(*problem, o.lambda)
+                                 : n == "lremh" ? collector::estimate_lremh(*problem, o.lambda, em)
+                                                : collector::estimate_cooccurrence(*problem);
+    rows.push_back({n, std::move(e), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+  }
+  auto baseline = [](std::vector<double> p) {
+    collector::JointEstimate e;
+    e.p = std::move(p);
+    return e;
+  };
+  rows.push_back({"uniform", baseline(collector::uniform_joint(*problem)), 0});
+  rows.push_back({"marginals", baseline(collector::product_of_marginals(*problem)), 0});
+  const auto& m = s.mechanism();
+  std::vector<std::string> chosen_names;
+  for (std::uint32_t j : chosen) chosen_names.push_back(s.attributes()[j].name);
+  // Cell labels: the chosen attributes' labels joined by "|".
+  auto cell_label = [&](std::uint64_t c) {
+    std::vector<std::string> parts(chosen.size());
+    for (std::size_t a = chosen.size(); a-- > 0;) {
+      const auto& attr = s.attributes()[chosen[a]];
+      const std::uint32_t v = static_cast<std::uint32_t>(c % attr.size);
+      c /= attr.size;
+      parts[a] = attr.labels.empty() ? std::to_string(v) : attr.labels[v];
+    }
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "|" : "") + parts[i];
+    return out;
+  };
+  if (o.format == "json") {
+    Json j;
+    j["reports"] = counts->reports();
+    j["patterns"] = problem->patterns();
+    j["attributes"] = chosen_names;
+    j["epsilon_one"] = as_double(m.epsilon_one());
+    j["epsilon_infinity"] = as_double(m.epsilon_infinity());
+    for (const auto& r : rows) {
+      Json e;
+      e["seconds"] = r.seconds;
+      e["iterations"] = r.e.iterations;
+      e["converged"] = r.e.converged;
+      e["alive"] = r.e.alive;
+      e["memory_bytes"] = r.e.memory_bytes;
+      if (truth) e["avd"] = collector::average_variation_distance(r.e.p, *truth);
+      e["p"] = r.e.p;
+      j["estimators"][r.name] = e;
+    }
+    if (truth) j["truth"] = *truth;
+    std::vector<std::string> labels;
+    for (std::uint64_t c = 0; c < problem->cells(); ++c) labels.push_back(cell_label(c));
+    j["cells"] = labels;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  if (o.format != "text") throw BadInput("--format: '" + o.format + "' is not text or json");
+  print_budget(m);
+  std::cout << "joint of ";
+  for (std::size_t i = 0; i < chosen_names.size(); ++i) std::cout << (i ? ", " : "") << chosen_names[i];
+  std::cout << ": " << problem->cells() << " cells, " << counts->reports() << " reports in " << problem->patterns()
+            << " distinct patterns\n\n"
+            << std::left << std::setw(11) << "estimator" << std::setw(10) << "AVD" << std::setw(11) << "seconds"
+            << std::setw(11) << "iterations" << std::setw(9) << "alive" << "memory\n";
+  for (const auto& r : rows) {
+    std::ostringstream avd;
+    if (truth) avd << std::fixed << std::setprecision(4) << collector::average_variation_distance(r.e.p, *truth);
+    std::cout << std::setw(11) << r.name << std::setw(10) << (truth ? avd.str() : "-") << std::setw(11)
+              << std::setprecision(4) << r.seconds << std::setw(11)
+              << (r.e.iterations ? std::to_string(r.e.iterations) + (r.e.converged ? "" : "!") : "-") << std::setw(9)
+              << (r.e.alive ? std::to_string(r.e.alive) : "-")
+              << (r.e.memory_bytes ? std::to_string(r.e.memory_bytes / 1024) + " KiB" : "-") << "\n";
+  }
+  if (rows.size() == 3 || problem->cells() <= 64) {
+    std::cout << "\n" << std::setw(28) << "cell";
+    for (const auto& r : rows) std::cout << std::setw(10) << r.name;
+    if (truth) std::cout << "truth";
+    std::cout << "\n";
+    for (std::uint64_t c = 0; c < problem->cells() && c < 64; ++c) {
+      std::cout << std::setw(28) << cell_label(c).substr(0, 27) << std::fixed << std::setprecision(4);
+      for (const auto& r : rows) std::cout << std::setw(10) << r.e.p[c];
+      if (truth) std::cout << (*truth)[c];
+      std::cout << std::defaultfloat << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Subcommand add_joint(CLI::App& app) {
+  auto o = std::make_shared<JointOptions>();
+  auto* j = app.add_subcommand("joint", "records of several attributes: plan, simulate, merge, estimate joints");
+  j->add_option("reports", o->reports, "record-counts file (from joint simulate or merge) to estimate from");
+  j->add_option("--attributes,-a", o->attributes, "the chosen attributes: names or numbers, comma-separated");
+  j->add_option("--estimator,-E", o->estimator, "em, lasso, lremh, pairs or all (default)");
+  j->add_option("--stop", o->stop, "EM's stopping rule: max-change (max |ΔP| ≤ delta, default 1e-6) or "
+                                   "largest-cell (the paper's: |Δ max P| ≤ delta, default 0.001)");
+  j->add_option("--delta", o->delta, "EM's tolerance for --stop");
+  j->add_option("--max-iterations", o->max_iterations, "EM's iteration cap (default 10000)");
+  j->add_option("--lambda", o->lambda, "LASSO's L1 weight (default 0.001; frequencies are in [0, 1])");
+  j->add_option("--threads", o->threads, "EM's threads (default 2)");
+  j->add_option("--truth", o->truth, "CSV with the true records: AVD of every estimator against it");
+  j->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
+  j->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
+  j->add_option("--format,-f", o->format, "text (default) or json");
+
+  auto* plan = j->add_subcommand("plan", "ε₁ and ε∞ of a record for RAPPOR's f, p, q");
+  plan->add_option("--domains", o->domains, "the attributes' domain sizes: 2x16, or 3,5,2")->required();
+  plan->add_option("--f", o->f_values, "PRR flip probabilities (default 0.1 0.5 0.7 0.9)")->expected(1, 64);
+  plan->add_option("--p", o->p, "IRR P(1 | memo bit 0) (default 0.5)");
+  plan->add_option("--q", o->q, "IRR P(1 | memo bit 1) (default 0.75)");
+
+  auto* sim = j->add_subcommand("simulate", "privatize every row of a CSV as one record report");
+  sim->add_option("--input,-i", o->input, "CSV file (one record per row)")->required();
+  sim->add_option("--output,-o", o->output, "record-counts file to write")->required();
+  sim->add_option("--columns,-c", o->columns, "columns to use, comma-separated (default all)");
+  sim->add_flag("--no-header", o->no_header, "the CSV has no header line (columns are named 0, 1, …)");
+  sim->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins");
+  sim->add_option("--sample", o->sample, "fraction of the rows that report (without replacement; default 1)");
+  sim->add_option("--f", o->f, "PRR flip probability (default 0.5)");
+  sim->add_option("--p", o->p, "IRR P(1 | memo bit 0) (default 0.5)");
+  sim->add_option("--q", o->q, "IRR P(1 | memo bit 1) (default 0.75)");
+  sim->add_option("--seed", o->seed, "deterministic simulation (NOT private): sample, keys and noise from the seed");
+  sim->add_option("--fleet-key", o->fleet_key, "32-byte file of the fleet's master memo key (created if missing)");
+
+  auto* merge = j->add_subcommand("merge", "merge record-counts files of one schema");
+  merge->add_option("inputs", o->merge_inputs, "record-counts files")->required();
+  merge->add_option("--output,-o", o->output, "merged file to write")->required();
+
+  return {j, [o, plan, sim, merge] {
+            if (*plan) return run_plan(*o);
+            if (*sim) return run_simulate(*o);
+            if (*merge) return run_merge(*o);
+            if (o->reports.empty()) throw BadInput("joint: a record-counts file, or plan / simulate / merge");
+            return run_estimate(*o);
+          }};
+}
+
+}  // namespace tinyldp::tools
