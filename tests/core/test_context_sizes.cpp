@@ -10,10 +10,14 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
+#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
+#include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
+#include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 #include "tinyldp/wipe.hpp"
 
@@ -30,6 +34,13 @@ TEST(documented_context_sizes_hold) {
   static_assert(sizeof(tinyldp::LongitudinalGrr) == 104);
   static_assert(sizeof(tinyldp::Loloha) == 112);
   static_assert(sizeof(tinyldp::OneBitMean) == 112);
+  static_assert(sizeof(tinyldp::TwoStageRr) == 128);
+  static_assert(sizeof(tinyldp::port::MemoKey) == 40);
+  // The ledger: 56 + 8 bytes per attribute slot (a Record reference, the cap, the totals).
+  static_assert(sizeof(tinyldp::PrivacyLedger<tinyldp::port::EmulatedFlash, 1>) == 64);
+  static_assert(sizeof(tinyldp::PrivacyLedger<tinyldp::port::EmulatedFlash, 8>) == 120);
+  // A memo stream: its block buffer (64 B), nonce, counters and key pointer.
+  CHECK(sizeof(tinyldp::port::MemoStream) == (sizeof(void*) == 8 ? 96u : 88u));
   static_assert(tinyldp::UnaryEncoding::report_bytes_for(1024) == 128);
   constexpr size_t reader = sizeof(tinyldp::RandomBits<tinyldp::port::CountingSource>);
   // 32-byte buffer + state: 80 B with 32-bit pointers, 88 B on 64-bit hosts.

@@ -21,7 +21,7 @@
 // answers storage_failed and no report may be sent. After a power cut the ledger holds the
 // totals before or after the interrupted charge, never less than any total that was
 // acknowledged (tests/port/test_privacy_ledger: 10^4 random cut points).
-// Cost: RAM sizeof(PrivacyLedger<D, A>) = 40 + 8·A bytes plus the Record (28 B); a charge that
+// Cost: RAM sizeof(PrivacyLedger<D, A>) = 56 + 8·A bytes (test_context_sizes) plus the Record; a charge that
 // changes the totals is one Record write (one slot erase, 28 + 8·A bytes programmed); a
 // repeated memoized value costs no write. No heap, no floating point.
 #ifndef TINYLDP_PRIVACY_LEDGER_HPP

@@ -36,7 +36,7 @@
 // Bloom positions: position j of a value in cohort c is a public 32-bit mix of (c, value, j)
 // whose top 16 bits are scaled to [0, k) by a multiply (the collector computes the same); a
 // value is any uint32_t.
-// Cost: context 80 bytes; report ⌈k/8⌉ bytes (caller-owned); stack: the memo stream (with its
+// Cost: context 128 bytes (test_context_sizes); report ⌈k/8⌉ bytes (caller-owned); stack: the memo stream (with its
 // block buffer, 64 bytes for ChaCha20); Bloom positions are recomputed per word (h hashes per
 // 32 bits), so no array of them is kept. Footprint and
 // instructions per bit on every target: docs/footprint.md, docs/target-costs.md.
@@ -71,8 +71,8 @@ class TwoStageRr {
   static constexpr uint32_t max_hashes = 16;
   static constexpr uint32_t max_cohorts = uint32_t{1} << 16;
   // Each stage's thresholds share one denominator of at most 2^32: 32-bit thresholds keep the
-  // ladders in single words on 32-bit cores (far more precision than ε needs: the fewest-bits
-  // choice picks ~20 bits at the tolerance's 2^-21).
+  // ladders in single words on 32-bit cores (the fewest-bits choice within the tolerance picks
+  // fewer: `tinyldp plan` prints the realized fractions).
   static constexpr unsigned max_stage_bits = 32;
 
   struct Encoding {

@@ -19,7 +19,8 @@
 // firmware refuse to report without it).
 // Keep the record in storage the threat model treats as secret: whoever reads the key can
 // recompute every memo, that is, undo the permanent randomized response.
-// Cost: RAM sizeof(MemoKey) = 40 bytes; a memo stream object 88 bytes on 32-bit targets (its
+// Cost: RAM sizeof(MemoKey) = 40 bytes; a memo stream object 88 bytes on 32-bit targets, 96 on
+// 64-bit hosts (test_context_sizes; its
 // block buffer included, on the stack during a report); one ChaCha20 block per 16 memo words. Storage: a Record with a 36-byte payload (key, generation).
 #ifndef TINYLDP_PORT_MEMO_KEY_HPP
 #define TINYLDP_PORT_MEMO_KEY_HPP
