@@ -2,63 +2,19 @@
 #include "tinyldp/collector/joint.hpp"
 
 #include "tinyldp/collector/estimates.hpp"
+#include "joint_cells.hpp"
 
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <thread>
 
 namespace tinyldp::collector {
 
+using detail::cell_positions;
+using detail::pattern_ratios;
+
 namespace {
-
-// Attribute j's likelihood ratio of report bit b: q*/p* if set, (1 − q*)/(1 − p*) if not.
-double ratio(const JointProblem& pr, std::uint32_t j, std::uint8_t bit) {
-  return bit ? pr.q_star[j] / pr.p_star[j] : (1 - pr.q_star[j]) / (1 - pr.p_star[j]);
-}
-
-// Each cell's k bit positions within a pattern (o_j + ω_j), for the cells in `cells`.
-std::vector<std::uint32_t> cell_positions(const JointProblem& pr, const std::vector<std::uint64_t>& cells) {
-  const std::size_t k = pr.sizes.size();
-  std::vector<std::uint32_t> pos(cells.size() * k);
-  for (std::size_t c = 0; c < cells.size(); ++c) {
-    std::uint64_t rest = cells[c];
-    for (std::size_t j = k; j-- > 0;) {
-      pos[c * k + j] = pr.offsets[j] + static_cast<std::uint32_t>(rest % pr.sizes[j]);
-      rest /= pr.sizes[j];
-    }
-  }
-  return pos;
-}
-
-// The per-pattern, per-bit ratios r_j(y_b) (pattern g's factors at g · width).
-std::vector<double> pattern_ratios(const JointProblem& pr) {
-  std::vector<double> f(pr.bits.size());
-  for (std::size_t g = 0; g < pr.patterns(); ++g)
-    for (std::uint32_t j = 0; j < pr.sizes.size(); ++j)
-      for (std::uint32_t v = 0; v < pr.sizes[j]; ++v) {
-        const std::size_t b = g * pr.width + pr.offsets[j] + v;
-        f[b] = ratio(pr, j, pr.bits[b]);
-      }
-  return f;
-}
-
-// Runs body(first, last, slot) over [0, n) in `threads` slices (one thread if the work is small).
-template <class Body>
-void in_slices(std::size_t n, unsigned threads, bool worth_it, Body body) {
-  if (!worth_it || threads <= 1 || n < 2) {
-    body(std::size_t{0}, n, 0u);
-    return;
-  }
-  std::vector<std::thread> pool;
-  const std::size_t step = (n + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::size_t first = std::min(n, t * step), last = std::min(n, first + step);
-    pool.emplace_back([&body, first, last, t] { body(first, last, t); });
-  }
-  for (auto& th : pool) th.join();
-}
 
 // Kronecker product of per-attribute vectors (the last attribute varying fastest).
 std::vector<double> outer(const std::vector<std::vector<double>>& factors) {
@@ -170,127 +126,6 @@ double log_likelihood(const JointProblem& pr, const std::vector<double>& p) {
     ll += pr.counts[g] * std::log(d);
   }
   return ll;
-}
-
-JointEstimate estimate_em(const JointProblem& pr, const EmOptions& o, const std::vector<double>* start) {
-  const std::uint64_t total_cells = pr.cells();
-  const std::size_t k = pr.sizes.size(), G = pr.patterns();
-  JointEstimate out;
-  out.p.assign(total_cells, 0.0);
-  // The alive cells and their current probabilities.
-  std::vector<std::uint64_t> alive;
-  std::vector<double> p;
-  for (std::uint64_t c = 0; c < total_cells; ++c) {
-    const double x = start ? (*start)[c] : 1.0 / static_cast<double>(total_cells);
-    if (x > 0) {
-      alive.push_back(c);
-      p.push_back(x);
-    }
-  }
-  if (alive.empty() || G == 0) {
-    out.converged = false;
-    return out;
-  }
-  const double mass = std::accumulate(p.begin(), p.end(), 0.0);
-  for (double& x : p) x /= mass;
-  const auto f = pattern_ratios(pr);
-  std::vector<std::uint32_t> pos = cell_positions(pr, alive);
-  // The likelihood matrix (patterns × alive cells) if it fits the memory limit.
-  std::vector<double> lik;
-  auto fill_matrix = [&] {
-    lik.assign(G * alive.size(), 0.0);
-    for (std::size_t g = 0; g < G; ++g)
-      for (std::size_t c = 0; c < alive.size(); ++c) {
-        double l = 1;
-        for (std::size_t j = 0; j < k; ++j) l *= f[g * pr.width + pos[c * k + j]];
-        lik[g * alive.size() + c] = l;
-      }
-  };
-  const bool keep_matrix = G * alive.size() * sizeof(double) <= o.memory_limit;
-  if (keep_matrix) fill_matrix();
-  const unsigned threads = std::max(1u, o.threads);
-  std::vector<std::vector<double>> next(threads);
-  std::vector<double> ll_part(threads);
-  out.memory_bytes = lik.size() * sizeof(double) + f.size() * sizeof(double) + pos.size() * 4 +
-                     (threads + 2) * alive.size() * sizeof(double);
-  out.converged = false;
-  for (std::uint32_t it = 0; it < o.max_iterations; ++it) {
-    const std::size_t C = alive.size();
-    const bool worth = G * C >= (std::size_t{1} << 18);
-    in_slices(G, threads, worth, [&](std::size_t first, std::size_t last, unsigned t) {
-      std::vector<double>& acc = next[t];
-      acc.assign(C, 0.0);
-      std::vector<double> row(keep_matrix ? 0 : C);
-      double ll = 0;
-      for (std::size_t g = first; g < last; ++g) {
-        const double* l = keep_matrix ? &lik[g * C] : row.data();
-        if (!keep_matrix) {
-          for (std::size_t c = 0; c < C; ++c) {
-            double x = 1;
-            for (std::size_t j = 0; j < k; ++j) x *= f[g * pr.width + pos[c * k + j]];
-            row[c] = x;
-          }
-        }
-        double d = 0;
-        for (std::size_t c = 0; c < C; ++c) d += p[c] * l[c];
-        ll += pr.counts[g] * std::log(d);
-        const double w = pr.counts[g] / d;
-        for (std::size_t c = 0; c < C; ++c) acc[c] += w * l[c];
-      }
-      ll_part[t] = ll;
-    });
-    if (o.track_likelihood) out.log_likelihood.push_back(std::accumulate(ll_part.begin(), ll_part.end(), 0.0));
-    double largest_old = 0, largest_new = 0, change = 0;
-    for (std::size_t c = 0; c < C; ++c) {
-      double s = 0;
-      for (unsigned t = 0; t < threads; ++t) s += next[t].empty() ? 0 : next[t][c];
-      const double x = p[c] * s / pr.reports;
-      largest_old = std::max(largest_old, p[c]);
-      largest_new = std::max(largest_new, x);
-      change = std::max(change, std::abs(x - p[c]));
-      p[c] = x;
-    }
-    for (auto& v : next) v.clear();
-    out.iterations = it + 1;
-    const double measure = o.stop == StopRule::largest_cell ? std::abs(largest_new - largest_old) : change;
-    if (measure <= o.tolerance) {
-      out.converged = true;
-      break;
-    }
-    // Drop the cells that died (only between iterations, and only when some did).
-    if (o.prune_below > 0) {
-      std::size_t kept = 0;
-      for (std::size_t c = 0; c < C; ++c) kept += p[c] >= o.prune_below;
-      if (kept < C && kept > 0) {
-        std::vector<std::uint64_t> a2;
-        std::vector<double> p2;
-        std::vector<std::uint32_t> pos2;
-        std::vector<double> lik2;
-        for (std::size_t c = 0; c < C; ++c) {
-          if (p[c] < o.prune_below) continue;
-          a2.push_back(alive[c]);
-          p2.push_back(p[c]);
-          pos2.insert(pos2.end(), pos.begin() + static_cast<std::ptrdiff_t>(c * k),
-                      pos.begin() + static_cast<std::ptrdiff_t>((c + 1) * k));
-        }
-        if (keep_matrix) {
-          lik2.resize(G * kept);
-          for (std::size_t g = 0; g < G; ++g) {
-            std::size_t w = 0;
-            for (std::size_t c = 0; c < C; ++c)
-              if (p[c] >= o.prune_below) lik2[g * kept + w++] = lik[g * C + c];
-          }
-          lik = std::move(lik2);
-        }
-        alive = std::move(a2), p = std::move(p2), pos = std::move(pos2);
-        const double m = std::accumulate(p.begin(), p.end(), 0.0);
-        for (double& x : p) x /= m;
-      }
-    }
-  }
-  out.alive = alive.size();
-  for (std::size_t c = 0; c < alive.size(); ++c) out.p[alive[c]] = p[c];
-  return out;
 }
 
 std::vector<double> debiased_marginal(const JointProblem& pr, std::uint32_t j) {

@@ -218,18 +218,97 @@ TEST(Joint, EstimatorsAgreeWithinSamplingErrorAtSmallF) {
 }
 
 TEST(Joint, EmLikelihoodNeverDecreases) {
+  // Plain EM and SQUAREM (its safeguard keeps the accepted iterates monotone), from the uniform
+  // start and from the marginals'.
   const auto joint = known_joint();
-  for (double f : {0.25, 0.75}) {
-    const auto pr = sampled({2, 3, 2}, joint, q_star(f), p_star(f), 3000, 11);
-    EmOptions o{StopRule::max_change, 1e-12, 3000};
-    o.track_likelihood = true;
-    const auto em = estimate_em(pr, o);
-    ASSERT_GT(em.log_likelihood.size(), 10u);
-    for (std::size_t i = 1; i < em.log_likelihood.size(); ++i)
-      EXPECT_GE(em.log_likelihood[i], em.log_likelihood[i - 1] - 1e-9 * std::abs(em.log_likelihood[i - 1])) << i;
-    // The tracked value is the likelihood of the iterate (checked against the direct sum).
-    EXPECT_NEAR(em.log_likelihood[0], log_likelihood(pr, uniform_joint(pr)), 1e-6 * std::abs(em.log_likelihood[0]));
+  for (double f : {0.25, 0.75})
+    for (bool accelerate : {false, true})
+      for (EmStart start : {EmStart::uniform, EmStart::marginals}) {
+        const auto pr = sampled({2, 3, 2}, joint, q_star(f), p_star(f), 3000, 11);
+        EmOptions o{StopRule::max_change, 1e-12, 3000};
+        o.track_likelihood = true;
+        o.accelerate = accelerate;
+        o.start = start;
+        const auto em = estimate_em(pr, o);
+        ASSERT_GT(em.log_likelihood.size(), 10u) << f << accelerate;
+        for (std::size_t i = 1; i < em.log_likelihood.size(); ++i)
+          EXPECT_GE(em.log_likelihood[i], em.log_likelihood[i - 1] - 1e-9 * std::abs(em.log_likelihood[i - 1]))
+              << f << " " << accelerate << " " << i;
+        // The tracked value is the likelihood of the iterate (checked against the direct sum).
+        const auto first = start == EmStart::uniform ? uniform_joint(pr) : product_of_marginals(pr);
+        EXPECT_NEAR(em.log_likelihood[0], log_likelihood(pr, first), 1e-6 * std::abs(em.log_likelihood[0]));
+        EXPECT_NEAR(em.log_likelihood.back(), log_likelihood(pr, em.p), 1e-3);
+      }
+}
+
+TEST(Joint, SquaremReachesEmsMaximumInFewerSteps) {
+  const auto pr = sampled({2, 3, 2}, known_joint(), q_star(0.5), p_star(0.5), 4000, 29);
+  EmOptions plain{StopRule::max_change, 1e-8, 200000};
+  plain.accelerate = false;
+  plain.prune_below = 0;
+  EmOptions fast = plain;
+  fast.accelerate = true;
+  const auto a = estimate_em(pr, plain), b = estimate_em(pr, fast);
+  ASSERT_TRUE(a.converged && b.converged);
+  EXPECT_LT(b.iterations * 5, a.iterations);
+  EXPECT_GE(log_likelihood(pr, b.p), log_likelihood(pr, a.p) - 1e-6);
+  // Where the likelihood is flat the maximizer is not unique: compare where it is curved.
+  EXPECT_LT(average_variation_distance(a.p, b.p), 0.02);
+}
+
+// A random joint problem: sizes in [2, max_size], channel from f, random patterns.
+JointProblem random_problem(std::mt19937_64& gen, std::size_t k, std::uint32_t max_size, std::uint64_t n) {
+  std::uniform_int_distribution<std::uint32_t> size(2, max_size);
+  std::vector<std::uint32_t> sizes(k);
+  for (auto& s : sizes) s = size(gen);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<double> joint(empty_joint_problem(sizes, {}, {}).cells());
+  for (double& x : joint) x = u(gen) < 0.3 ? 0 : u(gen);
+  const double f = 0.1 + 0.8 * u(gen);
+  return sampled(sizes, joint, q_star(f), p_star(f), n, gen());
+}
+
+TEST(Joint, PopcountKernelEqualsThePerCellProduct) {
+  // Random small cases, one and several 64-bit words per pattern (widths up to 120 bits): the
+  // same iterates and likelihoods as the reference kernel, to rounding.
+  std::mt19937_64 gen(31);
+  for (int round = 0; round < 12; ++round) {
+    const bool wide = round >= 6;
+    const auto pr = random_problem(gen, wide ? 1 + round % 2 : 1 + round % 4, wide ? 60 : 6, 500);
+    for (bool accelerate : {false, true}) {
+      EmOptions o{StopRule::max_change, 0, 6};
+      o.accelerate = accelerate;
+      o.track_likelihood = true;
+      o.start = EmStart::uniform;
+      EmOptions ref = o;
+      ref.reference_kernel = true;
+      const auto a = estimate_em(pr, o), b = estimate_em(pr, ref);
+      ASSERT_EQ(a.iterations, b.iterations);
+      ASSERT_EQ(a.log_likelihood.size(), b.log_likelihood.size());
+      for (std::size_t i = 0; i < a.log_likelihood.size(); ++i)
+        EXPECT_NEAR(a.log_likelihood[i], b.log_likelihood[i], 1e-9 * std::abs(b.log_likelihood[i])) << round;
+      for (std::size_t c = 0; c < a.p.size(); ++c) EXPECT_NEAR(a.p[c], b.p[c], 1e-12) << round << " " << c;
+      EXPECT_NEAR(a.log_likelihood[0], log_likelihood(pr, uniform_joint(pr)), 1e-9 * std::abs(b.log_likelihood[0]));
+    }
   }
+}
+
+TEST(Joint, OneAndTwoThreadsGiveIdenticalIterates) {
+  // 512 cells × ~1 900 patterns: large enough for the second thread to be used.
+  const std::vector<std::uint32_t> sizes = {8, 8, 4, 2};
+  std::vector<double> joint(512);
+  for (std::size_t c = 0; c < joint.size(); ++c) joint[c] = 1.0 + static_cast<double>((c * 7919) % 13);
+  const auto pr = sampled(sizes, joint, q_star(0.3), p_star(0.3), 3000, 37);
+  ASSERT_GE(pr.patterns() * 512, std::size_t{1} << 17);
+  EmOptions one{StopRule::max_change, 1e-9, 40};
+  one.threads = 1;
+  one.track_likelihood = true;
+  EmOptions two = one;
+  two.threads = 2;
+  const auto a = estimate_em(pr, one), b = estimate_em(pr, two);
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(a.p, b.p);
+  EXPECT_EQ(a.log_likelihood, b.log_likelihood);
 }
 
 TEST(Joint, LremhEqualsEmWhenLassoPrunesNothing) {
@@ -271,12 +350,26 @@ TEST(Joint, StopRulesAndTheIterationCap) {
   const auto strict = estimate_em(pr, {StopRule::max_change, 1e-9, 100000});
   EXPECT_TRUE(paper.converged && strict.converged);
   EXPECT_LT(paper.iterations, strict.iterations);
-  // Without the likelihood matrix (memory limit 0) EM computes the same iterates.
-  EmOptions recompute{StopRule::max_change, 1e-9, 100000};
-  recompute.memory_limit = 0;
-  const auto slow = estimate_em(pr, recompute);
-  EXPECT_EQ(slow.iterations, strict.iterations);
-  for (int c = 0; c < 12; ++c) EXPECT_NEAR(slow.p[c], strict.p[c], 1e-12);
+  // Within a memory limit too small for SQUAREM's vectors EM runs unaccelerated: the same
+  // iterates as asking for no acceleration.
+  EmOptions small{StopRule::max_change, 1e-9, 100000};
+  small.memory_limit = 0;
+  EmOptions plain{StopRule::max_change, 1e-9, 100000};
+  plain.accelerate = false;
+  const auto a = estimate_em(pr, small), b = estimate_em(pr, plain);
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(a.p, b.p);
+  EXPECT_GT(a.iterations, strict.iterations);
+  // The start: uniform, the marginals' product, or a given one whose zeros stay zero.
+  EmOptions once{StopRule::max_change, 0, 1};
+  once.start = EmStart::uniform;
+  EXPECT_EQ(estimate_em(pr, once).alive, 12u);
+  std::vector<double> given(12, 0.1);
+  given[3] = given[7] = 0;
+  const auto from_given = estimate_em(pr, {StopRule::max_change, 1e-9, 1000}, &given);
+  EXPECT_EQ(from_given.p[3], 0.0);
+  EXPECT_EQ(from_given.p[7], 0.0);
+  EXPECT_LE(from_given.alive, 10u);
 }
 
 TEST(Joint, SimplexProjectionAndBaselines) {

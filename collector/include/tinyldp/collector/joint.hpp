@@ -10,12 +10,15 @@
 // so every estimator costs (distinct patterns G) × (cells C), never N.
 //
 // Estimators:
-//  - em: maximum likelihood by EM on whole reports (iterative Bayesian update); uniform start
-//    unless given one; cells whose probability reaches zero (or falls below `prune_below`) are
-//    dropped ("alive" candidates only); the pattern × cell likelihood matrix is kept when it
-//    fits `memory_limit`, else recomputed per iteration; two threads when G·C is large.
-//    Stop: the paper's |Δ max_ω P(ω)| ≤ δ (largest_cell, δ = 0.001), or max_ω |ΔP(ω)| ≤ δ
-//    (max_change), or the iteration cap.
+//  - em: maximum likelihood by EM on whole reports (iterative Bayesian update), from the
+//    product of the debiased marginals (or uniform, or a given start); SQUAREM-accelerated with
+//    a monotone safeguard; cells whose probability falls below `prune_below` are dropped
+//    ("alive" candidates only). A step costs 2 · G · (alive cells) kernel evaluations: with one
+//    channel for all chosen attributes, an AND, a popcount and a table look-up each (no
+//    likelihood matrix kept); both cores when G · C is large, identical iterates with 1 or 2.
+//    Memory: (G + C) × ⌈width/64⌉ words and 4–7 doubles per alive cell.
+//    Stop: the paper's |Δ max_ω P(ω)| ≤ δ (largest_cell, δ = 0.001, the default), or
+//    max_ω |ΔP(ω)| ≤ δ (max_change), or the iteration cap.
 //  - lasso: the seed paper's regression of the debiased per-bit (marginal) frequencies on the
 //    cells' indicator design, non-negative coordinate descent with an L1 weight λ, normalized.
 //    For k ≥ 2 marginals do not identify the joint: it returns *a* sparse joint that fits them.
@@ -73,27 +76,32 @@ void add_pattern(JointProblem& problem, const std::uint8_t* bits, double count =
 void finish_patterns(JointProblem& problem);
 
 enum class StopRule { largest_cell, max_change };
+// EM's start when none is given: the product of the debiased marginals projected onto the
+// simplex (cells holding a value whose marginal projects to 0 start, and stay, at 0), or 1/C.
+enum class EmStart { marginals, uniform };
 
 struct EmOptions {
-  // Default: max |ΔP| ≤ 10^-6 within 10 000 iterations. The paper's rule (largest_cell, δ =
-  // 0.001) can stop after one iteration when the channel is weak: from the uniform start the
-  // largest cell moves by less than δ per step (its AVD is then the prior's).
-  StopRule stop = StopRule::max_change;
-  double tolerance = 1e-6;           // δ
-  std::uint32_t max_iterations = 10000;
-  double prune_below = 0;            // cells whose probability falls below are dropped
-  std::size_t memory_limit = std::size_t{256} << 20;  // for the pattern × cell likelihoods
+  // Default: the paper's rule, |Δ max_ω P(ω)| ≤ 0.001, from the product of the marginals.
+  // EM run to max |ΔP| ≤ 10^-6 overfits at a few thousand reports (docs/joint.md).
+  StopRule stop = StopRule::largest_cell;
+  double tolerance = 1e-3;           // δ
+  std::uint32_t max_iterations = 10000;  // EM steps (SQUAREM's trial steps count)
+  double prune_below = 1e-12;        // cells whose probability falls below are dropped
+  // Working memory: SQUAREM's three extra cell vectors are kept only within it (else plain EM).
+  std::size_t memory_limit = std::size_t{256} << 20;
   unsigned threads = 2;
-  bool track_likelihood = false;     // record the log-likelihood after each iteration
+  bool track_likelihood = false;     // record the log-likelihood of every accepted iterate
+  EmStart start = EmStart::marginals;
+  bool accelerate = true;            // SQUAREM with the monotone safeguard
+  bool reference_kernel = false;     // the per-cell product even when the popcount kernel applies
 };
-
 struct JointEstimate {
   std::vector<double> p;             // over all cells (zeros where pruned)
   std::uint32_t iterations = 0;
   bool converged = true;
   std::uint64_t alive = 0;           // cells EM worked on
   std::size_t memory_bytes = 0;      // the estimator's working memory
-  std::vector<double> log_likelihood;  // per iteration, before its update (track_likelihood)
+  std::vector<double> log_likelihood;  // per accepted iterate, the start first (track_likelihood)
 };
 
 JointEstimate estimate_em(const JointProblem& problem, const EmOptions& options = {},
