@@ -46,8 +46,10 @@ struct JointOptions {
   // merge
   std::vector<std::string> merge_inputs;
   // estimate
-  std::string reports, attributes, estimator = "all", stop = "max-change", format = "text", truth;
-  double delta = -1, lambda = 1e-3;
+  std::string reports, attributes, estimator = "all", stop = "max-change", start = "marginals", format = "text",
+              truth;
+  double delta = -1, lambda = 1e-3, prune = 1e-12;
+  bool no_accelerate = false;
   std::uint32_t max_iterations = 10000;
   unsigned threads = 2;
 };
@@ -344,9 +346,18 @@ int run_estimate(const JointOptions& o) {
   collector::EmOptions em;
   if (o.stop == "largest-cell")
     em.stop = collector::StopRule::largest_cell, em.tolerance = 0.001;
-  else if (o.stop != "max-change")
+  else if (o.stop == "max-change")
+    em.stop = collector::StopRule::max_change, em.tolerance = 1e-4;
+  else
     throw BadInput("--stop: '" + o.stop + "' is not max-change or largest-cell");
   if (o.delta >= 0) em.tolerance = o.delta;
+  if (o.start == "uniform")
+    em.start = collector::EmStart::uniform;
+  else if (o.start != "marginals")
+    throw BadInput("--start: '" + o.start + "' is not marginals or uniform");
+  if (!(o.prune >= 0 && o.prune < 1)) throw BadInput("--prune must be in [0, 1)");
+  em.prune_below = o.prune;
+  em.accelerate = !o.no_accelerate;
   em.max_iterations = o.max_iterations;
   em.threads = o.threads;
   std::vector<std::string> names = {"em", "lasso", "lremh", "pairs"};
@@ -459,10 +470,14 @@ Subcommand add_joint(CLI::App& app) {
   j->add_option("reports", o->reports, "record-counts file (from joint simulate or merge) to estimate from");
   j->add_option("--attributes,-a", o->attributes, "the chosen attributes: names or numbers, comma-separated");
   j->add_option("--estimator,-E", o->estimator, "em, lasso, lremh, pairs or all (default)");
-  j->add_option("--stop", o->stop, "EM's stopping rule: max-change (max |ΔP| ≤ delta, default 1e-6) or "
+  j->add_option("--stop", o->stop, "EM's stopping rule: max-change (default: max |ΔP| ≤ delta, default 1e-4) or "
                                    "largest-cell (the paper's: |Δ max P| ≤ delta, default 0.001)");
   j->add_option("--delta", o->delta, "EM's tolerance for --stop");
-  j->add_option("--max-iterations", o->max_iterations, "EM's iteration cap (default 10000)");
+  j->add_option("--max-iterations", o->max_iterations, "EM's cap on EM steps (default 10000)");
+  j->add_option("--start", o->start, "EM's start: marginals (default: the product of the debiased marginals) or "
+                                     "uniform");
+  j->add_flag("--no-accelerate", o->no_accelerate, "plain EM steps (no SQUAREM extrapolation)");
+  j->add_option("--prune", o->prune, "EM drops cells whose probability falls below this (default 1e-12; 0: never)");
   j->add_option("--lambda", o->lambda, "LASSO's L1 weight (default 0.001; frequencies are in [0, 1])");
   j->add_option("--threads", o->threads, "EM's threads (default 2)");
   j->add_option("--truth", o->truth, "CSV with the true records: AVD of every estimator against it");
