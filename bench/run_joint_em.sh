@@ -14,7 +14,7 @@ build/host/bench/bench_joint_em --benchmark_format=csv --benchmark_min_time=0.5 
 # name, real ms, and the counters (cells, patterns, steps, alive, converged) by header name.
 table() {
   awk -F, -v want="$1" '
-    NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+    NR == 1 { gsub(/"/, ""); for (i = 1; i <= NF; ++i) col[$i] = i; next }
     $1 ~ want {
       gsub(/"/, "", $1)
       printf "| %s | %.4g | %s | %s | %s | %s |\n", $1, $3, $col["cells"], $col["patterns"], $col["steps"], $col["alive"]
@@ -39,8 +39,8 @@ table() {
   echo
   echo "| benchmark | ms | cells | patterns | steps | alive |"
   echo "| --- | --- | --- | --- | --- | --- |"
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
-    $1 ~ /BM_anchor/ { gsub(/"/, "", $1); printf "| %s | %.4g | 8 | - | %s | - |\n", $1, $3, $col["steps"] }' "$tmp/em.csv"
+  awk -F, 'NR == 1 { gsub(/"/, ""); for (i = 1; i <= NF; ++i) col[$i] = i; next }
+    $1 ~ /BM_anchor/ { gsub(/"/, "", $1); printf "| %s | %.4g | 8 | %s | %s | %s |\n", $1, $3, $col["patterns"], $col["steps"], $col["alive"] }' "$tmp/em.csv"
   echo
   echo "## EM steps before and after (uniform start, plain steps, two threads)"
   echo
