@@ -20,7 +20,6 @@
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
-#include "tinyldp/endian.hpp"
 #include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -37,14 +36,29 @@ constexpr std::uint32_t scale = 16;
 constexpr std::uint32_t scale = 1;
 #endif
 
-// A device's own memo key (memoized mechanisms): the device number in its secret.
+// A device's own memo key (memoized mechanisms): a secret drawn from the device number.
 port::MemoKey device_key(std::uint32_t device) {
+  std::mt19937 words(device + 1);
   std::uint8_t secret[32];
-  for (int i = 0; i < 32; ++i) secret[i] = static_cast<std::uint8_t>(i * 29 + 3);
-  put_le(secret, device);
+  for (std::uint8_t& b : secret) b = static_cast<std::uint8_t>(words());
   port::MemoKey key;
   key.set(secret, 0);
   return key;
+}
+
+// A numeric mechanism over [lo, hi] at ε (levels: sd's).
+Mechanism numeric(MechanismId id, std::int32_t lo, std::int32_t hi, std::int64_t epsilon, std::uint32_t levels = 0) {
+  MechanismConfig c;
+  c.id = id;
+  c.domain = 0;  // set by configure
+  c.epsilon = Epsilon::from_ratio(epsilon, 1);
+  c.lo = lo;
+  c.hi = hi;
+  c.levels = levels;
+  Mechanism m;
+  const ConfigureResult r = Mechanism::configure(c, m);
+  EXPECT_TRUE(r) << r.reason;
+  return m;
 }
 
 // n values with a skewed, known distribution over the mechanism's inputs (categories 0 … d − 1,
@@ -183,17 +197,10 @@ TEST(BayesianUpdate, IsTheUnbiasedEstimateWhenThatIsInteriorAndTheChannelInverti
   krr.id = MechanismId::krr;
   krr.epsilon = Epsilon::from_ratio(2, 1);
   krr.domain = 8;
-  MechanismConfig sd;
-  sd.id = MechanismId::sd;
-  sd.domain = 0;  // numeric: set by configure
-  sd.epsilon = Epsilon::from_ratio(2, 1);
-  sd.lo = 0;
-  sd.hi = 70;
-  sd.levels = 8;
-  for (const MechanismConfig& c : {krr, sd}) {
-    Mechanism m;
-    ASSERT_TRUE(Mechanism::configure(c, m));
-    SCOPED_TRACE(name_of(c.id));
+  Mechanism k_rr;
+  ASSERT_TRUE(Mechanism::configure(krr, k_rr));
+  for (const Mechanism& m : {k_rr, numeric(MechanismId::sd, 0, 70, 2, 8)}) {
+    SCOPED_TRACE(name_of(m.config().id));
     std::vector<std::int64_t> values;
     for (std::uint32_t i = 0; i < 200000 / scale; ++i) {
       const std::uint32_t item = (i % 11 + i % 3) % m.domain();  // every item held, unequally
@@ -217,14 +224,7 @@ TEST(BayesianUpdate, DiscreteLaplaceDistributionIsBoundedWhereTheUnbiasedOneIsNo
   // Ages 17 … 90 at ε = 2 with Δ = W (local DP): the unbiased per-value estimate swings far
   // outside [0, 1]; EM's (Postprocess::em) stays a distribution, with intervals inside [0, 1],
   // and is closer to the truth.
-  MechanismConfig c;
-  c.id = MechanismId::dlaplace;
-  c.domain = 0;
-  c.epsilon = Epsilon::from_ratio(2, 1);
-  c.lo = 17;
-  c.hi = 90;
-  Mechanism m;
-  ASSERT_TRUE(Mechanism::configure(c, m));
+  const Mechanism m = numeric(MechanismId::dlaplace, 17, 90, 2);
   std::mt19937_64 draw(3);
   std::normal_distribution<double> age(38, 13);
   std::vector<std::int64_t> values;
@@ -258,14 +258,7 @@ TEST(BayesianUpdate, DiscreteLaplaceDistributionIsBoundedWhereTheUnbiasedOneIsNo
 }
 
 TEST(BayesianUpdate, PostprocessEmIsEmsAnswerInEveryEstimator) {
-  MechanismConfig c;
-  c.id = MechanismId::dlaplace;
-  c.domain = 0;
-  c.epsilon = Epsilon::from_ratio(1, 1);
-  c.lo = 0;
-  c.hi = 40;
-  Mechanism m;
-  ASSERT_TRUE(Mechanism::configure(c, m));
+  const Mechanism m = numeric(MechanismId::dlaplace, 0, 40, 1);
   std::vector<std::int64_t> values;
   for (std::int64_t i = 0; i < 4000; ++i) values.push_back((i * i) % 41 / 2);
   const Aggregator a = privatize_all(m, values, 17);
