@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 #include <tuple>
 
 #include "tinyldp/collector/numeric_estimate.hpp"
@@ -11,7 +12,7 @@
 namespace tinyldp::collector {
 
 std::optional<Postprocess> postprocess_from_name(std::string_view name) {
-  for (auto p : {Postprocess::none, Postprocess::clip, Postprocess::norm_sub, Postprocess::simplex})
+  for (auto p : {Postprocess::none, Postprocess::clip, Postprocess::norm_sub, Postprocess::simplex, Postprocess::em})
     if (name == name_of(p)) return p;
   return std::nullopt;
 }
@@ -22,6 +23,7 @@ const char* name_of(Postprocess p) {
     case Postprocess::clip: return "clip";
     case Postprocess::norm_sub: return "norm-sub";
     case Postprocess::simplex: return "simplex";
+    case Postprocess::em: return "em";
   }
   return "none";
 }
@@ -96,6 +98,7 @@ std::vector<double> apply_postprocess(std::vector<double> raw, Postprocess post)
     case Postprocess::clip: return clip_and_renormalize(std::move(raw));
     case Postprocess::norm_sub: return norm_sub(std::move(raw));
     case Postprocess::simplex: return project_onto_simplex(std::move(raw));
+    case Postprocess::em: throw std::invalid_argument("em is estimated from the support counts, not the frequencies");
   }
   return raw;
 }
@@ -113,10 +116,15 @@ std::pair<double, double> interval_around(double unbiased, double standard_error
 void finish_estimates(std::vector<ItemEstimate>& items, Postprocess post, std::uint64_t n,
                       double confidence) {
   if (n == 0) return;
-  const double z = normal_quantile_two_sided(confidence);
   std::vector<double> raw(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) raw[i] = items[i].unbiased_frequency;
-  const std::vector<double> f = apply_postprocess(std::move(raw), post);
+  finish_estimates(items, post, n, confidence, apply_postprocess(std::move(raw), post));
+}
+
+void finish_estimates(std::vector<ItemEstimate>& items, Postprocess post, std::uint64_t n,
+                      double confidence, const std::vector<double>& f) {
+  if (n == 0) return;
+  const double z = normal_quantile_two_sided(confidence);
   for (std::size_t i = 0; i < items.size(); ++i) {
     ItemEstimate& e = items[i];
     e.frequency = f[i];
@@ -126,9 +134,9 @@ void finish_estimates(std::vector<ItemEstimate>& items, Postprocess post, std::u
 }
 
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
-                                   double confidence) {
+                                   double confidence, const BayesianUpdateOptions& em) {
   if (aggregator.mechanism().deconvolved())  // no (p, q) channel
-    return estimate_distribution(aggregator, numeric_model(aggregator.mechanism()), post, confidence);
+    return estimate_distribution(aggregator, numeric_model(aggregator.mechanism()), post, confidence, em);
   const Channel ch = aggregator.mechanism().channel();
   const std::uint64_t n = aggregator.reports();
   const double nd = static_cast<double>(n);
@@ -139,7 +147,10 @@ std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess pos
     e.unbiased_frequency = count / nd;
     e.standard_error = std::sqrt(count_variance(n, std::clamp(count, 0.0, nd), ch)) / nd;
   }
-  finish_estimates(out, post, n, confidence);
+  if (post == Postprocess::em && n > 0)
+    finish_estimates(out, post, n, confidence, bayesian_update(aggregator, em).p);
+  else
+    finish_estimates(out, post, n, confidence);
   return out;
 }
 

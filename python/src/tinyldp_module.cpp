@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -18,10 +19,13 @@
 
 #include "report_records.hpp"
 #include "tinyldp/collector/aggregator.hpp"
+#include "tinyldp/collector/bayesian_update.hpp"
 #include "tinyldp/collector/epsilon_text.hpp"
 #include "tinyldp/collector/estimates.hpp"
+#include "tinyldp/collector/joint.hpp"
 #include "tinyldp/collector/mechanism.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
+#include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/collector/report_file.hpp"
 #include "tinyldp/port/entropy/host_os_source.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -352,7 +356,7 @@ PyAggregator deserialize(const py::bytes& b) {
 
 collector::Postprocess postprocess_from(const std::string& name) {
   const auto p = collector::postprocess_from_name(name);
-  if (!p) throw py::value_error("unknown postprocess \"" + name + "\" (none, clip, norm-sub, simplex)");
+  if (!p) throw py::value_error("unknown postprocess \"" + name + "\" (none, clip, norm-sub, simplex, em)");
   return *p;
 }
 
@@ -382,20 +386,157 @@ py::dict estimate_columns(const std::vector<collector::ItemEstimate>& items) {
 
 // What `tinyldp aggregate` estimates: the categorical frequencies (estimates.hpp), or a numeric
 // mechanism's distribution over its items (numeric_estimate.hpp).
-py::dict estimate(PyAggregator& a, const std::string& postprocess, double confidence) {
+collector::BayesianUpdateOptions em_options(double tolerance, std::uint32_t max_iterations) {
+  if (!(tolerance >= 0)) throw py::value_error("em_tolerance must be at least 0");
+  if (max_iterations == 0) throw py::value_error("em_max_iterations must be at least 1");
+  collector::BayesianUpdateOptions o;
+  o.tolerance = tolerance;
+  o.max_iterations = max_iterations;
+  return o;
+}
+
+py::dict estimate(PyAggregator& a, const std::string& postprocess, double confidence, double em_tolerance,
+                  std::uint32_t em_max_iterations) {
   const auto post = postprocess_from(postprocess);
   check_confidence(confidence);
   require_reports(a.aggregator);
+  const auto em = em_options(em_tolerance, em_max_iterations);
   std::vector<collector::ItemEstimate> items;
   if (a.aggregator.mechanism().numeric()) {
     const auto& model = a.numeric_model();
     py::gil_scoped_release release;
-    items = collector::estimate_distribution(a.aggregator, model, post, confidence);
+    items = collector::estimate_distribution(a.aggregator, model, post, confidence, em);
   } else {
     py::gil_scoped_release release;
-    items = collector::estimate(a.aggregator, post, confidence);
+    items = collector::estimate(a.aggregator, post, confidence, em);
   }
   return estimate_columns(items);
+}
+
+// EM's run on its own (bayesian_update.hpp): the distribution, iterations, convergence and,
+// when asked, the log-likelihood at the start and after every step.
+py::dict bayesian_update(PyAggregator& a, double tolerance, std::uint32_t max_iterations, bool track_likelihood) {
+  require_reports(a.aggregator);
+  auto options = em_options(tolerance, max_iterations);
+  options.track_likelihood = track_likelihood;
+  const collector::ObservationModel model = a.aggregator.mechanism().numeric()
+                                                ? collector::observation_model(a.numeric_model())
+                                                : collector::observation_model(a.aggregator.mechanism());
+  collector::BayesianUpdateResult r;
+  {
+    py::gil_scoped_release release;
+    r = collector::bayesian_update(model, a.aggregator.support(), a.aggregator.reports(), options);
+  }
+  py::dict d;
+  d["frequency"] = copy(r.p);
+  d["iterations"] = r.iterations;
+  d["converged"] = r.converged;
+  d["log_likelihood"] = copy(r.log_likelihood);
+  d["counts"] = model.counts == collector::ObservationModel::Counts::outputs ? "outputs" : "supports";
+  return d;
+}
+
+// --- joint estimation ------------------------------------------------------------------------
+
+collector::RecordCounts record_counts_from(const py::bytes& b) {
+  const std::string s = b;
+  std::string error;
+  auto c = collector::RecordCounts::deserialize({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}, error);
+  if (!c) throw py::value_error("not a record-counts state: " + error);
+  return std::move(*c);
+}
+
+collector::RecordCounts load_record_counts(const std::string& path) {
+  std::string error;
+  auto c = collector::RecordCounts::load(path, error);
+  if (!c) throw py::value_error(error);
+  return std::move(*c);
+}
+
+py::list attributes_of(const collector::RecordCounts& c) {
+  py::list out;
+  for (const auto& a : c.schema().attributes()) {
+    py::dict d;
+    d["name"] = a.name;
+    d["size"] = a.size;
+    d["labels"] = a.labels;
+    out.append(d);
+  }
+  return out;
+}
+
+// The chosen attributes by name (or number as text) or index, as `tinyldp joint -a` takes them.
+std::vector<std::uint32_t> chosen_attributes(const collector::RecordCounts& c, const py::iterable& attributes) {
+  std::vector<std::uint32_t> chosen;
+  for (const py::handle a : attributes) {
+    std::optional<std::uint32_t> j;
+    if (py::isinstance<py::str>(a)) j = c.schema().find(a.cast<std::string>());
+    else if (py::hasattr(a, "__index__") && !py::isinstance<py::bool_>(a)) {
+      const auto i = py::int_(py::reinterpret_borrow<py::object>(a)).cast<long long>();
+      if (i >= 0 && static_cast<std::size_t>(i) < c.schema().attributes().size()) j = static_cast<std::uint32_t>(i);
+    }
+    if (!j) throw py::value_error("no attribute " + py::repr(a).cast<std::string>() + " in the record");
+    chosen.push_back(*j);
+  }
+  return chosen;
+}
+
+py::dict joint_estimate_to_python(const collector::JointEstimate& e, double seconds) {
+  py::dict d;
+  d["p"] = copy(e.p);
+  d["iterations"] = e.iterations;
+  d["converged"] = e.converged;
+  d["alive"] = e.alive;
+  d["memory_bytes"] = e.memory_bytes;
+  d["seconds"] = seconds;
+  if (!e.log_likelihood.empty()) d["log_likelihood"] = copy(e.log_likelihood);
+  return d;
+}
+
+// One joint estimator (joint.hpp) on the chosen attributes: em, lasso, lremh, pairs, or the
+// baselines uniform and marginals.
+py::dict estimate_joint(const collector::RecordCounts& c, const py::iterable& attributes, const std::string& estimator,
+                        const std::string& stop, std::optional<double> delta, std::uint32_t max_iterations,
+                        double lambda, unsigned threads, bool track_likelihood) {
+  std::string error;
+  const auto problem = collector::make_joint_problem(c, chosen_attributes(c, attributes), error);
+  if (!problem) throw py::value_error(error);
+  collector::EmOptions em;
+  if (stop == "largest-cell") {
+    em.stop = collector::StopRule::largest_cell;
+    em.tolerance = 0.001;
+  } else if (stop != "max-change") {
+    throw py::value_error("stop must be max-change or largest-cell, not \"" + stop + "\"");
+  }
+  if (delta) {
+    if (!(*delta >= 0)) throw py::value_error("delta must be at least 0");
+    em.tolerance = *delta;
+  }
+  if (max_iterations == 0) throw py::value_error("max_iterations must be at least 1");
+  if (threads == 0) throw py::value_error("threads must be at least 1");
+  em.max_iterations = max_iterations;
+  em.threads = threads;
+  em.track_likelihood = track_likelihood;
+  const auto known = {"em", "lasso", "lremh", "pairs", "uniform", "marginals"};
+  if (std::find(known.begin(), known.end(), estimator) == known.end())
+    throw py::value_error("unknown joint estimator \"" + estimator + "\" (em, lasso, lremh, pairs, uniform, marginals)");
+  collector::JointEstimate e;
+  double seconds = 0;
+  {
+    py::gil_scoped_release release;
+    const auto start = std::chrono::steady_clock::now();
+    if (estimator == "em") e = collector::estimate_em(*problem, em);
+    else if (estimator == "lasso") e = collector::estimate_lasso(*problem, lambda);
+    else if (estimator == "lremh") e = collector::estimate_lremh(*problem, lambda, em);
+    else if (estimator == "pairs") e = collector::estimate_cooccurrence(*problem);
+    else if (estimator == "uniform") e.p = collector::uniform_joint(*problem);
+    else e.p = collector::product_of_marginals(*problem);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  py::dict d = joint_estimate_to_python(e, seconds);
+  d["patterns"] = problem->patterns();
+  d["cells"] = problem->cells();
+  return d;
 }
 
 py::dict estimate_bins(PyAggregator& a, const std::vector<std::uint32_t>& bin_start, const std::string& postprocess,
@@ -611,7 +752,12 @@ PYBIND11_MODULE(_native, mod) {
       .def_property_readonly("labels_digest", [](const PyAggregator& a) { return digest_to_python(a.aggregator.labels()); })
       .def_property_readonly("reports", [](const PyAggregator& a) { return a.aggregator.reports(); })
       .def_property_readonly("support", [](const PyAggregator& a) { return copy(a.aggregator.support()); })
-      .def("estimate", &estimate, py::arg("postprocess") = "none", py::arg("confidence") = 0.95)
+      .def("estimate", &estimate, py::arg("postprocess") = "none", py::arg("confidence") = 0.95,
+           py::kw_only(), py::arg("em_tolerance") = 1e-6, py::arg("em_max_iterations") = 10000,
+           "the items' estimates (postprocess: none, clip, norm-sub, simplex or em)")
+      .def("bayesian_update", &bayesian_update, py::kw_only(), py::arg("tolerance") = 1e-6,
+           py::arg("max_iterations") = 10000, py::arg("track_likelihood") = false,
+           "the non-negative maximum-likelihood distribution (EM) with its iterations and convergence")
       .def("estimate_bins", &estimate_bins, py::arg("bin_start"), py::arg("postprocess") = "none",
            py::arg("confidence") = 0.95)
       .def("mean", &mean, py::arg("confidence") = 0.95)
@@ -641,6 +787,37 @@ PYBIND11_MODULE(_native, mod) {
           "range's last record runs past its end");
   mod.def("record_boundaries", &record_boundaries, py::arg("path"), py::arg("parts"),
           "offsets at which `parts` ranges of about equal size start (one pass over the file)");
+
+  py::class_<collector::RecordCounts>(mod, "RecordCounts",
+                                     "Multi-attribute record reports: the schema and the counts of distinct patterns")
+      .def_static("load", &load_record_counts, py::arg("path"), "a record-counts file (tinyldp joint simulate / merge)")
+      .def_static("deserialize", &record_counts_from, py::arg("state"))
+      .def("serialize", [](const collector::RecordCounts& c) { return as_bytes(c.serialize()); })
+      .def("save", [](const collector::RecordCounts& c, const std::string& path) {
+             if (!c.save(path)) {
+               const int e = errno;
+               throw FileError(e, "cannot write " + path + ": " + std::strerror(e));
+             }
+           }, py::arg("path"))
+      .def("merge", [](collector::RecordCounts& c, const collector::RecordCounts& other) {
+             if (!c.merge(other)) throw py::value_error("cannot merge: another record schema (attributes, labels or f, p, q)");
+           }, py::arg("other"), "adds another state's counts exactly; ValueError if its schema differs")
+      .def_property_readonly("reports", &collector::RecordCounts::reports)
+      .def_property_readonly("patterns", [](const collector::RecordCounts& c) { return c.patterns().size(); })
+      .def_property_readonly("attributes", &attributes_of, "name, size and labels of every attribute, in order")
+      .def_property_readonly("epsilon_one", [](const collector::RecordCounts& c) {
+             return as_double(c.schema().mechanism().epsilon_one());
+           }, "ε₁ of one record report")
+      .def_property_readonly("epsilon_infinity", [](const collector::RecordCounts& c) {
+             return as_double(c.schema().mechanism().epsilon_infinity());
+           }, "ε∞: every report of one record")
+      .def(py::pickle([](const collector::RecordCounts& c) { return as_bytes(c.serialize()); }, &record_counts_from));
+  mod.def("estimate_joint", &estimate_joint, py::arg("counts"), py::arg("attributes"), py::arg("estimator") = "em",
+          py::kw_only(), py::arg("stop") = "max-change", py::arg("delta") = py::none(),
+          py::arg("max_iterations") = 10000, py::arg("lambda_") = 1e-3, py::arg("threads") = 2,
+          py::arg("track_likelihood") = false,
+          "the joint of the chosen attributes by one estimator (joint.hpp): a dict with p over the cells");
+  mod.def("average_variation_distance", &collector::average_variation_distance, py::arg("p"), py::arg("q"));
 
   mod.def("mechanism_names", [](std::optional<std::string> kind) {
     if (!kind) return collector::mechanism_names();

@@ -11,31 +11,24 @@ with the CLI's columns from one call.
     agg.ingest(reports)
     agg.estimate("norm-sub")                                # dict of numpy arrays
     tinyldp.to_dataframe("edu.tldp")                        # files → the CLI's tidy table
+    tinyldp.estimate_joint("n.tldpj", ["a", "b"])            # record reports → joint estimates
 
 The C++ collector does the work (tinyldp._native); tinyldp.dask spreads report files over a
 Dask cluster. docs/python.md is the guide.
 """
-from ._native import (PARSE_ERRORS, Aggregator, Mechanism, RangeNotAtRecords, ReportFile, Reports,
+from ._native import (PARSE_ERRORS, Aggregator, Mechanism, RangeNotAtRecords, RecordCounts, ReportFile, Reports,
                       mechanism_names, normal_quantile_two_sided, parse_report_file, read_report_file,
                       report_file_info, write_report_file)
 from .frame import COLUMNS, Aggregate, aggregate, simulate, to_dataframe, write_reports
+from .joint import estimate_joint, joint_dataframe
 from .labels import LabelMapping
 
-POSTPROCESS = ("none", "clip", "norm-sub", "simplex")
+POSTPROCESS = ("none", "clip", "norm-sub", "simplex", "em")
 
 __all__ = [
     "Aggregate", "Aggregator", "COLUMNS", "LabelMapping", "Mechanism", "PARSE_ERRORS", "POSTPROCESS",
-    "RangeNotAtRecords", "ReportFile", "Reports", "aggregate", "estimate_joint", "mechanism_names",
-    "normal_quantile_two_sided", "parse_report_file", "read_report_file", "report_file_info", "simulate",
-    "to_dataframe", "write_report_file", "write_reports",
+    "RangeNotAtRecords", "RecordCounts", "ReportFile", "Reports", "aggregate", "estimate_joint",
+    "joint_dataframe", "mechanism_names", "normal_quantile_two_sided", "parse_report_file", "read_report_file",
+    "report_file_info", "simulate", "to_dataframe", "write_report_file", "write_reports",
 ]
 
-
-def estimate_joint(*args, **kwargs):
-    """Joint (multi-attribute) estimation: not in the collector yet.
-
-    The joint issue adds its estimators to the collector; they will be exposed here, taking
-    aggregates of several attributes and returning numpy arrays and a DataFrame as estimate()
-    and to_dataframe() do."""
-    raise NotImplementedError("joint estimation is not in tinyldp's collector yet (the joint issue adds it); "
-                              "estimate each attribute on its own meanwhile")

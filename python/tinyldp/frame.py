@@ -36,10 +36,11 @@ class Aggregate:
     def reports(self):
         return self.aggregator.reports
 
-    def estimate(self, postprocess="none", confidence=0.95):
+    def estimate(self, postprocess="none", confidence=0.95, **em):
         """The items' estimates: a dict of numpy arrays (frequency, count, ci_low, ci_high,
-        unbiased_frequency, standard_error), one entry per item."""
-        return self.aggregator.estimate(postprocess, confidence)
+        unbiased_frequency, standard_error), one entry per item. postprocess "em": the
+        non-negative maximum-likelihood estimate (em_tolerance=, em_max_iterations=)."""
+        return self.aggregator.estimate(postprocess, confidence, **em)
 
     def mean(self, confidence=0.95):
         """sd / dlaplace: the mean with its standard error and interval (a dict)."""

@@ -55,7 +55,7 @@ def cli_estimates(cli, path, *extra):
 def test_estimates_are_the_clis(cli, simulated, name, tmp_path):
     path = simulated[name]
     state_file = tmp_path / "cli.state"
-    for post, confidence in [("none", 0.95), ("norm-sub", 0.9), ("simplex", 0.99), ("clip", 0.5)]:
+    for post, confidence in [("none", 0.95), ("norm-sub", 0.9), ("simplex", 0.99), ("clip", 0.5), ("em", 0.95)]:
         j = cli_estimates(cli, path, "--postprocess", post, "--confidence", confidence, "--save-state", state_file)
         result = tinyldp.aggregate(str(path))
         assert result.reports == j["reports"] and result.rejected == {}
@@ -178,9 +178,25 @@ def test_numeric_estimates_are_unbiased_and_bins_sum_their_items(columns):
         tinyldp.Aggregator(tinyldp.Mechanism("krr", 1, domain=4)).mean()
 
 
-def test_joint_estimation_is_a_clear_not_yet():
-    with pytest.raises(NotImplementedError, match="joint estimation"):
-        tinyldp.estimate_joint()
+def test_em_is_the_clis_with_its_options_and_a_distribution(cli, simulated):
+    """aggregate --postprocess em with --em-tolerance / --em-max-iterations: the same numbers;
+    the run on its own (bayesian_update) says how it went, and its likelihood never falls."""
+    for name in ("dlaplace", "oue", "krr"):
+        path = simulated[name]
+        j = cli_estimates(cli, path, "--postprocess", "em", "--em-tolerance", "1e-5", "--em-max-iterations", "500")
+        result = tinyldp.aggregate(str(path))
+        e = result.estimate("em", em_tolerance=1e-5, em_max_iterations=500)
+        assert list(e["frequency"]) == [item["frequency"] for item in j["items"]], name
+        assert list(e["ci_low"]) == [item["ci_low"] for item in j["items"]], name
+        assert (e["frequency"] >= 0).all() and abs(e["frequency"].sum() - 1) < 1e-9
+        run = result.aggregator.bayesian_update(tolerance=1e-5, max_iterations=500, track_likelihood=True)
+        assert list(run["frequency"]) == list(e["frequency"])
+        assert (run["iterations"], run["converged"]) == (j["em_iterations"], j["em_converged"])
+        assert run["counts"] == ("supports" if name == "oue" else "outputs")
+        ll = run["log_likelihood"]
+        assert len(ll) == run["iterations"] + 1 and (np.diff(ll) >= -1e-9 * np.abs(ll[:-1])).all()
+    with pytest.raises(ValueError, match="em_max_iterations"):
+        tinyldp.aggregate(str(simulated["krr"])).estimate("em", em_max_iterations=0)
 
 
 @pytest.mark.parametrize("options, keywords", [

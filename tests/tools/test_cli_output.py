@@ -63,7 +63,7 @@ with tempfile.TemporaryDirectory() as tmp:
     n = sum(counts)
     run("simulate", "-m", "oue", "-e", "2", "-d", 40, "-i", path("data.csv"), "-c", "shade", "--labels",
         "-o", path("shade.tldp"), "--seed", 5)
-    for post in ["none", "clip", "norm-sub", "simplex"]:
+    for post in ["none", "clip", "norm-sub", "simplex", "em"]:
         out = run("aggregate", path("shade.tldp"), "--labels", path("shade.tldp.labels"), "--truth", path("data.csv"),
                   "--column", "shade", "--postprocess", post, "--plot", path(f"shade-{post}.svg"))
         check("\n\n" not in out, f"{post}: one table, no blank line")
@@ -100,7 +100,7 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("age\n" + "".join(f"{20 + (i * 7) % 41}\n" for i in range(8000)))
     run("simulate", "-m", "dlaplace", "-e", "2", "--lo", 20, "--hi", 60, "-i", path("ages.csv"), "-c", "age",
         "-o", path("age.tldp"), "--seed", 9)
-    for post in ["none", "norm-sub"]:
+    for post in ["none", "norm-sub", "em"]:
         rows = list(csv.DictReader(io.StringIO(run("aggregate", path("age.tldp"), "--truth", path("ages.csv"), "-c",
                                                    "age", "--postprocess", post))))
         check([r["kind"] for r in rows] == ["mean"] + ["frequency"] * 41, f"dlaplace {post}: kinds")
@@ -110,6 +110,19 @@ with tempfile.TemporaryDirectory() as tmp:
         check(abs(float(mean["true_value"]) - 40) < 0.1, f"dlaplace {post}: true mean {mean['true_value']}")
         check([r["item"] for r in rows[1:]] == [str(v) for v in range(20, 61)], f"dlaplace {post}: items")
         check_rows(rows, 8000, post, f"dlaplace {post}")
+        if post == "em":  # a distribution, where the unbiased estimates leave [0, 1]
+            estimates = [float(r["estimate"]) for r in rows[1:]]
+            check(min(estimates) >= 0 and abs(sum(estimates) - 1) < 1e-6, f"dlaplace em: a distribution")
+            check(max(abs(float(r["unbiased_estimate"])) for r in rows[1:]) > 1, "dlaplace: unbiased beyond ±1")
+    j = json.loads(run("aggregate", path("age.tldp"), "--postprocess", "em", "--em-tolerance", "1e-4", "-f", "json"))
+    check(j["postprocess"] == "em" and 0 < j["em_iterations"] < 10000 and j["em_converged"] is True,
+          f"em's run in the JSON: {j.get('em_iterations')}, {j.get('em_converged')}")
+    p = subprocess.run([TINYLDP, "aggregate", path("age.tldp"), "--postprocess", "em", "--em-max-iterations", "3"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0 and "em stopped at --em-max-iterations 3" in p.stderr, f"em at its cap: {p.stderr}")
+    p = subprocess.run([TINYLDP, "aggregate", path("age.tldp"), "--postprocess", "em", "--em-max-iterations", "0"],
+                       capture_output=True, text=True)
+    check(p.returncode != 0 and "--em-max-iterations must be at least 1" in p.stderr, f"cap 0 refused: {p.stderr}")
 
 print(f"{1 if failures == 0 else 0} passed, {1 if failures else 0} failed ({failures} failed checks)")
 sys.exit(1 if failures else 0)

@@ -229,6 +229,25 @@ TEST(Chart, OneUncertainItemDoesNotFlattenTheOthers) {
   EXPECT_NE(svg.source.find("<polyline"), std::string::npos);  // the cut whisker's arrowhead
 }
 
+TEST(Chart, APostProcessedChartShowsTheUnbiasedEstimatesBesideTheBars) {
+  // em over a numeric range: non-negative bars, and the unbiased estimates (far outside [0, 1]
+  // for dlaplace) as diamonds, those beyond the axis on its edge, said in the legend.
+  EstimateTable t = table(8, 0.01);
+  t.about["postprocess"] = "em";
+  for (std::size_t i = 0; i < t.items.size(); ++i) t.items[i] = {0, 0.125, 3.0 * (i % 2 ? 1 : -1), 0.5, 0, 1};
+  const Svg svg = chart(t);
+  expect_all_text_inside(svg);
+  std::size_t diamonds = 0;
+  for (std::size_t at = 0; (at = svg.source.find("<polygon", at)) != std::string::npos; ++at) ++diamonds;
+  EXPECT_EQ(diamonds, t.items.size() + 1);  // one per bar and the legend's
+  EXPECT_NE(svg.source.find("unbiased estimate (before em)"), std::string::npos);
+  EXPECT_NE(svg.source.find("diamonds on the axis's edge"), std::string::npos);
+  EXPECT_NE(svg.source.find("bars: maximum likelihood (em)"), std::string::npos);
+  // Without post-processing the bars are the unbiased estimates: no diamonds.
+  t.about["postprocess"] = "none";
+  EXPECT_EQ(chart(t).source.find("<polygon"), std::string::npos);
+}
+
 TEST(Chart, LevelValuesAreRoundedForPeople) {
   EstimateTable t = table(8, 0.01);
   t.mean = collector::MeanEstimate{38.58, 0.73, 37.1, 40.0};

@@ -13,6 +13,7 @@
 #include "cli_common.hpp"
 #include "output.hpp"
 #include "tinyldp/collector/aggregator.hpp"
+#include "tinyldp/collector/bayesian_update.hpp"
 #include "tinyldp/collector/report_file.hpp"
 
 namespace tinyldp::tools {
@@ -29,6 +30,7 @@ struct AggregateOptions {
   bool truth_no_header = false, allow_rejected = false;
   ValueSource truth_fields;  // --missing, --clamp
   std::optional<std::uint32_t> epoch;
+  collector::BayesianUpdateOptions em;  // --em-tolerance, --em-max-iterations
 };
 
 // Every report file and saved state, merged into one aggregate; rejected reports counted by
@@ -134,8 +136,22 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
   return out;
 }
 
+// EM's run for --postprocess em, in `about` (the estimates run it again: it is cheap beside the
+// model), and a warning when it stopped at the cap.
+void describe_em(const Aggregator& total, const collector::ObservationModel& model, const AggregateOptions& o,
+                 EstimateTable& t) {
+  const auto run = collector::bayesian_update(model, total.support(), total.reports(), o.em);
+  t.about["em_iterations"] = run.iterations;
+  t.about["em_converged"] = run.converged;
+  if (!run.converged)
+    std::cerr << "tinyldp: warning: em stopped at --em-max-iterations " << o.em.max_iterations
+              << " with frequencies still moving by more than --em-tolerance " << o.em.tolerance
+              << ": the estimate after that many steps, not yet the maximum (docs/accuracy.md)\n";
+}
+
 // The estimates as one table: the items' frequencies (numeric: over the levels or values,
-// and the mean), the truth when given, and what they are of.
+// and the mean), the truth when given, and what they are of. A numeric distribution's chart
+// shows the non-negative estimate: with --postprocess none, EM's (chart_em).
 EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
                              collector::Postprocess post, std::uint64_t rejected) {
   const Mechanism& m = total.mechanism();
@@ -156,6 +172,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   t.about["rejected"] = rejected;
   t.about["postprocess"] = name_of(post);
   t.about["confidence"] = o.confidence;
+  using collector::Postprocess;
   if (o.truth_column) {
     const bool index = o.truth_column->find_first_not_of("0123456789") == std::string::npos;
     t.column = index ? "column " + *o.truth_column : *o.truth_column;
@@ -165,16 +182,21 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   if (o.labels) labels = LabelMap::read(*o.labels, m.domain(), "--labels");
   if (m.numeric()) {
     const collector::NumericModel model = collector::numeric_model(m);
+    if (post == Postprocess::em) describe_em(total, collector::observation_model(model), o, t);
     t.mean = collector::estimate_mean(total, model, o.confidence);
-    t.items = collector::estimate_distribution(total, model, post, o.confidence);
+    t.items = collector::estimate_distribution(total, model, post, o.confidence, o.em);
     if (o.plot) {
       std::vector<double> values;
       for (std::uint32_t i = 0; i < m.domain(); ++i) values.push_back(m.item_value(i));
       t.bin_start = chart_bins(values);
-      if (!t.bin_start.empty()) t.bins = collector::estimate_bins(total, model, t.bin_start, post, o.confidence);
+      const Postprocess chart = post == Postprocess::none ? Postprocess::em : post;
+      if (chart != post) t.chart_items = collector::estimate_distribution(total, model, chart, o.confidence, o.em);
+      if (!t.bin_start.empty()) t.bins = collector::estimate_bins(total, model, t.bin_start, chart, o.confidence, o.em);
+      t.chart_postprocess = name_of(chart);
     }
   } else {
-    t.items = collector::estimate(total, post, o.confidence);
+    if (post == Postprocess::em) describe_em(total, collector::observation_model(m), o, t);
+    t.items = collector::estimate(total, post, o.confidence, o.em);
   }
   for (std::uint32_t i = 0; i < m.domain(); ++i) {
     if (m.numeric()) {
@@ -208,7 +230,9 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
 
 int run(const AggregateOptions& o) {
   const auto post = collector::postprocess_from_name(o.postprocess);
-  if (!post) throw BadInput("unknown --postprocess \"" + o.postprocess + "\" (none, clip, norm-sub, simplex)");
+  if (!post) throw BadInput("unknown --postprocess \"" + o.postprocess + "\" (none, clip, norm-sub, simplex, em)");
+  if (!(o.em.tolerance >= 0)) throw BadInput("--em-tolerance must be at least 0");
+  if (o.em.max_iterations == 0) throw BadInput("--em-max-iterations must be at least 1");
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
   collector::LabelMappingId labels;
   if (o.labels) labels = LabelMap::read(*o.labels, collector::max_collector_domain, "--labels").digest();
@@ -248,8 +272,11 @@ Subcommand add_aggregate(CLI::App& app) {
   auto* a = app.add_subcommand("aggregate", "estimate frequencies (numeric: the mean too) from report files");
   a->add_option("reports", o->inputs, "report files (same mechanism and parameters)");
   a->add_option("--format,-f", o->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
-  a->add_option("--postprocess,-p", o->postprocess, "none, clip, norm-sub or simplex")
-      ->check(CLI::IsMember({"none", "clip", "norm-sub", "simplex"}));
+  a->add_option("--postprocess,-p", o->postprocess,
+                "none, clip, norm-sub, simplex or em (maximum likelihood from the counts)")
+      ->check(CLI::IsMember({"none", "clip", "norm-sub", "simplex", "em"}));
+  a->add_option("--em-tolerance", o->em.tolerance, "em: stop when no frequency changes by more (default 1e-6)");
+  a->add_option("--em-max-iterations", o->em.max_iterations, "em: the most iterations (default 10000)");
   a->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
   a->add_option("--truth", o->truth, "the raw input, to compare with (same format as simulate's)");
   a->add_option("--column,--truth-column,-c", o->truth_column, "CSV column of --truth: header name or 0-based index");

@@ -66,21 +66,31 @@ std::string with_error(double v, double se) {
   return buffer;
 }
 
-PlotBar bar_of(const std::string& label, const collector::ItemEstimate& e, std::optional<double> truth) {
-  return {label, e.frequency, e.ci_low, e.ci_high, truth};
+// The post-processing the chart draws (the table's, unless a numeric chart shows EM's).
+std::string chart_postprocess(const EstimateTable& t) {
+  return t.chart_postprocess.empty() ? t.about.value("postprocess", "none") : t.chart_postprocess;
+}
+
+// A bar; post-processed, with the unbiased estimate beside it as a marker.
+PlotBar bar_of(const std::string& label, const collector::ItemEstimate& e, std::optional<double> truth,
+               bool post_processed) {
+  return {label, e.frequency, e.ci_low, e.ci_high, truth,
+          post_processed ? std::optional(e.unbiased_frequency) : std::nullopt};
 }
 
 // The bars: every item; a numeric distribution's bins; or a long categorical domain's most
 // frequent items and "other".
 std::vector<PlotBar> bars_of(const EstimateTable& t, std::string& note) {
   std::vector<PlotBar> bars;
+  const std::vector<collector::ItemEstimate>& items = t.chart_items.empty() ? t.items : t.chart_items;
+  const bool post = chart_postprocess(t) != "none";
   const auto truth_of = [&](std::size_t i) { return t.truth ? std::optional((*t.truth)[i]) : std::nullopt; };
   if (t.mean) {  // numeric: the items are values
     std::vector<double> values;
     for (const Json& key : t.item_key) values.push_back(key.get<double>());
     const double spacing = values.size() > 1 ? (values.back() - values.front()) / static_cast<double>(values.size() - 1) : 0;
     if (t.bin_start.empty()) {
-      for (std::size_t i = 0; i < t.items.size(); ++i) bars.push_back(bar_of(rounded(values[i], spacing), t.items[i], truth_of(i)));
+      for (std::size_t i = 0; i < items.size(); ++i) bars.push_back(bar_of(rounded(values[i], spacing), items[i], truth_of(i), post));
       return bars;
     }
     for (std::size_t b = 0; b < t.bins.size(); ++b) {
@@ -91,26 +101,26 @@ std::vector<PlotBar> bars_of(const EstimateTable& t, std::string& note) {
                                            t.truth->begin() + static_cast<std::ptrdiff_t>(end), 0.0);
       const std::string label = end - first == 1 ? rounded(values[first], spacing)
                                                  : rounded(values[first], spacing) + "–" + rounded(values[end - 1], spacing);
-      bars.push_back(bar_of(label, t.bins[b], truth));
+      bars.push_back(bar_of(label, t.bins[b], truth, post));
     }
     note = "bars: " + std::to_string(values.size()) + " values in " + std::to_string(t.bins.size()) +
            " bins, each bin's estimate and interval computed for the bin";
     return bars;
   }
-  std::vector<std::size_t> order(t.items.size());
+  std::vector<std::size_t> order(items.size());
   std::iota(order.begin(), order.end(), 0);
   if (order.size() <= chart_max_bars) {
-    for (std::size_t i : order) bars.push_back(bar_of(t.item_text[i], t.items[i], truth_of(i)));
+    for (std::size_t i : order) bars.push_back(bar_of(t.item_text[i], items[i], truth_of(i), post));
     return bars;
   }
   std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return t.items[a].frequency > t.items[b].frequency; });
+                   [&](std::size_t a, std::size_t b) { return items[a].frequency > items[b].frequency; });
   const std::size_t shown = chart_max_bars - 1;
-  for (std::size_t k = 0; k < shown; ++k) bars.push_back(bar_of(t.item_text[order[k]], t.items[order[k]], truth_of(order[k])));
+  for (std::size_t k = 0; k < shown; ++k) bars.push_back(bar_of(t.item_text[order[k]], items[order[k]], truth_of(order[k]), post));
   PlotBar other{"other (" + std::to_string(order.size() - shown) + ")", 0, std::nullopt, std::nullopt,
-                t.truth ? std::optional(0.0) : std::nullopt};
+                t.truth ? std::optional(0.0) : std::nullopt, std::nullopt};
   for (std::size_t k = shown; k < order.size(); ++k) {
-    other.estimate += t.items[order[k]].frequency;
+    other.estimate += items[order[k]].frequency;
     if (t.truth) *other.truth += (*t.truth)[order[k]];
   }
   bars.push_back(other);
@@ -129,17 +139,21 @@ Plot chart_of(const EstimateTable& t) {
     first += ", mean " + with_error(t.mean->mean, t.mean->standard_error);
     if (t.true_mean) first += " (true " + significant(*t.true_mean, 4) + ")";
   }
-  const std::string post = t.about.value("postprocess", "none");
+  const std::string post = chart_postprocess(t);
   const std::string confidence = significant(t.about.value("confidence", 0.95) * 100, 4);
   p.title = {first, t.about.value("mechanism", "") + ", ε = " + significant(t.about.value("realized_epsilon", 0.0), 4) +
                         ", " + std::to_string(t.about.value("reports", std::uint64_t{0})) + " reports" +
-                        (post == "none" ? "" : ", post-processed: " + post) + ", " + confidence + " % intervals"};
+                        (post == "none" ? ""
+                         : post == "em" ? ", bars: maximum likelihood (em)"
+                                        : ", post-processed: " + post) +
+                        ", " + confidence + " % intervals"};
   p.x_name = t.column.empty() ? (numeric ? "value" : "category") : t.column;
   p.y_name = "frequency";
   p.y_min = -1;
   p.y_max = 1;
   p.legend = {"estimate with its " + confidence + " % interval", "true frequency"};
   if (!t.truth) p.legend.pop_back();
+  if (post != "none") p.unbiased_legend = "unbiased estimate (before " + post + ")";
   if (!note.empty()) p.legend.push_back(note);
   return p;
 }

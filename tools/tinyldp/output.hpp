@@ -34,6 +34,11 @@ struct EstimateTable {
   // A numeric distribution too long for a chart, estimated over runs of items (chart_bins).
   std::vector<std::uint32_t> bin_start;
   std::vector<collector::ItemEstimate> bins;
+  // What the chart draws when it differs from the table: a numeric distribution's chart shows a
+  // non-negative estimate (EM's when the table's is unbiased), its post-processing named here;
+  // bins are then estimated with it.
+  std::string chart_postprocess;
+  std::vector<collector::ItemEstimate> chart_items;  // empty: the table's items
 };
 
 // The most bars a chart draws: a longer categorical domain shows its most frequent items and

@@ -77,6 +77,16 @@ std::string significant(double v) {
   return o.str();
 }
 
+// A hollow diamond centred on (x, y): the unbiased estimate beside a post-processed bar.
+std::string diamond(double x, double y) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(1);
+  s << "<polygon points=\"" << x << "," << y - 5 << " " << x + 5 << "," << y << " " << x << "," << y + 5 << " "
+    << x - 5 << "," << y << "\" fill=\"white\" fill-opacity=\"0.6\" stroke=\"#222\"/>";
+  return s.str();
+}
+
 // The y-range: everything the bars and the truth need (and 0), widened for the intervals by at
 // most half that span each way — a whisker past it is cut and ends in an arrowhead, so one
 // very uncertain item cannot flatten the others — then bounded by the plot's hard limits and
@@ -170,18 +180,33 @@ std::string plot_svg(const Plot& p) {
   for (const std::string& line : p.title) widest_title = std::max(widest_title, text_width(line, title_font));
   double widest_legend = 0;
   for (const std::string& entry : p.legend) widest_legend = std::max(widest_legend, 20 + text_width(entry, font));
+  widest_legend = std::max(widest_legend, 20 + text_width(p.unbiased_legend, font));
   width = std::max(width, std::min(max_canvas_width, std::max(widest_title, widest_legend + left - margin) + 2 * margin));
   plot_w = width - left - right;
   slot = plot_w / static_cast<double>(n);
   std::vector<std::string> title_lines;
   for (const std::string& line : p.title)
     for (const std::string& wrapped : wrap(line, width - 2 * margin, title_font)) title_lines.push_back(wrapped);
-  std::vector<std::string> legend;
-  for (const std::string& entry : p.legend) legend.push_back(shorten(entry, width - left - right - 20, font));
+  // The legend: [0] with a bar's swatch, the truth's with its dot, the diamonds' entry after it.
+  enum class Symbol { none, bar, truth, diamond };
+  const bool has_truth = std::any_of(p.bars.begin(), p.bars.end(), [](const PlotBar& b) { return b.truth; });
+  const bool has_unbiased = !p.unbiased_legend.empty() &&
+                            std::any_of(p.bars.begin(), p.bars.end(), [](const PlotBar& b) { return b.unbiased; });
+  std::vector<std::pair<Symbol, std::string>> legend;
+  const auto add = [&](Symbol symbol, const std::string& text) {
+    legend.emplace_back(symbol, shorten(text, width - left - right - 20, font));
+  };
+  for (std::size_t i = 0; i < p.legend.size(); ++i) {
+    add(i == 0 ? Symbol::bar : i == 1 && has_truth ? Symbol::truth : Symbol::none, p.legend[i]);
+    if (has_unbiased && i == (has_truth ? 1u : 0u)) add(Symbol::diamond, p.unbiased_legend);
+  }
+  const auto outside = [&](std::optional<double> v) { return v && (*v < axis.lo || *v > axis.hi); };
   const bool cut = std::any_of(p.bars.begin(), p.bars.end(), [&](const PlotBar& b) {
     return b.ci_low.value_or(axis.lo) < axis.lo || b.ci_high.value_or(axis.hi) > axis.hi;
   });
-  if (cut) legend.push_back("arrowheads: intervals that reach past the axis");
+  const bool diamonds_cut = std::any_of(p.bars.begin(), p.bars.end(), [&](const PlotBar& b) { return outside(b.unbiased); });
+  if (cut) add(Symbol::none, "arrowheads: intervals that reach past the axis");
+  if (diamonds_cut) add(Symbol::none, "diamonds on the axis's edge: unbiased estimates beyond it");
 
   const double top = margin + 18 * static_cast<double>(title_lines.size()) + 16 * static_cast<double>(legend.size()) + 10;
   const double label_depth = level_labels ? font + 4 : diagonal * (widest_label + font) + 4;
@@ -203,11 +228,17 @@ std::string plot_svg(const Plot& p) {
   const double legend_top = margin + 18 * static_cast<double>(title_lines.size()) + 4;
   for (std::size_t i = 0; i < legend.size(); ++i) {
     const double ly = legend_top + 16 * static_cast<double>(i);
-    if (i == 0)
-      s << "<rect x=\"" << left << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#4a7fc1\"/>";
-    else if (i == 1 && std::any_of(p.bars.begin(), p.bars.end(), [](const PlotBar& b) { return b.truth; }))
-      s << "<circle cx=\"" << left + 6 << "\" cy=\"" << ly + 5 << "\" r=\"4\" fill=\"#d9534f\"/>";
-    s << "<text x=\"" << left + 18 << "\" y=\"" << ly + 9 << "\">" << escape(legend[i]) << "</text>\n";
+    switch (legend[i].first) {
+      case Symbol::bar:
+        s << "<rect x=\"" << left << "\" y=\"" << ly << "\" width=\"12\" height=\"10\" fill=\"#4a7fc1\"/>";
+        break;
+      case Symbol::truth:
+        s << "<circle cx=\"" << left + 6 << "\" cy=\"" << ly + 5 << "\" r=\"4\" fill=\"#d9534f\"/>";
+        break;
+      case Symbol::diamond: s << diamond(left + 6, ly + 5); break;
+      case Symbol::none: break;
+    }
+    s << "<text x=\"" << left + 18 << "\" y=\"" << ly + 9 << "\">" << escape(legend[i].second) << "</text>\n";
   }
   for (double v = axis.lo; v <= axis.hi + axis.step / 2; v += axis.step) {
     const double shown_v = std::fabs(v) < axis.step * 1e-6 ? 0.0 : v;
@@ -228,6 +259,7 @@ std::string plot_svg(const Plot& p) {
     const double cx = left + slot * (static_cast<double>(i) + 0.5);
     s << "<g><title>" << escape(b.label) << ": " << significant(b.estimate);
     if (b.ci_low && b.ci_high) s << " [" << significant(*b.ci_low) << ", " << significant(*b.ci_high) << "]";
+    if (b.unbiased) s << ", unbiased " << significant(*b.unbiased);
     if (b.truth) s << ", true " << significant(*b.truth);
     s << "</title>";
     s << "<rect x=\"" << cx - bar_w / 2 << "\" y=\"" << std::min(y(b.estimate), y(0)) << "\" width=\"" << bar_w
@@ -246,6 +278,7 @@ std::string plot_svg(const Plot& p) {
         }
       }
     }
+    if (b.unbiased) s << diamond(cx, y(*b.unbiased));  // y() holds one beyond the axis on its edge
     if (b.truth) s << "<circle cx=\"" << cx << "\" cy=\"" << y(*b.truth) << "\" r=\"4\" fill=\"#d9534f\"/>";
     s << "</g>\n";
     const bool cut = shown[i] != b.label;

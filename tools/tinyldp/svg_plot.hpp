@@ -20,6 +20,7 @@ struct PlotBar {
   double estimate = 0;
   std::optional<double> ci_low, ci_high;  // none: no interval to draw
   std::optional<double> truth;
+  std::optional<double> unbiased;  // beside a post-processed estimate: a hollow diamond
 };
 
 struct Plot {
@@ -28,6 +29,7 @@ struct Plot {
   std::vector<PlotBar> bars;
   std::optional<double> y_min, y_max;  // hard limits of the y-axis (frequencies: −1 and 1)
   std::vector<std::string> legend;  // [0] the bars, [1] the truth (if any bar has one), then notes
+  std::string unbiased_legend;      // the diamonds' entry (after the truth), if any bar has one
 };
 
 std::string plot_svg(const Plot& plot);

@@ -12,6 +12,9 @@
 //  - simplex:   the Euclidean projection onto the probability simplex (sort-based). When the
 //               positive entries sum to at least 1 it is the same point as norm-sub (a test
 //               checks this); otherwise it may also lift slightly negative entries.
+//  - em:        the maximum-likelihood distribution by EM from the support counts
+//               (bayesian_update.hpp): a function of the counts, not of the frequencies alone,
+//               so estimate() computes it, never apply_postprocess.
 // Every item carries both: the unbiased estimate with its standard error, and the answer —
 // `frequency`, post-processed when asked, with `count` = frequency·n. Its interval contains it:
 // without post-processing the normal interval of the unbiased estimate; with it, that interval
@@ -26,10 +29,11 @@
 #include <vector>
 
 #include "tinyldp/collector/aggregator.hpp"
+#include "tinyldp/collector/bayesian_update.hpp"
 
 namespace tinyldp::collector {
 
-enum class Postprocess { none, clip, norm_sub, simplex };
+enum class Postprocess { none, clip, norm_sub, simplex, em };
 std::optional<Postprocess> postprocess_from_name(std::string_view name);
 const char* name_of(Postprocess p);
 
@@ -45,20 +49,25 @@ struct ItemEstimate {
 double normal_quantile_two_sided(double confidence);
 
 // Categorical mechanisms and sd (its levels: a k-RR channel); dlaplace goes through
-// estimate_distribution (numeric_estimate.hpp), which inverts the noise kernel.
+// estimate_distribution (numeric_estimate.hpp), which inverts the noise kernel. `em`: EM's
+// stopping rule when post is Postprocess::em.
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
-                                   double confidence = 0.95);
+                                   double confidence = 0.95, const BayesianUpdateOptions& em = {});
 
 // Fills count, frequency and the interval of estimates whose unbiased_frequency and
-// standard_error are set (n reports), as described above.
+// standard_error are set (n reports), as described above (post is not em).
 void finish_estimates(std::vector<ItemEstimate>& items, Postprocess post, std::uint64_t n,
                       double confidence);
+// The same with the post-processed frequencies given (em's, which need the counts).
+void finish_estimates(std::vector<ItemEstimate>& items, Postprocess post, std::uint64_t n,
+                      double confidence, const std::vector<double>& postprocessed);
 // The interval at z standard errors around an unbiased value, cut to [0, 1] and stretched to
 // contain the post-processed value unless post is none.
 std::pair<double, double> interval_around(double unbiased, double standard_error, double z,
                                           double postprocessed, Postprocess post);
 
-// The post-processing steps on their own (frequencies summing to about 1).
+// The post-processing steps on their own (frequencies summing to about 1); apply_postprocess
+// refuses em (std::invalid_argument: it needs the counts).
 std::vector<double> clip_and_renormalize(std::vector<double> f);
 std::vector<double> norm_sub(std::vector<double> f);
 std::vector<double> project_onto_simplex(std::vector<double> f);

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tinyldp/collector/bayesian_update.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <type_traits>
+
+#include "tinyldp/collector/aggregator.hpp"
+#include "tinyldp/collector/numeric_estimate.hpp"
+
+namespace tinyldp::collector {
+
+ObservationModel observation_model(const Mechanism& m) {
+  return m.visit_model([&](const auto& model) {
+    using Model = std::decay_t<decltype(model)>;
+    ObservationModel o;
+    o.items = model.items();
+    o.channel = m.channel();
+    if constexpr (Model::deconvolved) {
+      o.kernel = numeric_model(m).kernel;
+    } else if constexpr (requires(std::span<const std::uint8_t> payload) { model.item(payload); }) {
+      o.counts = ObservationModel::Counts::outputs;  // a report is one item
+    } else {
+      o.counts = ObservationModel::Counts::supports;
+      o.trials = static_cast<double>(model.max_support_per_report());
+    }
+    return o;
+  });
+}
+
+namespace {
+
+// One EM step's shared work: the mixture's denominators (each observation's probability under
+// P) and, through `next`, the updated P (not yet normalized). Returns ℓ(P).
+class Step {
+ public:
+  Step(const ObservationModel& model, std::span<const std::uint64_t> support, std::uint64_t reports)
+      : m_(model), support_(support), n_(static_cast<double>(reports)) {
+    if (support.size() != model.items)
+      throw std::invalid_argument("bayesian_update: " + std::to_string(support.size()) + " counts for " +
+                                  std::to_string(model.items) + " items");
+    if (model.counts == ObservationModel::Counts::outputs && !model.kernel.empty() &&
+        model.kernel.size() != std::size_t{model.items} * model.items)
+      throw std::invalid_argument("bayesian_update: the kernel is not items × items");
+    if (!(model.trials >= 1)) throw std::invalid_argument("bayesian_update: trials must be at least 1");
+    for (std::uint32_t y = 0; y < model.items; ++y)
+      if (support[y] > 0) seen_.push_back(y);
+  }
+
+  // ℓ(P), and P' in next when asked.
+  double run(const std::vector<double>& p, std::vector<double>* next) const {
+    if (m_.counts == ObservationModel::Counts::supports) return supports(p);
+    if (m_.kernel.empty()) return channel_outputs(p, next);
+    return dense_outputs(p, next);
+  }
+
+ private:
+  double count(std::uint32_t i) const { return static_cast<double>(support_[i]); }
+
+  // The k-RR channel: D_y = q + (p − q)·P(y); P'(x) = P(x)·[q·Σ_y n_y/D_y + (p − q)·n_x/D_x]/n.
+  double channel_outputs(const std::vector<double>& p, std::vector<double>* next) const {
+    const double keep = m_.channel.p, other = m_.channel.q;
+    double ell = 0, sum = 0;
+    for (std::uint32_t y : seen_) {
+      const double d = other + (keep - other) * p[y];
+      ell += count(y) * std::log(d);
+      sum += count(y) / d;
+    }
+    if (next)
+      for (std::uint32_t x = 0; x < m_.items; ++x) {
+        const double own = support_[x] > 0 ? count(x) / (other + (keep - other) * p[x]) : 0.0;
+        (*next)[x] = p[x] * (other * sum + (keep - other) * own) / n_;
+      }
+    return ell;
+  }
+
+  // A dense kernel: D_y = Σ_x P(x)·M[x][y]; P'(x) = P(x)·Σ_y (n_y/n)·M[x][y]/D_y.
+  double dense_outputs(const std::vector<double>& p, std::vector<double>* next) const {
+    const std::size_t k = m_.items;
+    std::vector<double> ratio(k, 0.0);  // n_y / (n·D_y)
+    double ell = 0;
+    for (std::uint32_t y : seen_) {
+      double d = 0;
+      for (std::size_t x = 0; x < k; ++x) d += p[x] * m_.kernel[x * k + y];
+      ell += count(y) * std::log(d);
+      ratio[y] = d > 0 ? count(y) / (n_ * d) : 0.0;
+    }
+    if (next)
+      for (std::size_t x = 0; x < k; ++x) {
+        const double* row = &m_.kernel[x * k];
+        double s = 0;
+        for (std::uint32_t y : seen_) s += row[y] * ratio[y];
+        (*next)[x] = p[x] * s;
+      }
+    return ell;
+  }
+
+  // Item i's binomial: C_i successes of N trials, π_i = q' + (p' − q')·P(i).
+  double supports(const std::vector<double>& p) const {
+    const double t = m_.trials, keep = m_.channel.p / t, other = m_.channel.q / t, trials = n_ * t;
+    double ell = 0;
+    for (std::uint32_t i = 0; i < m_.items; ++i) {
+      const double pi = other + (keep - other) * p[i];
+      const double c = count(i), rest = trials - c;
+      if (c > 0) ell += c * std::log(pi);
+      if (rest > 0) ell += rest * std::log1p(-pi);
+    }
+    return ell;
+  }
+
+  const ObservationModel& m_;
+  std::span<const std::uint64_t> support_;
+  double n_;
+  std::vector<std::uint32_t> seen_;  // the items (outputs) with a non-zero count
+};
+
+// The composite likelihood Σ_i ℓ_i(P(i)) is separable and concave, so its maximum on the
+// simplex is found directly rather than by EM steps (which take thousands of iterations here,
+// SHE's tens of thousands: each item's count carries little of its trials' information). KKT:
+// every item's ℓ_i'(P) = λ, or P = 0 (1) where ℓ_i' stays below (above) it. ℓ_i'(P) = λ is
+// C/π − (N − C)/(1 − π) = μ, μ = λ/(p' − q'): μπ² − (μ + N)π + C = 0, whose root in [0, 1] is
+// π(μ) = 2C/((μ + N) + √((μ + N)² − 4μC)) (for C = 0: max(0, 1 + N/μ)); then
+// P = clamp((π − q')/(p' − q'), 0, 1), decreasing in μ, and μ by bisection so that Σ P = 1.
+std::vector<double> composite_maximum(const ObservationModel& m, std::span<const std::uint64_t> support,
+                                      std::uint64_t reports) {
+  const double t = m.trials, keep = m.channel.p / t, other = m.channel.q / t;
+  const double trials = static_cast<double>(reports) * t;
+  const auto at = [&](double mu, std::vector<double>* out) {
+    double total = 0;
+    for (std::uint32_t i = 0; i < m.items; ++i) {
+      const double c = static_cast<double>(support[i]), b = mu + trials;
+      const double pi = c > 0 ? 2 * c / (b + std::sqrt(b * b - 4 * mu * c)) : std::max(0.0, 1 + trials / mu);
+      const double v = std::clamp((pi - other) / (keep - other), 0.0, 1.0);
+      total += v;
+      if (out) (*out)[i] = v;
+    }
+    return total;
+  };
+  double lo = -trials, hi = trials;  // widened until Σ P(lo) ≥ 1 ≥ Σ P(hi)
+  for (int i = 0; i < 64 && at(lo, nullptr) < 1; ++i) lo *= 2;
+  for (int i = 0; i < 64 && at(hi, nullptr) > 1; ++i) hi *= 2;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = lo + (hi - lo) / 2;
+    if (mid <= lo || mid >= hi) break;  // as close as doubles get
+    (at(mid, nullptr) > 1 ? lo : hi) = mid;
+  }
+  std::vector<double> p(m.items);
+  const double total = at(lo, &p);
+  for (double& x : p) x /= total;
+  return p;
+}
+
+}  // namespace
+
+double observation_log_likelihood(const ObservationModel& model, std::span<const std::uint64_t> support,
+                                  std::uint64_t reports, std::span<const double> p) {
+  return Step(model, support, reports).run(std::vector<double>(p.begin(), p.end()), nullptr);
+}
+
+BayesianUpdateResult bayesian_update(const ObservationModel& model, std::span<const std::uint64_t> support,
+                                     std::uint64_t reports, const BayesianUpdateOptions& options) {
+  BayesianUpdateResult r;
+  const Step step(model, support, reports);
+  r.p.assign(model.items, model.items > 0 ? 1.0 / model.items : 0.0);
+  if (reports == 0 || model.items < 2) {
+    r.converged = true;
+    return r;
+  }
+  if (model.counts == ObservationModel::Counts::supports) {
+    if (options.track_likelihood) r.log_likelihood.push_back(step.run(r.p, nullptr));
+    r.p = composite_maximum(model, support, reports);
+    r.iterations = 1;
+    r.converged = true;
+    if (options.track_likelihood) r.log_likelihood.push_back(step.run(r.p, nullptr));
+    return r;
+  }
+  std::vector<double> next(model.items);
+  while (r.iterations < options.max_iterations) {
+    const double ell = step.run(r.p, &next);
+    if (options.track_likelihood) r.log_likelihood.push_back(ell);
+    double sum = 0;
+    for (double x : next) sum += x;
+    double change = 0;
+    for (std::uint32_t x = 0; x < model.items; ++x) {
+      const double v = next[x] / sum;  // renormalized: rounding never lets the total drift
+      change = std::max(change, std::fabs(v - r.p[x]));
+      r.p[x] = v;
+    }
+    ++r.iterations;
+    if (change <= options.tolerance) {
+      r.converged = true;
+      break;
+    }
+  }
+  if (options.track_likelihood) r.log_likelihood.push_back(step.run(r.p, nullptr));
+  return r;
+}
+
+BayesianUpdateResult bayesian_update(const Aggregator& a, const BayesianUpdateOptions& options) {
+  return bayesian_update(observation_model(a.mechanism()), a.support(), a.reports(), options);
+}
+
+}  // namespace tinyldp::collector

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Joint estimation from Python: the record-counts state (load, serialize, merge, pickle) and every
+estimator and baseline giving `tinyldp joint --format json`'s numbers on the same file, with its
+options; the truth's AVD; refusals with reasons."""
+import pickle
+
+import numpy as np
+import pytest
+
+import tinyldp
+from conftest import write_csv
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory, cli):
+    """Three correlated columns (2, 3 and 2 values) of 6 000 rows, one record report per row."""
+    d = tmp_path_factory.mktemp("joint")
+    rng = np.random.default_rng(16)
+    a = rng.integers(0, 2, size=6000)
+    b = np.where(rng.random(6000) < 0.6, 2 * a, rng.integers(0, 3, size=6000))
+    c = np.where(rng.random(6000) < 0.7, a, 1 - a)
+    csv = write_csv(d / "records.csv", a=a, b=[["x", "y", "z"][v] for v in b], c=c)
+    path = d / "records.tldpj"
+    cli("joint", "simulate", "-i", csv, "-o", path, "--f", "0.25", "--p", "0.25", "--q", "0.75", "--seed", 3)
+    truth = np.zeros(12)
+    for i, j, k in zip(a, b, c):
+        truth[i * 6 + j * 2 + k] += 1 / 6000
+    return path, csv, truth
+
+
+def test_every_estimator_is_the_clis(cli, records):
+    path, csv, truth = records
+    for options, keywords in [([], {}), (["--stop", "largest-cell", "--max-iterations", "50"],
+                                         dict(stop="largest-cell", max_iterations=50)),
+                              (["--delta", "1e-4", "--lambda", "0.01", "--threads", "1"],
+                               dict(delta=1e-4, lambda_=0.01, threads=1))]:
+        j = cli.json("joint", path, "-a", "a,b,c", "--truth", csv, *options)
+        result = tinyldp.estimate_joint(str(path), ["a", "b", "c"], truth=truth, **keywords)
+        assert result["cells"] == j["cells"] and result["attributes"] == j["attributes"] == ["a", "b", "c"]
+        assert (result["reports"], result["patterns"]) == (j["reports"], j["patterns"])
+        assert (result["epsilon_one"], result["epsilon_infinity"]) == (j["epsilon_one"], j["epsilon_infinity"])
+        assert set(result["estimators"]) == set(j["estimators"])
+        for name, theirs in j["estimators"].items():
+            ours = result["estimators"][name]
+            assert list(ours["p"]) == theirs["p"], (name, options)
+            for key in ("iterations", "converged", "alive", "memory_bytes"):
+                assert ours[key] == theirs[key], (name, key, options)
+            assert ours["avd"] == pytest.approx(theirs["avd"], abs=1e-12), name
+    frame = tinyldp.joint_dataframe(result)
+    assert list(frame.index)[:2] == ["0|x|0", "0|x|1"] and list(frame.columns)[-1] == "truth"
+    assert frame["em"].sum() == pytest.approx(1)
+
+
+def test_one_estimator_by_index_and_likelihood(records):
+    path, _, _ = records
+    counts = tinyldp.RecordCounts.load(str(path))
+    run = tinyldp._native.estimate_joint(counts, [0, 2], "em", track_likelihood=True)
+    ll = run["log_likelihood"]
+    assert run["cells"] == 4 and len(ll) >= 2 and (np.diff(ll) >= -1e-9 * np.abs(ll[:-1])).all()
+    assert tinyldp.estimate_joint(counts, [0, 2], "pairs")["estimators"].keys() == {"pairs", "uniform", "marginals"}
+
+
+def test_record_counts_state(records, tmp_path):
+    path, _, _ = records
+    counts = tinyldp.RecordCounts.load(str(path))
+    assert counts.reports == 6000 and [a["name"] for a in counts.attributes] == ["a", "b", "c"]
+    assert counts.attributes[1]["labels"] == ["x", "y", "z"] and counts.epsilon_infinity > counts.epsilon_one
+    again = tinyldp.RecordCounts.deserialize(counts.serialize())
+    again.merge(pickle.loads(pickle.dumps(counts)))
+    assert again.reports == 12000 and again.patterns == counts.patterns
+    again.save(str(tmp_path / "twice.tldpj"))
+    assert tinyldp.RecordCounts.load(str(tmp_path / "twice.tldpj")).serialize() == again.serialize()
+    doubled = tinyldp.estimate_joint(again, ["a", "b"], "em")["estimators"]["em"]["p"]
+    assert list(doubled) == pytest.approx(list(tinyldp.estimate_joint(counts, ["a", "b"], "em")["estimators"]["em"]["p"]),
+                                          abs=1e-6)
+
+
+def test_refusals_say_why(records):
+    path, _, _ = records
+    with pytest.raises(ValueError, match="no attribute 'nosuch'"):
+        tinyldp.estimate_joint(str(path), ["a", "nosuch"])
+    with pytest.raises(ValueError, match="unknown joint estimator"):
+        tinyldp.estimate_joint(str(path), ["a"], "bayes")
+    with pytest.raises(ValueError, match="stop must be"):
+        tinyldp.estimate_joint(str(path), ["a"], "em", stop="never")
+    with pytest.raises(ValueError, match="truth has"):
+        tinyldp.estimate_joint(str(path), ["a"], truth=[1.0])
+    with pytest.raises(ValueError, match="not a record-counts state"):
+        tinyldp.RecordCounts.deserialize(b"TLDPJNT1")
