@@ -105,6 +105,12 @@ bool RecordCounts::add(std::span<const std::uint8_t> report, std::uint64_t count
   return true;
 }
 
+std::optional<FramedReportError> RecordCounts::add_framed(std::span<const std::uint8_t> reports) {
+  return for_each_framed_report(reports, schema_.mechanism().description(), [&](std::span<const std::uint8_t> payload) {
+    return add(payload) ? ParseError::none : ParseError::nonzero_padding;
+  });
+}
+
 bool RecordCounts::merge(const RecordCounts& other) {
   if (!schema_.same_as(other.schema_)) return false;
   for (const auto& [pattern, count] : other.patterns_) patterns_[pattern] += count;
