@@ -7,6 +7,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "tinyldp/collector/state_file.hpp"
 #include "tinyldp/endian.hpp"
 
 namespace tinyldp::collector {
@@ -372,22 +373,9 @@ std::optional<MultiAttributeCounts> MultiAttributeCounts::deserialize(std::span<
 }
 
 std::optional<MultiAttributeCounts> MultiAttributeCounts::load(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open " + path;
-    return std::nullopt;
-  }
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto r = deserialize(bytes, error);
-  if (!r) error = path + ": " + error;
-  return r;
+  return load_state<MultiAttributeCounts>(path, error);
 }
 
-bool MultiAttributeCounts::save(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary);
-  const auto bytes = serialize();
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  return static_cast<bool>(out);
-}
+bool MultiAttributeCounts::save(const std::string& path) const { return save_state(*this, path); }
 
 }  // namespace tinyldp::collector

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <random>
 
+#include "record_test_key.hpp"
 #include "tinyldp/collector/multi_attribute_counts.hpp"
 #include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/endian.hpp"
@@ -195,23 +196,6 @@ TEST(MultiAttribute, RsfdStatesBothEpsilons) {
 
 // record_rr (id 22): reports privatized by the core and framed count as the simulation path's
 // payloads; malformed ones are refused with a reason.
-struct TestStream {
-  port::InsecureTestSource source;
-  std::uint32_t next_word() {
-    std::uint8_t b[4];
-    (void)source.fill(b, 4, 0);
-    return get_le<std::uint32_t>(b);
-  }
-};
-struct TestKey {
-  std::uint64_t device = 0;
-  TestStream memo_stream(std::uint32_t attribute, std::uint32_t value) const {
-    return {port::InsecureTestSource(device * 0x9E3779B97F4A7C15u + (std::uint64_t{attribute} << 40) + value + 1)};
-  }
-  std::uint32_t cohort(std::uint32_t) const { return 0; }
-  std::uint32_t generation() const { return 0; }
-};
-
 TEST(RecordReports, FramedDeviceReportsGiveTheSimulationsCounts) {
   std::string error;
   auto schema = RecordSchema::make(attributes, Dyadic{1, 1}, Dyadic{1, 1}, Dyadic{3, 2}, error);
