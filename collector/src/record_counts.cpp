@@ -7,6 +7,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "tinyldp/collector/state_file.hpp"
 #include "tinyldp/endian.hpp"
 
 namespace tinyldp::collector {
@@ -103,6 +104,12 @@ bool RecordCounts::add(std::span<const std::uint8_t> report, std::uint64_t count
   patterns_[std::vector<std::uint8_t>(report.begin(), report.end())] += count;
   total_ += count;
   return true;
+}
+
+std::optional<FramedReportError> RecordCounts::add_framed(std::span<const std::uint8_t> reports) {
+  return for_each_framed_report(reports, schema_.mechanism().description(), [&](std::span<const std::uint8_t> payload) {
+    return add(payload) ? ParseError::none : ParseError::nonzero_padding;
+  });
 }
 
 bool RecordCounts::merge(const RecordCounts& other) {
@@ -218,22 +225,9 @@ std::optional<RecordCounts> RecordCounts::deserialize(std::span<const std::uint8
 }
 
 std::optional<RecordCounts> RecordCounts::load(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open " + path;
-    return std::nullopt;
-  }
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto r = deserialize(bytes, error);
-  if (!r) error = path + ": " + error;
-  return r;
+  return load_state<RecordCounts>(path, error);
 }
 
-bool RecordCounts::save(const std::string& path) const {
-  std::ofstream out(path, std::ios::binary);
-  const auto bytes = serialize();
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  return static_cast<bool>(out);
-}
+bool RecordCounts::save(const std::string& path) const { return save_state(*this, path); }
 
 }  // namespace tinyldp::collector

@@ -11,6 +11,7 @@
 
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/joint.hpp"
+#include "record_test_key.hpp"
 #include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/endian.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -20,24 +21,6 @@ namespace tinyldp::collector {
 namespace {
 
 constexpr Dyadic three_quarters{3, 2};
-
-// A memo key whose streams are the insecure test source per (device, attribute, value).
-struct TestStream {
-  port::InsecureTestSource source;
-  std::uint32_t next_word() {
-    std::uint8_t b[4];
-    (void)source.fill(b, 4, 0);
-    return get_le<std::uint32_t>(b);
-  }
-};
-struct TestKey {
-  std::uint64_t device = 0;
-  TestStream memo_stream(std::uint32_t attribute, std::uint32_t value) const {
-    return {port::InsecureTestSource(device * 0x9E3779B97F4A7C15u + (std::uint64_t{attribute} << 40) + value + 1)};
-  }
-  std::uint32_t cohort(std::uint32_t) const { return 0; }
-  std::uint32_t generation() const { return 0; }
-};
 
 // A correlated joint over sizes (2, 3, 2): P ∝ 1 + 3·[ω0 = ω2] + 2·[ω1 = 2ω0].
 std::vector<double> known_joint() {

@@ -46,6 +46,7 @@ Subcommand add_plan(CLI::App& app);
 Subcommand add_inspect(CLI::App& app);
 Subcommand add_wrap(CLI::App& app);
 Subcommand add_joint(CLI::App& app);
+Subcommand add_multi(CLI::App& app);
 
 // --mechanism, --epsilon and the parameters: --domain (categorical), --lo, --hi, --levels,
 // --sensitivity, --grid-step (numeric). Options not given stay 0 in the configuration, so the collector

@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -18,6 +20,7 @@
 #include <sstream>
 
 #include "cli_common.hpp"
+#include "record_table.hpp"
 #include "epsilon_text.hpp"
 #include "fleet_keys.hpp"
 #include "tinyldp/collector/joint.hpp"
@@ -45,6 +48,8 @@ struct JointOptions {
   std::optional<std::string> fleet_key;
   // merge
   std::vector<std::string> merge_inputs;
+  // ingest (and simulate --framed)
+  std::string framed, schema;
   // estimate
   std::string reports, attributes, estimator = "all", stop = "max-change", start = "marginals", format = "text",
               truth;
@@ -54,169 +59,7 @@ struct JointOptions {
   unsigned threads = 2;
 };
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  std::istringstream in(s);
-  while (std::getline(in, cur, sep)) {
-    const auto a = cur.find_first_not_of(" \t\r"), b = cur.find_last_not_of(" \t\r");
-    out.push_back(a == std::string::npos ? "" : cur.substr(a, b - a + 1));
-  }
-  if (!s.empty() && s.back() == sep) out.emplace_back();
-  return out;
-}
-
-// "2x16" or "2,3,5" → domain sizes.
-std::vector<std::uint32_t> parse_domains(const std::string& text) {
-  std::vector<std::uint32_t> sizes;
-  for (const auto& part : split(text, ',')) {
-    const auto x = part.find('x');
-    try {
-      const std::uint32_t size = static_cast<std::uint32_t>(std::stoul(part.substr(0, x)));
-      const std::uint32_t times = x == std::string::npos ? 1 : static_cast<std::uint32_t>(std::stoul(part.substr(x + 1)));
-      if (times > collector::max_record_attributes) throw std::out_of_range("too many");
-      sizes.insert(sizes.end(), times, size);
-    } catch (const std::exception&) {
-      throw BadInput("--domains: '" + part + "' is not a size or SIZExCOUNT (e.g. 2x16 or 3,5,2)");
-    }
-  }
-  return sizes;
-}
-
-// The CSV: rows of fields (commas; spaces around fields dropped). Simple files only: no quotes.
-struct Table {
-  std::vector<std::string> names;
-  std::vector<std::vector<std::string>> rows;
-};
-
-Table read_table(const std::string& path, bool header) {
-  std::ifstream in(path);
-  if (!in) throw BadInput("cannot open " + path + ": " + std::strerror(errno));
-  Table t;
-  std::string line;
-  std::size_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (line.find('"') != std::string::npos)
-      throw BadInput(path + ":" + std::to_string(line_no) + ": quoted fields are not supported by joint simulate");
-    auto fields = split(line, ',');
-    if (t.names.empty() && t.rows.empty()) {
-      if (header) {
-        t.names = fields;
-        continue;
-      }
-      for (std::size_t i = 0; i < fields.size(); ++i) t.names.push_back(std::to_string(i));
-    }
-    if (fields.size() != t.names.size())
-      throw BadInput(path + ":" + std::to_string(line_no) + ": " + std::to_string(fields.size()) + " fields, expected " +
-                     std::to_string(t.names.size()));
-    t.rows.push_back(std::move(fields));
-  }
-  if (t.rows.empty()) throw BadInput(path + ": no rows");
-  return t;
-}
-
-bool numeric(const std::string& s, double& x) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  x = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size();
-}
-
-// The chosen columns as attributes: labels sorted (numerically when all are numbers), or, for
-// a column in --bins NAME=B, B equal-width bins over its range ("lo..hi" labels).
-struct Encoded {
-  std::vector<RecordAttribute> attributes;
-  std::vector<std::vector<std::uint32_t>> values;  // per row, per attribute
-};
-
-Encoded encode(const Table& t, const std::vector<std::size_t>& columns, const std::map<std::string, std::uint32_t>& bins) {
-  Encoded e;
-  e.values.assign(t.rows.size(), std::vector<std::uint32_t>(columns.size()));
-  for (std::size_t a = 0; a < columns.size(); ++a) {
-    const std::size_t col = columns[a];
-    RecordAttribute attr;
-    attr.name = t.names[col];
-    const auto bin = bins.find(attr.name);
-    if (bin != bins.end()) {
-      double lo = 1e300, hi = -1e300, x = 0;
-      for (const auto& r : t.rows) {
-        if (!numeric(r[col], x)) throw BadInput("--bins " + attr.name + ": '" + r[col] + "' is not a number");
-        lo = std::min(lo, x), hi = std::max(hi, x);
-      }
-      const std::uint32_t b = bin->second;
-      const double width = (hi - lo) / b;
-      for (std::uint32_t i = 0; i < b; ++i)
-        attr.labels.push_back(value_text(lo + i * width) + ".." + value_text(i + 1 == b ? hi : lo + (i + 1) * width));
-      for (std::size_t r = 0; r < t.rows.size(); ++r) {
-        numeric(t.rows[r][col], x);
-        e.values[r][a] = width > 0 ? std::min(b - 1, static_cast<std::uint32_t>((x - lo) / width)) : 0;
-      }
-      attr.size = b;
-    } else {
-      std::set<std::string> seen;
-      bool all_numbers = true;
-      double x = 0;
-      for (const auto& r : t.rows) {
-        seen.insert(r[col]);
-        all_numbers = all_numbers && numeric(r[col], x);
-      }
-      attr.labels.assign(seen.begin(), seen.end());
-      if (all_numbers)
-        std::sort(attr.labels.begin(), attr.labels.end(),
-                  [](const std::string& a, const std::string& b) { return std::stod(a) < std::stod(b); });
-      if (attr.labels.size() == 1) attr.labels.push_back("(unseen)");
-      std::map<std::string, std::uint32_t> index;
-      for (std::uint32_t i = 0; i < attr.labels.size(); ++i) index[attr.labels[i]] = i;
-      for (std::size_t r = 0; r < t.rows.size(); ++r) e.values[r][a] = index[t.rows[r][col]];
-      attr.size = static_cast<std::uint32_t>(attr.labels.size());
-    }
-    e.attributes.push_back(std::move(attr));
-  }
-  return e;
-}
-
-std::vector<std::size_t> choose_columns(const Table& t, const std::string& spec) {
-  std::vector<std::size_t> cols;
-  if (spec == "all") {
-    cols.resize(t.names.size());
-    std::iota(cols.begin(), cols.end(), std::size_t{0});
-    return cols;
-  }
-  for (const auto& name : split(spec, ',')) {
-    const auto it = std::find(t.names.begin(), t.names.end(), name);
-    if (it == t.names.end()) throw BadInput("--columns: no column '" + name + "' in the input");
-    cols.push_back(static_cast<std::size_t>(it - t.names.begin()));
-  }
-  return cols;
-}
-
-std::map<std::string, std::uint32_t> parse_bins(const std::string& spec) {
-  std::map<std::string, std::uint32_t> bins;
-  if (spec.empty()) return bins;
-  for (const auto& part : split(spec, ',')) {
-    const auto eq = part.find('=');
-    try {
-      if (eq == std::string::npos) throw std::invalid_argument("");
-      const auto b = std::stoul(part.substr(eq + 1));
-      if (b < 2 || b > 65536) throw std::invalid_argument("");
-      bins[part.substr(0, eq)] = static_cast<std::uint32_t>(b);
-    } catch (const std::exception&) {
-      throw BadInput("--bins: '" + part + "' is not COLUMN=BINS (2 … 65536 bins)");
-    }
-  }
-  return bins;
-}
-
 std::string eps_text(Epsilon e) { return to_decimal(e, 4); }
-// Left-aligned in `width` columns, counting UTF-8 characters (ε, …), not bytes.
-std::string pad(const std::string& s, std::size_t width) {
-  std::size_t chars = 0;
-  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
-  return s + std::string(width > chars ? width - chars : 1, ' ');
-}
-
 void print_budget(const collector::CollectorRecordRr& m) {
   std::cout << "record: " << m.attributes() << " attributes, " << m.record_bits() << " bits; epsilon one report "
             << eps_text(m.epsilon_one()) << ", epsilon infinity (every report of this record) "
@@ -263,7 +106,9 @@ int run_simulate(const JointOptions& o) {
   RecordCounts counts(std::move(*schema));
   const auto& m = counts.schema().mechanism();
   const FleetKeys keys(o.fleet_key, o.seed);
-  std::vector<std::uint8_t> report(m.report_bytes());
+  std::vector<std::uint8_t> report(m.report_bytes()), frame(m.description().report_bytes(0));
+  std::ofstream framed;
+  if (!o.framed.empty()) framed.open(o.framed, std::ios::binary);
   auto privatize = [&](auto& source) {
     RandomBits<std::remove_reference_t<decltype(source)>> rng(source);
     for (std::size_t r : rows) {
@@ -271,13 +116,40 @@ int run_simulate(const JointOptions& o) {
                                    report.data(), report.size());
       if (s != Status::ok) throw BadInput(std::string("row ") + std::to_string(r + 1) + ": " + to_string(s));
       counts.add(report);
+      if (framed) {  // the device's report as it leaves: the wire header around the payload
+        std::size_t written = 0;
+        if (wire::encode(m.description(), {}, report.data(), frame.data(), frame.size(), written) != Status::ok)
+          throw BadInput("cannot frame the report of row " + std::to_string(r + 1));
+        framed.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(written));
+      }
     }
   };
   with_simulation_source(o.seed, privatize);
   if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  if (!o.framed.empty() && !framed) throw BadInput("cannot write " + o.framed + ": " + std::strerror(errno));
   std::cout << "wrote " << counts.reports() << " record reports (" << counts.patterns().size()
             << " distinct) of " << t.rows.size() << " rows to " << o.output << "\n";
   print_budget(m);
+  return 0;
+}
+
+// Device reports framed with the wire header (id record_rr), back to back, into record counts
+// of the schema of an existing record-counts file.
+int run_ingest(const JointOptions& o) {
+  std::string error;
+  const auto like = RecordCounts::load(o.schema, error);
+  if (!like) throw BadInput(error);
+  std::ifstream in(o.framed, std::ios::binary);
+  if (!in) throw BadInput("cannot open " + o.framed + ": " + std::strerror(errno));
+  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  RecordCounts counts(like->schema());
+  if (const auto bad = counts.add_framed(bytes))
+    throw BadInput(o.framed + ": " + bad->reason + " (" + std::to_string(counts.reports()) +
+                   " reports before it were good; nothing written)");
+  if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  std::cout << "counted " << counts.reports() << " framed record reports (" << counts.patterns().size()
+            << " distinct) into " << o.output << "\n";
+  print_budget(counts.schema().mechanism());
   return 0;
 }
 
@@ -503,14 +375,21 @@ Subcommand add_joint(CLI::App& app) {
   sim->add_option("--q", o->q, "IRR P(1 | memo bit 1) (default 0.75)");
   sim->add_option("--seed", o->seed, "deterministic simulation (NOT private): sample, keys and noise from the seed");
   sim->add_option("--fleet-key", o->fleet_key, "32-byte file of the fleet's master memo key (created if missing)");
+  sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");
+
+  auto* ingest = j->add_subcommand("ingest", "count framed device record reports (wire id 22)");
+  ingest->add_option("reports", o->framed, "file of framed wire reports, back to back")->required();
+  ingest->add_option("--schema", o->schema, "record-counts file of the same record (its counts unused)")->required();
+  ingest->add_option("--output,-o", o->output, "record-counts file to write")->required();
 
   auto* merge = j->add_subcommand("merge", "merge record-counts files of one schema");
   merge->add_option("inputs", o->merge_inputs, "record-counts files")->required();
   merge->add_option("--output,-o", o->output, "merged file to write")->required();
 
-  return {j, [o, plan, sim, merge] {
+  return {j, [o, plan, sim, ingest, merge] {
             if (*plan) return run_plan(*o);
             if (*sim) return run_simulate(*o);
+            if (*ingest) return run_ingest(*o);
             if (*merge) return run_merge(*o);
             if (o->reports.empty()) throw BadInput("joint: a record-counts file, or plan / simulate / merge");
             return run_estimate(*o);

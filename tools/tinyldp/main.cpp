@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
       "Full manual: docs/cli.md");
   const tools::Subcommand commands[] = {tools::add_simulate(app), tools::add_aggregate(app),
                                         tools::add_plan(app), tools::add_inspect(app),
-                                        tools::add_wrap(app), tools::add_joint(app)};
+                                        tools::add_wrap(app), tools::add_joint(app),
+                                        tools::add_multi(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

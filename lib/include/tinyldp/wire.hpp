@@ -57,6 +57,14 @@ enum class MechanismId : uint8_t {
   biloloha = 20,   // longitudinal local hashing with g = 2 (loloha.hpp)
   bit_mean = 21,   // 1BitMean with α-point rounding and output perturbation (bit_flip_mean.hpp)
   record_rr = 22,  // a record of d attributes, each a memoized one-hot two-stage RR, concatenated (record_rr.hpp)
+  // Records of d attributes without memo (multi_attribute.hpp): SPL, SMP and RS+FD over GRR or OUE.
+  spl_grr = 23,     // every attribute by k-RR at ε/d
+  spl_oue = 24,     // every attribute by OUE at ε/d
+  smp_grr = 25,     // one sampled attribute (its index sent) by k-RR at ε
+  smp_oue = 26,     // one sampled attribute (its index sent) by OUE at ε
+  rsfd_grr = 27,    // RS+FD: one secret sampled attribute by k-RR at ε', uniform fake values
+  rsfd_oue_z = 28,  // RS+FD over OUE at ε', fake data: the zero vector through OUE
+  rsfd_oue_r = 29,  // RS+FD over OUE at ε', fake data: a uniform one-hot vector through OUE
 };
 
 enum Field : uint8_t {

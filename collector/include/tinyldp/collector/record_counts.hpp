@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "tinyldp/collector/framed_reports.hpp"
 #include "tinyldp/record_rr.hpp"
 
 namespace tinyldp::collector {
@@ -69,6 +70,10 @@ class RecordCounts {
   // One report of schema().mechanism().report_bytes() bytes; false (nothing counted) if its
   // length is wrong or bits past the record are set.
   bool add(std::span<const std::uint8_t> report, std::uint64_t count = 1);
+  // Device reports framed with the wire header (id record_rr, this schema's digest), back to
+  // back: each checked (framed_reports.hpp) and counted; at the first bad one nothing more is
+  // counted and its reason is returned (the reports before it stay counted).
+  std::optional<FramedReportError> add_framed(std::span<const std::uint8_t> reports);
   // Adds other's counts; false (nothing changed) if its schema differs.
   bool merge(const RecordCounts& other);
   std::uint64_t reports() const { return total_; }

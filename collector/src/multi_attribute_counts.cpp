@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tinyldp/collector/multi_attribute_counts.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "tinyldp/collector/state_file.hpp"
+#include "tinyldp/endian.hpp"
+
+namespace tinyldp::collector {
+
+namespace {
+
+constexpr char magic[8] = {'T', 'L', 'D', 'P', 'M', 'U', 'L', '1'};
+constexpr std::uint32_t M = MultiAttributeSchema::max_attributes;
+
+struct ProtocolName {
+  MechanismId id;
+  const char* name;
+};
+constexpr ProtocolName protocols[] = {
+    {MechanismId::spl_grr, "spl-grr"},   {MechanismId::spl_oue, "spl-oue"},
+    {MechanismId::smp_grr, "smp-grr"},   {MechanismId::smp_oue, "smp-oue"},
+    {MechanismId::rsfd_grr, "rsfd-grr"}, {MechanismId::rsfd_oue_z, "rsfd-oue-z"},
+    {MechanismId::rsfd_oue_r, "rsfd-oue-r"},
+};
+
+bool is_grr(MechanismId id) {
+  return id == MechanismId::spl_grr || id == MechanismId::smp_grr || id == MechanismId::rsfd_grr;
+}
+bool is_smp(MechanismId id) { return id == MechanismId::smp_grr || id == MechanismId::smp_oue; }
+bool is_rsfd(MechanismId id) {
+  return id == MechanismId::rsfd_grr || id == MechanismId::rsfd_oue_z || id == MechanismId::rsfd_oue_r;
+}
+
+Channel slot_channel(const GrrSlot& s) { return channel_of(s.oracle()); }
+Channel slot_channel(const OueSlot& s) { return channel_of(s.oracle()); }
+
+void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
+  std::uint8_t b[8];
+  put_le(b, v);
+  out.insert(out.end(), b, b + 8);
+}
+
+}  // namespace
+
+std::optional<MechanismId> multi_attribute_protocol(std::string_view name) {
+  for (const auto& p : protocols)
+    if (name == p.name) return p.id;
+  return std::nullopt;
+}
+const char* multi_attribute_name(MechanismId id) {
+  for (const auto& p : protocols)
+    if (id == p.id) return p.name;
+  return nullptr;
+}
+std::string multi_attribute_names() {
+  std::string s;
+  for (const auto& p : protocols) s += (s.empty() ? "" : ", ") + std::string(p.name);
+  return s;
+}
+
+std::optional<MultiAttributeSchema> MultiAttributeSchema::make(MechanismId protocol, Epsilon eps,
+                                                               std::vector<RecordAttribute> attributes,
+                                                               std::string& error) {
+  const char* name = multi_attribute_name(protocol);
+  if (name == nullptr) {
+    error = "not a multi-attribute protocol (one of " + multi_attribute_names() + ")";
+    return std::nullopt;
+  }
+  const std::uint32_t least = protocol == MechanismId::spl_grr || protocol == MechanismId::spl_oue ? 1 : 2;
+  if (attributes.size() < least || attributes.size() > M) {
+    error = std::string(name) + " takes " + std::to_string(least) + " to " + std::to_string(M) +
+            " attributes, not " + std::to_string(attributes.size());
+    return std::nullopt;
+  }
+  std::vector<std::uint32_t> sizes;
+  for (const auto& a : attributes) {
+    if (a.size < 2) {
+      error = "attribute '" + a.name + "' has " + std::to_string(a.size) + " values: at least 2 are needed";
+      return std::nullopt;
+    }
+    if (!a.labels.empty() && a.labels.size() != a.size) {
+      error = "attribute '" + a.name + "' has " + std::to_string(a.labels.size()) + " labels for " +
+              std::to_string(a.size) + " values";
+      return std::nullopt;
+    }
+    sizes.push_back(a.size);
+  }
+  const auto d = static_cast<std::uint32_t>(sizes.size());
+  MultiAttributeSchema s;
+  s.protocol_ = protocol;
+  s.requested_ = eps;
+  Status st = Status::ok;
+  // Each protocol's core, configured as the devices configure it, then what the collector
+  // needs of it: description, ε figures, slot offsets and channels.
+  const auto take = [&](auto core) {
+    s.description_ = core.description();
+    s.per_report_ = core.realized_epsilon();
+    for (std::uint32_t j = 0; j < d; ++j) {
+      Channel ch = slot_channel(core.slot(j));
+      const double dd = d, k = sizes[j];
+      if constexpr (requires { core.epsilon_attribute(); }) {
+        s.one_attribute_ = core.epsilon_attribute();
+        s.amplified_ = core.amplified_epsilon();
+        // What an unsampled attribute's fake data supports, per value.
+        const double fake = protocol == MechanismId::rsfd_grr     ? 1 / k
+                            : protocol == MechanismId::rsfd_oue_z ? ch.q
+                                                                  : (ch.p + (k - 1) * ch.q) / k;
+        ch = {ch.p / dd + (dd - 1) / dd * fake, ch.q / dd + (dd - 1) / dd * fake};
+        s.offsets_.push_back(core.bit_offset(j));
+      } else if constexpr (requires { core.bit_offset(j); }) {
+        s.offsets_.push_back(core.bit_offset(j));
+      } else {
+        s.offsets_.push_back(SampledAttribute<GrrSlot, M>::index_bits);
+      }
+      s.channels_.push_back(ch);
+    }
+    s.core_ = core;
+  };
+  const auto configure = [&](auto core, auto... extra) {
+    st = decltype(core)::configure(eps, sizes.data(), d, core, extra...);
+    if (st == Status::ok) take(core);
+  };
+  switch (protocol) {
+    case MechanismId::spl_grr: configure(SplitRecord<GrrSlot, M>{}); break;
+    case MechanismId::spl_oue: configure(SplitRecord<OueSlot, M>{}); break;
+    case MechanismId::smp_grr: configure(SampledAttribute<GrrSlot, M>{}); break;
+    case MechanismId::smp_oue: configure(SampledAttribute<OueSlot, M>{}); break;
+    case MechanismId::rsfd_grr: configure(FakeDataRecord<GrrSlot, M>{}); break;
+    case MechanismId::rsfd_oue_z: configure(FakeDataRecord<OueSlot, M>{}, FakeData::zero); break;
+    default: configure(FakeDataRecord<OueSlot, M>{}, FakeData::random); break;
+  }
+  if (st != Status::ok) {
+    error = std::string("cannot configure ") + name + " with epsilon " + std::to_string(std::ldexp(double(eps.q32), -32)) +
+            " over " + std::to_string(d) + " attributes: " + to_string(st) +
+            (is_rsfd(protocol) ? " (ε' = ln(d(e^ε − 1) + 1) must stay at or below 20)"
+                               : " (each attribute's ε — ε/d for spl — must be positive; domains 2 … 2^24)");
+    return std::nullopt;
+  }
+  s.attributes_ = std::move(attributes);
+  return s;
+}
+
+Epsilon MultiAttributeSchema::slot_epsilon(std::uint32_t j) const {
+  return std::visit([&](const auto& core) { return core.slot(j).realized_epsilon(); }, core_);
+}
+
+std::optional<std::uint32_t> MultiAttributeSchema::find(const std::string& name) const {
+  for (std::uint32_t j = 0; j < attributes_.size(); ++j)
+    if (attributes_[j].name == name) return j;
+  if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos && name.size() < 6) {
+    const auto j = static_cast<std::uint32_t>(std::stoul(name));
+    if (j < attributes_.size()) return j;
+  }
+  return std::nullopt;
+}
+
+bool MultiAttributeSchema::same_as(const MultiAttributeSchema& o) const {
+  if (protocol_ != o.protocol_ || description_.digest != o.description_.digest ||
+      requested_.q32 != o.requested_.q32 || attributes_.size() != o.attributes_.size())
+    return false;
+  for (std::size_t j = 0; j < attributes_.size(); ++j) {
+    const auto &a = attributes_[j], &b = o.attributes_[j];
+    if (a.name != b.name || a.size != b.size || a.labels != b.labels) return false;
+  }
+  return true;
+}
+
+ParseError MultiAttributeSchema::count(std::span<const std::uint8_t> payload,
+                                       std::vector<std::vector<std::uint64_t>>& supports,
+                                       std::vector<std::uint64_t>& carried) const {
+  if (payload.size() != payload_bytes()) return payload.size() < payload_bytes() ? ParseError::truncated : ParseError::oversized;
+  const unsigned spare = static_cast<unsigned>(payload_bytes() * 8 - description_.payload_bits);
+  if (spare != 0 && (payload.back() >> (8 - spare)) != 0) return ParseError::nonzero_padding;
+  const std::uint8_t* p = payload.data();
+  // The value a GRR slot holds, or whether an OUE slot's bits past k are clear.
+  const auto slot_ok = [&](const auto& slot, std::uint32_t offset, std::uint32_t width) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(slot)>, GrrSlot>) {
+      if (detail::read_bits(p, offset, width) >= slot.domain()) return ParseError::value_out_of_range;
+    } else {
+      for (std::uint32_t v = slot.domain(); v < width; ++v)
+        if (OueSlot::bit(p, offset, v)) return ParseError::nonzero_padding;
+    }
+    return ParseError::none;
+  };
+  const auto add_slot = [&](const auto& slot, std::uint32_t j, std::uint32_t offset) {
+    auto& s = supports[j];
+    if constexpr (std::is_same_v<std::decay_t<decltype(slot)>, GrrSlot>) {
+      ++s[slot.read(p, offset)];
+    } else {
+      for (std::uint32_t v = 0; v < slot.domain(); ++v) s[v] += OueSlot::bit(p, offset, v);
+    }
+    ++carried[j];
+  };
+  return std::visit(
+      [&](const auto& core) {
+        const std::uint32_t d = core.attributes();
+        if constexpr (requires { core.payload_bits(); }) {  // SMP: the index, then one slot
+          const std::uint32_t j = p[0];
+          if (j >= d) return ParseError::value_out_of_range;
+          const std::uint32_t width = core.payload_bits() - SampledAttribute<GrrSlot, M>::index_bits;
+          if (const ParseError e = slot_ok(core.slot(j), offsets_[j], width); e != ParseError::none) return e;
+          if constexpr (std::is_same_v<std::decay_t<decltype(core.slot(0))>, GrrSlot>)
+            if (detail::read_bits(p, offsets_[j] + core.slot(j).bits(), width - core.slot(j).bits()) != 0)
+              return ParseError::nonzero_padding;
+          add_slot(core.slot(j), j, offsets_[j]);
+        } else {
+          for (std::uint32_t j = 0; j < d; ++j)
+            if (const ParseError e = slot_ok(core.slot(j), offsets_[j], core.slot(j).bits()); e != ParseError::none)
+              return e;
+          for (std::uint32_t j = 0; j < d; ++j) add_slot(core.slot(j), j, offsets_[j]);
+        }
+        return ParseError::none;
+      },
+      core_);
+}
+
+MultiAttributeCounts::MultiAttributeCounts(MultiAttributeSchema schema) : schema_(std::move(schema)) {
+  for (const auto& a : schema_.attributes()) support_.emplace_back(a.size, 0);
+  carried_.assign(schema_.attribute_count(), 0);
+}
+
+ParseError MultiAttributeCounts::add_payload(std::span<const std::uint8_t> payload) {
+  const ParseError e = schema_.count(payload, support_, carried_);
+  if (e == ParseError::none) ++total_;
+  return e;
+}
+
+std::optional<FramedReportError> MultiAttributeCounts::add_framed(std::span<const std::uint8_t> reports) {
+  return for_each_framed_report(reports, schema_.description(),
+                                [&](std::span<const std::uint8_t> payload) { return add_payload(payload); });
+}
+
+bool MultiAttributeCounts::merge(const MultiAttributeCounts& other) {
+  if (!schema_.same_as(other.schema_)) return false;
+  for (std::size_t j = 0; j < support_.size(); ++j) {
+    for (std::size_t v = 0; v < support_[j].size(); ++v) support_[j][v] += other.support_[j][v];
+    carried_[j] += other.carried_[j];
+  }
+  total_ += other.total_;
+  return true;
+}
+
+MarginalEstimate MultiAttributeCounts::estimate(std::uint32_t j) const {
+  MarginalEstimate m;
+  const std::uint64_t n = carried_[j];
+  m.reports = n;
+  const FrequencyEstimate e = estimate_frequencies(support_[j], n, schema_.channel(j));
+  const double scale = n == 0 ? 0.0 : 1.0 / static_cast<double>(n);
+  for (std::size_t v = 0; v < e.count.size(); ++v) {
+    m.frequency.push_back(n == 0 ? 0.0 : e.count[v] * scale);
+    m.stddev.push_back(n == 0 ? 0.0 : std::sqrt(e.variance[v]) * scale);
+  }
+  return m;
+}
+
+std::vector<std::uint8_t> MultiAttributeCounts::serialize() const {
+  nlohmann::json attributes = nlohmann::json::array();
+  for (const auto& a : schema_.attributes())
+    attributes.push_back({{"name", a.name}, {"size", a.size}, {"labels", a.labels}});
+  nlohmann::json header = {{"protocol", schema_.name()},
+                           {"epsilon_q32", schema_.requested_epsilon().q32},
+                           {"attributes", attributes},
+                           {"digest", schema_.description().digest},
+                           {"epsilon_per_report_q32", schema_.epsilon_per_report().q32}};
+  if (schema_.epsilon_one_attribute()) header["epsilon_one_attribute_q32"] = schema_.epsilon_one_attribute()->q32;
+  const std::string text = header.dump();
+  std::vector<std::uint8_t> out(magic, magic + 8);
+  std::uint8_t len[4];
+  put_le(len, static_cast<std::uint32_t>(text.size()));
+  out.insert(out.end(), len, len + 4);
+  out.insert(out.end(), text.begin(), text.end());
+  put_u64(out, total_);
+  for (std::size_t j = 0; j < support_.size(); ++j) {
+    put_u64(out, carried_[j]);
+    for (std::uint64_t c : support_[j]) put_u64(out, c);
+  }
+  return out;
+}
+
+std::optional<MultiAttributeCounts> MultiAttributeCounts::deserialize(std::span<const std::uint8_t> bytes,
+                                                                      std::string& error) {
+  if (bytes.size() < 12 || std::memcmp(bytes.data(), magic, 8) != 0) {
+    error = "not a multi-attribute counts file (no TLDPMUL1 header)";
+    return std::nullopt;
+  }
+  const std::uint32_t len = get_le<std::uint32_t>(bytes.data() + 8);
+  if (bytes.size() < 12 + std::uint64_t{len} + 8) {
+    error = "multi-attribute counts file truncated in its header";
+    return std::nullopt;
+  }
+  const nlohmann::json h = nlohmann::json::parse(bytes.begin() + 12, bytes.begin() + 12 + len, nullptr, false);
+  if (h.is_discarded() || !h.is_object() || !h.contains("protocol") || !h["protocol"].is_string() ||
+      !h.contains("epsilon_q32") || !h["epsilon_q32"].is_number_unsigned() || !h.contains("attributes") ||
+      !h["attributes"].is_array() || !h.contains("digest") || !h["digest"].is_number_unsigned()) {
+    error = "multi-attribute counts header is not the expected JSON (protocol, epsilon_q32, attributes, digest)";
+    return std::nullopt;
+  }
+  const auto protocol = multi_attribute_protocol(h["protocol"].get<std::string>());
+  if (!protocol) {
+    error = "multi-attribute counts header: unknown protocol '" + h["protocol"].get<std::string>() + "'";
+    return std::nullopt;
+  }
+  std::vector<RecordAttribute> attributes;
+  for (const auto& a : h["attributes"]) {
+    if (!a.is_object() || !a.contains("name") || !a["name"].is_string() || !a.contains("size") ||
+        !a["size"].is_number_unsigned() || a["size"].get<std::uint64_t>() > max_collector_domain ||
+        !a.contains("labels") || !a["labels"].is_array()) {
+      error = "multi-attribute counts header: an attribute lacks its name, size (at most " +
+              std::to_string(max_collector_domain) + ") or labels";
+      return std::nullopt;
+    }
+    RecordAttribute r{a["name"].get<std::string>(), static_cast<std::uint32_t>(a["size"].get<std::uint64_t>()), {}};
+    for (const auto& l : a["labels"]) {
+      if (!l.is_string()) {
+        error = "multi-attribute counts header: a label is not a string";
+        return std::nullopt;
+      }
+      r.labels.push_back(l.get<std::string>());
+    }
+    attributes.push_back(std::move(r));
+  }
+  auto schema = MultiAttributeSchema::make(*protocol, Epsilon{h["epsilon_q32"].get<std::uint64_t>()},
+                                           std::move(attributes), error);
+  if (!schema) return std::nullopt;
+  if (h["digest"].get<std::uint64_t>() != schema->description().digest) {
+    error = "multi-attribute counts header: its digest does not match the configuration it states";
+    return std::nullopt;
+  }
+  MultiAttributeCounts counts(std::move(*schema));
+  std::size_t at = 12 + len;
+  std::uint64_t expected = 8;
+  for (const auto& a : counts.schema().attributes()) expected += 8 * (std::uint64_t{a.size} + 1);
+  if (bytes.size() - at != expected) {
+    error = "multi-attribute counts file: " + std::to_string(bytes.size() - at) + " bytes of counts, expected " +
+            std::to_string(expected);
+    return std::nullopt;
+  }
+  counts.total_ = get_le<std::uint64_t>(bytes.data() + at);
+  at += 8;
+  const bool every_report_carries_all = !is_smp(counts.schema().protocol());
+  std::uint64_t sum_carried = 0;
+  for (std::size_t j = 0; j < counts.support_.size(); ++j) {
+    counts.carried_[j] = get_le<std::uint64_t>(bytes.data() + at);
+    at += 8;
+    std::uint64_t sum = 0;
+    for (auto& c : counts.support_[j]) {
+      c = get_le<std::uint64_t>(bytes.data() + at);
+      at += 8;
+      sum += c;
+    }
+    sum_carried += counts.carried_[j];
+    // GRR: every carried report supports exactly one value; OUE: at most k each.
+    const bool grr = is_grr(counts.schema().protocol());
+    const bool fits = grr ? sum == counts.carried_[j]
+                          : counts.support_[j].empty() || sum / counts.support_[j].size() <= counts.carried_[j];
+    if (!fits || (every_report_carries_all && counts.carried_[j] != counts.total_)) {
+      error = "multi-attribute counts file: attribute " + std::to_string(j) + "'s counts do not add up to its " +
+              std::to_string(counts.carried_[j]) + " reports of " + std::to_string(counts.total_);
+      return std::nullopt;
+    }
+  }
+  if (!every_report_carries_all && sum_carried != counts.total_) {
+    error = "multi-attribute counts file: the sampled attributes' reports (" + std::to_string(sum_carried) +
+            ") do not add up to the " + std::to_string(counts.total_) + " reports";
+    return std::nullopt;
+  }
+  return counts;
+}
+
+std::optional<MultiAttributeCounts> MultiAttributeCounts::load(const std::string& path, std::string& error) {
+  return load_state<MultiAttributeCounts>(path, error);
+}
+
+bool MultiAttributeCounts::save(const std::string& path) const { return save_state(*this, path); }
+
+}  // namespace tinyldp::collector

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp multi: records of several attributes without memo, one-way marginals wanted — SPL,
+// SMP and RS+FD over GRR or OUE (multi_attribute.hpp, collector/multi_attribute_counts.hpp).
+//   multi plan      ε per report (any two records), RS+FD's ε' and one-attribute ε, per protocol
+//   multi simulate  a CSV of several columns → one report per row (a counts file; --framed
+//                   also writes the device reports, framed with the wire header)
+//   multi ingest    framed device reports → a counts file (the schema from a counts file)
+//   multi merge     counts files of one schema → one
+//   multi COUNTS    every attribute's estimated marginal, ± sd (MSE against --truth)
+// See docs/multi-attribute.md.
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+#include "cli_common.hpp"
+#include "epsilon_text.hpp"
+#include "fleet_keys.hpp"
+#include "record_table.hpp"
+#include "tinyldp/collector/multi_attribute_counts.hpp"
+#include "tinyldp/random_bits.hpp"
+
+namespace tinyldp::tools {
+namespace {
+
+using collector::MultiAttributeCounts;
+using collector::MultiAttributeSchema;
+using wire::MechanismId;
+
+struct MultiOptions {
+  std::string protocol = "all", domains, epsilons = "0.5,1,5", epsilon = "1";
+  std::string input, output, columns = "all", bins, framed, schema, format = "text", truth, counts;
+  std::vector<std::string> inputs;
+  bool no_header = false;
+  std::optional<std::uint64_t> seed;
+};
+
+std::string eps_text(Epsilon e) { return to_decimal(e, 4); }
+
+std::vector<MechanismId> protocols_of(const std::string& spec) {
+  std::vector<MechanismId> out;
+  if (spec == "all") {
+    for (const auto& name : split(collector::multi_attribute_names(), ','))
+      out.push_back(*collector::multi_attribute_protocol(name));
+    return out;
+  }
+  for (const auto& name : split(spec, ',')) {
+    const auto id = collector::multi_attribute_protocol(name);
+    if (!id) throw BadInput("--protocol: '" + name + "' is not one of " + collector::multi_attribute_names());
+    out.push_back(*id);
+  }
+  return out;
+}
+
+MultiAttributeSchema make_schema(MechanismId id, const std::string& epsilon,
+                                 std::vector<collector::RecordAttribute> attributes) {
+  std::string error;
+  auto s = MultiAttributeSchema::make(id, collector::parse_epsilon(epsilon), std::move(attributes), error);
+  if (!s) throw BadInput(error);
+  return std::move(*s);
+}
+
+// What one report costs: ε between any two records; for RS+FD also ε' and the paper's figure.
+void print_budget(const MultiAttributeSchema& s) {
+  std::cout << s.name() << ": " << s.attribute_count() << " attributes, " << s.payload_bytes()
+            << "-byte payload; epsilon per report (any two records) " << eps_text(s.epsilon_per_report());
+  if (s.epsilon_one_attribute())
+    std::cout << " (amplified epsilon' " << eps_text(*s.amplified_epsilon())
+              << "; records differing in one attribute " << eps_text(*s.epsilon_one_attribute()) << ")";
+  std::cout << "; no memo: n reports of one record cost n x " << eps_text(s.epsilon_per_report()) << "\n";
+}
+
+int run_plan(const MultiOptions& o) {
+  if (o.domains.empty()) throw BadInput("multi plan: --domains is required (e.g. 2x16 or 9,16,7)");
+  std::vector<collector::RecordAttribute> attrs;
+  for (std::uint32_t k : parse_domains(o.domains)) attrs.push_back({"", k, {}});
+  std::cout << "record of " << attrs.size() << " attributes (" << o.domains
+            << "); no protocol here keeps a memo: every report spends its epsilon again\n"
+            << pad("protocol", 12) << pad("epsilon", 9) << pad("per report", 14) << pad("one attribute", 15)
+            << pad("epsilon'", 12) << pad("per attribute", 15) << "payload bytes\n";
+  for (const auto& e : split(o.epsilons, ','))
+    for (MechanismId id : protocols_of(o.protocol)) {
+      const auto s = make_schema(id, e, attrs);
+      std::cout << pad(s.name(), 12) << pad(e, 9) << pad(eps_text(s.epsilon_per_report()), 14)
+                << pad(s.epsilon_one_attribute() ? eps_text(*s.epsilon_one_attribute()) : "-", 15)
+                << pad(s.amplified_epsilon() ? eps_text(*s.amplified_epsilon()) : "-", 12)
+                << pad(eps_text(s.slot_epsilon(0)), 15) << s.payload_bytes() << "\n";
+    }
+  std::cout << "per report: the local-DP loss between any two records (what a device spends per report);\n"
+               "one attribute: RS+FD's loss between records that differ in one attribute (the paper's epsilon);\n"
+               "per attribute: attribute 0's oracle (spl: epsilon/d, smp: epsilon, rsfd: epsilon').\n";
+  return 0;
+}
+
+void print_estimates(const MultiAttributeCounts& counts, const MultiOptions& o,
+                     const std::optional<std::vector<std::vector<double>>>& truth, Json* timing) {
+  const auto& s = counts.schema();
+  double squared = 0;
+  std::size_t cells = 0;
+  Json j;
+  if (o.format == "json") {
+    j["protocol"] = s.name();
+    j["reports"] = counts.reports();
+    j["epsilon_per_report"] = as_double(s.epsilon_per_report());
+    if (s.epsilon_one_attribute()) {
+      j["epsilon_one_attribute"] = as_double(*s.epsilon_one_attribute());
+      j["epsilon_amplified"] = as_double(*s.amplified_epsilon());
+    }
+    if (timing) j["seconds"] = *timing;
+  } else {
+    print_budget(s);
+  }
+  for (std::uint32_t a = 0; a < s.attribute_count(); ++a) {
+    const auto e = counts.estimate(a);
+    const auto& attr = s.attributes()[a];
+    if (truth)
+      for (std::size_t v = 0; v < e.frequency.size(); ++v, ++cells)
+        squared += std::pow(e.frequency[v] - (*truth)[a][v], 2);
+    if (o.format == "json") {
+      Json m;
+      m["name"] = attr.name;
+      m["reports"] = e.reports;
+      m["labels"] = attr.labels;
+      m["frequency"] = e.frequency;
+      m["stddev"] = e.stddev;
+      if (truth) m["truth"] = (*truth)[a];
+      j["attributes"].push_back(m);
+      continue;
+    }
+    std::cout << "\n" << attr.name << " (" << e.reports << " reports)\n";
+    for (std::size_t v = 0; v < e.frequency.size(); ++v) {
+      std::cout << "  " << std::left << std::setw(24) << (attr.labels.empty() ? std::to_string(v) : attr.labels[v])
+                << std::right << std::fixed << std::setprecision(4) << std::setw(9) << e.frequency[v] << " ± "
+                << std::setprecision(4) << e.stddev[v];
+      if (truth) std::cout << "   truth " << (*truth)[a][v];
+      std::cout << std::defaultfloat << "\n";
+    }
+  }
+  const double mse = cells ? squared / static_cast<double>(cells) : 0.0;
+  if (o.format == "json") {
+    if (truth) j["mse"] = mse;
+    std::cout << j.dump(2) << "\n";
+  } else if (truth) {
+    std::cout << "\nMSE of the one-way marginals against the truth: " << mse << " over " << cells << " values\n";
+  }
+}
+
+std::vector<std::vector<double>> truth_of(const Encoded& e) {
+  std::vector<std::vector<double>> t;
+  for (const auto& a : e.attributes) t.emplace_back(a.size, 0.0);
+  for (const auto& row : e.values)
+    for (std::size_t a = 0; a < row.size(); ++a) t[a][row[a]] += 1.0 / static_cast<double>(e.values.size());
+  return t;
+}
+
+int run_simulate(const MultiOptions& o) {
+  if (o.protocol == "all" || o.protocol.find(',') != std::string::npos)
+    throw BadInput("multi simulate: --protocol names one of " + collector::multi_attribute_names());
+  const Table t = read_table(o.input, !o.no_header);
+  const Encoded e = encode(t, choose_columns(t, o.columns), parse_bins(o.bins));
+  MultiAttributeCounts counts(make_schema(protocols_of(o.protocol)[0], o.epsilon, e.attributes));
+  const auto& s = counts.schema();
+  const std::size_t width = s.payload_bytes();
+  // The devices' side (timed alone), then the collector's: every payload counted, every
+  // marginal estimated.
+  std::vector<std::uint8_t> payloads(width * e.values.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  with_simulation_source(o.seed, [&](auto& source) {
+    RandomBits<std::remove_reference_t<decltype(source)>> rng(source);
+    for (std::size_t r = 0; r < e.values.size(); ++r) {
+      const Status st = s.privatize(e.values[r].data(), rng, payloads.data() + r * width);
+      if (st != Status::ok) throw BadInput("row " + std::to_string(r + 1) + ": " + to_string(st));
+    }
+  });
+  const auto t1 = std::chrono::steady_clock::now();
+  for (std::size_t r = 0; r < e.values.size(); ++r)
+    if (const auto err = counts.add_payload({payloads.data() + r * width, width}); err != collector::ParseError::none)
+      throw BadInput("row " + std::to_string(r + 1) + ": the collector refuses its report: " + collector::to_string(err));
+  for (std::uint32_t a = 0; a < s.attribute_count(); ++a) static_cast<void>(counts.estimate(a));
+  const auto t2 = std::chrono::steady_clock::now();
+  if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  if (!o.framed.empty()) {
+    std::ofstream out(o.framed, std::ios::binary);
+    std::vector<std::uint8_t> frame(s.description().report_bytes(0));
+    for (std::size_t r = 0; r < e.values.size(); ++r) {
+      std::size_t written = 0;
+      if (wire::encode(s.description(), {}, payloads.data() + r * width, frame.data(), frame.size(), written) != Status::ok)
+        throw BadInput("cannot frame report " + std::to_string(r + 1));
+      out.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(written));
+    }
+    if (!out) throw BadInput("cannot write " + o.framed + ": " + std::strerror(errno));
+  }
+  Json timing;
+  timing["client"] = std::chrono::duration<double>(t1 - t0).count();
+  timing["server"] = std::chrono::duration<double>(t2 - t1).count();
+  if (o.format == "text")
+    std::cout << "wrote " << counts.reports() << " reports of " << t.rows.size() << " rows to " << o.output
+              << (o.framed.empty() ? "" : " (framed device reports: " + o.framed + ")") << "\n";
+  print_estimates(counts, o, truth_of(e), &timing);
+  return 0;
+}
+
+std::vector<std::uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw BadInput("cannot open " + path + ": " + std::strerror(errno));
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int run_ingest(const MultiOptions& o) {
+  std::string error;
+  const auto like = MultiAttributeCounts::load(o.schema, error);
+  if (!like) throw BadInput(error);
+  MultiAttributeCounts counts(like->schema());
+  if (const auto bad = counts.add_framed(read_bytes(o.input)))
+    throw BadInput(o.input + ": " + bad->reason + " (" + std::to_string(counts.reports()) +
+                   " reports before it were good; nothing written)");
+  if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  std::cout << "counted " << counts.reports() << " framed " << counts.schema().name() << " reports into " << o.output
+            << "\n";
+  return 0;
+}
+
+int run_merge(const MultiOptions& o) {
+  std::optional<MultiAttributeCounts> all;
+  for (const auto& path : o.inputs) {
+    std::string error;
+    auto c = MultiAttributeCounts::load(path, error);
+    if (!c) throw BadInput(error);
+    if (!all)
+      all = std::move(c);
+    else if (!all->merge(*c))
+      throw BadInput(path + ": another schema (protocol, epsilon, attributes or labels) than " + o.inputs[0]);
+  }
+  if (!all->save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  std::cout << "merged " << all->reports() << " reports into " << o.output << "\n";
+  return 0;
+}
+
+int run_estimate(const MultiOptions& o) {
+  std::string error;
+  const auto counts = MultiAttributeCounts::load(o.counts, error);
+  if (!counts) throw BadInput(error);
+  if (o.format != "text" && o.format != "json") throw BadInput("--format: '" + o.format + "' is not text or json");
+  std::optional<std::vector<std::vector<double>>> truth;
+  if (!o.truth.empty()) {
+    const Table t = read_table(o.truth, !o.no_header);
+    std::vector<std::size_t> cols;
+    for (const auto& a : counts->schema().attributes()) cols.push_back(choose_columns(t, a.name)[0]);
+    const Encoded e = encode(t, cols, parse_bins(o.bins));
+    for (std::size_t a = 0; a < cols.size(); ++a)
+      if (e.attributes[a].labels != counts->schema().attributes()[a].labels)
+        throw BadInput("--truth: column " + e.attributes[a].name + " has other labels than the reports'");
+    truth = truth_of(e);
+  }
+  print_estimates(*counts, o, truth, nullptr);
+  return 0;
+}
+
+}  // namespace
+
+Subcommand add_multi(CLI::App& app) {
+  auto o = std::make_shared<MultiOptions>();
+  auto* m = app.add_subcommand("multi", "records of several attributes without memo: SPL, SMP, RS+FD marginals");
+  m->add_option("counts", o->counts, "counts file (from multi simulate, ingest or merge) to estimate from");
+  m->add_option("--truth", o->truth, "CSV with the true records: MSE of the marginals against it");
+  m->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
+  m->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
+  m->add_option("--format,-f", o->format, "text (default) or json");
+
+  auto* plan = m->add_subcommand("plan", "epsilon per report of every protocol for the attributes' domains");
+  plan->add_option("--domains", o->domains, "the attributes' domain sizes: 2x16, or 9,16,7")->required();
+  plan->add_option("--epsilon,-e", o->epsilons, "epsilons, comma-separated (default 0.5,1,5)");
+  plan->add_option("--protocol,-p", o->protocol, "protocols, comma-separated, or all (default)");
+
+  auto* sim = m->add_subcommand("simulate", "privatize every row of a CSV as one report");
+  sim->add_option("--input,-i", o->input, "CSV file (one record per row)")->required();
+  sim->add_option("--output,-o", o->output, "counts file to write")->required();
+  sim->add_option("--protocol,-p", o->protocol, collector::multi_attribute_names())->required();
+  sim->add_option("--epsilon,-e", o->epsilon, "epsilon (spl: split over the attributes; rsfd: the paper's)");
+  sim->add_option("--columns,-c", o->columns, "columns to use, comma-separated (default all)");
+  sim->add_flag("--no-header", o->no_header, "the CSV has no header line (columns are named 0, 1, …)");
+  sim->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins");
+  sim->add_option("--seed", o->seed, "deterministic simulation (NOT private): noise from the seed");
+  sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");
+  sim->add_option("--format,-f", o->format, "text (default) or json (estimates, MSE, client/server seconds)");
+
+  auto* ingest = m->add_subcommand("ingest", "count framed device reports");
+  ingest->add_option("reports", o->input, "file of framed wire reports, back to back")->required();
+  ingest->add_option("--schema", o->schema, "counts file of the same protocol and attributes (its counts unused)")
+      ->required();
+  ingest->add_option("--output,-o", o->output, "counts file to write")->required();
+
+  auto* merge = m->add_subcommand("merge", "merge counts files of one schema");
+  merge->add_option("inputs", o->inputs, "counts files")->required();
+  merge->add_option("--output,-o", o->output, "merged file to write")->required();
+
+  return {m, [o, plan, sim, ingest, merge] {
+            if (*plan) return run_plan(*o);
+            if (*sim) return run_simulate(*o);
+            if (*ingest) return run_ingest(*o);
+            if (*merge) return run_merge(*o);
+            if (o->counts.empty()) throw BadInput("multi: a counts file, or plan / simulate / ingest / merge");
+            return run_estimate(*o);
+          }};
+}
+
+}  // namespace tinyldp::tools
