@@ -3,7 +3,8 @@
 (16 binary columns, no header) and Adult (its header and values, some rows with a missing value)
 it writes the CSV, the Markdown report and the three plots; every run has every estimator and
 both baselines with an AVD in [0, 1] and the record's ε₁ and ε∞; a second run reuses the cached
-rows; a different EM setting against the cache, and a k out of range, are refused with the reason.
+rows; a different EM setting against the cache, and a k out of range, are refused with the reason;
+an estimate over --timeout is recorded as a timeout.
 argv: the tinyldp command, the script."""
 import csv
 import os
@@ -95,4 +96,15 @@ check(p.returncode != 0 and "--fresh" in p.stderr and "stop = largest-cell" in p
       f"another stopping rule against the cache is refused with the way out: {p.stderr.strip()[-300:]}")
 p = script("--k", "2,9")
 check(p.returncode != 0 and "k must be in 2" in p.stderr, f"k = 9 refused: {p.stderr.strip()[-200:]}")
+# A limit no process can meet: every estimate is recorded as a timeout, and the report still says so.
+slow = os.path.join(work, "slow")
+p = subprocess.run([SCRIPT, "--quick", "--data", data, "--out", slow, "--tinyldp", TINYLDP, "--datasets", "nltcs",
+                    "--k", "2", "--f", "0.5", "--runs", "1", "--timeout", "0.001", "--no-plots"],
+                   capture_output=True, text=True)
+check(p.returncode == 0, f"--timeout 0.001: exit {p.returncode}\n{p.stderr[-500:]}")
+with open(os.path.join(slow, "joint-experiment.csv"), newline="") as f:
+    statuses = {r["estimator"]: r["status"] for r in csv.DictReader(f)}
+check(statuses == {e: "timeout" for e in ["em", "lasso", "lremh", "pairs"]}, f"every estimate timed out: {statuses}")
+md = open(os.path.join(slow, "joint-experiment.md")).read() if os.path.exists(os.path.join(slow, "joint-experiment.md")) else ""
+check("timeout (1/1)" in md and "not met" in md, "the report shows the timeouts and the missed 1 s goal")
 finish()
