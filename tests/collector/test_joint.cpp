@@ -15,29 +15,14 @@
 #include "tinyldp/endian.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
+#include "test_memo_key.hpp"
 
 namespace tinyldp::collector {
 namespace {
 
 constexpr Dyadic three_quarters{3, 2};
 
-// A memo key whose streams are the insecure test source per (device, attribute, value).
-struct TestStream {
-  port::InsecureTestSource source;
-  std::uint32_t next_word() {
-    std::uint8_t b[4];
-    (void)source.fill(b, 4, 0);
-    return get_le<std::uint32_t>(b);
-  }
-};
-struct TestKey {
-  std::uint64_t device = 0;
-  TestStream memo_stream(std::uint32_t attribute, std::uint32_t value) const {
-    return {port::InsecureTestSource(device * 0x9E3779B97F4A7C15u + (std::uint64_t{attribute} << 40) + value + 1)};
-  }
-  std::uint32_t cohort(std::uint32_t) const { return 0; }
-  std::uint32_t generation() const { return 0; }
-};
+using test::TestMemoKey;  // the memo streams: the insecure test source per (device, attribute, value)
 
 // A correlated joint over sizes (2, 3, 2): P ∝ 1 + 3·[ω0 = ω2] + 2·[ω1 = 2ω0].
 std::vector<double> known_joint() {
@@ -73,7 +58,7 @@ RecordCounts privatized(const std::vector<double>& joint, std::uint64_t n, Dyadi
     const int c = cell(gen);
     const std::uint32_t values[3] = {static_cast<std::uint32_t>(c / 6), static_cast<std::uint32_t>(c / 2 % 3),
                                      static_cast<std::uint32_t>(c % 2)};
-    EXPECT_EQ(counts.schema().mechanism().privatize(values, TestKey{seed * 1000003 + i}, rng, report.data(),
+    EXPECT_EQ(counts.schema().mechanism().privatize(values, TestMemoKey{seed * 1000003 + i}, rng, report.data(),
                                                     report.size()),
               Status::ok);
     EXPECT_TRUE(counts.add(report));

@@ -10,10 +10,11 @@
 //
 // A report of x (grid step s dividing m, J = m/s grid cells):
 //   α        uniform in {0, …, s − 1}, drawn once per device: the first draws of
-//            key.memo_stream(attribute, 0xFFFFFFFF) (mask-and-reject, uniform.hpp)
+//            key.memo_stream(a, 0xFFFFFFFF) (mask-and-reject, uniform.hpp), a the memos'
+//            attribute word memo_attribute(bit_mean, attribute) (memo.hpp)
 //   j        ⌊(x + α)/s⌋ — α-point rounding: x = L·s + r goes up to L + 1 iff r + α ≥ s, with
 //            probability r/s over α, so E[j·s] = x
-//   memo     from key.memo_stream(attribute, j): z = 1 iff u·J < j·2^R (u: R bits), so
+//   memo     from key.memo_stream(a, j): z = 1 iff u·J < j·2^R (u: R bits), so
 //            P(z = 1) = j/J (exactly when J divides 2^R, else within 2^-R), then 1BitMean's
 //            randomized response of z at ε∞ — P(memo = 1) = q1 + (j/J)(p1 − q1), p1 = 1 − q1
 //   y        the memo flipped with probability γ (fresh, from the caller's Rng)
@@ -88,6 +89,10 @@ class OneBitMean {
   }
 
   constexpr const Grid& grid() const { return grid_; }
+  // The memos' attribute word (memo.hpp): key.memo_stream(memo_attribute_word(), …).
+  constexpr uint32_t memo_attribute_word() const {
+    return memo_attribute(wire::MechanismId::bit_mean, grid_.attribute);
+  }
   constexpr uint32_t cells() const { return grid_.max_value / grid_.step; }  // J
   constexpr const GrrChain& chain() const { return chain_; }
   constexpr Dyadic flip_probability() const { return chain_.fresh_stage().other_probability(); }
@@ -97,7 +102,7 @@ class OneBitMean {
   // The budget over a history whose counter visits `grid_points` rounded values.
   constexpr Epsilon lifetime_epsilon(uint32_t grid_points) const {
     const uint32_t most = cells() + 1;
-    return LongitudinalGrr::lifetime(epsilon_infinity(), grid_points < most ? grid_points : most);
+    return saturating_times(epsilon_infinity(), grid_points < most ? grid_points : most);
   }
   constexpr unsigned memo_bits_per_report() const {
     return grid_.rounding_bits + chain_.memo_bits();
@@ -122,7 +127,7 @@ class OneBitMean {
   static constexpr void pack(Report report, uint8_t* payload) { payload[0] = report; }
   static constexpr Report unpack(const uint8_t* payload) { return payload[0] & 1u; }
 
-  // α, drawn from `offsets` — privatize draws it from key.memo_stream(attribute, 0xFFFFFFFF)
+  // α, drawn from `offsets` — privatize draws it from key.memo_stream(memo_attribute_word(), 0xFFFFFFFF)
   // (MemoDraws), so it is the same for every report of the device.
   template <class OffsetRng>
   uint32_t rounding_offset(OffsetRng& offsets) const {
@@ -145,7 +150,7 @@ class OneBitMean {
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
     return detail::privatize_with_device_draw(
-        key, grid_.attribute, [&](auto& offsets) { return rounding_offset(offsets); },
+        key, memo_attribute_word(), [&](auto& offsets) { return rounding_offset(offsets); },
         [&](uint32_t alpha) { return grid_index(in_range(value), alpha); },
         [&](uint32_t alpha, auto& memo) { return privatize_with_memo(value, alpha, memo, rng, report); });
   }
@@ -175,7 +180,7 @@ class OneBitMean {
   static constexpr bool valid(const Grid& g) {
     return g.max_value >= 1 && g.max_value <= max_value && g.step >= 1 &&
            g.step <= g.max_value && g.max_value % g.step == 0 && g.rounding_bits >= 1 &&
-           g.rounding_bits <= 32;
+           g.rounding_bits <= 32 && g.attribute <= max_memo_attribute;
   }
   // x, or 0 when x > m (its report is discarded; 0 keeps the rounding in range).
   constexpr uint32_t in_range(uint32_t x) const {
