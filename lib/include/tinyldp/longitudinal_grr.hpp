@@ -62,7 +62,8 @@ namespace detail {
 inline constexpr uint32_t device_draw_value = 0xFFFFFFFFu;
 
 // The privatize of a mechanism with a per-device draw and a memo (LOLOHA, 1BitMean):
-// d = draw(draws from the stream of device_draw_value), the memo stream keyed by memo_of(d),
+// d = draw(draws from the stream of device_draw_value) (a word, or a struct of them), the memo
+// stream keyed by memo_of(d),
 // then run(d, memo) makes the report; `attribute` is the memos' attribute word (memo.hpp's
 // memo_attribute). (Memo streams never fail; each wipes itself.)
 template <MemoKey Key, class Draw, class MemoOf, class Run>
@@ -70,7 +71,7 @@ Status privatize_with_device_draw(const Key& key, uint32_t attribute, Draw draw,
                                   Run run) {
   auto device_stream = key.memo_stream(attribute, device_draw_value);
   MemoDraws<decltype(device_stream)> device(device_stream);
-  const uint32_t d = draw(device);
+  const auto d = draw(device);
   auto stream = key.memo_stream(attribute, memo_of(d));
   MemoDraws<decltype(stream)> memo(stream);
   return run(d, memo);

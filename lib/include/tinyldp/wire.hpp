@@ -57,6 +57,8 @@ enum class MechanismId : uint8_t {
   biloloha = 20,   // longitudinal local hashing with g = 2 (loloha.hpp)
   bit_mean = 21,   // 1BitMean with α-point rounding and output perturbation (bit_flip_mean.hpp)
   record_rr = 22,  // a record of d attributes, each a memoized one-hot two-stage RR, concatenated (record_rr.hpp)
+  // 23 … 29: the multi-attribute mechanisms (another branch)
+  dbitflip = 30,   // dBitFlip: d sampled buckets of α-rounded counters, memoized bits flipped by γ (dbitflip.hpp)
 };
 
 enum Field : uint8_t {
