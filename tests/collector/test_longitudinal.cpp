@@ -282,7 +282,7 @@ TEST(Longitudinal, ConfigurationsAreRefusedWithTheirReason) {
          c.epsilon_one = Epsilon{};
          c.grid_step = 4;
        },
-       "grid-step is a parameter of 1bitmean, not krr"},
+       "grid-step is a parameter of 1bitmean and dbitflip, not krr"},
   };
   for (const Case& k : cases) {
     MechanismConfig c = chain(k.id, k.domain);
