@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "device_memo_key.hpp"
 #include "tinyldp/collector/change_exposure.hpp"
 #include "tinyldp/collector/mechanism.hpp"
 #include "tinyldp/port/entropy/memo_key.hpp"
@@ -27,14 +28,7 @@ constexpr std::uint32_t devices = 2000;
 constexpr std::uint32_t devices = 16000;
 #endif
 
-port::MemoKey device_key(std::uint32_t device) {
-  std::uint8_t secret[32];
-  for (int i = 0; i < 32; ++i) secret[i] = static_cast<std::uint8_t>(i * 31 + 3);
-  put_le(secret, device);
-  port::MemoKey key;
-  key.set(secret, 0);
-  return key;
-}
+port::MemoKey device_key(std::uint32_t device) { return tinyldp::test::device_memo_key(device, 31, 3); }
 
 // A UE chain's PRR with the identity as IRR, memoized under the chain's own id: its report is
 // the chain's memo.

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "device_memo_key.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
@@ -25,14 +26,7 @@ using namespace tinyldp;
 using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
-port::MemoKey device_key(std::uint32_t device) {
-  std::uint8_t secret[32];
-  for (int i = 0; i < 32; ++i) secret[i] = static_cast<std::uint8_t>(i * 23 + 9);
-  put_le(secret, device);
-  port::MemoKey key;
-  key.set(secret, 0);
-  return key;
-}
+port::MemoKey device_key(std::uint32_t device) { return tinyldp::test::device_memo_key(device, 23, 9); }
 
 MechanismConfig dbitflip_config() {
   MechanismConfig c;

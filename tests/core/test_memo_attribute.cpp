@@ -5,6 +5,7 @@
 // the device's real key (ChaCha20, port/…/memo_key.hpp): before the fold these memos were
 // equal for every device; now they agree as often as independent draws do (within 6σ).
 #include "check.hpp"
+#include "device_memo_key.hpp"
 #include "frequency_check.hpp"
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -34,14 +35,7 @@ constexpr uint32_t devices = 400;
 constexpr uint32_t devices = 4000;
 #endif
 
-MemoKey device_key(uint32_t device) {
-  uint8_t secret[32];
-  for (uint32_t i = 0; i < 32; ++i) secret[i] = static_cast<uint8_t>(i * 13 + 7);
-  tinyldp::put_le(secret, device);
-  MemoKey key;
-  key.set(secret, 0);
-  return key;
-}
+MemoKey device_key(uint32_t device) { return tinyldp::test::device_memo_key(device, 13, 7); }
 
 constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_double(1.0);
 

@@ -132,6 +132,13 @@ Status privatize_memoized_packed(const Core& core, Value value, const Key& key, 
   return s;
 }
 
+// A numeric value as the memoized numeric cores take it: its offset from lo; below lo, a value
+// the core refuses (above its m), so the report fails closed.
+inline std::uint32_t offset_from(std::int32_t lo, std::int32_t value) {
+  const std::int64_t x = std::int64_t{value} - lo;
+  return x < 0 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(x);
+}
+
 // The categorical mechanisms' domain: at least 2 categories (a numeric parameter is refused by
 // Mechanism::configure_as for every categorical model).
 std::string check_categories(const MechanismConfig& c);
@@ -499,10 +506,7 @@ struct OneBitMeanModel : MemoizedDefaults {
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
   template <class Rng, class Key>
   Status privatize_memoized(std::int32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
-    // Below lo: a value the core refuses (above m), so the report fails closed.
-    const std::int64_t x = std::int64_t{value} - lo;
-    const std::uint32_t offset = x < 0 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(x);
-    return privatize_memoized_packed(core, offset, key, rng, payload);
+    return privatize_memoized_packed(core, offset_from(lo, value), key, rng, payload);
   }
 };
 
@@ -541,9 +545,7 @@ struct DBitFlipModel : MemoizedDefaults {
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
   template <class Rng, class Key>
   Status privatize_memoized(std::int32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
-    const std::int64_t x = std::int64_t{value} - lo;
-    const std::uint32_t offset = x < 0 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(x);
-    return privatize_memoized_packed(core, offset, key, rng, payload);
+    return privatize_memoized_packed(core, offset_from(lo, value), key, rng, payload);
   }
 };
 
