@@ -6,8 +6,8 @@
 // distribution of
 //  - one report's d bits, against ε₁;
 //  - the memo's d bits, against ε∞;
-//  - two reports of one value sharing their memo, against ε∞ (must hold) — and, planted, with
-//    the memo re-drawn for each, which must break it.
+//  - two reports of one value sharing their memo, against ε∞ (must hold) — and, planted (for
+//    one sample), with the memo re-drawn for each, which must break it.
 // The claim is c·(one bit's realized ε), c = min(d, 2), each rounded up on the 2^-32 grid, so the
 // largest ratio met (rounded up once) is the claim or at most c − 1 grid steps below it.
 #include "check.hpp"
@@ -104,6 +104,7 @@ TEST(reports_of_one_value_stay_within_epsilon_infinity_only_when_memoized) {
                                               [&](uint32_t v, CountingRng& rng) { return run_two(v, rng, true); });
     CHECK(memoized.fixed_consumption);
     CHECK(memoized.within_claim);
+    if (&sample != &samples[0]) continue;  // the planted check once (2^20 strings: a minute on QEMU otherwise)
     const auto planted = verify_exhaustively(3, 16, m.epsilon_infinity(), counts,
                                              [&](uint32_t v, CountingRng& rng) { return run_two(v, rng, false); });
     CHECK(!planted.within_claim);
