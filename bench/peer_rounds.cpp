@@ -153,7 +153,7 @@ struct MemoIdentity {
   std::uint32_t operator()(const port::MemoKey& key, std::uint32_t value) const {
     if (!loloha) return value;
     // The seed as Loloha::privatize draws it (detail::privatize_with_device_draw).
-    auto stream = key.memo_stream(loloha->attribute(), detail::device_draw_value);
+    auto stream = key.memo_stream(loloha->memo_attribute_word(), detail::device_draw_value);
     MemoDraws<decltype(stream)> seeds(stream);
     return local_hash(Loloha::hash_seed(seeds), value, loloha->range());
   }

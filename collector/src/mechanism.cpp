@@ -53,6 +53,13 @@ constexpr MechanismConfig example_one_bit_mean() {
   return c;
 }
 
+constexpr MechanismConfig example_dbitflip() {
+  MechanismConfig c = example_one_bit_mean();
+  c.id = MechanismId::dbitflip;
+  c.sampled = 2;
+  return c;
+}
+
 constexpr MechanismRow table[] = {
     {MechanismId::rr, "rr", categorical, &Mechanism::configure_as<RrModel>,
      example(MechanismId::rr, Epsilon::from_ratio(1, 1), 2)},
@@ -96,6 +103,8 @@ constexpr MechanismRow table[] = {
      example_chain(MechanismId::biloloha, 50)},
     {MechanismId::bit_mean, "1bitmean", numeric, &Mechanism::configure_as<OneBitMeanModel>,
      example_one_bit_mean()},
+    {MechanismId::dbitflip, "dbitflip", numeric, &Mechanism::configure_as<DBitFlipModel>,
+     example_dbitflip()},
 };
 }  // namespace
 
@@ -167,6 +176,7 @@ std::string config_difference(const MechanismConfig& given, const MechanismConfi
   if (auto d = dyadic("p", given.irr_p, canonical.irr_p); !d.empty()) return d;
   if (auto d = dyadic("q", given.irr_q, canonical.irr_q); !d.empty()) return d;
   if (given.grid_step != canonical.grid_step) return field("grid step", given.grid_step, canonical.grid_step);
+  if (given.sampled != canonical.sampled) return field("sampled buckets", given.sampled, canonical.sampled);
   return {};
 }
 
@@ -434,6 +444,7 @@ std::vector<Mechanism::Parameter> Mechanism::parameters() const {
   if (takes_levels()) p.push_back({"levels", config_.levels});
   if (takes_sensitivity()) p.push_back({"sensitivity", config_.sensitivity});
   if (takes_grid_step()) p.push_back({"grid_step", config_.grid_step});
+  if (takes_sampled()) p.push_back({"sampled_buckets", config_.sampled});
   return p;
 }
 
@@ -452,6 +463,9 @@ bool Mechanism::takes_sensitivity() const {
 }
 bool Mechanism::takes_grid_step() const {
   return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_grid_step; });
+}
+bool Mechanism::takes_sampled() const {
+  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_sampled; });
 }
 bool Mechanism::integer_items() const {
   return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::integer_items; });

@@ -133,6 +133,71 @@ std::vector<std::pair<std::uint32_t, double>> SdModel::item_weights(std::int64_t
   return out;
 }
 
+NumericModel DBitFlipModel::noise_model() const {
+  const std::uint32_t k = items();
+  NumericModel model = empty_model(k, *this);
+  const Channel ch = channel();
+  for (std::uint32_t x = 0; x < k; ++x)
+    for (std::uint32_t y = 0; y < k; ++y) model.kernel[std::size_t{x} * k + y] = x == y ? ch.p : ch.q;
+  const double d = core.sampled();
+  model.sampled_share = d / k;
+  model.pair_share = k > 1 ? d * (d - 1) / (static_cast<double>(k) * (k - 1)) : 0.0;
+  const Channel bit = composed_channel(core.chain());
+  model.bit_p = bit.p;
+  model.bit_q = bit.q;
+  return model;
+}
+
+std::vector<std::pair<std::uint32_t, double>> DBitFlipModel::item_weights(std::int64_t value) const {
+  // α-point rounding: x − lo = L·s + r goes to L + 1 with probability r/s (alpha_rounding.hpp).
+  const std::int64_t s = core.layout().step, offset = value - lo;
+  const auto low = static_cast<std::uint32_t>(offset / s);
+  const double up = static_cast<double>(offset % s) / static_cast<double>(s);
+  std::vector<std::pair<std::uint32_t, double>> out;
+  if (up < 1) out.emplace_back(low, 1 - up);
+  if (up > 0) out.emplace_back(low + 1, up);
+  return out;
+}
+
+namespace {
+// dbitflip: the unbiased frequencies f̂_y = (π̂_y − share·q*)/(share·δ).
+std::vector<double> sampled_frequencies(const Aggregator& a, const NumericModel& m) {
+  const double nd = static_cast<double>(a.reports());
+  const double q = m.sampled_share * m.bit_q, gap = m.sampled_share * (m.bit_p - m.bit_q);
+  std::vector<double> f(m.size);
+  for (std::uint32_t y = 0; y < m.size; ++y) f[y] = (static_cast<double>(a.support()[y]) / nd - q) / gap;
+  return f;
+}
+// The estimate clipped at 0 and normalized: the plug-in distribution of a variance.
+std::vector<double> plug_in(std::vector<double> f) {
+  double sum = 0;
+  for (double& x : f) sum += (x = std::max(x, 0.0));
+  for (double& x : f) x = sum > 0 ? x / sum : 1.0 / static_cast<double>(f.size());
+  return f;
+}
+}  // namespace
+
+double sampled_linear_variance(const NumericModel& m, const std::vector<double>& a, const std::vector<double>& f,
+                               double n) {
+  const double p = m.bit_p, q = m.bit_q, delta = p - q;
+  double sum_a = 0, sum_a2 = 0;
+  for (double x : a) {
+    sum_a += x;
+    sum_a2 += x * x;
+  }
+  double total = 0;
+  for (std::uint32_t x = 0; x < m.size; ++x) {
+    if (f[x] == 0) continue;
+    const double ax = a[x], linear = q * sum_a + delta * ax;
+    const double first = m.sampled_share * linear;
+    const double second = m.sampled_share * (q * sum_a2 + delta * ax * ax) +
+                          m.pair_share * (linear * linear - q * q * sum_a2 - (p * p - q * q) * ax * ax);
+    total += f[x] * (second - first * first);
+  }
+  const double gap = m.sampled_share * delta;
+  return std::max(total, 0.0) / (n * gap * gap);
+}
+
 NumericModel DlaplaceModel::noise_model() const {
   const std::uint32_t k = items();
   NumericModel model = empty_model(k, *this);
@@ -164,6 +229,18 @@ MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, doubl
   MeanEstimate e;
   const std::uint64_t n = a.reports();
   if (n == 0) return e;
+  if (model.sampled_share > 0) {  // dbitflip: Σ value·f̂, centred on the range's midpoint
+    const double centre = (model.atom_value.front() + model.atom_value.back()) / 2;
+    const std::vector<double> f = sampled_frequencies(a, model);
+    std::vector<double> weight(model.size);
+    e.mean = centre;
+    for (std::uint32_t y = 0; y < model.size; ++y) e.mean += (weight[y] = model.atom_value[y] - centre) * f[y];
+    e.standard_error = std::sqrt(sampled_linear_variance(model, weight, plug_in(f), static_cast<double>(n)));
+    const double z = normal_quantile_two_sided(confidence);
+    e.ci_low = e.mean - z * e.standard_error;
+    e.ci_high = e.mean + z * e.standard_error;
+    return e;
+  }
   const auto& support = a.support();
   const double nd = static_cast<double>(n);
   double sum = 0;
@@ -233,8 +310,6 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
   const std::uint64_t n = a.reports();
   std::vector<ItemEstimate> out(bin_start.size());
   if (n == 0 || k == 0) return out;
-  const std::vector<double> inverse = model.inverse.empty() ? invert(model.kernel, k) : model.inverse;
-  if (inverse.empty()) throw std::runtime_error("numeric noise matrix is singular");
   const double nd = static_cast<double>(n);
   std::vector<std::uint32_t> bin_of(k);
   for (std::size_t b = 0; b < bin_start.size(); ++b) {
@@ -242,7 +317,20 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
     for (std::uint32_t x = bin_start[b]; x < end; ++x) bin_of[x] = static_cast<std::uint32_t>(b);
   }
   std::vector<double> atom(k, 0.0), second(out.size(), 0.0), row_sum(out.size());
-  for (std::uint32_t y = 0; y < k; ++y) {
+  std::vector<double> variance(out.size(), -1.0);  // dbitflip: each bin's, from the formula
+  if (model.sampled_share > 0) {
+    atom = sampled_frequencies(a, model);
+    const std::vector<double> f = plug_in(atom);
+    for (std::size_t b = 0; b < out.size(); ++b) {
+      std::vector<double> in_bin(k, 0.0);
+      for (std::uint32_t x = 0; x < k; ++x) in_bin[x] = bin_of[x] == b ? 1.0 : 0.0;
+      variance[b] = sampled_linear_variance(model, in_bin, f, nd);
+    }
+  }
+  const std::vector<double> inverse =
+      model.sampled_share > 0 ? std::vector<double>{} : model.inverse.empty() ? invert(model.kernel, k) : model.inverse;
+  if (model.sampled_share == 0 && inverse.empty()) throw std::runtime_error("numeric noise matrix is singular");
+  for (std::uint32_t y = 0; y < k && model.sampled_share == 0; ++y) {
     const double pi = static_cast<double>(a.support()[y]) / nd;
     if (pi == 0) continue;
     const double* row = &inverse[std::size_t{y} * k];
@@ -262,7 +350,9 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
   const double z = normal_quantile_two_sided(confidence);
   for (std::size_t b = 0; b < out.size(); ++b) {
     ItemEstimate& e = out[b];
-    e.standard_error = std::sqrt(std::max(second[b] - e.unbiased_frequency * e.unbiased_frequency, 0.0) / nd);
+    e.standard_error = variance[b] >= 0
+                           ? std::sqrt(variance[b])
+                           : std::sqrt(std::max(second[b] - e.unbiased_frequency * e.unbiased_frequency, 0.0) / nd);
     e.frequency = bin_processed[b];
     e.count = e.frequency * nd;
     std::tie(e.ci_low, e.ci_high) = interval_around(e.unbiased_frequency, e.standard_error, z, e.frequency, post);
@@ -272,6 +362,18 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
 
 double worst_case_score_variance(const NumericModel& model) {
   const std::uint32_t k = model.size;
+  if (model.sampled_share > 0) {  // dbitflip: linear in the distribution, so worst at one atom
+    const double centre = (model.atom_value[0] + model.atom_value[k - 1]) / 2;
+    std::vector<double> a(k), point(k, 0.0);
+    for (std::uint32_t x = 0; x < k; ++x) a[x] = model.atom_value[x] - centre;
+    double worst = 0;
+    for (std::uint32_t x = 0; x < k; ++x) {
+      point[x] = 1;
+      worst = std::max(worst, sampled_linear_variance(model, a, point, 1.0));
+      point[x] = 0;
+    }
+    return worst;
+  }
   // Variances do not change with a shift: centre everything on the range's midpoint, so that
   // E[g²] − μ² does not cancel large numbers far from 0.
   const double centre = (model.atom_value[0] + model.atom_value[k - 1]) / 2;

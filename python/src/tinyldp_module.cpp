@@ -143,7 +143,8 @@ const char* kind_name(const Mechanism& m) { return m.numeric() ? "numeric" : "ca
 Mechanism configure(const std::string& name, const py::object& epsilon, std::optional<std::uint32_t> domain,
                     std::optional<std::int32_t> lo, std::optional<std::int32_t> hi,
                     std::optional<std::uint32_t> levels, std::optional<std::uint32_t> sensitivity,
-                    std::optional<std::uint32_t> grid_step, const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q) {
+                    std::optional<std::uint32_t> grid_step, std::optional<std::uint32_t> sampled_buckets,
+                    const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q) {
   const auto* row = collector::find_mechanism(name);
   if (row == nullptr)
     throw py::value_error("unknown mechanism \"" + name + "\" (known: " + collector::mechanism_names() + ")");
@@ -158,6 +159,7 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
   c.levels = levels.value_or(0);
   c.sensitivity = sensitivity.value_or(0);
   c.grid_step = grid_step.value_or(0);
+  c.sampled = sampled_buckets.value_or(0);
   if (!epsilon_one.is_none()) c.epsilon_one = epsilon_from(epsilon_one, "epsilon_one");
   if (!f.is_none()) c.prr_f = probability_from(f, "f");
   if (!p.is_none()) c.irr_p = probability_from(p, "p");
@@ -171,7 +173,8 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
   const std::pair<const char*, bool> given[] = {{"domain", domain.has_value()}, {"lo", lo.has_value()},
                                                 {"hi", hi.has_value()}, {"levels", levels.has_value()},
                                                 {"sensitivity", sensitivity.has_value()},
-                                                {"grid_step", grid_step.has_value()}};
+                                                {"grid_step", grid_step.has_value()},
+                                                {"sampled_buckets", sampled_buckets.has_value()}};
   for (const auto& [param, is_given] : given) {
     if (!is_given || std::find(takes.begin(), takes.end(), param) != takes.end()) continue;
     std::string taken;
@@ -673,7 +676,7 @@ PYBIND11_MODULE(_native, mod) {
       .def(py::init(&configure), py::arg("name"), py::arg("epsilon") = py::none(), py::kw_only(),
            py::arg("domain") = py::none(), py::arg("lo") = py::none(), py::arg("hi") = py::none(),
            py::arg("levels") = py::none(), py::arg("sensitivity") = py::none(), py::arg("grid_step") = py::none(),
-           py::arg("epsilon_one") = py::none(),
+           py::arg("sampled_buckets") = py::none(), py::arg("epsilon_one") = py::none(),
            py::arg("f") = py::none(), py::arg("p") = py::none(), py::arg("q") = py::none())
       .def_property_readonly("name", [](const Mechanism& m) { return collector::name_of(m.config().id); })
       .def_property_readonly("id", [](const Mechanism& m) { return static_cast<int>(m.config().id); })

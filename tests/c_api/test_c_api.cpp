@@ -4,6 +4,7 @@
 // refusals (bad ε, values out of domain, short buffers, no entropy, no estimate) leave no report;
 // the memo key, the memoized reports (the same key secret) and the privacy ledger as in C++.
 // Runs on the host and on every QEMU target.
+#include "bytes_equal.hpp"
 #include "check.hpp"
 #include "tinyldp.h"
 #include "tinyldp/discrete_laplace.hpp"
@@ -26,11 +27,7 @@ using namespace tinyldp;
 using port::InsecureTestSource;
 namespace {
 
-bool bytes_equal(const uint8_t* a, const uint8_t* b, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
+using test::bytes_equal;
 bool all_zero(const uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; ++i)
     if (p[i] != 0) return false;

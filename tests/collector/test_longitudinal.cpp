@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "device_memo_key.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
@@ -27,16 +28,7 @@ using namespace tinyldp;
 using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
-// Every device its own secret (the device number in it: devices sharing a key would share
-// memos, and their reports would no longer be independent).
-port::MemoKey device_key(std::uint32_t device) {
-  std::uint8_t secret[32];
-  for (int i = 0; i < 32; ++i) secret[i] = static_cast<std::uint8_t>(i * 17 + 1);
-  put_le(secret, device);
-  port::MemoKey key;
-  key.set(secret, 0);
-  return key;
-}
+port::MemoKey device_key(std::uint32_t device) { return tinyldp::test::device_memo_key(device, 17, 1); }
 
 // A skewed truth over d items: item i held by ⌊n·w_i⌋ devices.
 std::vector<std::uint32_t> fleet_values(std::uint32_t n, std::uint32_t d) {
@@ -282,7 +274,7 @@ TEST(Longitudinal, ConfigurationsAreRefusedWithTheirReason) {
          c.epsilon_one = Epsilon{};
          c.grid_step = 4;
        },
-       "grid-step is a parameter of 1bitmean, not krr"},
+       "grid-step is a parameter of 1bitmean and dbitflip, not krr"},
   };
   for (const Case& k : cases) {
     MechanismConfig c = chain(k.id, k.domain);

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <random>
 
-#include "record_test_key.hpp"
+#include "test_memo_key.hpp"
 #include "tinyldp/collector/multi_attribute_counts.hpp"
 #include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/endian.hpp"
@@ -208,7 +208,7 @@ TEST(RecordReports, FramedDeviceReportsGiveTheSimulationsCounts) {
   std::vector<std::uint8_t> run, report(m.report_bytes());
   for (std::uint32_t i = 0; i < 2000; ++i) {
     const auto values = record(i);
-    const TestKey key{i};
+    const test::TestMemoKey key{i};
     // The simulation path: the payload counted as it is.
     ASSERT_EQ(m.privatize(values.data(), key, ra, report.data(), report.size()), Status::ok);
     ASSERT_TRUE(simulated.add(report));

@@ -19,7 +19,7 @@ constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_d
 constexpr OneBitMean counter = OneBitMean::make(eps_inf, eps_one, OneBitMean::Grid{100, 10});
 
 uint32_t device_alpha(const OneBitMean& m, const TestMemoKey& key) {
-  auto stream = key.memo_stream(m.grid().attribute, 0xFFFFFFFFu);
+  auto stream = key.memo_stream(m.memo_attribute_word(), 0xFFFFFFFFu);
   tinyldp::test::TestMemoDraws offsets(stream);
   return m.rounding_offset(offsets);
 }
@@ -165,7 +165,7 @@ TEST(consumes_the_same_bits_for_every_value) {
     uint8_t report;
     (void)counter.privatize(v, key, rng, report);
     CHECK_EQ(rng.bits_drawn(), uint64_t{counter.random_bits_per_report()});
-    auto stream = key.memo_stream(0, counter.grid_index(v <= 100 ? v : 0, alpha));
+    auto stream = key.memo_stream(counter.memo_attribute_word(), counter.grid_index(v <= 100 ? v : 0, alpha));
     tinyldp::test::CountedMemoDraws memo(stream);
     (void)counter.privatize_with_memo(v, alpha, memo, rng, report);
     CHECK_EQ(memo.bits_drawn(), uint64_t{counter.memo_bits_per_report()});

@@ -84,7 +84,7 @@ TEST(the_memo_is_the_same_for_a_value_and_the_second_stage_is_fresh) {
   uint32_t memo_differs_from_value = 0, reports_differ = 0;
   for (uint64_t device = 1; device <= 40; ++device) {
     const TestMemoKey key{device};
-    auto stream = key.memo_stream(lgrr.attribute(), 4);
+    auto stream = key.memo_stream(lgrr.memo_attribute_word(), 4);
     tinyldp::test::TestMemoDraws memo_bits(stream);
     const uint32_t memo = lgrr.chain().memoize(4, memo_bits);
     uint32_t counts[6] = {};
@@ -110,8 +110,8 @@ TEST(the_memo_is_the_same_for_a_value_and_the_second_stage_is_fresh) {
   // Another generation of the key is another memo for some device.
   uint32_t changed = 0;
   for (uint64_t device = 1; device <= 20; ++device) {
-    auto a = TestMemoKey{device, 0}.memo_stream(0, 4);
-    auto b = TestMemoKey{device, 1}.memo_stream(0, 4);
+    auto a = TestMemoKey{device, 0}.memo_stream(lgrr.memo_attribute_word(), 4);
+    auto b = TestMemoKey{device, 1}.memo_stream(lgrr.memo_attribute_word(), 4);
     tinyldp::test::TestMemoDraws ma(a), mb(b);
     changed += lgrr.chain().memoize(4, ma) != lgrr.chain().memoize(4, mb);
   }
@@ -144,7 +144,7 @@ TEST(consumes_the_same_bits_for_every_value) {
     uint32_t report;
     (void)lgrr.privatize(v, key, rng, report);
     CHECK_EQ(rng.bits_drawn(), uint64_t{lgrr.random_bits_per_report()});
-    auto stream = key.memo_stream(0, v);
+    auto stream = key.memo_stream(lgrr.memo_attribute_word(), v);
     tinyldp::test::CountedMemoDraws memo(stream);
     uint32_t y;
     (void)lgrr.privatize_with_memo(v, memo, rng, y);

@@ -2,9 +2,11 @@
 // Memoized two-stage randomized response: configuration and its exact ε∞ / ε₁, memoization
 // (same value → same memo, fresh IRR), fail-closed ends, Bloom positions, the composed
 // channel's frequencies, golden reports.
+#include "bytes_equal.hpp"
 #include "check.hpp"
 #include "frequency_check.hpp"
 #include "mechanism_checks.hpp"
+#include "test_memo_key.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
 using tinyldp::Dyadic;
@@ -13,41 +15,16 @@ using tinyldp::UeStage;
 using tinyldp::UnaryEncoding;
 using tinyldp::port::InsecureTestSource;
 using tinyldp::test::Rng;
+using tinyldp::test::TestMemoKey;
+
+using tinyldp::test::bytes_equal;
 
 namespace {
-
-// A memo key for tests: the memo stream is the insecure test source seeded from (seed,
-// attribute, value, generation) — deterministic per value like the real PRF.
-struct TestStream {
-  InsecureTestSource source;
-  uint32_t next_word() {
-    uint8_t b[4];
-    (void)source.fill(b, 4, 0);
-    return tinyldp::get_le<uint32_t>(b);
-  }
-};
-struct TestKey {
-  uint64_t seed = 1;
-  uint32_t gen = 0;
-  TestStream memo_stream(uint32_t attribute, uint32_t value) const {
-    return {InsecureTestSource(seed * 0x9E3779B97F4A7C15u + (uint64_t{attribute} << 40) +
-                               (uint64_t{gen} << 32) + value + 1)};
-  }
-  uint32_t cohort(uint32_t cohorts) const { return static_cast<uint32_t>(seed % cohorts); }
-  uint32_t generation() const { return gen; }
-};
-static_assert(tinyldp::MemoKey<TestKey>);
 
 constexpr Dyadic half{1, 1}, quarter{1, 2}, three_quarters{3, 2};
 
 // RAPPOR's f = 1/2, p = 1/2, q = 3/4 over 16 one-hot bits.
 constexpr TwoStageRr rappor = TwoStageRr::make_rappor(half, half, three_quarters, TwoStageRr::one_hot(16));
-
-bool same(const uint8_t* a, const uint8_t* b, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
 
 }  // namespace
 
@@ -127,29 +104,29 @@ TEST(the_memo_is_the_same_for_a_value_and_the_instantaneous_stage_is_fresh) {
   CHECK(TwoStageRr::configure(three_quarters, quarter, Dyadic{1, 0}, Dyadic{0, 0}, TwoStageRr::one_hot(256),
                               memo_only) == Status::ok);
   CHECK_EQ(memo_only.random_bits_per_report(), 0u);
-  const TestKey key{7, 0};
+  const TestMemoKey key{7, 0};
   InsecureTestSource src(3);
   Rng rng(src);
   uint8_t first[32], again[32], other[32];
   CHECK(memo_only.privatize(42, key, rng, first, sizeof first) == Status::ok);
   for (int i = 0; i < 20; ++i) {
     CHECK(memo_only.privatize(42, key, rng, again, sizeof again) == Status::ok);
-    CHECK(same(first, again, sizeof first));
+    CHECK(bytes_equal(first, again, sizeof first));
   }
   CHECK(memo_only.privatize(43, key, rng, other, sizeof other) == Status::ok);
-  CHECK(!same(first, other, sizeof first));
-  CHECK(memo_only.privatize(42, TestKey{7, 1}, rng, other, sizeof other) == Status::ok);
-  CHECK(!same(first, other, sizeof first));
+  CHECK(!bytes_equal(first, other, sizeof first));
+  CHECK(memo_only.privatize(42, TestMemoKey{7, 1}, rng, other, sizeof other) == Status::ok);
+  CHECK(!bytes_equal(first, other, sizeof first));
   // With the IRR on, two reports of one value differ (fresh noise).
   TwoStageRr irr;
   CHECK(TwoStageRr::configure_rappor(half, half, three_quarters, TwoStageRr::one_hot(256), irr) == Status::ok);
   CHECK(irr.privatize(42, key, rng, first, sizeof first) == Status::ok);
   CHECK(irr.privatize(42, key, rng, again, sizeof again) == Status::ok);
-  CHECK(!same(first, again, sizeof first));
+  CHECK(!bytes_equal(first, again, sizeof first));
 }
 
 TEST(out_of_domain_short_buffer_and_entropy_failure_emit_nothing) {
-  const TestKey key{};
+  const TestMemoKey key{};
   InsecureTestSource src(5);
   Rng rng(src);
   uint8_t report[2] = {0xAA, 0xAA};
@@ -167,7 +144,7 @@ TEST(out_of_domain_short_buffer_and_entropy_failure_emit_nothing) {
 }
 
 TEST(consumes_the_same_bits_for_every_value) {
-  const TestKey key{};
+  const TestMemoKey key{};
   uint64_t expected = 0;
   for (uint32_t v = 0; v < 17; ++v) {  // 16 is out of the domain: the same bits all the same
     InsecureTestSource src(9);
@@ -203,7 +180,7 @@ TEST(bloom_positions_are_in_range_and_set_their_bits) {
       CHECK(pos < 100);
       expected[pos / 8] = static_cast<uint8_t>(expected[pos / 8] | (1u << (pos % 8)));
     }
-    CHECK(same(report, expected, sizeof report));
+    CHECK(bytes_equal(report, expected, sizeof report));
   }
   // A cohort outside [0, m) is refused like a value outside the domain.
   UniformOne memo;
@@ -226,7 +203,7 @@ TEST(reports_follow_the_composed_channel) {
   uint64_t set = 0, unset = 0;
   for (uint32_t i = 0; i < n; ++i) {
     uint8_t report[2];
-    CHECK(rappor.privatize(5, TestKey{i + 1, 0}, rng, report, 2) == Status::ok);
+    CHECK(rappor.privatize(5, TestMemoKey{i + 1, 0}, rng, report, 2) == Status::ok);
     set += (report[0] >> 5) & 1u;
     unset += (report[1] >> 2) & 1u;  // bit 10
   }

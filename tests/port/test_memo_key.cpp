@@ -3,6 +3,7 @@
 // (attribute, value, generation) nonce; provisioning survives reboots and never replaces a
 // stored key; re-keying advances the generation durably; a power cut at any step of
 // provisioning or re-keying never leaves a key in use that the next boot does not load.
+#include "bytes_equal.hpp"
 #include "check.hpp"
 #include "tinyldp/port/entropy/chacha20.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
@@ -23,6 +24,8 @@ using tinyldp::port::MemoKeyResult;
 using tinyldp::port::PowerCut;
 using tinyldp::port::rekey_memo_key;
 
+using tinyldp::test::bytes_equal;
+
 namespace {
 
 constexpr StorageGeometry geometry{128, 4, 4, 0xFF};
@@ -37,12 +40,6 @@ void seeded(ChaCha20Drbg& drbg, uint64_t seed) {
 void fingerprint(const MemoKey& key, uint8_t out[16]) {
   auto stream = key.memo_stream(0, 7);
   for (int i = 0; i < 4; ++i) tinyldp::put_le(out + 4 * i, stream.next_word());
-}
-
-bool same(const uint8_t* a, const uint8_t* b, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
 }
 
 }  // namespace
@@ -63,14 +60,14 @@ TEST(a_memo_stream_is_the_chacha20_keystream_under_its_nonce) {
   uint8_t got[128];
   auto stream = key.memo_stream(2, 1000);
   for (int i = 0; i < 32; ++i) tinyldp::put_le(got + 4 * i, stream.next_word());
-  CHECK(same(got, expected, 128));  // words of consecutive blocks, little-endian
+  CHECK(bytes_equal(got, expected, 128));  // words of consecutive blocks, little-endian
   // Another value, attribute or generation: another stream.
   auto other = key.memo_stream(2, 1001);
   for (int i = 0; i < 16; ++i) tinyldp::put_le(got + 4 * i, other.next_word());
-  CHECK(!same(got, expected, 64));
+  CHECK(!bytes_equal(got, expected, 64));
   auto attribute = key.memo_stream(3, 1000);
   for (int i = 0; i < 16; ++i) tinyldp::put_le(got + 4 * i, attribute.next_word());
-  CHECK(!same(got, expected, 64));
+  CHECK(!bytes_equal(got, expected, 64));
   // The cohort is stable and in range.
   const uint32_t c = key.cohort(64);
   CHECK(c < 64);
@@ -99,7 +96,7 @@ TEST(provisioning_survives_reboots_and_never_replaces_a_key) {
     CHECK(load_or_provision_memo_key(drbg, record, key) == MemoKeyResult::ok);
     uint8_t again[16];
     fingerprint(key, again);
-    CHECK(same(first, again, 16));
+    CHECK(bytes_equal(first, again, 16));
   }
 }
 
@@ -116,13 +113,13 @@ TEST(rekeying_advances_the_generation_durably) {
   CHECK(rekey_memo_key(drbg, record, key) == MemoKeyResult::ok);
   CHECK_EQ(key.generation(), 1u);
   fingerprint(key, after);
-  CHECK(!same(before, after, 16));
+  CHECK(!bytes_equal(before, after, 16));
   Record<EmulatedFlash> reboot(flash, 0, 2);
   MemoKey reloaded;
   CHECK(load_memo_key(reboot, reloaded) == MemoKeyResult::ok);
   CHECK_EQ(reloaded.generation(), 1u);
   fingerprint(reloaded, loaded);
-  CHECK(same(after, loaded, 16));
+  CHECK(bytes_equal(after, loaded, 16));
 }
 
 TEST(no_key_without_a_seeded_generator_or_a_durable_record) {
@@ -178,9 +175,9 @@ TEST(a_power_cut_never_leaves_a_key_in_use_that_the_next_boot_does_not_load) {
         if (loaded == MemoKeyResult::ok) fingerprint(next, now);
         if (ok) {
           CHECK(loaded == MemoKeyResult::ok);
-          CHECK(same(now, used, 16));
+          CHECK(bytes_equal(now, used, 16));
         } else if (phase == 1 && loaded == MemoKeyResult::ok && next.generation() == 0) {
-          CHECK(same(now, previous, 16));  // the old key is still the one stored
+          CHECK(bytes_equal(now, previous, 16));  // the old key is still the one stored
         } else {
           CHECK(loaded == MemoKeyResult::ok || loaded == MemoKeyResult::not_provisioned);
         }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bytes_equal.hpp"
+
 namespace tinyldp::test {
 
 constexpr uint8_t hex_nibble(char c) {
@@ -16,12 +18,6 @@ constexpr uint8_t hex_nibble(char c) {
 inline void from_hex(const char* hex, uint8_t* out, size_t n) {
   for (size_t i = 0; i < n; ++i)
     out[i] = static_cast<uint8_t>(hex_nibble(hex[2 * i]) << 4 | hex_nibble(hex[2 * i + 1]));
-}
-
-inline bool bytes_equal(const uint8_t* a, const uint8_t* b, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
 }
 
 // True when a[0..n) equals the bytes the hex string spells.

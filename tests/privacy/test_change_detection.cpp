@@ -486,10 +486,10 @@ void one_bit_mean(const char* name, bool with_flip, uint64_t seed) {
       o.item[0] = y;
       return;
     }
-    auto offsets = key.memo_stream(0, tinyldp::detail::device_draw_value);
+    auto offsets = key.memo_stream(mean.memo_attribute_word(), tinyldp::detail::device_draw_value);
     MemoDraws<decltype(offsets)> offset_draws(offsets);
     const uint32_t j = mean.grid_index(v, mean.rounding_offset(offset_draws));
-    auto stream = key.memo_stream(0, j);
+    auto stream = key.memo_stream(mean.memo_attribute_word(), j);
     MemoDraws<decltype(stream)> memo(stream);
     o.item[0] = mean.memoize(j, memo);
   };

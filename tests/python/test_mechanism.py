@@ -84,6 +84,7 @@ def test_every_mechanism_pickles_to_an_equal_one():
         dict(name="l-grr", epsilon=2, epsilon_one=1, domain=12), dict(name="loloha", epsilon=2, epsilon_one=1, domain=50),
         dict(name="biloloha", epsilon=2, epsilon_one=1, domain=50),
         dict(name="1bitmean", epsilon=2, epsilon_one=1, lo=0, hi=100, grid_step=25),
+        dict(name="dbitflip", epsilon=2, epsilon_one=1, lo=0, hi=100, grid_step=25, sampled_buckets=2),
     ]
     names = {c["name"] for c in configs}
     for name in tinyldp.mechanism_names().split(", "):

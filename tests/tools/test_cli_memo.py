@@ -64,7 +64,7 @@ check(j["grid_step"] == 25 and j["most_memos"] == 5 and abs(j["budget_memoized"]
       f"1bitmean: grid points 0, 25, …, 100 and its budget: {j}")
 for args, needle in [
     (("-m", "1bitmean", "-e", 2, "--epsilon-one", 1, "--lo", 0, "--hi", 100, "--grid-step", 7), "grid-step must divide hi − lo = 100 (got 7)"),
-    (("-m", "krr", "-e", 1, "-d", 4, "--grid-step", 2), "grid-step is a parameter of 1bitmean, not krr"),
+    (("-m", "krr", "-e", 1, "-d", 4, "--grid-step", 2), "grid-step is a parameter of 1bitmean and dbitflip, not krr"),
     (("-m", "l-grr", "-e", 2, "-d", 4), "l-grr needs epsilon-one"),
     (("-m", "1bitmean", "-e", 2, "--epsilon-one", 1, "--lo", 0, "--hi", 100, "-d", 3), "domain is not a parameter of 1bitmean"),
 ]:

@@ -37,9 +37,12 @@ void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string
   app.add_option("--sensitivity", o.sensitivity,
                  "dlaplace: protect inputs this far apart (default hi − lo: local DP)");
   app.add_option("--grid-step", o.grid_step,
-                 "1bitmean: α-point rounding's grid step, dividing hi − lo (default hi − lo: the ends "
-                 "only); a memo per grid point")
+                 "1bitmean, dbitflip: α-point rounding's grid step, dividing hi − lo (default hi − lo: "
+                 "the ends only); 1bitmean: a memo per grid point; dbitflip: the buckets")
       ->check(CLI::Range(1u, 1u << 30));
+  app.add_option("--sampled-buckets", o.sampled_buckets,
+                 "dbitflip: d, the buckets each device samples once and reports a bit for (1 … 16, default 1)")
+      ->check(CLI::Range(1u, 16u));
 }
 
 Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
@@ -57,6 +60,7 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   c.levels = o.levels.value_or(0);
   c.sensitivity = o.sensitivity.value_or(0);
   c.grid_step = o.grid_step.value_or(0);
+  c.sampled = o.sampled_buckets.value_or(0);
   if (o.epsilon_one) {
     try {
       c.epsilon_one = parse_epsilon(*o.epsilon_one);
@@ -84,7 +88,8 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
       {"domain", "domain", o.domain.has_value()},          {"lo", "lo", o.lo.has_value()},
       {"hi", "hi", o.hi.has_value()},                      {"levels", "levels", o.levels.has_value()},
       {"sensitivity", "sensitivity", o.sensitivity.has_value()},
-      {"grid-step", "grid_step", o.grid_step.has_value()}};
+      {"grid-step", "grid_step", o.grid_step.has_value()},
+      {"sampled-buckets", "sampled_buckets", o.sampled_buckets.has_value()}};
   const auto option = [](std::string_view name) {  // grid_step → grid-step
     std::string text(name);
     std::replace(text.begin(), text.end(), '_', '-');

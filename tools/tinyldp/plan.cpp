@@ -9,6 +9,7 @@
 
 #include "cli_common.hpp"
 #include "epsilon_text.hpp"
+#include "tinyldp/collector/change_exposure.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
 
@@ -68,6 +69,9 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
     std::cout << " over " << range << ", " << c.levels << " levels\n";
   else if (m.takes_sensitivity())
     std::cout << " over " << range << " (" << m.domain() << " values), sensitivity " << c.sensitivity << "\n";
+  else if (m.takes_sampled())
+    std::cout << " over " << range << ", grid step " << c.grid_step << " (" << m.domain() << " buckets, "
+              << c.sampled << " sampled per device)\n";
   else if (m.takes_grid_step())
     std::cout << " over " << range << ", grid step " << c.grid_step << " (" << *m.most_memos() << " grid points)\n";
   else
@@ -204,6 +208,8 @@ int compare(const PlanOptions& o) {
     j["most_memos"] = *m.most_memos();
     j["budget_memoized"] = inf * memos;
     j["budget_without_memo"] = as_double(m.local_epsilon()) * o.rounds;
+    // P(the memo changes | the value changes): what a collector with enough rounds can tell.
+    j["change_exposure"] = collector::change_exposure(m).value_or(NAN);
     rows.push_back(j);
   }
   if (o.json) {
@@ -213,16 +219,18 @@ int compare(const PlanOptions& o) {
   std::cout << "memoized protocols at epsilon (ε∞) " << o.mechanism.epsilon << ", epsilon-one (ε₁) "
             << o.mechanism.epsilon_one.value_or("?") << ", " << o.mechanism.domain.value_or(2) << " items, n = " << o.n
             << ", " << o.rounds << " rounds, change probability " << o.change_prob << "\n";
-  std::printf("%-10s %8s %8s %14s %8s %12s %16s\n", "protocol", "eps-1", "eps-inf", "SE per round", "bytes",
-              "budget", "without memo");
+  std::printf("%-10s %8s %8s %14s %8s %12s %16s %10s\n", "protocol", "eps-1", "eps-inf", "SE per round", "bytes",
+              "budget", "without memo", "exposure");
   for (const auto& j : rows)
-    std::printf("%-10s %8.4f %8.4f %14.6f %8llu %12.2f %16.2f\n", j["mechanism"].get<std::string>().c_str(),
+    std::printf("%-10s %8.4f %8.4f %14.6f %8llu %12.2f %16.2f %10.3f\n", j["mechanism"].get<std::string>().c_str(),
                 j["epsilon_one"].get<double>(), j["epsilon_infinity"].get<double>(),
                 j["frequency_standard_error"].get<double>(),
                 static_cast<unsigned long long>(j["report_bytes"].get<std::uint64_t>()),
-                j["budget_memoized"].get<double>(), j["budget_without_memo"].get<double>());
+                j["budget_memoized"].get<double>(), j["budget_without_memo"].get<double>(),
+                j["change_exposure"].get<double>());
   std::cout << "budget: ε∞ × the distinct values a device is expected to memoize (at most its memo slots: "
-               "LOLOHA g);\nhow often a change of value shows: docs/reports-over-time.md (measured by "
+               "LOLOHA g);\nexposure: P(a device's memo changes when its value changes) — what a collector "
+               "with enough rounds\ncan tell (collector/change_exposure.hpp; the limit of "
                "tests/privacy/test_change_detection).\n";
   return 0;
 }

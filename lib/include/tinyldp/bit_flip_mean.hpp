@@ -10,10 +10,11 @@
 //
 // A report of x (grid step s dividing m, J = m/s grid cells):
 //   α        uniform in {0, …, s − 1}, drawn once per device: the first draws of
-//            key.memo_stream(attribute, 0xFFFFFFFF) (mask-and-reject, uniform.hpp)
+//            key.memo_stream(a, 0xFFFFFFFF) (mask-and-reject, uniform.hpp), a the memos'
+//            attribute word memo_attribute(bit_mean, attribute) (memo.hpp)
 //   j        ⌊(x + α)/s⌋ — α-point rounding: x = L·s + r goes up to L + 1 iff r + α ≥ s, with
 //            probability r/s over α, so E[j·s] = x
-//   memo     from key.memo_stream(attribute, j): z = 1 iff u·J < j·2^R (u: R bits), so
+//   memo     from key.memo_stream(a, j): z = 1 iff u·J < j·2^R (u: R bits), so
 //            P(z = 1) = j/J (exactly when J divides 2^R, else within 2^-R), then 1BitMean's
 //            randomized response of z at ε∞ — P(memo = 1) = q1 + (j/J)(p1 − q1), p1 = 1 − q1
 //   y        the memo flipped with probability γ (fresh, from the caller's Rng)
@@ -28,9 +29,8 @@
 // composed channel), each report gives x̂ = m·(y − q*)/(p* − q*), unbiased: E[y | x] =
 // q* + (x/m)(p* − q*). Mean of n reports: (1/n)·Σ x̂_i, Var = m²/(n²(p* − q*)²)·Σ σ_i(1 − σ_i)
 // with σ_i = q* + (x_i/m)(p* − q*) — at most m²/(4n(p* − q*)²).
-// Branch-free in the value: the rounding is a restoring division by s with a fixed trip count
-// (⌈log2(J + 1)⌉ compare-and-subtract steps), z one 32×32→64 product and a comparison, the RR
-// stages KaryRr::randomize; the memo stream keyed by j is ChaCha20 (constant time).
+// Branch-free in the value: the rounding is alpha_rounding.hpp's (shared with dBitFlip), z one
+// 32×32→64 product and a comparison, the RR stages KaryRr::randomize; the memo stream keyed by j is ChaCha20 (constant time).
 // Cost: context 112 bytes; report 1 bit (a byte here); per report two ChaCha20 blocks (α's
 // stream, the memo's: a word per draw, two for the memo), fresh q2.bits. Limits: 1 ≤ m ≤ 2^30, s | m,
 // 1 ≤ R ≤ 32. Run-time configure works on 384-bit integers on the stack (make(): none).
@@ -39,19 +39,19 @@
 
 #include <stdint.h>
 
+#include "tinyldp/alpha_rounding.hpp"
 #include "tinyldp/config_error.hpp"
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/fail_closed.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
 #include "tinyldp/memo.hpp"
-#include "tinyldp/uniform.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp {
 
 class OneBitMean {
  public:
-  static constexpr uint32_t max_value = uint32_t{1} << 30;
+  static constexpr uint32_t max_value = AlphaRounding::max_value;
   static constexpr unsigned default_rounding_bits = 32;
 
   struct Grid {
@@ -88,7 +88,11 @@ class OneBitMean {
   }
 
   constexpr const Grid& grid() const { return grid_; }
-  constexpr uint32_t cells() const { return grid_.max_value / grid_.step; }  // J
+  // The memos' attribute word (memo.hpp): key.memo_stream(memo_attribute_word(), …).
+  constexpr uint32_t memo_attribute_word() const {
+    return memo_attribute(wire::MechanismId::bit_mean, grid_.attribute);
+  }
+  constexpr uint32_t cells() const { return rounding().cells(); }  // J
   constexpr const GrrChain& chain() const { return chain_; }
   constexpr Dyadic flip_probability() const { return chain_.fresh_stage().other_probability(); }
   constexpr Epsilon epsilon_infinity() const { return chain_.epsilon_infinity(); }
@@ -97,7 +101,7 @@ class OneBitMean {
   // The budget over a history whose counter visits `grid_points` rounded values.
   constexpr Epsilon lifetime_epsilon(uint32_t grid_points) const {
     const uint32_t most = cells() + 1;
-    return LongitudinalGrr::lifetime(epsilon_infinity(), grid_points < most ? grid_points : most);
+    return saturating_times(epsilon_infinity(), grid_points < most ? grid_points : most);
   }
   constexpr unsigned memo_bits_per_report() const {
     return grid_.rounding_bits + chain_.memo_bits();
@@ -122,30 +126,22 @@ class OneBitMean {
   static constexpr void pack(Report report, uint8_t* payload) { payload[0] = report; }
   static constexpr Report unpack(const uint8_t* payload) { return payload[0] & 1u; }
 
-  // α, drawn from `offsets` — privatize draws it from key.memo_stream(attribute, 0xFFFFFFFF)
+  // The α-point rounding (alpha_rounding.hpp) of this grid.
+  constexpr AlphaRounding rounding() const { return {grid_.max_value, grid_.step}; }
+  // α, drawn from `offsets` — privatize draws it from key.memo_stream(memo_attribute_word(), 0xFFFFFFFF)
   // (MemoDraws), so it is the same for every report of the device.
   template <class OffsetRng>
   uint32_t rounding_offset(OffsetRng& offsets) const {
-    return static_cast<uint32_t>(uniform_below(grid_.step, offsets));
+    return rounding().offset(offsets);
   }
   // The grid index j = ⌊(x + α)/s⌋ (x ≤ m, α < s), without a division instruction.
-  constexpr uint32_t grid_index(uint32_t x, uint32_t alpha) const {
-    uint64_t rest = uint64_t{x} + alpha;
-    uint32_t j = 0;
-    for (unsigned i = bits_to_represent(cells()); i-- > 0;) {  // fixed trip count
-      const uint64_t step = uint64_t{grid_.step} << i;
-      const uint32_t fits = static_cast<uint32_t>(ct::less64(rest, step)) ^ 1u;
-      rest -= step & ct::mask64(fits);
-      j |= fits << i;
-    }
-    return j;
-  }
+  constexpr uint32_t grid_index(uint32_t x, uint32_t alpha) const { return rounding().index(x, alpha); }
 
   // A report of `value` (≤ m): α and the memo from `key`, the flip from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
     return detail::privatize_with_device_draw(
-        key, grid_.attribute, [&](auto& offsets) { return rounding_offset(offsets); },
+        key, memo_attribute_word(), [&](auto& offsets) { return rounding_offset(offsets); },
         [&](uint32_t alpha) { return grid_index(in_range(value), alpha); },
         [&](uint32_t alpha, auto& memo) { return privatize_with_memo(value, alpha, memo, rng, report); });
   }
@@ -155,7 +151,7 @@ class OneBitMean {
   template <class MemoRng, class Rng>
   Status privatize_with_memo(uint32_t value, uint32_t alpha, MemoRng& memo, Rng& rng,
                              Report& report) const {
-    const uint32_t in_domain = ct::less(value, grid_.max_value + 1u);
+    const uint32_t in_domain = rounding().in_range(value);
     const uint32_t memo_bit = memoize(grid_index(in_range(value), alpha), memo);
     const uint8_t y = static_cast<uint8_t>(chain_.refresh(memo_bit, rng));
     forget_drawn(memo);
@@ -173,14 +169,11 @@ class OneBitMean {
 
  private:
   static constexpr bool valid(const Grid& g) {
-    return g.max_value >= 1 && g.max_value <= max_value && g.step >= 1 &&
-           g.step <= g.max_value && g.max_value % g.step == 0 && g.rounding_bits >= 1 &&
-           g.rounding_bits <= 32;
+    return AlphaRounding::valid(g.max_value, g.step) && g.rounding_bits >= 1 &&
+           g.rounding_bits <= 32 && g.attribute <= max_memo_attribute;
   }
   // x, or 0 when x > m (its report is discarded; 0 keeps the rounding in range).
-  constexpr uint32_t in_range(uint32_t x) const {
-    return x & ct::mask(ct::less(x, grid_.max_value + 1u));
-  }
+  constexpr uint32_t in_range(uint32_t x) const { return rounding().clamped(x); }
 
   Grid grid_{};
   GrrChain chain_{};

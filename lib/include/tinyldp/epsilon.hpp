@@ -46,6 +46,18 @@ inline constexpr Epsilon max_epsilon = Epsilon{uint64_t{20} << 32};
 
 constexpr bool is_valid_epsilon(Epsilon e) { return e.q32 > 0 && e.q32 <= max_epsilon.q32; }
 
+// count · e exactly: false (e unchanged) when the product does not fit the 64-bit grid — a
+// configuration that multiplies a realized ε (h hashes, two buckets) refuses it.
+constexpr bool multiply_epsilon(Epsilon& e, uint32_t count) {
+  if (count != 0 && e.q32 > ~uint64_t{0} / count) return false;
+  e.q32 *= count;
+  return true;
+}
+// count · e, saturating at the largest Epsilon (an ε no budget admits): lifetime budgets.
+constexpr Epsilon saturating_times(Epsilon e, uint32_t count) {
+  return multiply_epsilon(e, count) ? e : Epsilon{~uint64_t{0}};
+}
+
 namespace detail {
 // Configuration-time integers: 384 bits hold exp bounds (≤ 2^157 with 128 fraction bits)
 // times 128-bit probability products.

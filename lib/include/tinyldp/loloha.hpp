@@ -8,11 +8,12 @@
 // at most g·ε∞ whatever the value does (BiLOLOHA, g = 2: 2ε∞).
 //
 // A report of value v (< d):
-//   seed s   32 bits, the first word of key.memo_stream(attribute, 0xFFFFFFFF): fixed per device
+//   seed s   32 bits, the first word of key.memo_stream(a, 0xFFFFFFFF), a = memo_attribute(wire
+//            id, attribute) (memo.hpp): fixed per device
 //            and key generation, independent of every value (that reserved stream value is
 //            never a hashed value, g ≤ 2^24)
 //   h        local_hash(s, v, g) — local_hashing.hpp's hash, which the collector recomputes
-//   memo     GRR over [g] at ε∞ of h, drawn from key.memo_stream(attribute, h)
+//   memo     GRR over [g] at ε∞ of h, drawn from key.memo_stream(a, h)
 //   y        a fresh GRR over [g] of the memo (GrrChain, longitudinal_grr.hpp: the chain is ε₁)
 //   sent     {s, y}, like OLH's {seed, value}
 // Privacy: s is independent of v, and for each s the report is the chain applied to h, so one
@@ -80,7 +81,8 @@ class Loloha {
   static constexpr Status configure(Epsilon eps_inf, Epsilon eps_one, uint32_t d, uint32_t g,
                                     Loloha& out, Precision precision = {},
                                     uint32_t attribute = 0) {
-    if (d < 2 || d > max_domain || g < 2 || g > max_range) return Status::bad_parameter;
+    if (d < 2 || d > max_domain || g < 2 || g > max_range || attribute > max_memo_attribute)
+      return Status::bad_parameter;
     GrrChain chain;
     const Status s = GrrChain::configure(eps_inf, eps_one, g, chain, precision);
     if (s != Status::ok) return s;
@@ -119,14 +121,15 @@ class Loloha {
   constexpr uint32_t domain() const { return d_; }
   constexpr uint32_t range() const { return chain_.range(); }
   constexpr uint32_t attribute() const { return attribute_; }
+  // The memos' attribute word (memo.hpp): loloha's or biloloha's wire id and the attribute.
+  constexpr uint32_t memo_attribute_word() const { return memo_attribute(id_, attribute_); }
   constexpr const GrrChain& chain() const { return chain_; }
   constexpr Epsilon epsilon_infinity() const { return chain_.epsilon_infinity(); }
   constexpr Epsilon epsilon_one() const { return chain_.epsilon_one(); }
   constexpr Epsilon realized_epsilon() const { return chain_.epsilon_one(); }
   // The budget over a history with `distinct_values` values: at most g memos.
   constexpr Epsilon lifetime_epsilon(uint32_t distinct_values) const {
-    return LongitudinalGrr::lifetime(epsilon_infinity(),
-                                     distinct_values < range() ? distinct_values : range());
+    return saturating_times(epsilon_infinity(), distinct_values < range() ? distinct_values : range());
   }
   // Bits from the memo streams (the seed's and the hashed value's), and fresh bits.
   constexpr unsigned memo_bits_per_report() const { return seed_bits + chain_.memo_bits(); }
@@ -156,8 +159,8 @@ class Loloha {
     return {static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> seed_bits)};
   }
 
-  // The hash seed, drawn from `seeds` — privatize draws it from key.memo_stream(attribute,
-  // 0xFFFFFFFF) (MemoDraws), so it is the same in every report of the device.
+  // The hash seed, drawn from `seeds` — privatize draws it from
+  // key.memo_stream(memo_attribute_word(), 0xFFFFFFFF) (MemoDraws), so it is the same in every report of the device.
   template <class SeedRng>
   static uint32_t hash_seed(SeedRng& seeds) {
     return static_cast<uint32_t>(seeds.draw(seed_bits));
@@ -167,7 +170,7 @@ class Loloha {
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
     return detail::privatize_with_device_draw(
-        key, attribute_, [](auto& seeds) { return hash_seed(seeds); },
+        key, memo_attribute_word(), [](auto& seeds) { return hash_seed(seeds); },
         [&](uint32_t seed) { return local_hash(seed, value, range()); },
         [&](uint32_t seed, auto& memo) { return privatize_with_memo(value, seed, memo, rng, report); });
   }

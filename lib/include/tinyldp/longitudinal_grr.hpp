@@ -26,7 +26,7 @@
 // g > 2 — ε₁ = 1.68 instead of 2 at k = 74, ε∞ = 5 — so at the same nominal ε₁ their L-GRR
 // is noisier than this one.)
 //
-// The memo is drawn from key.memo_stream(attribute, value) (memo.hpp; the ChaCha20 PRF of the
+// The memo is drawn from key.memo_stream(memo_attribute(lgrr, attribute), value) (memo.hpp; the ChaCha20 PRF of the
 // device secret in port/entropy/chacha20_drbg/…/memo_key.hpp), the fresh stage from the
 // caller's Rng: no table, no per-value state. Branch-free in the value: the stream keyed by it
 // is ChaCha20 (constant time), both stages are KaryRr::randomize.
@@ -56,19 +56,22 @@
 namespace tinyldp {
 
 namespace detail {
-// A reserved value for per-device draws from the memo key (LOLOHA's hash seed, 1BitMean's α):
-// memo_stream(attribute, device_draw_value) — never a value those mechanisms memoize.
+// A reserved value for per-device draws from the memo key (LOLOHA's hash seed, 1BitMean's α,
+// dBitFlip's α and buckets): memo_stream(attribute word, device_draw_value) — never a value
+// those mechanisms memoize.
 inline constexpr uint32_t device_draw_value = 0xFFFFFFFFu;
 
 // The privatize of a mechanism with a per-device draw and a memo (LOLOHA, 1BitMean):
-// d = draw(draws from the stream of device_draw_value), the memo stream keyed by memo_of(d),
-// then run(d, memo) makes the report. (Memo streams never fail; each wipes itself.)
+// d = draw(draws from the stream of device_draw_value) (a word, or a struct of them), the memo
+// stream keyed by memo_of(d),
+// then run(d, memo) makes the report; `attribute` is the memos' attribute word (memo.hpp's
+// memo_attribute). (Memo streams never fail; each wipes itself.)
 template <MemoKey Key, class Draw, class MemoOf, class Run>
 Status privatize_with_device_draw(const Key& key, uint32_t attribute, Draw draw, MemoOf memo_of,
                                   Run run) {
   auto device_stream = key.memo_stream(attribute, device_draw_value);
   MemoDraws<decltype(device_stream)> device(device_stream);
-  const uint32_t d = draw(device);
+  const auto d = draw(device);
   auto stream = key.memo_stream(attribute, memo_of(d));
   MemoDraws<decltype(stream)> memo(stream);
   return run(d, memo);
@@ -193,6 +196,7 @@ class LongitudinalGrr {
   static constexpr Status configure(Epsilon eps_inf, Epsilon eps_one, uint32_t k,
                                     LongitudinalGrr& out, Precision precision = {},
                                     uint32_t attribute = 0) {
+    if (attribute > max_memo_attribute) return Status::bad_parameter;
     GrrChain chain;
     const Status s = GrrChain::configure(eps_inf, eps_one, k, chain, precision);
     if (s != Status::ok) return s;
@@ -203,6 +207,7 @@ class LongitudinalGrr {
   // The stages' q1, q2 as given (tests, and configurations carried over from elsewhere).
   static constexpr Status configure_stages(Dyadic q1, Dyadic q2, uint32_t k, LongitudinalGrr& out,
                                            uint32_t attribute = 0) {
+    if (attribute > max_memo_attribute) return Status::bad_parameter;
     GrrChain chain;
     const Status s = GrrChain::from_stages(q1, q2, k, chain);
     if (s != Status::ok) return s;
@@ -218,13 +223,17 @@ class LongitudinalGrr {
 
   constexpr uint32_t domain() const { return chain_.range(); }
   constexpr uint32_t attribute() const { return attribute_; }
+  // The memos' attribute word (memo.hpp): key.memo_stream(memo_attribute_word(), value).
+  constexpr uint32_t memo_attribute_word() const {
+    return memo_attribute(wire::MechanismId::lgrr, attribute_);
+  }
   constexpr const GrrChain& chain() const { return chain_; }
   constexpr Epsilon epsilon_infinity() const { return chain_.epsilon_infinity(); }
   constexpr Epsilon epsilon_one() const { return chain_.epsilon_one(); }
   constexpr Epsilon realized_epsilon() const { return chain_.epsilon_one(); }
   // The budget over a history with `distinct_values` memoized values (at most k of them).
   constexpr Epsilon lifetime_epsilon(uint32_t distinct_values) const {
-    return lifetime(epsilon_infinity(), distinct_values < domain() ? distinct_values : domain());
+    return saturating_times(epsilon_infinity(), distinct_values < domain() ? distinct_values : domain());
   }
   constexpr unsigned memo_bits_per_report() const { return chain_.memo_bits(); }
   constexpr unsigned random_bits_per_report() const { return chain_.fresh_bits(); }
@@ -252,7 +261,7 @@ class LongitudinalGrr {
   // A report of `value` (< k) with its memo keyed by `key`; the fresh stage draws from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
-    auto stream = key.memo_stream(attribute_, value);
+    auto stream = key.memo_stream(memo_attribute_word(), value);
     MemoDraws<decltype(stream)> memo(stream);
     return privatize_with_memo(value, memo, rng, report);
   }
@@ -266,11 +275,6 @@ class LongitudinalGrr {
     const uint32_t y = chain_.refresh(chain_.memoize(safe, memo), rng);
     forget_drawn(memo);
     return release(rng, in_domain, y, report);
-  }
-
-  static constexpr Epsilon lifetime(Epsilon per_value, uint32_t count) {
-    const uint64_t limit = ~uint64_t{0} / (count == 0 ? 1u : count);
-    return per_value.q32 > limit ? Epsilon{~uint64_t{0}} : Epsilon{per_value.q32 * count};
   }
 
  private:

@@ -3,7 +3,8 @@
 // protocols) need from the device secret: the MemoKey concept.
 //
 // A memo is never stored. A mechanism recomputes it at every report from a deterministic
-// stream of 32-bit words that a keyed PRF hands out for (attribute, value) — `next_word()`,
+// stream of 32-bit words that a keyed PRF hands out for (attribute word, value) — the attribute
+// word is memo_attribute(the mechanism's wire id, its attribute index) — `next_word()`,
 // which never fails — so a reboot, a power cut or a value that comes back gives the same memo.
 // (Words, not bits: a draw of n ≤ 32 bits takes a whole word, which keeps the reader a few
 // instructions; the stream is a PRF, so nothing is lost by the unused bits.) The
@@ -18,6 +19,7 @@
 #include <stdint.h>
 
 #include "tinyldp/entropy.hpp"
+#include "tinyldp/wire.hpp"
 
 namespace tinyldp {
 
@@ -32,6 +34,15 @@ concept MemoKey = requires(const K& key, uint32_t attribute, uint32_t value, uin
   requires is_same_type<decltype(key.cohort(cohorts)), uint32_t>;
   requires is_same_type<decltype(key.generation()), uint32_t>;
 };
+
+// The attribute word of a memo's PRF input: the mechanism's wire id in the top byte, the
+// attribute index (< 2^24) below it. Two memoized mechanisms given one attribute index on a
+// device (L-GRR and LOLOHA, a RAPPOR report and a record's attribute) thus draw independent
+// memos; configurations refuse a larger attribute index.
+inline constexpr uint32_t max_memo_attribute = (uint32_t{1} << 24) - 1u;
+constexpr uint32_t memo_attribute(wire::MechanismId id, uint32_t attribute) {
+  return (uint32_t{static_cast<uint8_t>(id)} << 24) | (attribute & max_memo_attribute);
+}
 
 // Draws of up to 32 bits from a memo stream, one word each (what the memoized mechanisms' PRR
 // ladders ask for): the low n bits of the next word.

@@ -44,7 +44,8 @@ class RecordRr {
   static constexpr uint32_t max_record_bits = uint32_t{1} << 20;
 
   // From the attributes' own channels: attribute j must be a one-hot TwoStageRr whose
-  // encoding names attribute j (its memos are then its own).
+  // encoding names attribute j. Its memos are keyed by (record_rr, j) (memo.hpp): a record's,
+  // not those of a stand-alone report of attribute j.
   static constexpr Status configure(const TwoStageRr* attributes, uint32_t d, RecordRr& out) {
     if (attributes == nullptr || d == 0 || d > MaxAttributes) return Status::bad_parameter;
     RecordRr r;
@@ -57,7 +58,7 @@ class RecordRr {
       if (bits > max_record_bits) return Status::bad_parameter;
       if (!add(r.eps_one_, a.epsilon_one()) || !add(r.eps_inf_, a.epsilon_infinity()))
         return Status::bad_epsilon;
-      r.attr_[j] = a;
+      r.attr_[j] = a.memoized_as(wire::MechanismId::record_rr);  // a record's own memos
     }
     r.d_ = d;
     r.bits_ = static_cast<uint32_t>(bits);

@@ -22,8 +22,9 @@
 // m distinct values over its life (per memo key) spends at most m · ε∞.
 //
 // No table, no per-value state: the PRR bits are drawn from a keyed pseudo-random stream —
-// key.memo_stream(attribute, value), a PRF of the device secret, the attribute, the value and
-// the key's re-key counter (port/entropy/chacha20_drbg/…/memo_key.hpp) — so a reboot, a power
+// key.memo_stream(memo_attribute(wire id, attribute), value) (memo.hpp), a PRF of the device
+// secret, the mechanism, the attribute, the value and the key's re-key counter
+// (port/entropy/chacha20_drbg/…/memo_key.hpp) — so a reboot, a power
 // cut or the value coming back gives the same memo, and nothing but the secret is stored.
 // The IRR draws from the caller's Rng. Both stages run word by word over 32-lane words (the
 // same random-bit order on every machine, so reports are bit-identical on MCUs and hosts):
@@ -114,8 +115,9 @@ class TwoStageRr {
     m.composed(qs, ps, all);
     if (!detail::realized_epsilon_of(qs * (all - ps), ps * (all - qs), m.eps_one_))
       return Status::bad_epsilon;
-    if (!times(m.eps_inf_, e.hashes) || !times(m.eps_one_, e.hashes)) return Status::bad_epsilon;
-    m.id_ = wire::MechanismId::two_stage;
+    if (!multiply_epsilon(m.eps_inf_, e.hashes) || !multiply_epsilon(m.eps_one_, e.hashes))
+      return Status::bad_epsilon;
+    m.id_ = m.memo_id_ = wire::MechanismId::two_stage;
     out = m;
     return Status::ok;
   }
@@ -194,7 +196,7 @@ class TwoStageRr {
     const uint64_t t = loose == 0 ? safe : detail::pick_at_most(safe, loose);
     const Stage st = stage2(half + t);
     const Status r = configure(s1.p(), s1.q(), st.p, st.q, e, out);
-    if (r == Status::ok) out.id_ = chain_id(first, second);
+    if (r == Status::ok) out.id_ = out.memo_id_ = chain_id(first, second);
     return r;
   }
 
@@ -220,8 +222,17 @@ class TwoStageRr {
   constexpr Epsilon realized_epsilon() const { return eps_one_; }
   // The budget a device spends over a history with `distinct_values` memoized values.
   constexpr Epsilon lifetime_epsilon(uint32_t distinct_values) const {
-    Epsilon e = eps_inf_;
-    return times(e, distinct_values) ? e : Epsilon{~uint64_t{0}};
+    return saturating_times(eps_inf_, distinct_values);
+  }
+  // The memos' attribute word: memo_attribute(wire id, attribute) (memo.hpp) — the wire id
+  // is this configuration's, or the one memoized_as gave (a record's attributes: record_rr).
+  constexpr uint32_t memo_attribute_word() const { return memo_attribute(memo_id_, enc_.attribute); }
+  // The same channel whose memos are those of mechanism `id` (RecordRr: a record's attribute
+  // never shares its memos with a stand-alone report of the same attribute index).
+  constexpr TwoStageRr memoized_as(wire::MechanismId id) const {
+    TwoStageRr copy = *this;
+    copy.memo_id_ = id;
+    return copy;
   }
   // The wire id names the configuration: two_stage (the probabilities given directly, or
   // RAPPOR's f, p, q), or the UE chain (l_sue, l_osue, l_oue, l_soue).
@@ -273,7 +284,7 @@ class TwoStageRr {
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
                    size_t report_size) const {
-    auto stream = key.memo_stream(enc_.attribute, value);
+    auto stream = key.memo_stream(memo_attribute_word(), value);
     MemoDraws<decltype(stream)> memo(stream);
     const uint32_t cohort = enc_.kind == MemoEncoding::bloom ? key.cohort(enc_.cohorts) : 0u;
     return privatize_with_memo(value, cohort, memo, rng, report, report_size);
@@ -363,20 +374,14 @@ class TwoStageRr {
     return x.bits == 0 ? 0u : static_cast<uint32_t>(x.num << (bits - x.bits));
   }
   static constexpr bool valid_encoding(const Encoding& e) {
-    if (e.bits < 2 || e.bits > max_bits) return false;
+    if (e.bits < 2 || e.bits > max_bits || e.attribute > max_memo_attribute) return false;
     if (e.kind == MemoEncoding::one_hot) return e.hashes == 1 && e.cohorts == 1;
     return e.kind == MemoEncoding::bloom && e.hashes >= 1 && e.hashes <= max_hashes &&
            e.cohorts >= 1 && e.cohorts <= max_cohorts;
   }
-  static constexpr bool times(Epsilon& e, uint32_t h) {
-    const uint64_t limit = ~uint64_t{0} / (h == 0 ? 1u : h);
-    if (e.q32 > limit) return false;
-    e.q32 *= h;
-    return true;
-  }
-
   Encoding enc_{};
   wire::MechanismId id_ = wire::MechanismId::two_stage;
+  wire::MechanismId memo_id_ = wire::MechanismId::two_stage;  // in the memos' attribute word
   uint8_t b1_ = 0, b2_ = 0;
   // The thresholds as numerators over 2^b1 and 2^b2 (the ladders' words); a2_one_ is all ones
   // when p2 = 1 (only p2 can be 1: p1 < 1 and q2 < p2).

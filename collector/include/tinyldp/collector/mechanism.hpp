@@ -143,7 +143,8 @@ class Mechanism {
   std::vector<Parameter> parameters() const;
   bool takes_levels() const;       // configured by MechanismConfig::levels
   bool takes_sensitivity() const;  // realized_epsilon() is for inputs ≤ sensitivity apart
-  bool takes_grid_step() const;    // configured by MechanismConfig::grid_step (1bitmean)
+  bool takes_grid_step() const;    // configured by MechanismConfig::grid_step (1bitmean, dbitflip)
+  bool takes_sampled() const;      // configured by MechanismConfig::sampled (dbitflip)
   bool integer_items() const;      // every item stands for an integer
   bool deconvolved() const;        // items estimated by deconvolution, not through channel()
 
@@ -175,7 +176,7 @@ class Mechanism {
 
   MechanismConfig config_{};
   std::variant<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
-               TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel>
+               TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel, DBitFlipModel>
       model_{};
   wire::Description description_{};
   Channel channel_{};
@@ -202,7 +203,9 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
                            config.irr_p != Dyadic{} || config.irr_q != Dyadic{}))
     return refuse("epsilon-one, f, p and q are for the memoized mechanisms, not " + name);
   if (!Model::takes_grid_step && config.grid_step != 0)
-    return refuse("grid-step is a parameter of 1bitmean, not " + name);
+    return refuse("grid-step is a parameter of 1bitmean and dbitflip, not " + name);
+  if (!Model::takes_sampled && config.sampled != 0)
+    return refuse("sampled-buckets is a parameter of dbitflip, not " + name);
   if (!Model::takes_sensitivity && config.sensitivity != 0)
     return refuse("sensitivity is not a parameter of " + name +
                   (config.numeric() ? "; its privacy covers the whole range" : ""));

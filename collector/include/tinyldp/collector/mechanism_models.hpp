@@ -22,6 +22,7 @@
 #include "tinyldp/collector/frequency_estimate.hpp"
 #include "tinyldp/collector/report_parser.hpp"
 #include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
@@ -62,8 +63,12 @@ struct MechanismConfig {
   // reports of one value, and epsilon_one ε₁, the loss of one report (the UE chains, l-grr,
   // loloha, biloloha, 1bitmean).
   Epsilon epsilon_one{};
-  // 1bitmean: the α-point rounding's grid step s, dividing hi − lo (0 = hi − lo: one cell).
+  // 1bitmean, dbitflip: the α-point rounding's grid step s, dividing hi − lo (0 = hi − lo: one
+  // cell).
   std::uint32_t grid_step = 0;
+  // dbitflip: d, the buckets each device samples (1 … 16, at most the k = (hi − lo)/s + 1
+  // buckets; 0 = 1).
+  std::uint32_t sampled = 0;
   // two_stage (RAPPOR's parameters): PRR flip probability f, IRR P(1 | memo bit 0) = p and
   // P(1 | memo bit 1) = q, as the Dyadics the devices use.
   Dyadic prr_f{}, irr_p{}, irr_q{};
@@ -87,6 +92,7 @@ struct ModelDefaults {
   static constexpr bool takes_levels = false;       // MechanismConfig::levels
   static constexpr bool takes_sensitivity = false;  // MechanismConfig::sensitivity
   static constexpr bool takes_grid_step = false;    // MechanismConfig::grid_step
+  static constexpr bool takes_sampled = false;      // MechanismConfig::sampled (dbitflip)
   static constexpr bool bit_columns = false;  // support counted by the bit-sliced column counter
   static constexpr bool memoized = false;     // reports need the device's memo key (ε∞ per value)
   // Memoized models also define most_memos(): the most memos one device can hold, so that its
@@ -124,6 +130,13 @@ Status privatize_memoized_packed(const Core& core, Value value, const Key& key, 
   const Status s = core.privatize(value, key, rng, report);
   core.pack(report, payload);
   return s;
+}
+
+// A numeric value as the memoized numeric cores take it: its offset from lo; below lo, a value
+// the core refuses (above its m), so the report fails closed.
+inline std::uint32_t offset_from(std::int32_t lo, std::int32_t value) {
+  const std::int64_t x = std::int64_t{value} - lo;
+  return x < 0 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(x);
 }
 
 // The categorical mechanisms' domain: at least 2 categories (a numeric parameter is refused by
@@ -493,10 +506,46 @@ struct OneBitMeanModel : MemoizedDefaults {
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
   template <class Rng, class Key>
   Status privatize_memoized(std::int32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
-    // Below lo: a value the core refuses (above m), so the report fails closed.
-    const std::int64_t x = std::int64_t{value} - lo;
-    const std::uint32_t offset = x < 0 ? ~std::uint32_t{0} : static_cast<std::uint32_t>(x);
-    return privatize_memoized_packed(core, offset, key, rng, payload);
+    return privatize_memoized_packed(core, offset_from(lo, value), key, rng, payload);
+  }
+};
+
+// dBitFlip (dbitflip.hpp, numeric): values lo … hi are the core's 0 … m; the items are the k
+// buckets (grid points lo, lo + s, …, hi). A report supports each sampled bucket whose bit is
+// 1: the channel P(support v | v) = (d/k)·p*, P(support v | other) = (d/k)·q*. Reports support
+// up to d items, so the mean and the bins take the covariance of a report's supports
+// (numeric_estimate.hpp).
+struct DBitFlipModel : MemoizedDefaults {
+  using Value = std::int32_t;
+  static constexpr bool takes_grid_step = true;
+  static constexpr bool takes_sampled = true;
+  static constexpr const char* memos_of = "sampled bucket (or none)";
+  DBitFlip core;
+  std::int32_t lo = 0;
+  static Status configure(const MechanismConfig& c, DBitFlipModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c);
+  NumericModel noise_model() const;
+  std::uint32_t items() const { return core.buckets(); }
+  Channel channel() const;
+  std::string fractions() const;
+  Epsilon local_epsilon() const { return core.epsilon_one(); }
+  std::uint32_t most_memos() const { return core.sampled() + 1; }  // one memo per slot
+  double item_value(std::uint32_t item) const {
+    return static_cast<double>(std::int64_t{lo} + std::int64_t{item} * core.layout().step);
+  }
+  // α-point rounding: the two grid points around the value, weighted to average to it.
+  std::vector<std::pair<std::uint32_t, double>> item_weights(std::int64_t value) const;
+  ParseError check(std::span<const std::uint8_t> payload) const {
+    return core.well_formed(core.unpack(payload.data())) ? ParseError::none : ParseError::value_out_of_range;
+  }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    const DBitFlipReport r = core.unpack(payload.data());
+    for (std::uint32_t t = 0; t < core.sampled(); ++t) support[r.bucket[t]] += (r.bits >> t) & 1u;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
+  template <class Rng, class Key>
+  Status privatize_memoized(std::int32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
+    return privatize_memoized_packed(core, offset_from(lo, value), key, rng, payload);
   }
 };
 

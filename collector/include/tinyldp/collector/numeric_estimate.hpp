@@ -48,6 +48,15 @@ struct NumericModel {
   std::vector<double> inverse;      // kernel⁻¹ (dlaplace only)
   std::vector<double> atom_value;   // the value atom x stands for
   std::vector<double> score;        // g(y): E[g(Y) | x] = atom_value[x]
+  // dbitflip: a report supports up to d items (its sampled buckets whose bit is 1), so the
+  // reported items are not one per report and the scores above are unused. The share d/k of
+  // reports that sample a given item, d(d − 1)/(k(k − 1)) a given pair, and the per-bit channel
+  // (p*, q*): item y's unbiased frequency is f̂_y = (π̂_y − share·q*)/(share·(p* − q*)) (the
+  // kernel's channel), and a linear combination L = Σ a_y f̂_y has, per report of a value in x,
+  //   E[Z] = share(q*A + δa_x),  E[Z²] = share(q*A₂ + δa_x²) + pair((q*A + δa_x)² − q*²A₂ − (p*² − q*²)a_x²)
+  // with Z = Σ a_y·[y supported], A = Σa, A₂ = Σa², δ = p* − q*: Var L = Σ_x f_x Var(Z | x)/(n·share²δ²),
+  // taken at the estimated distribution (clipped to ≥ 0, normalized). 0 for the others.
+  double sampled_share = 0, pair_share = 0, bit_p = 0, bit_q = 0;
 };
 
 // The model of a numeric mechanism (m.numeric() must hold).
@@ -79,6 +88,11 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
 
 // The numeric model as EM's observation model: a report is one item, Pr[y | x] its kernel.
 ObservationModel observation_model(const NumericModel& model);
+
+// dbitflip (model.sampled_share > 0): Var(Σ a_y f̂_y) at the distribution f over n reports
+// (see NumericModel).
+double sampled_linear_variance(const NumericModel& model, const std::vector<double>& a,
+                               const std::vector<double>& f, double n);
 
 // The largest variance of one report's score over every distribution of the data (at most two
 // atoms carry it: the objective depends on the distribution only through (E h, E value), whose

@@ -6,7 +6,8 @@
 // The memo of a value is never stored: it is recomputed at every report from
 // ChaCha20(key, block counter, nonce = attribute ‖ value ‖ generation) — the same after a
 // reboot or a power cut, different for every value, attribute and key generation, and
-// unpredictable without the key. The cohort (Bloom encodings) is the first word of block
+// unpredictable without the key. The mechanisms pass as attribute their memo_attribute word
+// (memo.hpp: the wire id above the attribute index), so mechanisms never share memos. The cohort (Bloom encodings) is the first word of block
 // 0xFFFFFFFF under nonce (0, 0, generation), scaled to [0, m): a memo stream never reaches
 // that block (it would need 256 GiB); the ledger's value tags come from block 0xFFFFFFFE under
 // the memo's own nonce. Re-keying (rekey_memo_key) draws a new key from the DRBG
