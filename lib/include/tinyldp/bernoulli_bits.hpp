@@ -45,24 +45,24 @@ class BernoulliBits {
     // partial word; the random bit order is the same either way.
     const uint32_t full_words = d / word_bits;
     const unsigned tail_lanes = d % word_bits;
-    if (!ladder_word_major(q, rng, out, bytes_for(d), full_words, tail_lanes)) {
-      // Step 0 starts from all-zero lanes, so it stores "q's bit 0 and u" without reading the
-      // output: every byte of it is written (no zeroing pass). q is shifted down one
-      // bit per step: a 64-bit shift by one is two instructions on a 32-bit core.
-      uint64_t q_rest = q.num;
-      bool q_bit = (q_rest & 1u) != 0;
-      uint8_t* const tail = ladder_first_words(rng, q_bit, out, full_words);
-      if (tail_lanes != 0)
-        store_tail(tail, tail_lanes, static_cast<Word>(rng.draw(tail_lanes)) & static_cast<Word>(Word{0} - Word{q_bit}));
-      for (unsigned step = 1; step < q.bits; ++step) {
-        q_rest >>= 1;
-        q_bit = (static_cast<uint32_t>(q_rest) & 1u) != 0;
-        ladder_full_words(rng, q_bit, out, full_words);
-        if (tail_lanes != 0) {
-          const Word u = static_cast<Word>(rng.draw(tail_lanes));
-          store_tail(tail, tail_lanes,
-                     ladder_step(load_tail(tail, tail_lanes), u, static_cast<Word>(Word{0} - Word{q_bit})));
-        }
+    if (ladder_word_major(q, rng, out, bytes_for(d), full_words, tail_lanes)) return;
+    // The lanes start at 0, so step 0 is an ordinary step ("or" gives u, "and" gives 0). q is
+    // shifted down one bit per step: a 64-bit shift by one is two instructions on a 32-bit core.
+    zero(out, bytes_for(d));
+    uint8_t* const tail = out + size_t{full_words} * sizeof(Word);
+    uint64_t q_rest = q.num;
+    for (unsigned step = 0; step < q.bits; ++step, q_rest >>= 1) {
+      const bool q_bit = (static_cast<uint32_t>(q_rest) & 1u) != 0;
+      if (full_words == 0) {
+      } else if (q_bit) {
+        ladder_full_words<true>(rng, out, full_words);
+      } else {
+        ladder_full_words<false>(rng, out, full_words);
+      }
+      if (tail_lanes != 0) {
+        const Word u = static_cast<Word>(rng.draw(tail_lanes));
+        store_tail(tail, tail_lanes,
+                   ladder_step(load_tail(tail, tail_lanes), u, static_cast<Word>(Word{0} - Word{q_bit})));
       }
     }
   }
@@ -197,27 +197,39 @@ class BernoulliBits {
     __builtin_memcpy(p, &w, sizeof w);
   }
 
-  // Ladder step 0 on all-zero lanes: "q's bit and u", stored without reading the output.
-  template <class Rng>
-  static uint8_t* ladder_first_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
-    const Word mask = static_cast<Word>(Word{0} - Word{q_bit});
-    for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) store_word(word, draw_word(rng) & mask);
-    return word;
-  }
-
-  // One ladder step on the first `words` whole lane words; returns the first byte after them.
-  // q's bit picks "or" or "and" for the whole step: a branch on the configuration only.
+  // One ladder step on the first `words` whole lane words: "or" (q's bit 1) or "and" (0) with
+  // the step's draws — a choice by the configuration only, the same for every value and draw.
   // `word` is restrict: the output is not the Rng's state, so the Rng's pointers and counters
   // may stay in registers across the output's byte-typed stores.
-  template <class Rng>
-  static uint8_t* ladder_full_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
-    uint8_t* const end = word + size_t{words} * sizeof(Word);
-    if (q_bit) {
-      for (; word != end; word += sizeof(Word)) store_word(word, load_word(word) | draw_word(rng));
+  template <bool Or, class Rng>
+  static void ladder_full_words(Rng& rng, uint8_t* __restrict word, uint32_t words) {
+    if constexpr (bulk_words<Rng>) {
+      ladder_bulk_words<Or>(rng, word, words);
     } else {
-      for (; word != end; word += sizeof(Word)) store_word(word, load_word(word) & draw_word(rng));
+      for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) step<Or>(word, draw_word(rng));
     }
-    return word;
+  }
+
+  template <class Rng>
+  static constexpr bool bulk_words = requires(Rng& rng, void (*use)(Word)) {
+    rng.template each_word<Word>(size_t{1}, use);
+  };
+
+  // The same with the draws in bulk (RandomBits::each_word, whose loop takes the step in).
+  // Out of line: inlined into privatize, the loop's registers spill on the 32-bit cores.
+  template <bool Or, class Rng>
+  __attribute__((noinline)) static void ladder_bulk_words(Rng& rng, uint8_t* __restrict word,
+                                                          uint32_t words) {
+    rng.template each_word<Word>(words, [&](Word u) {
+      step<Or>(word, u);
+      word += sizeof(Word);
+    });
+  }
+
+  template <bool Or>
+  __attribute__((always_inline)) static void step(uint8_t* word, Word u) {
+    const Word r = load_word(word);
+    store_word(word, Or ? static_cast<Word>(r | u) : static_cast<Word>(r & u));
   }
 
   template <class Rng>
@@ -229,7 +241,6 @@ class BernoulliBits {
     else
       return static_cast<Word>(rng.draw(word_bits));
   }
-
 };
 
 }  // namespace tinyldp

@@ -109,6 +109,60 @@ class RandomBits {
     return 64 - a;
   }
 
+  // Bulk delivery for word-wide consumers (the unary-encoding ladder on every machine): calls
+  // use(w) n times, w a Word (uint32_t or uint64_t) holding exactly what n calls of
+  // draw(8·sizeof(Word)) would return, and asks the source for the same BufferBytes requests
+  // in the same order. The words come straight from the buffer: the stream is the reservoir's
+  // bits followed by the buffered bytes, so every word is (carry | next << c) with c, the
+  // reservoir's bit count, fixed for the whole call — one loop for every bit offset, aligned
+  // or not, and no 64-bit shifts on a 32-bit core. Always inlined, so that use() (a load, an
+  // "or"/"and" and a store) joins the loop.
+  template <class Word, class Use>
+  __attribute__((always_inline)) void each_word(size_t n, Use&& use) {
+    static_assert(sizeof(Word) == 4 || sizeof(Word) == 8, "32- or 64-bit words");
+    constexpr unsigned word_bits = 8 * sizeof(Word);
+    if (n == 0) return;
+    unsigned c = available_;
+    uint64_t rest = reservoir_;
+    if (sizeof(Word) == 4 && c >= 32) {  // a whole 32-bit word is in the reservoir
+      bits_drawn_ += 32;
+      use(static_cast<Word>(rest));
+      rest >>= 32;
+      c -= 32;
+      --n;
+    }
+    Word carry = static_cast<Word>(rest);  // c < word_bits bits
+    while (n != 0) {
+      if (position_ == BufferBytes) refill_buffer();
+      const size_t left = (BufferBytes - position_) / sizeof(Word);
+      const size_t here = left < n ? left : n;  // ≥ 1
+      // (Counted per buffer: a shift, where a 64-bit product would be a long multiply.)
+      bits_drawn_ += static_cast<uint32_t>(here * word_bits);
+      const uint8_t* p = static_cast<const uint8_t*>(__builtin_assume_aligned(buffer_ + position_, sizeof(Word)));
+      const uint8_t* const end = p + here * sizeof(Word);
+      do {
+        Word next;
+        __builtin_memcpy(&next, p, sizeof next);
+        next = le_native(next);
+        use(static_cast<Word>(carry | static_cast<Word>(next << c)));
+        carry = shift_right_whole(next, word_bits - c);  // next's top c bits
+        p += sizeof(Word);
+      } while (p != end);
+      position_ += here * sizeof(Word);
+      n -= here;
+    }
+    // The reservoir takes the carry; a half-used 64-bit buffer word (32-bit delivery) joins it,
+    // so that position_ stays a multiple of 8 for next_word().
+    rest = carry;
+    if (position_ % 8 != 0) {
+      rest |= uint64_t{load_le<uint32_t>(buffer_ + position_)} << c;
+      position_ += 4;
+      c += 32;
+    }
+    reservoir_ = rest;
+    available_ = c;
+  }
+
   // Zeroes the buffered bytes already handed out, once per report. Out of line, so the
   // per-draw path keeps its registers (a store per drawn word there costs stack on Cortex-M0).
   __attribute__((noinline)) void forget_drawn() { tinyldp::wipe(buffer_, position_); }
@@ -142,6 +196,24 @@ class RandomBits {
     return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
   }
   static constexpr uint64_t shift_right(uint64_t v, unsigned n) { return n >= 64 ? 0 : v >> n; }
+
+  // v >> n for n = 1..bits of Word, where a shift by the whole width gives 0: one register
+  // shift on ARM (whose shifts by 32 give 0), two shifts elsewhere (C leaves it undefined).
+  template <class Word>
+  __attribute__((always_inline)) static Word shift_right_whole(Word v, unsigned n) {
+#if defined(__arm__) && defined(__thumb2__)
+    if constexpr (sizeof(Word) == 4) {
+      __asm__("lsr %0, %1, %2" : "=r"(v) : "r"(v), "r"(n));
+      return v;
+    }
+#elif defined(__arm__) && defined(__thumb__)
+    if constexpr (sizeof(Word) == 4) {
+      __asm__("lsrs %0, %1" : "+l"(v) : "l"(n) : "cc");
+      return v;
+    }
+#endif
+    return static_cast<Word>((v >> 1) >> (n - 1));
+  }
 
   // draw(n) when fewer than n bits are buffered: the `have` bits left, then the rest from the
   // next 64-bit word.
