@@ -17,6 +17,7 @@
 
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/wipe.hpp"
 
 namespace tinyldp {
 
@@ -47,7 +48,10 @@ constexpr void clear_report(uint8_t* report, size_t n) {
 // an Rng without one, like a benchmark's table of words, keeps nothing to forget).
 template <class Rng>
 __attribute__((always_inline)) inline void forget_drawn(Rng& rng) {
-  if constexpr (requires { rng.forget_drawn(); }) rng.forget_drawn();
+  if constexpr (requires { rng.forget_drawn(); }) {
+    rng.forget_drawn();
+    scrub_stack();
+  }
 }
 // A report buffer that cannot hold the report's n bytes: zeroed, as far as it goes, and
 // refused (true: privatize returns buffer_too_small).

@@ -208,7 +208,7 @@ class RandomBits {
     }
 #elif defined(__arm__) && defined(__thumb__)
     if constexpr (sizeof(Word) == 4) {
-      __asm__("lsrs %0, %1" : "+l"(v) : "l"(n) : "cc");
+      __asm__("lsr %0, %1" : "+l"(v) : "l"(n) : "cc");  // LSRS (inline asm is in divided syntax here)
       return v;
     }
 #endif

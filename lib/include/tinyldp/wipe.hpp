@@ -17,6 +17,7 @@
 #define TINYLDP_WIPE_HPP
 
 #include <stddef.h>
+#include <stdint.h>
 
 // True when T has a trivial destructor (a compiler builtin: the core includes no <type_traits>).
 #if defined(__clang__)
@@ -30,6 +31,31 @@ namespace tinyldp {
 inline void wipe(void* p, size_t n) {
   __builtin_memset(p, 0, n);
   __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+// Bytes of stack that scrub_stack() zeroes below the frame of its caller: where the frames of
+// the report path's callees (RandomBits' draws and refills, the source's fill) were. Sized from
+// the report paths' measured stack use on the 32-bit targets (tests/privacy/test_no_noise_left
+// finds every drawn word within it); 0 on 64-bit hosts, whose report frames keep none
+// (the same test, on the host). A build may set its own (-DTINYLDP_STACK_SCRUB_BYTES=…).
+#if !defined(TINYLDP_STACK_SCRUB_BYTES)
+#if defined(__riscv) && __SIZEOF_POINTER__ == 4
+#define TINYLDP_STACK_SCRUB_BYTES 256
+#elif __SIZEOF_POINTER__ == 4
+#define TINYLDP_STACK_SCRUB_BYTES 192
+#else
+#define TINYLDP_STACK_SCRUB_BYTES 0
+#endif
+#endif
+
+// Zeroes TINYLDP_STACK_SCRUB_BYTES of stack right below the caller's frame: a local array of
+// fixed size (the stack analysis sees a bounded frame), wiped past the optimizer. Out of line,
+// so the array lies where the caller's callees had their frames.
+__attribute__((noinline)) inline void scrub_stack() {
+  if constexpr (TINYLDP_STACK_SCRUB_BYTES != 0) {
+    volatile uint32_t area[(TINYLDP_STACK_SCRUB_BYTES + 3) / 4];
+    for (size_t i = 0; i < sizeof area / sizeof area[0]; ++i) area[i] = 0;
+  }
 }
 
 // A T (with a wipe() member) that wipes itself when it goes out of scope.
