@@ -220,7 +220,19 @@ class BernoulliBits {
   template <bool Or, class Rng>
   __attribute__((noinline)) static void ladder_bulk_words(Rng& rng, uint8_t* __restrict word,
                                                           uint32_t words) {
-    rng.template each_word<Word>(words, [&](Word u) {
+#if !defined(__ARM_FEATURE_UNALIGNED) && !defined(__x86_64__) && !defined(__aarch64__)
+    // Cores without unaligned word access (Cortex-M0, RV32): word loads where the report is
+    // word-aligned, byte loads otherwise (the same draws either way).
+    if (reinterpret_cast<uintptr_t>(word) % sizeof(Word) == 0) {
+      uint8_t* aligned = static_cast<uint8_t*>(__builtin_assume_aligned(word, sizeof(Word)));
+      rng.template each_word<Word>(words, [&](Word u) __attribute__((always_inline)) {
+        step<Or>(aligned, u);
+        aligned += sizeof(Word);
+      });
+      return;
+    }
+#endif
+    rng.template each_word<Word>(words, [&](Word u) __attribute__((always_inline)) {
       step<Or>(word, u);
       word += sizeof(Word);
     });
