@@ -14,6 +14,8 @@
 // error, not checked on every report.
 // Time and memory access depend on d and q only: q's bit picks "or" or "and" for a whole step
 // (a branch on the configuration), never on a random or private value.
+// Draws arrive in whole words from RandomBits::each_word (any bit offset, one loop), or one
+// draw per word from an Rng without it.
 // Cost: no RAM beyond out on 32-bit targets; on 64-bit machines with a bulk-capable Rng
 // (RandomBits' draw64_block_raw) and d a multiple of 64 (≤ 2^14), several steps' draws arrive
 // at once in a 2 KiB stack block (plus 2 KiB of lanes) and each step is one vector operation

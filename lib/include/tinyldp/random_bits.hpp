@@ -17,7 +17,9 @@
 // WipedOnExit<RandomBits<…>> does it on scope exit).
 // Cost: RAM = BufferBytes + 48 bytes on 32-bit targets (80 B with the default 32-byte buffer;
 // caller-owned, usually on the stack); time per draw is a few shifts plus one source call per
-// BufferBytes bytes (hosts: use a few hundred bytes, e.g. RandomBits<Source, 256>).
+// BufferBytes bytes (hosts: use a few hundred bytes, e.g. RandomBits<Source, 256>). Bulk words
+// (each_word, the unary-encoding ladder) cost a load, two shifts and an "or" each, plus a refill
+// every BufferBytes: RandomBits<Source, 128> for UE on microcontrollers (docs/target-costs.md).
 #ifndef TINYLDP_RANDOM_BITS_HPP
 #define TINYLDP_RANDOM_BITS_HPP
 
