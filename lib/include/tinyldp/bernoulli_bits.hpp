@@ -55,12 +55,7 @@ class BernoulliBits {
     uint64_t q_rest = q.num;
     for (unsigned step = 0; step < q.bits; ++step, q_rest >>= 1) {
       const bool q_bit = (static_cast<uint32_t>(q_rest) & 1u) != 0;
-      if (full_words == 0) {
-      } else if (q_bit) {
-        ladder_full_words<true>(rng, out, full_words);
-      } else {
-        ladder_full_words<false>(rng, out, full_words);
-      }
+      if (full_words != 0) ladder_full_words(rng, q_bit, out, full_words);
       if (tail_lanes != 0) {
         const Word u = static_cast<Word>(rng.draw(tail_lanes));
         store_tail(tail, tail_lanes,
@@ -203,40 +198,36 @@ class BernoulliBits {
   // the step's draws — a choice by the configuration only, the same for every value and draw.
   // `word` is restrict: the output is not the Rng's state, so the Rng's pointers and counters
   // may stay in registers across the output's byte-typed stores.
-  template <bool Or, class Rng>
-  static void ladder_full_words(Rng& rng, uint8_t* __restrict word, uint32_t words) {
+  template <class Rng>
+  static void ladder_full_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
     if constexpr (bulk_words<Rng>) {
-      ladder_bulk_words<Or>(rng, word, words);
+      ladder_bulk_words(rng, q_bit, word, words);
+    } else if (q_bit) {
+      for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) step<true>(word, draw_word(rng));
     } else {
-      for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) step<Or>(word, draw_word(rng));
+      for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) step<false>(word, draw_word(rng));
     }
   }
 
   template <class Rng>
-  static constexpr bool bulk_words = requires(Rng& rng, void (*use)(Word)) {
-    rng.template each_word<Word>(size_t{1}, use);
+  static constexpr bool bulk_words = requires(Rng& rng) {
+    rng.template each_word_run<Word>(size_t{1}, [](auto&) {});
   };
 
-  // The same with the draws in bulk (RandomBits::each_word, whose loop takes the step in).
-  // Out of line: inlined into privatize, the loop's registers spill on the 32-bit cores.
-  template <bool Or, class Rng>
-  __attribute__((noinline)) static void ladder_bulk_words(Rng& rng, uint8_t* __restrict word,
+  // The same with the draws in bulk (RandomBits::each_word_run): one copy of the delivery's
+  // code, "or" or "and" picked per stretch of buffered words, each a loop of its own. Out of
+  // line: inlined into privatize, the loop's registers spill on the 32-bit cores. One loop for
+  // any alignment of the report (the lane words are read and written bytewise where the core
+  // has no unaligned access).
+  template <class Rng>
+  __attribute__((noinline)) static void ladder_bulk_words(Rng& rng, bool q_bit, uint8_t* __restrict word,
                                                           uint32_t words) {
-#if !defined(__ARM_FEATURE_UNALIGNED) && !defined(__x86_64__) && !defined(__aarch64__)
-    // Cores without unaligned word access (Cortex-M0, RV32): word loads where the report is
-    // word-aligned, byte loads otherwise (the same draws either way).
-    if (reinterpret_cast<uintptr_t>(word) % sizeof(Word) == 0) {
-      uint8_t* aligned = static_cast<uint8_t*>(__builtin_assume_aligned(word, sizeof(Word)));
-      rng.template each_word<Word>(words, [&](Word u) __attribute__((always_inline)) {
-        step<Or>(aligned, u);
-        aligned += sizeof(Word);
-      });
-      return;
-    }
-#endif
-    rng.template each_word<Word>(words, [&](Word u) __attribute__((always_inline)) {
-      step<Or>(word, u);
-      word += sizeof(Word);
+    rng.template each_word_run<Word>(words, [&](auto& run) __attribute__((always_inline)) {
+      if (q_bit) {
+        do { step<true>(word, run.next()); word += sizeof(Word); } while (!run.done());
+      } else {
+        do { step<false>(word, run.next()); word += sizeof(Word); } while (!run.done());
+      }
     });
   }
 

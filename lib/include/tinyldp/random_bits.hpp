@@ -111,58 +111,75 @@ class RandomBits {
     return 64 - a;
   }
 
-  // Bulk delivery for word-wide consumers (the unary-encoding ladder on every machine): calls
-  // use(w) n times, w a Word (uint32_t or uint64_t) holding exactly what n calls of
-  // draw(8·sizeof(Word)) would return, and asks the source for the same BufferBytes requests
-  // in the same order. The words come straight from the buffer: the stream is the reservoir's
-  // bits followed by the buffered bytes, so every word is (carry | next << c) with c, the
+  // Bulk delivery for word-wide consumers (the unary-encoding ladder on every machine): n
+  // words, each a Word (uint32_t or uint64_t) holding exactly what a call of
+  // draw(8·sizeof(Word)) would return, with the same BufferBytes requests to the source in the
+  // same order. The words come straight from the buffer: the stream is the reservoir's bits
+  // followed by the buffered bytes, so every word is (carry | next << c) with c, the
   // reservoir's bit count, fixed for the whole call — one loop for every bit offset, aligned
-  // or not, and no 64-bit shifts on a 32-bit core. Always inlined, so that use() (a load, an
-  // "or"/"and" and a store) joins the loop.
-  template <class Word, class Use>
-  __attribute__((always_inline)) void each_word(size_t n, Use&& use) {
-    static_assert(sizeof(Word) == 4 || sizeof(Word) == 8, "32- or 64-bit words");
-    constexpr unsigned word_bits = 8 * sizeof(Word);
-    if (n == 0) return;
-    unsigned c = available_;
-    uint64_t rest = reservoir_;
-    if (sizeof(Word) == 4 && c >= 32) {  // a whole 32-bit word is in the reservoir
-      bits_drawn_ += 32;
-      use(static_cast<Word>(rest));
-      rest >>= 32;
-      c -= 32;
-      --n;
+  // or not, and no 64-bit shifts on a 32-bit core.
+  // each_word_run(n, run) calls run(WordRun&) once per stretch of buffered words; run takes
+  // every word of it with next() until done(): a consumer with two kinds of step (the ladder's
+  // "or" and "and") picks one per stretch and keeps a single copy of this code.
+  template <class Word>
+  class WordRun {
+   public:
+    __attribute__((always_inline)) Word next() {
+      Word v;
+      __builtin_memcpy(&v, __builtin_assume_aligned(p_, sizeof(Word)), sizeof v);  // (see p_)
+      v = le_native(v);
+      const Word w = static_cast<Word>(carry_ | static_cast<Word>(v << c_));
+      carry_ = shift_right_whole(v, 8 * sizeof(Word) - c_);  // v's top c bits
+      p_ += sizeof(Word);
+      return w;
     }
-    Word carry = static_cast<Word>(rest);  // c < word_bits bits
-    while (n != 0) {
+    bool done() const { return p_ == end_; }
+
+   private:
+    friend class RandomBits;
+    const uint8_t* p_;  // in buffer_, Word-aligned: word loads even where unaligned ones trap
+    const uint8_t* end_;
+    Word carry_;  // c_ < 8·sizeof(Word) bits
+    unsigned c_;
+  };
+
+  template <class Word, class Run>
+  __attribute__((always_inline)) void each_word_run(size_t n, Run&& run) {
+    static_assert(sizeof(Word) == 4 || sizeof(Word) == 8, "32- or 64-bit words");
+    if (n == 0) return;
+    WordRun<Word> words;
+    words.c_ = available_;
+    words.carry_ = static_cast<Word>(reservoir_);
+    if (sizeof(Word) == 4 && words.c_ >= 32) {
+      // 32 + c reservoir bits: the carry keeps the low c, the next 32 go back in front of the
+      // buffered bytes (over bytes already consumed: the reservoir came from the 8 before
+      // position_), so that the first word is (carry | those << c) like every other.
+      words.c_ -= 32;
+      position_ -= 4;
+      store_le<uint32_t>(buffer_ + position_, static_cast<uint32_t>(reservoir_ >> words.c_));
+      words.carry_ = static_cast<Word>(words.carry_ & ((Word{1} << words.c_) - 1));
+    }
+    do {
       if (position_ == BufferBytes) refill_buffer();
       const size_t left = (BufferBytes - position_) / sizeof(Word);
       const size_t here = left < n ? left : n;  // ≥ 1
-      // (Counted per buffer: a shift, where a 64-bit product would be a long multiply.)
-      bits_drawn_ += static_cast<uint32_t>(here * word_bits);
-      const uint8_t* p = static_cast<const uint8_t*>(__builtin_assume_aligned(buffer_ + position_, sizeof(Word)));
-      const uint8_t* const end = p + here * sizeof(Word);
-      do {
-        Word next;
-        __builtin_memcpy(&next, p, sizeof next);
-        next = le_native(next);
-        use(static_cast<Word>(carry | static_cast<Word>(next << c)));
-        carry = shift_right_whole(next, word_bits - c);  // next's top c bits
-        p += sizeof(Word);
-      } while (p != end);
+      // (Counted per stretch: a shift, where a 64-bit product would be a long multiply.)
+      bits_drawn_ += static_cast<uint32_t>(here * 8 * sizeof(Word));
+      words.p_ = buffer_ + position_;
+      words.end_ = words.p_ + here * sizeof(Word);
+      run(words);
       position_ += here * sizeof(Word);
       n -= here;
-    }
-    // The reservoir takes the carry; a half-used 64-bit buffer word (32-bit delivery) joins it,
-    // so that position_ stays a multiple of 8 for next_word().
-    rest = carry;
-    if (position_ % 8 != 0) {
-      rest |= uint64_t{load_le<uint32_t>(buffer_ + position_)} << c;
-      position_ += 4;
-      c += 32;
-    }
-    reservoir_ = rest;
-    available_ = c;
+    } while (n != 0);
+    end_words(words.carry_, words.c_);
+  }
+
+  // The same, one word at a time: use(w) for each of the n words.
+  template <class Word, class Use>
+  __attribute__((always_inline)) void each_word(size_t n, Use&& use) {
+    each_word_run<Word>(n, [&](WordRun<Word>& words) __attribute__((always_inline)) {
+      do use(words.next()); while (!words.done());
+    });
   }
 
   // Zeroes the buffered bytes already handed out, once per report. Out of line, so the
@@ -217,6 +234,18 @@ class RandomBits {
     return static_cast<Word>((v >> 1) >> (n - 1));
   }
 
+  // The reservoir takes a bulk delivery's carry (c bits); a half-used 64-bit buffer word
+  // (32-bit delivery) joins it, so that position_ stays a multiple of 8 for next_word().
+  void end_words(uint64_t carry, unsigned c) {
+    if (position_ % 8 != 0) {
+      carry |= uint64_t{load_le<uint32_t>(buffer_ + position_)} << c;
+      position_ += 4;
+      c += 32;
+    }
+    reservoir_ = carry;
+    available_ = c;
+  }
+
   // draw(n) when fewer than n bits are buffered: the `have` bits left, then the rest from the
   // next 64-bit word.
   uint64_t draw_across(unsigned n) {
@@ -267,7 +296,7 @@ class RandomBits {
   uint64_t reservoir_ = 0;
   uint64_t bits_drawn_ = 0;
   uint64_t bytes_pulled_ = 0;
-  uint8_t buffer_[BufferBytes] = {};
+  alignas(8) uint8_t buffer_[BufferBytes] = {};  // (aligned: bulk delivery loads whole words)
 };
 
 }  // namespace tinyldp
