@@ -154,24 +154,28 @@ class RandomBits {
       // 32 + c reservoir bits: the carry keeps the low c, the next 32 go back in front of the
       // buffered bytes (over bytes already consumed: the reservoir came from the 8 before
       // position_), so that the first word is (carry | those << c) like every other.
-      words.c_ -= 32;
+      const unsigned c = words.c_ - 32;
+      const uint32_t low = static_cast<uint32_t>(reservoir_), high = static_cast<uint32_t>(reservoir_ >> 32);
       position_ -= 4;
-      store_le<uint32_t>(buffer_ + position_, static_cast<uint32_t>(reservoir_ >> words.c_));
-      words.carry_ = static_cast<Word>(words.carry_ & ((Word{1} << words.c_) - 1));
+      store_le<uint32_t>(static_cast<uint8_t*>(__builtin_assume_aligned(buffer_ + position_, 4)),
+                         (low >> c) | ((high << 1) << (31 - c)));  // bits c..c+31 (32-bit shifts)
+      words.carry_ = static_cast<Word>(low & ((uint32_t{1} << c) - 1));
+      words.c_ = c;
     }
+    // (Counted once: a shift, where a 64-bit product per stretch would be a long multiply.)
+    bits_drawn_ += uint64_t{n} << (sizeof(Word) == 4 ? 5 : 6);
+    size_t bytes = n * sizeof(Word);
     do {
       if (position_ == BufferBytes) refill_buffer();
-      const size_t left = (BufferBytes - position_) / sizeof(Word);
-      const size_t here = left < n ? left : n;  // ≥ 1
-      // (Counted per stretch: a shift, where a 64-bit product would be a long multiply.)
-      bits_drawn_ += static_cast<uint32_t>(here * 8 * sizeof(Word));
+      const size_t buffered = BufferBytes - position_;
+      const size_t here = buffered < bytes ? buffered : bytes;  // whole words, ≥ 1
       words.p_ = buffer_ + position_;
-      words.end_ = words.p_ + here * sizeof(Word);
+      words.end_ = words.p_ + here;
       run(words);
-      position_ += here * sizeof(Word);
-      n -= here;
-    } while (n != 0);
-    end_words(words.carry_, words.c_);
+      position_ += here;
+      bytes -= here;
+    } while (bytes != 0);
+    end_words<Word>(words.carry_, words.c_);
   }
 
   // The same, one word at a time: use(w) for each of the n words.
@@ -236,13 +240,16 @@ class RandomBits {
 
   // The reservoir takes a bulk delivery's carry (c bits); a half-used 64-bit buffer word
   // (32-bit delivery) joins it, so that position_ stays a multiple of 8 for next_word().
-  void end_words(uint64_t carry, unsigned c) {
-    if (position_ % 8 != 0) {
-      carry |= uint64_t{load_le<uint32_t>(buffer_ + position_)} << c;
+  template <class Word>
+  void end_words(Word carry, unsigned c) {
+    uint64_t rest = carry;
+    if (sizeof(Word) == 4 && position_ % 8 != 0) {
+      const uint32_t next = load_le<uint32_t>(static_cast<const uint8_t*>(__builtin_assume_aligned(buffer_ + position_, 4)));
+      rest = uint64_t{shift_right_whole<uint32_t>(next, 32 - c)} << 32 | static_cast<uint32_t>(carry | next << c);
       position_ += 4;
       c += 32;
     }
-    reservoir_ = carry;
+    reservoir_ = rest;
     available_ = c;
   }
 
