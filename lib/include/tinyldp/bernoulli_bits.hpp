@@ -235,10 +235,10 @@ class BernoulliBits {
   template <class Rng>
   __attribute__((noinline)) static void ladder_bulk_words(Rng& rng, bool q_bit, uint8_t* __restrict word,
                                                           uint32_t words) {
-#if !defined(__ARM_FEATURE_UNALIGNED) && !defined(__x86_64__) && !defined(__aarch64__)
-    // Cores without unaligned access (Cortex-M0, RV32) read and write the lanes bytewise, so
-    // the step's own "or"/"and" is a small part of the loop: one loop for both saves the
-    // flash of a second (r & u | (r | u) & mask: mask all ones for "or", 0 for "and").
+#if __SIZEOF_POINTER__ == 4
+    // 32-bit cores: one loop for both steps, the flash of a second kept for the firmware's
+    // budget (docs/footprint.md) at three instructions a word (r & u | (r | u) & mask: mask
+    // all ones for "or", 0 for "and"; docs/target-costs.md has the cost per output bit).
     const Word mask = static_cast<Word>(Word{0} - Word{q_bit});
     rng.template each_word_run<Word>(words, [&](auto& run) __attribute__((always_inline)) {
       do {
