@@ -184,18 +184,6 @@ class BernoulliBits {
   // The output's lane words, always inlined in the ladder loops: as out-of-line calls (what
   // -Os picks for load_le/store_le once they have several callers) they made UE on Cortex-M0
   // and RV32 several times slower (commit 81f16e0 has the before/after instruction counts).
-  // Cores without unaligned word access (Cortex-M0, RV32) take the bytes one by one: there a
-  // word memcpy from a pointer of unknown alignment is a call to memcpy at -Os.
-#if !defined(__ARM_FEATURE_UNALIGNED) && !defined(__x86_64__) && !defined(__aarch64__)
-  __attribute__((always_inline)) static Word load_word(const uint8_t* p) {
-    Word w = 0;
-    for (size_t i = 0; i < sizeof(Word); ++i) w |= static_cast<Word>(Word{p[i]} << (8 * i));
-    return w;
-  }
-  __attribute__((always_inline)) static void store_word(uint8_t* p, Word w) {
-    for (size_t i = 0; i < sizeof(Word); ++i) p[i] = static_cast<uint8_t>(w >> (8 * i));
-  }
-#else
   __attribute__((always_inline)) static Word load_word(const uint8_t* p) {
     Word w;
     __builtin_memcpy(&w, p, sizeof w);
@@ -205,7 +193,6 @@ class BernoulliBits {
     w = le_native(w);
     __builtin_memcpy(p, &w, sizeof w);
   }
-#endif
 
   // One ladder step on the first `words` whole lane words: "or" (q's bit 1) or "and" (0) with
   // the step's draws — a choice by the configuration only, the same for every value and draw.
@@ -239,11 +226,16 @@ class BernoulliBits {
     // 32-bit cores: one loop for both steps, the flash of a second kept for the firmware's
     // budget (docs/footprint.md) at three instructions a word (r & u | (r | u) & mask: mask
     // all ones for "or", 0 for "and"; docs/target-costs.md has the cost per output bit).
+    // Where the core has no unaligned access (Cortex-M0, RV32) the lanes are read and written
+    // bytewise at any address (a word memcpy of unknown alignment is a call there at -Os); a
+    // word path for aligned reports made Cortex-M0 twice as fast but cost the OUE firmware
+    // 24 B of flash it does not have (docs/target-costs.md, docs/footprint.md).
     const Word mask = static_cast<Word>(Word{0} - Word{q_bit});
     rng.template each_word_run<Word>(words, [&](auto& run) __attribute__((always_inline)) {
       do {
-        const Word u = run.next(), r = load_word(word);
-        store_word(word, static_cast<Word>((r & u) | ((r | u) & mask)));
+        const Word u = run.next();
+        const Word r = lane_load(word);
+        lane_store(word, static_cast<Word>((r & u) | ((r | u) & mask)));
         word += sizeof(Word);
       } while (!run.done());
     });
@@ -255,6 +247,22 @@ class BernoulliBits {
         do { step<false>(word, run.next()); word += sizeof(Word); } while (!run.done());
       }
     });
+#endif
+  }
+
+  // A lane word of the bulk ladder on 32-bit cores: bytes where unaligned access is missing.
+  __attribute__((always_inline)) static Word lane_load(const uint8_t* p) {
+#if !defined(__ARM_FEATURE_UNALIGNED)
+    return get_le<Word>(p);
+#else
+    return load_word(p);
+#endif
+  }
+  __attribute__((always_inline)) static void lane_store(uint8_t* p, Word w) {
+#if !defined(__ARM_FEATURE_UNALIGNED)
+    put_le<Word>(p, w);
+#else
+    store_word(p, w);
 #endif
   }
 

@@ -118,7 +118,7 @@ class RandomBits {
   // followed by the buffered bytes, so every word is (carry | next << c) with c, the
   // reservoir's bit count, fixed for the whole call — one loop for every bit offset, aligned
   // or not, and no 64-bit shifts on a 32-bit core.
-  // each_word_run(n, run) calls run(WordRun&) once per stretch of buffered words; run takes
+  // each_word_run(n ≥ 1, run) calls run(WordRun&) once per stretch of buffered words; run takes
   // every word of it with next() until done(): a consumer with two kinds of step (the ladder's
   // "or" and "and") picks one per stretch and keeps a single copy of this code.
   template <class Word>
@@ -146,8 +146,7 @@ class RandomBits {
   template <class Word, class Run>
   __attribute__((always_inline)) void each_word_run(size_t n, Run&& run) {
     static_assert(sizeof(Word) == 4 || sizeof(Word) == 8, "32- or 64-bit words");
-    if (n == 0) return;
-    WordRun<Word> words;
+    WordRun<Word> words;  // (n ≥ 1: each_word checks, the ladder never asks for 0)
     words.c_ = available_;
     words.carry_ = static_cast<Word>(reservoir_);
     if (sizeof(Word) == 4 && words.c_ >= 32) {
@@ -181,6 +180,7 @@ class RandomBits {
   // The same, one word at a time: use(w) for each of the n words.
   template <class Word, class Use>
   __attribute__((always_inline)) void each_word(size_t n, Use&& use) {
+    if (n == 0) return;
     each_word_run<Word>(n, [&](WordRun<Word>& words) __attribute__((always_inline)) {
       do use(words.next()); while (!words.done());
     });

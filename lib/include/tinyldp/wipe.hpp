@@ -52,14 +52,13 @@ constexpr size_t stack_scrub_bytes(size_t measured) {
 inline constexpr size_t default_stack_scrub = stack_scrub_bytes(192);
 
 // Zeroes Bytes of stack right below the caller's frame: a local array of fixed size (the stack
-// analysis sees a bounded frame), word stores four to a loop turn, kept by volatile. Out of
+// analysis sees a bounded frame), a word store per loop turn (4 instructions), kept by volatile. Out of
 // line, so the array lies where the caller's callees had their frames.
 template <size_t Bytes>
 __attribute__((noinline)) void scrub_stack() {
   if constexpr (Bytes != 0) {
     volatile uint32_t area[(Bytes + 15) / 16 * 4];
-#pragma GCC unroll 4
-    for (size_t i = 0; i < sizeof area / sizeof area[0]; ++i) area[i] = 0;
+    for (volatile uint32_t* p = area; p != area + sizeof area / sizeof area[0]; ++p) *p = 0;
   }
 }
 
