@@ -128,6 +128,7 @@ void fail(const char* what) {
 // ------------------------------------------------------------------------------- workloads
 
 using TestRng = RandomBits<port::InsecureTestSource>;
+using LadderRng = RandomBits<port::InsecureTestSource, 128>;
 constexpr Epsilon eps = Epsilon::from_double(1.0);
 
 // Counter units for `reports` calls of body(i) (each must return Status::ok).
@@ -142,7 +143,7 @@ uint32_t time_reports(int reports, Body body) {
 // The source's own cost: the same fills RandomBits makes (whole 32-byte buffers), `bytes` long.
 uint32_t time_source_fill(uint64_t bytes) {
   port::InsecureTestSource source(3);
-  uint8_t buffer[32];
+  uint8_t buffer[128];
   const uint32_t before = counter_read();
   for (uint64_t done = 0; done < bytes; done += sizeof buffer)
     (void)source.fill(buffer, sizeof buffer, TINYLDP_ENTROPY_BLOCKING);
@@ -186,7 +187,7 @@ void unary(const char* name, bool optimized, uint32_t d, int reports) {
     return fail(name);
   uint8_t report[128];  // d <= 1024
   port::InsecureTestSource source(1);
-  TestRng rng(source);
+  LadderRng rng(source);
   const uint32_t units = time_reports(reports, [&](int i) {
     return ue.privatize(static_cast<uint32_t>(i) % d, rng, report, ue.report_bytes());
   });

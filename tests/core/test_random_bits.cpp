@@ -160,3 +160,48 @@ TEST(bulk_raw_draws_read_zero_after_a_failure) {
   CHECK_EQ(nonzero, 0u);
   CHECK_EQ(rng.draw(64), 0u);
 }
+
+// each_word<W>(n, use): after 0..63 leftover bits, runs of 32- and 64-bit words (within, across
+// and spanning whole buffers, 8- and 32-byte buffers) equal the same number of draw(32)/draw(64)
+// calls, the stream continues where it should, and the source sees the same requests.
+template <class Word, size_t Buffer>
+uint32_t each_word_mismatches(unsigned lead) {
+  InsecureTestSource a(lead + 100), b(lead + 100);
+  tinyldp::RandomBits<InsecureTestSource, Buffer> bulk(a), single(b);
+  uint32_t mismatches = 0;
+  if (lead != 0) mismatches += bulk.draw(lead) != single.draw(lead);
+  const size_t runs[] = {1, 2, 3, 4, 5, 8, 9, 17, 0, 70};
+  for (size_t n : runs) {
+    bulk.template each_word<Word>(n, [&](Word w) { mismatches += w != single.draw(8 * sizeof(Word)); });
+    mismatches += bulk.draw(3) != single.draw(3);  // and every offset in between
+  }
+  mismatches += bulk.draw(61) != single.draw(61);
+  mismatches += bulk.bits_drawn() != single.bits_drawn();
+  mismatches += bulk.bytes_pulled() != single.bytes_pulled();
+  mismatches += a.calls() != b.calls();
+  return mismatches;
+}
+
+TEST(bulk_words_are_the_stream_at_every_offset) {
+  uint32_t mismatches = 0;
+  for (unsigned lead = 0; lead < 64; ++lead) {
+    mismatches += each_word_mismatches<uint32_t, 8>(lead);
+    mismatches += each_word_mismatches<uint32_t, 32>(lead);
+    mismatches += each_word_mismatches<uint64_t, 8>(lead);
+    mismatches += each_word_mismatches<uint64_t, 128>(lead);
+  }
+  CHECK_EQ(mismatches, 0u);
+}
+
+TEST(bulk_words_read_zero_after_a_failure) {
+  InsecureTestSource src(1);
+  src.fail_on_call(2);
+  tinyldp::RandomBits<InsecureTestSource> rng(src);
+  rng.draw(5);
+  uint32_t nonzero_after = 0, count = 0;
+  // Words 8.. (stream bits 261..) lie wholly in the failed second request: zeros.
+  rng.each_word<uint32_t>(24, [&](uint32_t w) { nonzero_after += count++ >= 8 && w != 0; });
+  CHECK(rng.status() == tinyldp::Status::entropy_failed);
+  CHECK_EQ(nonzero_after, 0u);
+  CHECK_EQ(rng.draw(64), 0u);
+}

@@ -8,8 +8,9 @@
 // k-RR (k = 4), the noise word left in the buffer singled out the value — so finding none is
 // what defeats it. Runs on the host and on every target (the stack is scanned where the report's
 // frames were: below the stack pointer; under ASan, whose frames live elsewhere, only the
-// RandomBits object is scanned). On the targets the stack's residue is printed, not yet
-// asserted (see expect_no_residue).
+// RandomBits object is scanned). Every report path ends by scrubbing its own measured stretch
+// of the stack below its frame (scrub_stack, release<Bytes>, wipe.hpp); the stack is asserted
+// on every target (hr on Cortex-M4F still open: see expect_no_residue).
 #include <stddef.h>
 #include <stdint.h>
 
@@ -106,12 +107,17 @@ bool contains(const uint32_t* words, size_t n, uint32_t w) {
   return lo < n && words[lo] == w;
 }
 
-// Counts the 4-byte windows of [p, p + n) that hold a used word.
-size_t residue(const volatile uint8_t* p, size_t n, const uint32_t* words, size_t count) {
+// Counts the 4-byte windows of [p, p + n) that hold a used word; *first_at receives the offset
+// of the first (n when none).
+size_t residue(const volatile uint8_t* p, size_t n, const uint32_t* words, size_t count,
+               size_t* first_at = nullptr) {
   size_t found = 0;
+  if (first_at != nullptr) *first_at = n;
   for (size_t i = 0; i + 4 <= n; ++i) {
     const uint32_t w = uint32_t{p[i]} | uint32_t{p[i + 1]} << 8 | uint32_t{p[i + 2]} << 16 | uint32_t{p[i + 3]} << 24;
-    found += contains(words, count, w) ? 1u : 0u;
+    const bool hit = contains(words, count, w);
+    if (hit && found == 0 && first_at != nullptr) *first_at = i;
+    found += hit ? 1u : 0u;
   }
   return found;
 }
@@ -158,9 +164,9 @@ void expect_no_residue(const char* what, Rng& rng, Report report, int warmup = 2
   }
   n = kept;
   const size_t in_rng = residue(reinterpret_cast<const volatile uint8_t*>(&rng), sizeof rng, used, n);
-  size_t in_stack = 0;
+  size_t in_stack = 0, first_at = paint_bytes;
 #if !defined(TINYLDP_TEST_SANITIZED)
-  in_stack = residue(stack_copy, paint_bytes, used, n);
+  in_stack = residue(stack_copy, paint_bytes, used, n, &first_at);
 #endif
   if (in_rng != 0 || in_stack != 0) {
     test::print(what);
@@ -168,17 +174,21 @@ void expect_no_residue(const char* what, Rng& rng, Report report, int warmup = 2
     test::print_u64(in_rng);
     test::print(", in the stack: ");
     test::print_u64(in_stack);
+    if (in_stack != 0) {
+      test::print(", the deepest ");
+      test::print_u64(paint_bytes - first_at);
+      test::print(" bytes below the caller's stack pointer");
+    }
     test::print("\n");
   }
   CHECK_EQ(in_rng, 0u);
-#if defined(TINYLDP_TEST_ON_TARGET)
-  // Not yet on the 32-bit targets (issue #14 item 2 stays open): there the report path spills
-  // some 64-bit draws into its own stack frames, which stay in RAM after it returns (1 to 6
-  // words per report, printed above); the frames are the mechanism's, inlined into its caller.
-  (void)in_stack;
-#else
-  CHECK_EQ(in_stack, 0u);
+#if defined(__ARM_FP) && defined(TINYLDP_TEST_ON_TARGET)
+  // Open (issue #14 item 2): on Cortex-M4F one word of hr's report stays 20–28 B below the
+  // caller's stack pointer, in the frame the report path shares with it (above the scrubbed
+  // area; drawing out of line did not move it); printed above.
+  if (__builtin_strcmp(what, "hr") == 0) return;
 #endif
+  CHECK_EQ(in_stack, 0u);
 }
 
 constexpr Epsilon one = Epsilon::from_ratio(1, 1);

@@ -14,6 +14,8 @@
 // error, not checked on every report.
 // Time and memory access depend on d and q only: q's bit picks "or" or "and" for a whole step
 // (a branch on the configuration), never on a random or private value.
+// Draws arrive in whole words from RandomBits::each_word (any bit offset, one loop), or one
+// draw per word from an Rng without it.
 // Cost: no RAM beyond out on 32-bit targets; on 64-bit machines with a bulk-capable Rng
 // (RandomBits' draw64_block_raw) and d a multiple of 64 (≤ 2^14), several steps' draws arrive
 // at once in a 2 KiB stack block (plus 2 KiB of lanes) and each step is one vector operation
@@ -45,24 +47,19 @@ class BernoulliBits {
     // partial word; the random bit order is the same either way.
     const uint32_t full_words = d / word_bits;
     const unsigned tail_lanes = d % word_bits;
-    if (!ladder_word_major(q, rng, out, bytes_for(d), full_words, tail_lanes)) {
-      // Step 0 starts from all-zero lanes, so it stores "q's bit 0 and u" without reading the
-      // output: every byte of it is written (no zeroing pass). q is shifted down one
-      // bit per step: a 64-bit shift by one is two instructions on a 32-bit core.
-      uint64_t q_rest = q.num;
-      bool q_bit = (q_rest & 1u) != 0;
-      uint8_t* const tail = ladder_first_words(rng, q_bit, out, full_words);
-      if (tail_lanes != 0)
-        store_tail(tail, tail_lanes, static_cast<Word>(rng.draw(tail_lanes)) & static_cast<Word>(Word{0} - Word{q_bit}));
-      for (unsigned step = 1; step < q.bits; ++step) {
-        q_rest >>= 1;
-        q_bit = (static_cast<uint32_t>(q_rest) & 1u) != 0;
-        ladder_full_words(rng, q_bit, out, full_words);
-        if (tail_lanes != 0) {
-          const Word u = static_cast<Word>(rng.draw(tail_lanes));
-          store_tail(tail, tail_lanes,
-                     ladder_step(load_tail(tail, tail_lanes), u, static_cast<Word>(Word{0} - Word{q_bit})));
-        }
+    if (ladder_word_major(q, rng, out, bytes_for(d), full_words, tail_lanes)) return;
+    // The lanes start at 0, so step 0 is an ordinary step ("or" gives u, "and" gives 0). q is
+    // shifted down one bit per step: a 64-bit shift by one is two instructions on a 32-bit core.
+    zero(out, bytes_for(d));
+    uint8_t* const tail = out + size_t{full_words} * sizeof(Word);
+    uint64_t q_rest = q.num;
+    for (unsigned step = 0; step < q.bits; ++step, q_rest >>= 1) {
+      const bool q_bit = (static_cast<uint32_t>(q_rest) & 1u) != 0;
+      if (full_words != 0) ladder_full_words(rng, q_bit, out, full_words);
+      if (tail_lanes != 0) {
+        const Word u = static_cast<Word>(rng.draw(tail_lanes));
+        store_tail(tail, tail_lanes,
+                   ladder_step(load_tail(tail, tail_lanes), u, static_cast<Word>(Word{0} - Word{q_bit})));
       }
     }
   }
@@ -197,27 +194,82 @@ class BernoulliBits {
     __builtin_memcpy(p, &w, sizeof w);
   }
 
-  // Ladder step 0 on all-zero lanes: "q's bit and u", stored without reading the output.
-  template <class Rng>
-  static uint8_t* ladder_first_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
-    const Word mask = static_cast<Word>(Word{0} - Word{q_bit});
-    for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) store_word(word, draw_word(rng) & mask);
-    return word;
-  }
-
-  // One ladder step on the first `words` whole lane words; returns the first byte after them.
-  // q's bit picks "or" or "and" for the whole step: a branch on the configuration only.
+  // One ladder step on the first `words` whole lane words: "or" (q's bit 1) or "and" (0) with
+  // the step's draws — a choice by the configuration only, the same for every value and draw.
   // `word` is restrict: the output is not the Rng's state, so the Rng's pointers and counters
   // may stay in registers across the output's byte-typed stores.
   template <class Rng>
-  static uint8_t* ladder_full_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
-    uint8_t* const end = word + size_t{words} * sizeof(Word);
-    if (q_bit) {
-      for (; word != end; word += sizeof(Word)) store_word(word, load_word(word) | draw_word(rng));
+  static void ladder_full_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
+    if constexpr (bulk_words<Rng>) {
+      ladder_bulk_words(rng, q_bit, word, words);
+    } else if (q_bit) {
+      for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) step<true>(word, draw_word(rng));
     } else {
-      for (; word != end; word += sizeof(Word)) store_word(word, load_word(word) & draw_word(rng));
+      for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) step<false>(word, draw_word(rng));
     }
-    return word;
+  }
+
+  template <class Rng>
+  static constexpr bool bulk_words = requires(Rng& rng) {
+    rng.template each_word_run<Word>(size_t{1}, [](auto&) {});
+  };
+
+  // The same with the draws in bulk (RandomBits::each_word_run): one copy of the delivery's
+  // code, "or" or "and" picked per stretch of buffered words, each a loop of its own. Out of
+  // line: inlined into privatize, the loop's registers spill on the 32-bit cores. One loop for
+  // any alignment of the report (the lane words are read and written bytewise where the core
+  // has no unaligned access).
+  template <class Rng>
+  __attribute__((noinline)) static void ladder_bulk_words(Rng& rng, bool q_bit, uint8_t* __restrict word,
+                                                          uint32_t words) {
+#if __SIZEOF_POINTER__ == 4
+    // 32-bit cores: one loop for both steps, the flash of a second kept for the firmware's
+    // budget (docs/footprint.md) at three instructions a word (r & u | (r | u) & mask: mask
+    // all ones for "or", 0 for "and"; docs/target-costs.md has the cost per output bit).
+    // Where the core has no unaligned access (Cortex-M0, RV32) the lanes are read and written
+    // bytewise at any address (a word memcpy of unknown alignment is a call there at -Os); a
+    // word path for aligned reports made Cortex-M0 twice as fast but cost the OUE firmware
+    // 24 B of flash it does not have (docs/target-costs.md, docs/footprint.md).
+    const Word mask = static_cast<Word>(Word{0} - Word{q_bit});
+    rng.template each_word_run<Word>(words, [&](auto& run) __attribute__((always_inline)) {
+      do {
+        const Word u = run.next();
+        const Word r = lane_load(word);
+        lane_store(word, static_cast<Word>((r & u) | ((r | u) & mask)));
+        word += sizeof(Word);
+      } while (!run.done());
+    });
+#else
+    rng.template each_word_run<Word>(words, [&](auto& run) __attribute__((always_inline)) {
+      if (q_bit) {
+        do { step<true>(word, run.next()); word += sizeof(Word); } while (!run.done());
+      } else {
+        do { step<false>(word, run.next()); word += sizeof(Word); } while (!run.done());
+      }
+    });
+#endif
+  }
+
+  // A lane word of the bulk ladder on 32-bit cores: bytes where unaligned access is missing.
+  __attribute__((always_inline)) static Word lane_load(const uint8_t* p) {
+#if !defined(__ARM_FEATURE_UNALIGNED)
+    return get_le<Word>(p);
+#else
+    return load_word(p);
+#endif
+  }
+  __attribute__((always_inline)) static void lane_store(uint8_t* p, Word w) {
+#if !defined(__ARM_FEATURE_UNALIGNED)
+    put_le<Word>(p, w);
+#else
+    store_word(p, w);
+#endif
+  }
+
+  template <bool Or>
+  __attribute__((always_inline)) static void step(uint8_t* word, Word u) {
+    const Word r = load_word(word);
+    store_word(word, Or ? static_cast<Word>(r | u) : static_cast<Word>(r & u));
   }
 
   template <class Rng>
@@ -229,7 +281,6 @@ class BernoulliBits {
     else
       return static_cast<Word>(rng.draw(word_bits));
   }
-
 };
 
 }  // namespace tinyldp

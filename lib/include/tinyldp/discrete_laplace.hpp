@@ -161,7 +161,7 @@ class DiscreteLaplace {
     const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});
     const uint32_t in_domain = static_cast<uint32_t>(ct::less64(offset, uint64_t{width_} + 1));
     const uint32_t y = noisy_offset(offset & ct::mask64(in_domain), rng);
-    return release(rng, in_domain, static_cast<int32_t>(int64_t{lo_} + int64_t{y}), report);
+    return release<stack_scrub_bytes(152)>(rng, in_domain, static_cast<int32_t>(int64_t{lo_} + int64_t{y}), report);
   }
 
  private:

@@ -17,6 +17,7 @@
 
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/wipe.hpp"
 
 namespace tinyldp {
 
@@ -44,10 +45,14 @@ constexpr void clear_report(uint8_t* report, size_t n) {
 }
 
 // The random bits a report used are not left in the Rng's buffer (RandomBits::forget_drawn;
-// an Rng without one, like a benchmark's table of words, keeps nothing to forget).
-template <class Rng>
+// an Rng without one, like a benchmark's table of words, keeps nothing to forget), nor in the
+// ScrubBytes of stack below (scrub_stack, wipe.hpp: each mechanism's measured size).
+template <size_t ScrubBytes = default_stack_scrub, class Rng>
 __attribute__((always_inline)) inline void forget_drawn(Rng& rng) {
-  if constexpr (requires { rng.forget_drawn(); }) rng.forget_drawn();
+  if constexpr (requires { rng.forget_drawn(); }) {
+    rng.forget_drawn();
+    scrub_stack<ScrubBytes>();
+  }
 }
 // A report buffer that cannot hold the report's n bytes: zeroed, as far as it goes, and
 // refused (true: privatize returns buffer_too_small).
@@ -59,10 +64,10 @@ constexpr bool refuse_small_buffer(uint8_t* report, size_t report_size, size_t n
 // Publishes a drawn report (see above) and returns the privatize call's status. Always
 // inlined: as a call of its own it would tip GCC's -Os inliner into keeping some mechanisms'
 // privatize out of line (more flash and stack in docs/footprint.md).
-template <class Rng, class Report>
+template <size_t ScrubBytes, class Rng, class Report>
 __attribute__((always_inline)) inline Status release(Rng& rng, uint32_t in_domain,
                                                      const Report& drawn, Report& report) {
-  forget_drawn(rng);
+  forget_drawn<ScrubBytes>(rng);
   if (!rng.ok()) {
     report = Report{};
     return rng.status();
@@ -73,10 +78,10 @@ __attribute__((always_inline)) inline Status release(Rng& rng, uint32_t in_domai
 
 // The same for a report written in place (already masked by in_domain as it was written):
 // its n bytes are zeroed after a failed draw.
-template <class Rng>
+template <size_t ScrubBytes, class Rng>
 __attribute__((always_inline)) inline Status release_in_place(Rng& rng, uint32_t in_domain,
                                                               uint8_t* report, size_t n) {
-  forget_drawn(rng);
+  forget_drawn<ScrubBytes>(rng);
   if (!rng.ok()) {
     clear_report(report, n);
     return rng.status();

@@ -95,7 +95,7 @@ class HadamardResponse {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t row = static_cast<uint32_t>(rng.draw(log_k_));
     const uint8_t bit = rr_.randomize(hadamard_bit(row, value), rng);
-    return release(rng, in_domain, HadamardReport{row, bit}, report);
+    return release<stack_scrub_bytes(84)>(rng, in_domain, HadamardReport{row, bit}, report);
   }
 
  private:

@@ -186,7 +186,7 @@ class SummationHistogram {
         report[at / 8] = static_cast<uint8_t>(report[at / 8] | (((shifted >> b) & 1u) << (at % 8)));
       }
     }
-    return release_in_place(rng, in_domain, report, n);
+    return release_in_place<stack_scrub_bytes(272)>(rng, in_domain, report, n);
   }
 
  private:

@@ -91,7 +91,7 @@ class KaryRr {
   Status privatize(uint32_t value, Rng& rng, uint32_t& report) const {
     const uint32_t in_domain = ct::less(value, k_);
     const uint32_t y = randomize(value, rng);
-    return release(rng, in_domain, y, report);
+    return release<stack_scrub_bytes(168)>(rng, in_domain, y, report);
   }
 
   // The k-RR step alone, for mechanisms that randomize an internal value (a hash, a level):

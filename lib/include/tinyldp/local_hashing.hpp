@@ -151,7 +151,7 @@ class LocalHashing {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t seed = static_cast<uint32_t>(rng.draw(seed_bits_));
     const uint32_t y = grr_.randomize(local_hash(seed, value, grr_.domain()), rng);
-    return release(rng, in_domain, LocalHashingReport{seed, y}, report);
+    return release<stack_scrub_bytes(88)>(rng, in_domain, LocalHashingReport{seed, y}, report);
   }
 
  private:

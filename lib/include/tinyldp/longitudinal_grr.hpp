@@ -274,7 +274,7 @@ class LongitudinalGrr {
     const uint32_t safe = value & ct::mask(in_domain);  // out of the domain: drawn as 0, discarded
     const uint32_t y = chain_.refresh(chain_.memoize(safe, memo), rng);
     forget_drawn(memo);
-    return release(rng, in_domain, y, report);
+    return release<default_stack_scrub>(rng, in_domain, y, report);
   }
 
  private:

@@ -17,7 +17,9 @@
 // WipedOnExit<RandomBits<…>> does it on scope exit).
 // Cost: RAM = BufferBytes + 48 bytes on 32-bit targets (80 B with the default 32-byte buffer;
 // caller-owned, usually on the stack); time per draw is a few shifts plus one source call per
-// BufferBytes bytes (hosts: use a few hundred bytes, e.g. RandomBits<Source, 256>).
+// BufferBytes bytes (hosts: use a few hundred bytes, e.g. RandomBits<Source, 256>). Bulk words
+// (each_word, the unary-encoding ladder) cost a load, two shifts and an "or" each, plus a refill
+// every BufferBytes: RandomBits<Source, 128> for UE on microcontrollers (docs/target-costs.md).
 #ifndef TINYLDP_RANDOM_BITS_HPP
 #define TINYLDP_RANDOM_BITS_HPP
 
@@ -109,6 +111,81 @@ class RandomBits {
     return 64 - a;
   }
 
+  // Bulk delivery for word-wide consumers (the unary-encoding ladder on every machine): n
+  // words, each a Word (uint32_t or uint64_t) holding exactly what a call of
+  // draw(8·sizeof(Word)) would return, with the same BufferBytes requests to the source in the
+  // same order. The words come straight from the buffer: the stream is the reservoir's bits
+  // followed by the buffered bytes, so every word is (carry | next << c) with c, the
+  // reservoir's bit count, fixed for the whole call — one loop for every bit offset, aligned
+  // or not, and no 64-bit shifts on a 32-bit core.
+  // each_word_run(n ≥ 1, run) calls run(WordRun&) once per stretch of buffered words; run takes
+  // every word of it with next() until done(): a consumer with two kinds of step (the ladder's
+  // "or" and "and") picks one per stretch and keeps a single copy of this code.
+  template <class Word>
+  class WordRun {
+   public:
+    __attribute__((always_inline)) Word next() {
+      Word v;
+      __builtin_memcpy(&v, __builtin_assume_aligned(p_, sizeof(Word)), sizeof v);  // (see p_)
+      v = le_native(v);
+      const Word w = static_cast<Word>(carry_ | static_cast<Word>(v << c_));
+      carry_ = shift_right_whole(v, 8 * sizeof(Word) - c_);  // v's top c bits
+      p_ += sizeof(Word);
+      return w;
+    }
+    bool done() const { return p_ == end_; }
+
+   private:
+    friend class RandomBits;
+    const uint8_t* p_;  // in buffer_, Word-aligned: word loads even where unaligned ones trap
+    const uint8_t* end_;
+    Word carry_;  // c_ < 8·sizeof(Word) bits
+    unsigned c_;
+  };
+
+  template <class Word, class Run>
+  __attribute__((always_inline)) void each_word_run(size_t n, Run&& run) {
+    static_assert(sizeof(Word) == 4 || sizeof(Word) == 8, "32- or 64-bit words");
+    WordRun<Word> words;  // (n ≥ 1: each_word checks, the ladder never asks for 0)
+    words.c_ = available_;
+    words.carry_ = static_cast<Word>(reservoir_);
+    if (sizeof(Word) == 4 && words.c_ >= 32) {
+      // 32 + c reservoir bits: the carry keeps the low c, the next 32 go back in front of the
+      // buffered bytes (over bytes already consumed: the reservoir came from the 8 before
+      // position_), so that the first word is (carry | those << c) like every other.
+      const unsigned c = words.c_ - 32;
+      const uint32_t low = static_cast<uint32_t>(reservoir_), high = static_cast<uint32_t>(reservoir_ >> 32);
+      position_ -= 4;
+      store_le<uint32_t>(static_cast<uint8_t*>(__builtin_assume_aligned(buffer_ + position_, 4)),
+                         (low >> c) | ((high << 1) << (31 - c)));  // bits c..c+31 (32-bit shifts)
+      words.carry_ = static_cast<Word>(low & ((uint32_t{1} << c) - 1));
+      words.c_ = c;
+    }
+    // (Counted once: a shift, where a 64-bit product per stretch would be a long multiply.)
+    bits_drawn_ += uint64_t{n} << (sizeof(Word) == 4 ? 5 : 6);
+    size_t bytes = n * sizeof(Word);
+    do {
+      if (position_ == BufferBytes) refill_buffer();
+      const size_t buffered = BufferBytes - position_;
+      const size_t here = buffered < bytes ? buffered : bytes;  // whole words, ≥ 1
+      words.p_ = buffer_ + position_;
+      words.end_ = words.p_ + here;
+      run(words);
+      position_ += here;
+      bytes -= here;
+    } while (bytes != 0);
+    end_words<Word>(words.carry_, words.c_);
+  }
+
+  // The same, one word at a time: use(w) for each of the n words.
+  template <class Word, class Use>
+  __attribute__((always_inline)) void each_word(size_t n, Use&& use) {
+    if (n == 0) return;
+    each_word_run<Word>(n, [&](WordRun<Word>& words) __attribute__((always_inline)) {
+      do use(words.next()); while (!words.done());
+    });
+  }
+
   // Zeroes the buffered bytes already handed out, once per report. Out of line, so the
   // per-draw path keeps its registers (a store per drawn word there costs stack on Cortex-M0).
   __attribute__((noinline)) void forget_drawn() { tinyldp::wipe(buffer_, position_); }
@@ -142,6 +219,39 @@ class RandomBits {
     return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
   }
   static constexpr uint64_t shift_right(uint64_t v, unsigned n) { return n >= 64 ? 0 : v >> n; }
+
+  // v >> n for n = 1..bits of Word, where a shift by the whole width gives 0: one register
+  // shift on ARM (whose shifts by 32 give 0), two shifts elsewhere (C leaves it undefined).
+  template <class Word>
+  __attribute__((always_inline)) static Word shift_right_whole(Word v, unsigned n) {
+#if defined(__arm__) && defined(__thumb2__)
+    if constexpr (sizeof(Word) == 4) {
+      __asm__("lsr %0, %1, %2" : "=r"(v) : "r"(v), "r"(n));
+      return v;
+    }
+#elif defined(__arm__) && defined(__thumb__)
+    if constexpr (sizeof(Word) == 4) {
+      __asm__("lsr %0, %1" : "+l"(v) : "l"(n) : "cc");  // LSRS (inline asm is in divided syntax here)
+      return v;
+    }
+#endif
+    return static_cast<Word>((v >> 1) >> (n - 1));
+  }
+
+  // The reservoir takes a bulk delivery's carry (c bits); a half-used 64-bit buffer word
+  // (32-bit delivery) joins it, so that position_ stays a multiple of 8 for next_word().
+  template <class Word>
+  void end_words(Word carry, unsigned c) {
+    uint64_t rest = carry;
+    if (sizeof(Word) == 4 && position_ % 8 != 0) {
+      const uint32_t next = load_le<uint32_t>(static_cast<const uint8_t*>(__builtin_assume_aligned(buffer_ + position_, 4)));
+      rest = uint64_t{shift_right_whole<uint32_t>(next, 32 - c)} << 32 | static_cast<uint32_t>(carry | next << c);
+      position_ += 4;
+      c += 32;
+    }
+    reservoir_ = rest;
+    available_ = c;
+  }
 
   // draw(n) when fewer than n bits are buffered: the `have` bits left, then the rest from the
   // next 64-bit word.
@@ -193,7 +303,7 @@ class RandomBits {
   uint64_t reservoir_ = 0;
   uint64_t bits_drawn_ = 0;
   uint64_t bytes_pulled_ = 0;
-  uint8_t buffer_[BufferBytes] = {};
+  alignas(8) uint8_t buffer_[BufferBytes] = {};  // (aligned: bulk delivery loads whole words)
 };
 
 }  // namespace tinyldp

@@ -69,7 +69,7 @@ class BinaryRr {
   // report ← bit with probability p, else 1 − bit. bit must be 0 or 1.
   template <class Rng>
   Status privatize(uint32_t bit, Rng& rng, uint8_t& report) const {
-    return release(rng, ct::less(bit, 2), randomize(bit, rng), report);
+    return release<stack_scrub_bytes(0)>(rng, ct::less(bit, 2), randomize(bit, rng), report);
   }
 
   // The RR step alone, for mechanisms that randomize an internal bit (Hadamard response): the

@@ -113,7 +113,7 @@ class StochasticDiscretization {
         static_cast<uint32_t>(value) & ct::mask(in_domain)) |
         static_cast<int32_t>(static_cast<uint32_t>(lo_) & ct::mask(in_domain ^ 1u));
     const uint32_t y = krr_.randomize(round(safe, u), rng);
-    return release(rng, in_domain, y, report);
+    return release<stack_scrub_bytes(216)>(rng, in_domain, y, report);
   }
 
  private:

@@ -318,7 +318,7 @@ class TwoStageRr {
       for (unsigned i = 0; i * 8 < lanes; ++i) report[4 * w + i] = static_cast<uint8_t>(out >> (8 * i));
     }
     forget_drawn(memo);
-    return release_in_place(rng, in_domain, report, n);
+    return release_in_place<default_stack_scrub>(rng, in_domain, report, n);
   }
 
  private:

@@ -155,7 +155,7 @@ class UnaryEncoding {
       else
         store_tail(word, lanes, out);
     }
-    return release_in_place(rng, in_domain, report, n);
+    return release_in_place<stack_scrub_bytes(232)>(rng, in_domain, report, n);
   }
 
  private:

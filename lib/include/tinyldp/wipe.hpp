@@ -17,6 +17,7 @@
 #define TINYLDP_WIPE_HPP
 
 #include <stddef.h>
+#include <stdint.h>
 
 // True when T has a trivial destructor (a compiler builtin: the core includes no <type_traits>).
 #if defined(__clang__)
@@ -30,6 +31,35 @@ namespace tinyldp {
 inline void wipe(void* p, size_t n) {
   __builtin_memset(p, 0, n);
   __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+// Bytes of stack a report path scrubs below the frame that ends the report: where the frames
+// of its callees (RandomBits' draws and refills, the source's fill, UE's ladder) were, and
+// where 32-bit cores leave spilled draws. Each mechanism passes its own (release<Bytes>,
+// fail_closed.hpp), the deepest residue tests/privacy/test_no_noise_left finds on the 32-bit
+// targets without a scrub, rounded up to 16 B, and at least 96 B (RandomBits' draw path:
+// draw, draw_across and refill_buffer, whose words that test only sees when a report refills).
+// 64-bit hosts: 0 (their report frames keep none: the same test, on the host). A build may
+// set one size for every path (-DTINYLDP_STACK_SCRUB_BYTES=…, 0 turns the scrub off).
+constexpr size_t stack_scrub_bytes(size_t measured) {
+#if defined(TINYLDP_STACK_SCRUB_BYTES)
+  return (void)measured, size_t{TINYLDP_STACK_SCRUB_BYTES};
+#else
+  return __SIZEOF_POINTER__ == 4 ? (measured < 96 ? 96 : (measured + 15) / 16 * 16) : 0;
+#endif
+}
+// The default for a report path without a measured size of its own (the memoized streams).
+inline constexpr size_t default_stack_scrub = stack_scrub_bytes(192);
+
+// Zeroes Bytes of stack right below the caller's frame: a local array of fixed size (the stack
+// analysis sees a bounded frame), a word store per loop turn (4 instructions), kept by volatile. Out of
+// line, so the array lies where the caller's callees had their frames.
+template <size_t Bytes>
+__attribute__((noinline)) void scrub_stack() {
+  if constexpr (Bytes != 0) {
+    volatile uint32_t area[(Bytes + 15) / 16 * 4];
+    for (volatile uint32_t* p = area; p != area + sizeof area / sizeof area[0]; ++p) *p = 0;
+  }
 }
 
 // A T (with a wipe() member) that wipes itself when it goes out of scope.
