@@ -91,8 +91,8 @@ before = open(csv_path).read()
 p = script("--no-plots")
 check(p.returncode == 0 and "timed out" not in p.stderr and open(csv_path).read() == before,
       f"a second run reuses the cache\n{p.stderr}")
-p = script("--stop", "max-change")
-check(p.returncode != 0 and "--fresh" in p.stderr and "stop = largest-cell" in p.stderr,
+p = script("--stop", "largest-cell")
+check(p.returncode != 0 and "--fresh" in p.stderr and "stop = max-change" in p.stderr,
       f"another stopping rule against the cache is refused with the way out: {p.stderr.strip()[-300:]}")
 p = script("--k", "2,9")
 check(p.returncode != 0 and "k must be in 2" in p.stderr, f"k = 9 refused: {p.stderr.strip()[-200:]}")
