@@ -77,19 +77,8 @@ std::optional<MultiAttributeSchema> MultiAttributeSchema::make(MechanismId proto
             " attributes, not " + std::to_string(attributes.size());
     return std::nullopt;
   }
-  std::vector<std::uint32_t> sizes;
-  for (const auto& a : attributes) {
-    if (a.size < 2) {
-      error = "attribute '" + a.name + "' has " + std::to_string(a.size) + " values: at least 2 are needed";
-      return std::nullopt;
-    }
-    if (!a.labels.empty() && a.labels.size() != a.size) {
-      error = "attribute '" + a.name + "' has " + std::to_string(a.labels.size()) + " labels for " +
-              std::to_string(a.size) + " values";
-      return std::nullopt;
-    }
-    sizes.push_back(a.size);
-  }
+  const std::vector<std::uint32_t> sizes = checked_attribute_sizes(attributes, error);
+  if (sizes.empty()) return std::nullopt;
   const auto d = static_cast<std::uint32_t>(sizes.size());
   MultiAttributeSchema s;
   s.protocol_ = protocol;

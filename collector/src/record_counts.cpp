@@ -36,6 +36,24 @@ void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
 
 }  // namespace
 
+std::vector<std::uint32_t> checked_attribute_sizes(const std::vector<RecordAttribute>& attributes,
+                                                   std::string& error) {
+  std::vector<std::uint32_t> sizes;
+  for (const auto& a : attributes) {
+    if (a.size < 2) {
+      error = "attribute '" + a.name + "' has " + std::to_string(a.size) + " values: at least 2 are needed";
+      return {};
+    }
+    if (!a.labels.empty() && a.labels.size() != a.size) {
+      error = "attribute '" + a.name + "' has " + std::to_string(a.labels.size()) + " labels for " +
+              std::to_string(a.size) + " values";
+      return {};
+    }
+    sizes.push_back(a.size);
+  }
+  return sizes;
+}
+
 std::optional<RecordSchema> RecordSchema::make(std::vector<RecordAttribute> attributes, Dyadic f, Dyadic p,
                                                Dyadic q, std::string& error) {
   if (attributes.empty() || attributes.size() > max_record_attributes) {
@@ -43,19 +61,8 @@ std::optional<RecordSchema> RecordSchema::make(std::vector<RecordAttribute> attr
             std::to_string(attributes.size());
     return std::nullopt;
   }
-  std::vector<std::uint32_t> sizes;
-  for (const auto& a : attributes) {
-    if (a.size < 2) {
-      error = "attribute '" + a.name + "' has " + std::to_string(a.size) + " values: at least 2 are needed";
-      return std::nullopt;
-    }
-    if (!a.labels.empty() && a.labels.size() != a.size) {
-      error = "attribute '" + a.name + "' has " + std::to_string(a.labels.size()) + " labels for " +
-              std::to_string(a.size) + " values";
-      return std::nullopt;
-    }
-    sizes.push_back(a.size);
-  }
+  const std::vector<std::uint32_t> sizes = checked_attribute_sizes(attributes, error);
+  if (sizes.empty()) return std::nullopt;
   RecordSchema s;
   const Status st = CollectorRecordRr::configure_rappor(f, p, q, sizes.data(),
                                                         static_cast<std::uint32_t>(sizes.size()), s.mechanism_);

@@ -38,6 +38,12 @@ struct RecordAttribute {
   std::vector<std::string> labels;   // value v's label (empty: the numbers 0 … size − 1)
 };
 
+// The attributes' domain sizes, each checked (at least 2 values; as many labels as values, if
+// any): empty with the reason in `error` when one is not. Records and multi-attribute reports
+// alike.
+std::vector<std::uint32_t> checked_attribute_sizes(const std::vector<RecordAttribute>& attributes,
+                                                   std::string& error);
+
 // What a record is and how it was privatized.
 class RecordSchema {
  public:
