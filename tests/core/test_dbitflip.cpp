@@ -208,7 +208,7 @@ TEST(bucket_supports_follow_the_channel_over_a_fleet) {
     const uint32_t x = i % 4 < 2 ? 0 : i % 4 == 2 ? 30 : 100;
     DBitFlipReport r;
     CHECK_EQ(histogram.privatize(x, TestMemoKey{i + 1}, rng, r), Status::ok);
-    for (uint32_t t = 0; t < 3; ++t) support[r.bucket[t] < 11 ? r.bucket[t] : 0] += (r.bits >> t) & 1u;
+    for (uint32_t t = 0; t < 3; ++t) support[r.bucket[t] < 11 ? r.bucket[t] : 0] += (uint32_t{r.bits} >> t) & 1u;
   }
   const double f[11] = {0.5, 0, 0, 0.25, 0, 0, 0, 0, 0, 0, 0.25};
   for (uint32_t v = 0; v < 11; ++v)

@@ -106,7 +106,7 @@ TEST(a_rappor_report_and_a_record_attribute_draw_independent_memos) {
     CHECK_EQ(alone.privatize(value, key, rng, a, sizeof a), Status::ok);
     CHECK_EQ(record.privatize(&value, key, rng, b, sizeof b), Status::ok);
     for (uint32_t i = 0; i < 32; ++i) {
-      const bool same = ((a[i / 8] ^ b[i / 8]) >> (i % 8) & 1u) == 0;
+      const bool same = ((static_cast<uint32_t>(a[i / 8] ^ b[i / 8]) >> (i % 8)) & 1u) == 0;
       (i == value ? agree_set : agree_unset) += same;
     }
   }

@@ -241,7 +241,7 @@ class DBitFlip {
   }
   static constexpr uint32_t get_bits(const uint8_t* payload, unsigned bits, unsigned& at) {
     uint32_t v = 0;
-    for (unsigned i = 0; i < bits; ++i, ++at) v |= uint32_t{(payload[at / 8] >> (at % 8)) & 1u} << i;
+    for (unsigned i = 0; i < bits; ++i, ++at) v |= ((uint32_t{payload[at / 8]} >> (at % 8)) & 1u) << i;
     return v;
   }
 
