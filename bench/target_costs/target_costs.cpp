@@ -295,6 +295,14 @@ void numeric() {
   write_line("dlaplace", 101, "report", units, 64);
 }
 
+// The memo key the memoized cases report with (a fixed secret, generation 0).
+port::MemoKey test_memo_key() {
+  const uint8_t secret[32] = {1, 2, 3};
+  port::MemoKey key;
+  key.set(secret, 0);
+  return key;
+}
+
 // Memoized L-OSUE (ε∞ = 2, ε₁ = 1): per report, the memo recomputed from the ChaCha20 memo key
 // (its PRF blocks included) and the instantaneous stage drawn from the test source.
 void memoized(uint32_t d, int reports) {
@@ -302,9 +310,7 @@ void memoized(uint32_t d, int reports) {
   if (TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1),
                                   TwoStageRr::one_hot(d), m) != Status::ok)
     return fail("l_osue");
-  const uint8_t secret[32] = {1, 2, 3};
-  port::MemoKey key;
-  key.set(secret, 0);
+  const port::MemoKey key = test_memo_key();
   port::InsecureTestSource source(1);
   TestRng rng(source);
   uint8_t report[128];  // d <= 1024
@@ -322,9 +328,7 @@ void dbitflip(int reports) {
   if (DBitFlip::configure(Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1), DBitFlip::Layout{1024, 64, 4, 0}, m) !=
       Status::ok)
     return fail("dbitflip");
-  const uint8_t secret[32] = {1, 2, 3};
-  port::MemoKey key;
-  key.set(secret, 0);
+  const port::MemoKey key = test_memo_key();
   port::InsecureTestSource source(1);
   TestRng rng(source);
   DBitFlip::Report report;

@@ -151,6 +151,37 @@ void describe_em(const Aggregator& total, const collector::ObservationModel& mod
               << ": the estimate after that many steps, not yet the maximum (docs/accuracy.md)\n";
 }
 
+// What every table is of: the mechanism, its ε, parameters, report counts, post-processing.
+Json about_reports(const Aggregator& total, const AggregateOptions& o, std::uint64_t rejected,
+                   const std::string& postprocess) {
+  const Mechanism& m = total.mechanism();
+  Json about;
+  about["mechanism"] = collector::name_of(m.config().id);
+  about["requested_epsilon"] = as_double(m.config().epsilon);
+  about["realized_epsilon"] = as_double(m.realized_epsilon());
+  if (m.takes_sensitivity()) about["local_epsilon"] = as_double(m.local_epsilon());
+  if (m.memoized()) {
+    about["epsilon_one"] = as_double(m.local_epsilon());
+    about["epsilon_infinity"] = as_double(*m.epsilon_infinity());
+  }
+  if (o.epoch) about["epoch"] = *o.epoch;
+  for (const auto& p : m.parameters()) about[p.name] = p.value;
+  about["reports"] = total.reports();
+  about["rejected"] = rejected;
+  about["postprocess"] = postprocess;
+  about["confidence"] = o.confidence;
+  return about;
+}
+
+// --truth FILE as a column to read (--column, --truth-no-header, --missing, --clamp).
+ValueSource truth_source(const AggregateOptions& o) {
+  ValueSource source = o.truth_fields;
+  source.path = *o.truth;
+  source.column = o.truth_column;
+  source.has_header = !o.truth_no_header;
+  return source;
+}
+
 // The estimates as one table: the items' frequencies (numeric: over the levels or values,
 // and the mean), the truth when given, and what they are of. A numeric distribution's chart
 // shows the non-negative estimate: with --postprocess none, EM's (chart_em).
@@ -160,20 +191,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   if (o.labels && m.numeric())
     throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reports numbers");
   EstimateTable t;
-  t.about["mechanism"] = collector::name_of(m.config().id);
-  t.about["requested_epsilon"] = as_double(m.config().epsilon);
-  t.about["realized_epsilon"] = as_double(m.realized_epsilon());
-  if (m.takes_sensitivity()) t.about["local_epsilon"] = as_double(m.local_epsilon());
-  if (m.memoized()) {
-    t.about["epsilon_one"] = as_double(m.local_epsilon());
-    t.about["epsilon_infinity"] = as_double(*m.epsilon_infinity());
-  }
-  if (o.epoch) t.about["epoch"] = *o.epoch;
-  for (const auto& p : m.parameters()) t.about[p.name] = p.value;
-  t.about["reports"] = total.reports();
-  t.about["rejected"] = rejected;
-  t.about["postprocess"] = name_of(post);
-  t.about["confidence"] = o.confidence;
+  t.about = about_reports(total, o, rejected, name_of(post));
   using collector::Postprocess;
   if (o.truth_column) {
     const bool index = o.truth_column->find_first_not_of("0123456789") == std::string::npos;
@@ -211,10 +229,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     }
   }
   if (o.truth) {
-    ValueSource source = o.truth_fields;
-    source.path = *o.truth;
-    source.column = o.truth_column;
-    source.has_header = !o.truth_no_header;
+    const ValueSource source = truth_source(o);
     std::vector<double> counts(m.domain(), 0.0);
     double sum = 0;
     const InputCounts read = for_each_private_value(source, m, labels ? &*labels : nullptr, [&](std::int64_t v) {
@@ -259,17 +274,7 @@ EstimateTable bloom_table(const Aggregator& total, const AggregateOptions& o, st
   const auto decode = collector::decode_bloom(m, total.support(), candidates, o.significance, error);
   if (!decode) throw BadInput(*o.candidates + ": " + error);
   EstimateTable t;
-  t.about["mechanism"] = collector::name_of(m.config().id);
-  t.about["requested_epsilon"] = as_double(m.config().epsilon);
-  t.about["realized_epsilon"] = as_double(m.realized_epsilon());
-  t.about["epsilon_one"] = as_double(m.local_epsilon());
-  t.about["epsilon_infinity"] = as_double(*m.epsilon_infinity());
-  if (o.epoch) t.about["epoch"] = *o.epoch;
-  for (const auto& p : m.parameters()) t.about[p.name] = p.value;
-  t.about["reports"] = total.reports();
-  t.about["rejected"] = rejected;
-  t.about["postprocess"] = "nnls";
-  t.about["confidence"] = o.confidence;
+  t.about = about_reports(total, o, rejected, "nnls");
   t.about["candidates"] = candidates.size();
   t.about["cohorts_reporting"] = decode->cohorts_reporting;
   t.about["detection_significance"] = decode->significance;
@@ -296,10 +301,7 @@ EstimateTable bloom_table(const Aggregator& total, const AggregateOptions& o, st
             << "unexplained mass " << decode->unexplained << "\n";
   t.about["detected"] = std::move(detected);
   if (o.truth) {
-    ValueSource source = o.truth_fields;
-    source.path = *o.truth;
-    source.column = o.truth_column;
-    source.has_header = !o.truth_no_header;
+    const ValueSource source = truth_source(o);
     std::map<std::uint32_t, std::size_t> index;
     for (std::size_t j = 0; j < candidates.size(); ++j) index[collector::bloom_value(candidates[j])] = j;
     std::vector<double> counts(candidates.size(), 0.0);
