@@ -4,10 +4,7 @@
 // L-OSUE report (OUE at ε∞ = 2 memoized, then SUE: ε₁ = 1; d = 256) is framed and sent. The
 // DRBG and the flash image are the application's (app_*); the key and the report live on the
 // stack.
-#include "footprint.hpp"
-#include "tinyldp/port/entropy/chacha20_drbg.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
-#include "tinyldp/port/storage/emulated_flash.hpp"
+#include "memo_boot.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
 namespace {
@@ -17,19 +14,10 @@ constexpr auto mechanism = tinyldp::TwoStageRr::make_chain(
 constexpr auto description = mechanism.description();
 }  // namespace
 
-tinyldp::port::ChaCha20Drbg app_drbg;  // a plain global: .bss, nothing to construct or destroy
-uint8_t app_flash[2 * 128];
-
 extern "C" int footprint_run() {
-  tinyldp::port::ChaCha20Drbg& drbg = app_drbg;
-  PlatformTrng trng;
-  if (drbg.seed(trng) != tinyldp::EntropyResult::ok) return 1;
-  tinyldp::port::EmulatedFlash flash(app_flash, {128, 2, 4, 0xFF});
-  tinyldp::Record<tinyldp::port::EmulatedFlash> record(flash, 0, 1);
   tinyldp::port::MemoKey key;
-  if (tinyldp::port::load_or_provision_memo_key(drbg, record, key) != tinyldp::port::MemoKeyResult::ok)
-    return 1;
-  tinyldp::RandomBits<tinyldp::port::ChaCha20Drbg, 8> rng(drbg);
+  if (!footprint_memo_boot(key)) return 1;
+  tinyldp::RandomBits<tinyldp::port::ChaCha20Drbg, 8> rng(app_drbg);
   uint8_t payload[mechanism.report_bytes()];
   if (mechanism.privatize(platform_sensor_value() & 255u, key, rng, payload, sizeof payload) !=
       tinyldp::Status::ok)

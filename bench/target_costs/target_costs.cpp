@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
@@ -294,6 +295,14 @@ void numeric() {
   write_line("dlaplace", 101, "report", units, 64);
 }
 
+// The memo key the memoized cases report with (a fixed secret, generation 0).
+port::MemoKey test_memo_key() {
+  const uint8_t secret[32] = {1, 2, 3};
+  port::MemoKey key;
+  key.set(secret, 0);
+  return key;
+}
+
 // Memoized L-OSUE (ε∞ = 2, ε₁ = 1): per report, the memo recomputed from the ChaCha20 memo key
 // (its PRF blocks included) and the instantaneous stage drawn from the test source.
 void memoized(uint32_t d, int reports) {
@@ -301,9 +310,7 @@ void memoized(uint32_t d, int reports) {
   if (TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1),
                                   TwoStageRr::one_hot(d), m) != Status::ok)
     return fail("l_osue");
-  const uint8_t secret[32] = {1, 2, 3};
-  port::MemoKey key;
-  key.set(secret, 0);
+  const port::MemoKey key = test_memo_key();
   port::InsecureTestSource source(1);
   TestRng rng(source);
   uint8_t report[128];  // d <= 1024
@@ -311,6 +318,24 @@ void memoized(uint32_t d, int reports) {
     return m.privatize(static_cast<uint32_t>(i) % d, key, rng, report, m.report_bytes());
   });
   write_line("l_osue", d, "report", units, static_cast<uint64_t>(reports));
+}
+
+// dBitFlip over 0 … 1024 (grid step 64: k = 17 buckets, d = 4; ε∞ = 2, ε₁ = 1): per report, the
+// device draw (α and the d buckets) and the memo recomputed from the ChaCha20 memo key, the flips
+// drawn from the test source.
+void dbitflip(int reports) {
+  DBitFlip m;
+  if (DBitFlip::configure(Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1), DBitFlip::Layout{1024, 64, 4, 0}, m) !=
+      Status::ok)
+    return fail("dbitflip");
+  const port::MemoKey key = test_memo_key();
+  port::InsecureTestSource source(1);
+  TestRng rng(source);
+  DBitFlip::Report report;
+  const uint32_t units = time_reports(reports, [&](int i) {
+    return m.privatize(static_cast<uint32_t>(i * 37) % 1025u, key, rng, report);
+  });
+  write_line("dbitflip", m.buckets(), "report", units, static_cast<uint64_t>(reports));
 }
 
 // Requests up to 4 KiB: too large for the stack of the smallest board.
@@ -374,6 +399,7 @@ int main() {
   for (uint32_t d : domains) frequency_oracles(d);
   memoized(16, 64);
   memoized(256, 16);
+  dbitflip(32);
   drbg();
   if (failed) {
     write("error,a report or request failed\n");

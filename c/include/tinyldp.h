@@ -422,9 +422,11 @@ int tinyldp_memo_key_provisioned(const tinyldp_memo_key* key); /* 1 or 0 */
 uint32_t tinyldp_memo_key_generation(const tinyldp_memo_key* key);
 /* This device's cohort among `cohorts` (≥ 1; Bloom encodings), fixed for the generation. */
 uint32_t tinyldp_memo_key_cohort(const tinyldp_memo_key* key, uint32_t cohorts);
-/* A keyed 64-bit tag of (attribute, value): what the ledger remembers instead of the value. */
-uint64_t tinyldp_memo_key_value_tag(const tinyldp_memo_key* key, uint32_t attribute,
-                                    uint32_t value);
+/* A keyed 64-bit tag of (mechanism, attribute, value): what the ledger remembers instead of the
+ * value. `mechanism` is the reporting mechanism's wire id (TINYLDP_MECHANISM_…): two mechanisms
+ * in one ledger slot hold different memos of a value, so their tags differ. */
+uint64_t tinyldp_memo_key_value_tag(const tinyldp_memo_key* key, uint8_t mechanism,
+                                    uint32_t attribute, uint32_t value);
 /* Forgets the key: unprovisioned. */
 void tinyldp_memo_key_wipe(tinyldp_memo_key* key);
 const char* tinyldp_memo_key_result_string(tinyldp_memo_key_result result);

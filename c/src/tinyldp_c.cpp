@@ -481,9 +481,9 @@ uint32_t tinyldp_memo_key_generation(const tinyldp_memo_key* key) {
 uint32_t tinyldp_memo_key_cohort(const tinyldp_memo_key* key, uint32_t cohorts) {
   return object<port::MemoKey>(key).cohort(cohorts);
 }
-uint64_t tinyldp_memo_key_value_tag(const tinyldp_memo_key* key, uint32_t attribute,
-                                    uint32_t value) {
-  return object<port::MemoKey>(key).value_tag(attribute, value);
+uint64_t tinyldp_memo_key_value_tag(const tinyldp_memo_key* key, uint8_t mechanism,
+                                    uint32_t attribute, uint32_t value) {
+  return object<port::MemoKey>(key).value_tag(static_cast<wire::MechanismId>(mechanism), attribute, value);
 }
 void tinyldp_memo_key_wipe(tinyldp_memo_key* key) { object<port::MemoKey>(key).wipe(); }
 const char* tinyldp_memo_key_result_string(tinyldp_memo_key_result result) {
@@ -588,7 +588,7 @@ tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_
   const TwoStageRr& m = object<TwoStageRr>(mechanism);
   const port::MemoKey& k = object<port::MemoKey>(key);
   return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).charge_memoized(
-      attribute, k.value_tag(m.encoding().attribute, value), k.generation(),
+      attribute, k.memo_value_tag(m.memo_attribute_word(), value), k.generation(),
       m.epsilon_infinity()));
 }
 tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger) {

@@ -29,7 +29,12 @@ const std::vector<std::uint64_t>& Aggregator::support() const {
 ParseError Aggregator::ingest(std::span<const std::uint8_t> report) {
   const ParseResult parsed = parse_report(report, mechanism_.description());
   if (!parsed.ok()) return parsed.error;
-  if (columns_) {
+  if (mechanism_.bloom()) {
+    const auto& h = parsed.report.header;
+    const auto cohort = (h.fields & wire::field_cohort) ? std::optional<std::uint32_t>(h.cohort) : std::nullopt;
+    const ParseError content = mechanism_.count_bloom(cohort, parsed.report.payload, support_);
+    if (content != ParseError::none) return content;
+  } else if (columns_) {
     const ParseError content = mechanism_.check_payload(parsed.report.payload);
     if (content != ParseError::none) return content;
     columns_->add(parsed.report.payload);

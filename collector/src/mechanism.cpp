@@ -177,6 +177,10 @@ std::string config_difference(const MechanismConfig& given, const MechanismConfi
   if (auto d = dyadic("q", given.irr_q, canonical.irr_q); !d.empty()) return d;
   if (given.grid_step != canonical.grid_step) return field("grid step", given.grid_step, canonical.grid_step);
   if (given.sampled != canonical.sampled) return field("sampled buckets", given.sampled, canonical.sampled);
+  if (given.bloom_hashes != canonical.bloom_hashes)
+    return field("bloom hashes", given.bloom_hashes, canonical.bloom_hashes);
+  if (given.bloom_cohorts != canonical.bloom_cohorts)
+    return field("bloom cohorts", given.bloom_cohorts, canonical.bloom_cohorts);
   return {};
 }
 
@@ -279,6 +283,17 @@ std::string TwoStageModel::check_parameters(const MechanismConfig& c) {
   if (c.domain > TwoStageRr::max_bits)
     return name + "'s domain is at most " + std::to_string(TwoStageRr::max_bits) + " (got " +
            std::to_string(c.domain) + ")";
+  if (c.bloom() || c.bloom_cohorts != 0) {
+    if (c.bloom_hashes < 1 || c.bloom_hashes > TwoStageRr::max_hashes)
+      return "a Bloom filter's hashes must be 1 … " + std::to_string(TwoStageRr::max_hashes) + " (got " +
+             std::to_string(c.bloom_hashes) + ")";
+    if (c.bloom_cohorts < 1 || c.bloom_cohorts > TwoStageRr::max_cohorts)
+      return "a Bloom filter's cohorts must be 1 … " + std::to_string(TwoStageRr::max_cohorts) + " (got " +
+             std::to_string(c.bloom_cohorts) + ")";
+    if (std::uint64_t{c.bloom_cohorts} * (c.domain + 1) > max_collector_domain)
+      return "cohorts x (bloom bits + 1) = " + std::to_string(std::uint64_t{c.bloom_cohorts} * (c.domain + 1)) +
+             " counts is above the collector's limit " + std::to_string(max_collector_domain);
+  }
   if (c.id == MechanismId::two_stage) {
     if (c.epsilon.q32 != 0 || c.epsilon_one.q32 != 0)
       return "rappor is configured by f, p and q (its epsilons follow from them), not by epsilon";
@@ -293,7 +308,8 @@ std::string TwoStageModel::check_parameters(const MechanismConfig& c) {
 }
 
 Status TwoStageModel::configure(const MechanismConfig& c, TwoStageModel& out, MechanismConfig&) {
-  const auto e = TwoStageRr::one_hot(c.domain);
+  const auto e = c.bloom() ? TwoStageRr::bloom(c.domain, c.bloom_hashes, c.bloom_cohorts)
+                           : TwoStageRr::one_hot(c.domain);
   switch (c.id) {
     case MechanismId::two_stage: return TwoStageRr::configure_rappor(c.prr_f, c.irr_p, c.irr_q, e, out.core);
     case MechanismId::l_sue: return TwoStageRr::configure_chain(UeStage::sue, UeStage::sue, c.epsilon, c.epsilon_one, e, out.core, c.precision);
@@ -439,6 +455,8 @@ Epsilon Mechanism::local_epsilon() const {
 }
 
 std::vector<Mechanism::Parameter> Mechanism::parameters() const {
+  if (bloom())
+    return {{"bloom_bits", config_.domain}, {"hashes", config_.bloom_hashes}, {"cohorts", config_.bloom_cohorts}};
   if (!numeric()) return {{"domain", domain_}};
   std::vector<Parameter> p = {{"lo", config_.lo}, {"hi", config_.hi}};
   if (takes_levels()) p.push_back({"levels", config_.levels});
@@ -538,8 +556,20 @@ std::uint64_t Mechanism::max_support_per_report() const {
   return std::visit([](const auto& m) { return m.max_support_per_report(); }, model_);
 }
 
+ParseError Mechanism::count_bloom(std::optional<std::uint32_t> cohort, std::span<const std::uint8_t> payload,
+                                  std::span<std::uint64_t> support) const {
+  const auto* model = std::get_if<TwoStageModel>(&model_);
+  if (model == nullptr || !model->bloom()) return ParseError::wrong_mechanism;
+  if (!cohort) return ParseError::missing_cohort;
+  if (*cohort >= config_.bloom_cohorts) return ParseError::value_out_of_range;
+  const ParseError content = check_payload(payload);
+  if (content != ParseError::none) return content;
+  model->add_bloom_support(*cohort, payload, support);
+  return ParseError::none;
+}
+
 bool Mechanism::uses_bit_columns() const {
-  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::bit_columns; });
+  return !config_.bloom() && model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::bit_columns; });
 }
 
 namespace {

@@ -25,7 +25,8 @@ constexpr std::size_t memo_block_at = report_file_header_v3_bytes;
 // Version 4 (the memoized mechanisms): version 3's 96 bytes (magic "TLDPREP4"; an all-zero label
 //            digest: no mapping), then epsilon_one_q32(8) f(u64 num 8, bits 1) p(9) q(9)
 //            grid_step(u32 4: 1bitmean, dbitflip, else 0) sampled(u32 4: dbitflip, else 0)
-//            reserved(21): 160 bytes.
+//            bloom_hashes(u32 4) bloom_cohorts(u32 4) (a Bloom filter's h and m; 0 for one-hot,
+//            which older files wrote as reserved zeros) reserved(13): 160 bytes.
 namespace {
 std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
   std::vector<std::uint8_t> h(which, which + 8);
@@ -67,6 +68,8 @@ std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMapp
     }
     append_le<std::uint64_t>(h, c.grid_step, 4);
     append_le<std::uint64_t>(h, c.sampled, 4);
+    append_le<std::uint64_t>(h, c.bloom_hashes, 4);
+    append_le<std::uint64_t>(h, c.bloom_cohorts, 4);
     h.resize(report_file_header_v4_bytes, 0);
     return h;
   }
@@ -133,6 +136,10 @@ std::optional<ReportFileConfig> parse_report_file_config(std::span<const std::ui
     c.grid_step = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[at], 4));
     at += 4;
     c.sampled = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[at], 4));
+    at += 4;
+    c.bloom_hashes = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[at], 4));
+    at += 4;
+    c.bloom_cohorts = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[at], 4));
     at += 4;
     for (; at < size; ++at) reserved_zero = reserved_zero && h[at] == 0;
   }

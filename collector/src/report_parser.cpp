@@ -23,6 +23,7 @@ const char* to_string(ParseError e) {
     case ParseError::unknown_fields: return "unknown header field bits";
     case ParseError::nonzero_padding: return "nonzero padding bits";
     case ParseError::value_out_of_range: return "value outside the domain";
+    case ParseError::missing_cohort: return "a Bloom-filter report without its cohort field";
   }
   return "unknown error";
 }

@@ -50,7 +50,7 @@ __attribute__((noinline)) Result Device::boot(tinyldp::CEntropySource seed_sourc
 // privatized straight into the frame, after the wire header.
 __attribute__((noinline)) Result Device::report(uint32_t value, uint32_t device_id) {
   const tinyldp::LedgerResult charged = ledger_.charge_memoized(
-      0, key_.value_tag(0, value), key_.generation(), mechanism.epsilon_infinity());
+      0, key_.memo_value_tag(mechanism.memo_attribute_word(), value), key_.generation(), mechanism.epsilon_infinity());
   if (charged == tinyldp::LedgerResult::budget_exhausted) return Result::budget_exhausted;
   if (charged != tinyldp::LedgerResult::ok) return Result::storage_failed;
   uint8_t frame[tinyldp::serial::frame_bytes(report_bytes)];

@@ -829,7 +829,7 @@ PYBIND11_MODULE(_native, mod) {
     throw py::value_error("kind is categorical or numeric");
   }, py::arg("kind") = py::none());
   py::list errors;
-  for (int e = 0; e <= static_cast<int>(collector::ParseError::value_out_of_range); ++e)
+  for (int e = 0; e <= static_cast<int>(collector::ParseError::missing_cohort); ++e)
     errors.append(collector::to_string(static_cast<collector::ParseError>(e)));
   mod.attr("PARSE_ERRORS") = errors;
   mod.def("normal_quantile_two_sided", &collector::normal_quantile_two_sided, py::arg("confidence"));

@@ -396,7 +396,9 @@ void expect_same_key(const port::MemoKey& cpp, const tinyldp_memo_key* c) {
   CHECK_EQ(tinyldp_memo_key_provisioned(c), cpp.provisioned() ? 1 : 0);
   CHECK_EQ(tinyldp_memo_key_generation(c), cpp.generation());
   CHECK_EQ(tinyldp_memo_key_cohort(c, 64), cpp.cohort(64));
-  for (uint32_t v = 0; v < 4; ++v) CHECK_EQ(tinyldp_memo_key_value_tag(c, 1, v), cpp.value_tag(1, v));
+  for (uint32_t v = 0; v < 4; ++v)
+    CHECK_EQ(tinyldp_memo_key_value_tag(c, TINYLDP_MECHANISM_L_OSUE, 1, v),
+             cpp.value_tag(wire::MechanismId::l_osue, 1, v));
 }
 
 // Memoized reports of `values` from both APIs, the IRR from copies of the same source, with
@@ -481,11 +483,11 @@ TEST(memo_key_provisions_loads_and_rekeys_like_cpp) {
   CHECK_EQ(tinyldp_memo_key_load_or_provision(&rebooted, &record, &keys.c_drbg), TINYLDP_MEMO_KEY_OK);
   expect_same_key(keys.cpp_key, &rebooted);
   // Re-keying: the next generation, a new secret, durable; the same in both APIs.
-  const uint64_t old_tag = tinyldp_memo_key_value_tag(&rebooted, 1, 0);
+  const uint64_t old_tag = tinyldp_memo_key_value_tag(&rebooted, TINYLDP_MECHANISM_L_OSUE, 1, 0);
   CHECK(port::rekey_memo_key(keys.cpp_drbg, keys.cpp_record, keys.cpp_key) == port::MemoKeyResult::ok);
   CHECK_EQ(tinyldp_memo_key_rekey(&rebooted, &record, &keys.c_drbg), TINYLDP_MEMO_KEY_OK);
   CHECK_EQ(tinyldp_memo_key_generation(&rebooted), 1u);
-  CHECK(tinyldp_memo_key_value_tag(&rebooted, 1, 0) != old_tag);
+  CHECK(tinyldp_memo_key_value_tag(&rebooted, TINYLDP_MECHANISM_L_OSUE, 1, 0) != old_tag);
   expect_same_key(keys.cpp_key, &rebooted);
   CHECK(bytes_equal(flashes[0].bytes, flashes[1].bytes, sizeof flashes[0].bytes));
   CStorageDevice c_flash(device);  // what C wrote, C++ reads
@@ -661,7 +663,7 @@ TEST(ledger_charges_refuses_and_reboots_like_cpp) {
     CHECK_EQ(int(a), int(b));
     expect_same_ledger(cpp, &c);
   };
-  const auto tag = [&](uint32_t value) { return keys.cpp_key.value_tag(0, value); };
+  const auto tag = [&](uint32_t value) { return keys.cpp_key.value_tag(wire::MechanismId::l_osue, 0, value); };
   const uint32_t generation = keys.cpp_key.generation();
   both(cpp.charge(eps_one), tinyldp_ledger_charge(&c, one), TINYLDP_LEDGER_NOT_OPEN);
   both(cpp.open(), tinyldp_ledger_open(&c), TINYLDP_LEDGER_OK);
@@ -712,4 +714,37 @@ TEST(ledger_charges_refuses_and_reboots_like_cpp) {
   CHECK_EQ(tinyldp_record_write(&c_record_again, other, sizeof other), TINYLDP_STORAGE_OK);
   CHECK_EQ(tinyldp_ledger_open(&after), TINYLDP_LEDGER_STORAGE_FAILED);
   CHECK_EQ(tinyldp_ledger_result_string(TINYLDP_LEDGER_BUDGET_EXHAUSTED)[0], 'p');
+}
+
+// Two mechanisms in one ledger slot hold different memos of the same value (memo_attribute folds
+// the wire id into the memo's PRF input), so the second one's report of it is a new memo and
+// costs ε∞ again: the value tag must fold the mechanism in the same way.
+TEST(ledger_charges_each_mechanism_memoizing_one_value) {
+  BothKeys keys;
+  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
+                                         {256, 4, 4, 0xFF}};
+  tinyldp_record record;
+  CHECK_EQ(tinyldp_record_init(&record, &device, 2, 1), TINYLDP_STORAGE_OK);
+  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
+  tinyldp_two_stage_rr l_osue, l_sue;
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE,
+                                                two, one, &encoding),
+           TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&l_sue, TINYLDP_UE_STAGE_SUE, TINYLDP_UE_STAGE_SUE,
+                                                two, one, &encoding),
+           TINYLDP_STATUS_OK);
+  tinyldp_ledger ledger;
+  tinyldp_ledger_init(&ledger, &record, 100 * one);
+  CHECK_EQ(tinyldp_ledger_open(&ledger), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charges(&ledger), 1u);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_sue, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charges(&ledger), 2u);  // a new memo: charged
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_sue, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charges(&ledger), 2u);  // the same memo again: free
+  // The tags by hand: the mechanism's id changes the tag, the same id keeps it.
+  CHECK(tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_OSUE, 0, 3) !=
+        tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_SUE, 0, 3));
+  CHECK_EQ(tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_SUE, 0, 3),
+           keys.cpp_key.memo_value_tag(memo_attribute(wire::MechanismId::l_sue, 0), 3));
 }

@@ -70,7 +70,8 @@ int tinyldp_h_c99_memo(const tinyldp_storage_device* flash, uint8_t* frame, size
   if (tinyldp_ledger_open(&ledger) != TINYLDP_LEDGER_OK) return 5;
   charged = tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &memo_key, 7);
   if (charged != TINYLDP_LEDGER_OK) return tinyldp_ledger_result_string(charged)[0];
-  if (tinyldp_ledger_charge_memoized(&ledger, 1, tinyldp_memo_key_value_tag(&memo_key, 1, 9),
+  if (tinyldp_ledger_charge_memoized(&ledger, 1,
+                                     tinyldp_memo_key_value_tag(&memo_key, TINYLDP_MECHANISM_L_OSUE, 1, 9),
                                      tinyldp_memo_key_generation(&memo_key),
                                      memo.epsilon_infinity_q32) != TINYLDP_LEDGER_OK ||
       tinyldp_ledger_charge(&ledger, description.realized_epsilon_q32) != TINYLDP_LEDGER_BUDGET_EXHAUSTED)

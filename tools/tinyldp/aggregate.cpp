@@ -14,6 +14,7 @@
 #include "output.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/bayesian_update.hpp"
+#include "tinyldp/collector/bloom_decode.hpp"
 #include "tinyldp/collector/report_file.hpp"
 
 namespace tinyldp::tools {
@@ -26,7 +27,8 @@ struct AggregateOptions {
   std::vector<std::string> inputs, merge_states;
   std::string format = "csv", postprocess = "none";
   double confidence = 0.95;
-  std::optional<std::string> truth, truth_column, labels, plot, save_state;
+  std::optional<std::string> truth, truth_column, labels, plot, save_state, candidates;
+  double significance = 0.05;  // Bloom: the detection threshold's α (Bonferroni over the candidates)
   bool truth_no_header = false, allow_rejected = false;
   ValueSource truth_fields;  // --missing, --clamp
   std::optional<std::uint32_t> epoch;
@@ -149,6 +151,37 @@ void describe_em(const Aggregator& total, const collector::ObservationModel& mod
               << ": the estimate after that many steps, not yet the maximum (docs/accuracy.md)\n";
 }
 
+// What every table is of: the mechanism, its ε, parameters, report counts, post-processing.
+Json about_reports(const Aggregator& total, const AggregateOptions& o, std::uint64_t rejected,
+                   const std::string& postprocess) {
+  const Mechanism& m = total.mechanism();
+  Json about;
+  about["mechanism"] = collector::name_of(m.config().id);
+  about["requested_epsilon"] = as_double(m.config().epsilon);
+  about["realized_epsilon"] = as_double(m.realized_epsilon());
+  if (m.takes_sensitivity()) about["local_epsilon"] = as_double(m.local_epsilon());
+  if (m.memoized()) {
+    about["epsilon_one"] = as_double(m.local_epsilon());
+    about["epsilon_infinity"] = as_double(*m.epsilon_infinity());
+  }
+  if (o.epoch) about["epoch"] = *o.epoch;
+  for (const auto& p : m.parameters()) about[p.name] = p.value;
+  about["reports"] = total.reports();
+  about["rejected"] = rejected;
+  about["postprocess"] = postprocess;
+  about["confidence"] = o.confidence;
+  return about;
+}
+
+// --truth FILE as a column to read (--column, --truth-no-header, --missing, --clamp).
+ValueSource truth_source(const AggregateOptions& o) {
+  ValueSource source = o.truth_fields;
+  source.path = *o.truth;
+  source.column = o.truth_column;
+  source.has_header = !o.truth_no_header;
+  return source;
+}
+
 // The estimates as one table: the items' frequencies (numeric: over the levels or values,
 // and the mean), the truth when given, and what they are of. A numeric distribution's chart
 // shows the non-negative estimate: with --postprocess none, EM's (chart_em).
@@ -158,20 +191,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   if (o.labels && m.numeric())
     throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reports numbers");
   EstimateTable t;
-  t.about["mechanism"] = collector::name_of(m.config().id);
-  t.about["requested_epsilon"] = as_double(m.config().epsilon);
-  t.about["realized_epsilon"] = as_double(m.realized_epsilon());
-  if (m.takes_sensitivity()) t.about["local_epsilon"] = as_double(m.local_epsilon());
-  if (m.memoized()) {
-    t.about["epsilon_one"] = as_double(m.local_epsilon());
-    t.about["epsilon_infinity"] = as_double(*m.epsilon_infinity());
-  }
-  if (o.epoch) t.about["epoch"] = *o.epoch;
-  for (const auto& p : m.parameters()) t.about[p.name] = p.value;
-  t.about["reports"] = total.reports();
-  t.about["rejected"] = rejected;
-  t.about["postprocess"] = name_of(post);
-  t.about["confidence"] = o.confidence;
+  t.about = about_reports(total, o, rejected, name_of(post));
   using collector::Postprocess;
   if (o.truth_column) {
     const bool index = o.truth_column->find_first_not_of("0123456789") == std::string::npos;
@@ -209,10 +229,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     }
   }
   if (o.truth) {
-    ValueSource source = o.truth_fields;
-    source.path = *o.truth;
-    source.column = o.truth_column;
-    source.has_header = !o.truth_no_header;
+    const ValueSource source = truth_source(o);
     std::vector<double> counts(m.domain(), 0.0);
     double sum = 0;
     const InputCounts read = for_each_private_value(source, m, labels ? &*labels : nullptr, [&](std::int64_t v) {
@@ -225,6 +242,77 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     t.truth = std::move(counts);
     if (m.numeric()) t.true_mean = sum / n;
   }
+  return t;
+}
+
+// The candidates file: one candidate string per line (an empty line is skipped).
+std::vector<std::string> read_candidates(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw BadInput("cannot open " + path + ": " + std::strerror(errno));
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) out.push_back(line);
+  }
+  if (in.bad()) throw BadInput("cannot read " + path + ": " + std::strerror(errno));
+  if (out.empty()) throw BadInput(path + ": no candidates (one per line)");
+  return out;
+}
+
+// A Bloom filter's reports over the candidates (bloom_decode.hpp): one row per candidate, its
+// non-negative least-squares frequency with the fit's standard error; the detection threshold,
+// the detected candidates and the unexplained mass in `about` (and on stderr).
+EstimateTable bloom_table(const Aggregator& total, const AggregateOptions& o, std::uint64_t rejected) {
+  const Mechanism& m = total.mechanism();
+  if (!o.candidates)
+    throw BadInput("these are Bloom-filter reports (" + describe(m) +
+                   "): give the strings they may hold with --candidates FILE (one per line)");
+  if (o.postprocess != "none") throw BadInput("--postprocess is not for Bloom filters: the fit is non-negative already");
+  if (o.labels) throw BadInput("--labels is not for Bloom filters: the candidates are the labels");
+  const std::vector<std::string> candidates = read_candidates(*o.candidates);
+  std::string error;
+  const auto decode = collector::decode_bloom(m, total.support(), candidates, o.significance, error);
+  if (!decode) throw BadInput(*o.candidates + ": " + error);
+  EstimateTable t;
+  t.about = about_reports(total, o, rejected, "nnls");
+  t.about["candidates"] = candidates.size();
+  t.about["cohorts_reporting"] = decode->cohorts_reporting;
+  t.about["detection_significance"] = decode->significance;
+  t.about["detection_z"] = decode->threshold_z;
+  t.about["unexplained_mass"] = decode->unexplained;
+  Json detected = Json::array();
+  const double z = collector::normal_quantile_two_sided(o.confidence);
+  const double n = static_cast<double>(total.reports());
+  for (const auto& c : decode->candidates) {
+    collector::ItemEstimate e;
+    e.frequency = e.unbiased_frequency = c.frequency;
+    e.standard_error = c.standard_error;
+    e.count = c.frequency * n;
+    e.ci_low = std::max(0.0, c.frequency - z * c.standard_error);
+    e.ci_high = c.frequency + z * c.standard_error;
+    t.items.push_back(e);
+    t.item_text.push_back(c.label);
+    t.item_key.emplace_back(c.label);
+    if (c.detected) detected.push_back(c.label);
+  }
+  std::cerr << "tinyldp: bloom: " << detected.size() << " of " << candidates.size()
+            << " candidates detected (estimate above " << decode->threshold_z
+            << " standard errors: significance " << o.significance << ", Bonferroni over the candidates); "
+            << "unexplained mass " << decode->unexplained << "\n";
+  t.about["detected"] = std::move(detected);
+  if (o.truth) {
+    const ValueSource source = truth_source(o);
+    std::map<std::uint32_t, std::size_t> index;
+    for (std::size_t j = 0; j < candidates.size(); ++j) index[collector::bloom_value(candidates[j])] = j;
+    std::vector<double> counts(candidates.size(), 0.0);
+    const InputCounts read = for_each_private_value(source, m, nullptr, [&](std::int64_t v) {
+      if (const auto at = index.find(static_cast<std::uint32_t>(v)); at != index.end()) counts[at->second] += 1;
+    });
+    if (read.values == 0) throw BadInput(*o.truth + ": no values");
+    for (double& c : counts) c /= static_cast<double>(read.values);
+    t.truth = std::move(counts);
+  }
+  if (o.truth_column) t.column = *o.truth_column;
   return t;
 }
 
@@ -256,7 +344,10 @@ int run(const AggregateOptions& o) {
   if (total.reports() == 0)
     throw BadInput(rejected > 0 ? "every report was rejected; nothing to estimate from"
                                 : "the inputs hold no reports; nothing to estimate from");
-  const EstimateTable t = estimate_table(total, o, *post, rejected);
+  if (o.candidates && !total.mechanism().bloom())
+    throw BadInput("--candidates decodes Bloom-filter reports; these are " + describe(total.mechanism()));
+  const EstimateTable t = total.mechanism().bloom() ? bloom_table(total, o, rejected)
+                                                    : estimate_table(total, o, *post, rejected);
   if (o.format == "json")
     write_json(std::cout, t);
   else
@@ -284,6 +375,12 @@ Subcommand add_aggregate(CLI::App& app) {
   add_field_options(*a, o->truth_fields, "--truth ");
   a->add_option("--labels", o->labels,
                  "labels file written by simulate --labels (checked against the mapping the reports record)");
+  a->add_option("--candidates", o->candidates,
+                "Bloom-filter reports: the strings they may hold, one per line (the rest is unexplained mass)");
+  a->add_option("--significance", o->significance,
+                "Bloom-filter reports: a candidate is detected when its estimate is significant at this level, "
+                "Bonferroni-corrected over the candidates (default 0.05)")
+      ->check(CLI::Range(1e-12, 0.5));
   a->add_option("--plot", o->plot, "write an SVG chart of the estimates (and truth)");
   a->add_option("--save-state", o->save_state, "save the merged aggregate state to this file");
   a->add_option("--merge-state", o->merge_states, "add saved aggregate states (shards)");

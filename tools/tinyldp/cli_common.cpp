@@ -43,6 +43,12 @@ void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string
   app.add_option("--sampled-buckets", o.sampled_buckets,
                  "dbitflip: d, the buckets each device samples once and reports a bit for (1 … 16, default 1)")
       ->check(CLI::Range(1u, 16u));
+  app.add_option("--bloom-bits", o.bloom_bits,
+                 "rappor, l-sue, l-osue, l-oue, l-soue: report a Bloom filter of K bits (values are strings) "
+                 "instead of a one-hot vector over --domain");
+  app.add_option("--hashes", o.hashes, "with --bloom-bits: h, the filter's hashes (1 … 16, default 2)");
+  app.add_option("--cohorts", o.cohorts,
+                 "with --bloom-bits: m, the cohorts (each with its own hashes; 1 … 65536, default 32)");
 }
 
 Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
@@ -61,6 +67,13 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   c.sensitivity = o.sensitivity.value_or(0);
   c.grid_step = o.grid_step.value_or(0);
   c.sampled = o.sampled_buckets.value_or(0);
+  if ((o.hashes || o.cohorts) && !o.bloom_bits) throw BadInput("--hashes and --cohorts go with --bloom-bits");
+  if (o.bloom_bits) {
+    if (o.domain) throw BadInput("--bloom-bits is the filter's size: a Bloom filter has no --domain");
+    c.domain = *o.bloom_bits;
+    c.bloom_hashes = o.hashes.value_or(2);
+    c.bloom_cohorts = o.cohorts.value_or(32);
+  }
   if (o.epsilon_one) {
     try {
       c.epsilon_one = parse_epsilon(*o.epsilon_one);

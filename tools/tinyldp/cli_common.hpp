@@ -58,6 +58,7 @@ struct MechanismOptions {
   std::optional<std::uint32_t> domain;
   std::optional<std::int32_t> lo, hi;
   std::optional<std::uint32_t> levels, sensitivity, grid_step, sampled_buckets;
+  std::optional<std::uint32_t> bloom_bits, hashes, cohorts;  // rappor and the UE chains over a Bloom filter
   std::optional<std::string> epsilon_one, f, p, q;
 };
 // --epsilon as given (exact: no rounding was needed), or Epsilon{} when it is not given (rappor).

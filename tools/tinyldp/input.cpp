@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include "tinyldp/collector/bloom_decode.hpp"
 #include <stdexcept>
 #include <vector>
 
@@ -246,6 +247,7 @@ InputCounts for_each_private_value(const ValueSource& source, const collector::M
                                " (--missing skip drops such rows; --missing category makes them a label)");
     }
     ++counts.values;
+    if (m.bloom()) return take(collector::bloom_value(field));  // a string, hashed as the device does
     if (labels != nullptr) {
       const auto known = labels->find(field);
       return take(known ? *known : labels->index(field, where()));

@@ -51,6 +51,7 @@
 #include "tinyldp/memo.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/wipe.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp {
@@ -65,16 +66,23 @@ inline constexpr uint32_t device_draw_value = 0xFFFFFFFFu;
 // d = draw(draws from the stream of device_draw_value) (a word, or a struct of them), the memo
 // stream keyed by memo_of(d),
 // then run(d, memo) makes the report; `attribute` is the memos' attribute word (memo.hpp's
-// memo_attribute). (Memo streams never fail; each wipes itself.)
+// memo_attribute). (Memo streams never fail; each wipes itself.) The device draw is wiped
+// after the report: α with the bucket it rounds to, or dBitFlip's sampled buckets, would tell
+// an observer of RAM which memo the value took.
 template <MemoKey Key, class Draw, class MemoOf, class Run>
 Status privatize_with_device_draw(const Key& key, uint32_t attribute, Draw draw, MemoOf memo_of,
                                   Run run) {
   auto device_stream = key.memo_stream(attribute, device_draw_value);
   MemoDraws<decltype(device_stream)> device(device_stream);
-  const auto d = draw(device);
-  auto stream = key.memo_stream(attribute, memo_of(d));
-  MemoDraws<decltype(stream)> memo(stream);
-  return run(d, memo);
+  auto d = draw(device);
+  Status s;
+  {
+    auto stream = key.memo_stream(attribute, memo_of(d));
+    MemoDraws<decltype(stream)> memo(stream);
+    s = run(d, memo);
+  }
+  wipe(&d, sizeof d);
+  return s;
 }
 }  // namespace detail
 

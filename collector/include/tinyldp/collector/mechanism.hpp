@@ -123,6 +123,12 @@ class Mechanism {
                    std::vector<std::uint8_t>& out) const;
   // Whether reports need a memo key (and spend ε∞ per value over a device's life).
   bool memoized() const;
+  // A Bloom-filter encoding (MechanismConfig::bloom): items are per-cohort cells, decoded by
+  // bloom_decode.hpp against candidates, not through channel().
+  bool bloom() const { return config_.bloom(); }
+  // Counts a Bloom report of `cohort` (the header's; refused if absent or ≥ m).
+  ParseError count_bloom(std::optional<std::uint32_t> cohort, std::span<const std::uint8_t> payload,
+                         std::span<std::uint64_t> support) const;
   // ε∞ of a memoized mechanism (the loss of unlimited reports of one value); else nullopt.
   std::optional<Epsilon> epsilon_infinity() const;
   // The most memos one device of a memoized mechanism can hold, whatever its values do (the
@@ -202,6 +208,8 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
   if (!Model::memoized && (config.epsilon_one.q32 != 0 || config.prr_f != Dyadic{} ||
                            config.irr_p != Dyadic{} || config.irr_q != Dyadic{}))
     return refuse("epsilon-one, f, p and q are for the memoized mechanisms, not " + name);
+  if (!std::is_same_v<Model, TwoStageModel> && (config.bloom_hashes != 0 || config.bloom_cohorts != 0))
+    return refuse("a Bloom filter (hashes, cohorts) is for rappor and the UE chains, not " + name);
   if (!Model::takes_grid_step && config.grid_step != 0)
     return refuse("grid-step is a parameter of 1bitmean and dbitflip, not " + name);
   if (!Model::takes_sampled && config.sampled != 0)
@@ -250,6 +258,10 @@ Status Mechanism::privatize(std::int64_t value, Rng& rng, const Key& key, wire::
         if constexpr (requires { model.privatize_memoized(Value{}, key, rng, payload.data()); }) {
           header.fields |= wire::field_memo_generation;
           header.memo_generation = key.generation();
+          if (config_.bloom()) {  // the report's bits mean something only with its cohort
+            header.fields |= wire::field_cohort;
+            header.cohort = static_cast<std::uint16_t>(key.cohort(config_.bloom_cohorts));
+          }
           return model.privatize_memoized(static_cast<Value>(value), key, rng, payload.data());
         } else {
           return model.privatize(static_cast<Value>(value), rng, payload.data());

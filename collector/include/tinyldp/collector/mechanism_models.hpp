@@ -72,7 +72,12 @@ struct MechanismConfig {
   // two_stage (RAPPOR's parameters): PRR flip probability f, IRR P(1 | memo bit 0) = p and
   // P(1 | memo bit 1) = q, as the Dyadics the devices use.
   Dyadic prr_f{}, irr_p{}, irr_q{};
+  // The memoized UE family (rappor, l-sue, …) over a Bloom filter: `domain` is then the
+  // filter's k bits, h = bloom_hashes (1 … 16) and m = bloom_cohorts (1 … 65536); both 0 for a
+  // one-hot encoding.
+  std::uint32_t bloom_hashes = 0, bloom_cohorts = 0;
 
+  bool bloom() const { return bloom_hashes != 0; }
   bool numeric() const;  // sd, dlaplace: by the table's kind
 };
 
@@ -396,18 +401,30 @@ struct MemoizedDefaults : ModelDefaults {
   }
 };
 
-// Memoized two-stage randomized response over a one-hot encoding (two_stage_rr.hpp): RAPPOR's
-// (f, p, q) or a longitudinal UE chain (ε∞, ε₁). One round's reports are counted like UE's, by
-// the bit-sliced column counter; per bit, the composed channel is P(1 | set) = q*, P(1 | unset)
-// = p*. A report needs the device's memo key (Mechanism::privatize with a key). Bloom-filter
-// encodings are a device-side feature for now: their decoding (candidates, regression) is not
-// in the collector, which refuses them.
+// Memoized two-stage randomized response (two_stage_rr.hpp): RAPPOR's (f, p, q) or a
+// longitudinal UE chain (ε∞, ε₁). Per bit, the composed channel is P(1 | set) = q*,
+// P(1 | unset) = p*. A report needs the device's memo key (Mechanism::privatize with a key).
+// One-hot: one round's reports are counted like UE's, by the bit-sliced column counter. Bloom
+// filter (k bits, h hashes, m cohorts): a report's bits mean something only with its cohort
+// (the header's), so the items are cells — per cohort c, the k bit counts then the cohort's
+// report count, at c·(k + 1) — counted by Aggregator::ingest (add_bloom_support) and decoded
+// against candidate strings by bloom_decode.hpp.
 struct TwoStageModel : MemoizedDefaults {
-  static constexpr bool bit_columns = true;
+  static constexpr bool bit_columns = true;  // one-hot only (Mechanism::uses_bit_columns)
   TwoStageRr core;
   static Status configure(const MechanismConfig& c, TwoStageModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
-  std::uint32_t items() const { return core.bits(); }
+  bool bloom() const { return core.encoding().kind == MemoEncoding::bloom; }
+  std::uint32_t items() const {
+    return bloom() ? core.encoding().cohorts * (core.bits() + 1) : core.bits();
+  }
+  // A Bloom report of `cohort` (< m, checked by the caller): its bits and one report.
+  void add_bloom_support(std::uint32_t cohort, std::span<const std::uint8_t> payload,
+                         std::span<std::uint64_t> support) const {
+    const std::size_t at = std::size_t{cohort} * (core.bits() + 1);
+    add_support(payload, support.subspan(at, core.bits()));
+    ++support[at + core.bits()];
+  }
   Channel channel() const;
   std::string fractions() const;
   Epsilon local_epsilon() const { return core.epsilon_one(); }
@@ -415,7 +432,8 @@ struct TwoStageModel : MemoizedDefaults {
     for (std::uint32_t i = 0; i < core.bits(); ++i) support[i] += (payload[i / 8] >> (i % 8)) & 1u;
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
-  std::uint32_t most_memos() const { return core.bits(); }  // one-hot: one memo per value
+  // One-hot: one memo per value; Bloom: any 32-bit value has its own memo.
+  std::uint32_t most_memos() const { return bloom() ? UINT32_MAX : core.bits(); }
   template <class Rng, class Key>
   Status privatize_memoized(std::uint32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
     return core.privatize(value, key, rng, payload, core.report_bytes());

@@ -27,6 +27,7 @@ enum class ParseError : std::uint8_t {
   unknown_fields,     // reserved field bits set
   nonzero_padding,    // payload bits beyond payload_bits are not zero
   value_out_of_range, // payload decodes to a value outside the domain
+  missing_cohort,     // a Bloom-filter report without its cohort field
 };
 
 const char* to_string(ParseError e);

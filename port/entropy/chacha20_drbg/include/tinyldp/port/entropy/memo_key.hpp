@@ -32,6 +32,7 @@
 #include "tinyldp/constant_time.hpp"
 #include "tinyldp/endian.hpp"
 #include "tinyldp/entropy.hpp"
+#include "tinyldp/memo.hpp"
 #include "tinyldp/port/entropy/chacha20.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/storage.hpp"
@@ -98,10 +99,18 @@ class MemoKey {
   uint32_t cohort(uint32_t cohorts) const {
     return ct::mul_high(static_cast<uint32_t>(word_pair(cohort_block, 0, 0)), cohorts);
   }
-  // A 64-bit keyed tag of (attribute, value) for the privacy ledger, which must recognise a
-  // value it has charged for without storing it (privacy_ledger.hpp).
-  uint64_t value_tag(uint32_t attribute, uint32_t value) const {
-    return word_pair(tag_block, attribute, value);
+  // A 64-bit keyed tag of (mechanism, attribute, value) for the privacy ledger, which must
+  // recognise a value it has charged for without storing it (privacy_ledger.hpp). The mechanism
+  // is folded in as the memos fold it (memo_attribute: its wire id above the attribute index):
+  // two mechanisms sharing a ledger slot hold different memos of one value, so their tags
+  // differ and each is charged.
+  uint64_t value_tag(wire::MechanismId mechanism, uint32_t attribute, uint32_t value) const {
+    return memo_value_tag(memo_attribute(mechanism, attribute), value);
+  }
+  // The same from a mechanism's memo attribute word (its memo_attribute_word(): a record's
+  // attribute memoized under the record's id, record_rr.hpp).
+  uint64_t memo_value_tag(uint32_t memo_attribute_word, uint32_t value) const {
+    return word_pair(tag_block, memo_attribute_word, value);
   }
 
  private:
