@@ -339,6 +339,15 @@ int run_estimate(const JointOptions& o) {
 Subcommand add_joint(CLI::App& app) {
   auto o = std::make_shared<JointOptions>();
   auto* j = app.add_subcommand("joint", "records of several attributes: plan, simulate, merge, estimate joints");
+  // Its own examples (its subcommands, added below, inherit them).
+  j->footer(
+      "Examples:\n"
+      "  tinyldp joint plan --domains 2x16 --f 0.1 0.5 0.7 0.9\n"
+      "  tinyldp joint simulate -i nltcs.csv --no-header --sample 0.2 --f 0.5 -o n.tldpj\n"
+      "  tinyldp joint n.tldpj --attributes 0,1,2 --truth nltcs.csv --no-header\n"
+      "  tinyldp joint n.tldpj -a 0,1,2,3 --estimator em --stop largest-cell --start uniform\n"
+      "  tinyldp joint merge a.tldpj b.tldpj -o c.tldpj\n"
+      "Full manual: docs/joint.md");
   j->add_option("reports", o->reports, "record-counts file (from joint simulate or merge) to estimate from");
   j->add_option("--attributes,-a", o->attributes, "the chosen attributes: names or numbers, comma-separated");
   j->add_option("--estimator,-E", o->estimator, "em, lasso, lremh, pairs or all (default)");

@@ -264,6 +264,16 @@ int run_estimate(const MultiOptions& o) {
 Subcommand add_multi(CLI::App& app) {
   auto o = std::make_shared<MultiOptions>();
   auto* m = app.add_subcommand("multi", "records of several attributes without memo: SPL, SMP, RS+FD marginals");
+  // Its own examples (its subcommands, added below, inherit them).
+  m->footer(
+      "Examples:\n"
+      "  tinyldp multi plan --domains 9,16,7 -e 0.5,1,5\n"
+      "  tinyldp multi simulate -i adult.csv -c workclass,education,sex -p rsfd-oue-z -e 1 -o counts.tldpm\n"
+      "  tinyldp multi counts.tldpm --truth adult.csv\n"
+      "  tinyldp multi simulate -i adult.csv -c workclass,sex -p smp-grr -e 1 --framed reports.bin -o c.tldpm\n"
+      "  tinyldp multi ingest reports.bin --schema c.tldpm -o fresh.tldpm\n"
+      "  tinyldp multi merge a.tldpm b.tldpm -o c.tldpm\n"
+      "Full manual: docs/multi-attribute.md");
   m->add_option("counts", o->counts, "counts file (from multi simulate, ingest or merge) to estimate from");
   m->add_option("--truth", o->truth, "CSV with the true records: MSE of the marginals against it");
   m->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
