@@ -30,6 +30,19 @@
 #include "tinyldp/probability.hpp"
 #include "tinyldp/wipe.hpp"
 
+// 32-bit cores without unaligned access (Cortex-M0, RV32): the bulk ladder reads and writes
+// lanes at an unaligned address bytewise (a word memcpy of unknown alignment is a call there).
+#if __SIZEOF_POINTER__ == 4 && !defined(__ARM_FEATURE_UNALIGNED)
+#define TINYLDP_BYTEWISE_LANES 1
+#endif
+// Thumb-2 at -Os reloads the ladder's fifth argument from the stack on every word rather than
+// use a free register: O2 for that one loop there (elsewhere -Os does not, and is smaller).
+#if defined(__thumb2__)
+#define TINYLDP_LADDER_OPTIMIZE __attribute__((optimize("O2")))
+#else
+#define TINYLDP_LADDER_OPTIMIZE
+#endif
+
 namespace tinyldp {
 
 class BernoulliBits {
@@ -50,12 +63,25 @@ class BernoulliBits {
     if (ladder_word_major(q, rng, out, bytes_for(d), full_words, tail_lanes)) return;
     // The lanes start at 0, so step 0 is an ordinary step ("or" gives u, "and" gives 0). q is
     // shifted down one bit per step: a 64-bit shift by one is two instructions on a 32-bit core.
-    zero(out, bytes_for(d));
     uint8_t* const tail = out + size_t{full_words} * sizeof(Word);
+    zero(tail, bytes_for(d) - size_t{full_words} * sizeof(Word));
+    if constexpr (bulk_words<Rng>) {
+      // The bulk ladder's lanes hold r ^ (the step's q bit as a mask): at first, q's low bit.
+      for (uint8_t* w = out; w != tail; w += sizeof(Word)) lane_store(w, bit_mask(q.num));
+      // Whole lane words only: every step's draws in one bulk delivery.
+      if (tail_lanes == 0) return ladder_bulk(rng, q.num, q.bits, out, full_words);
+    } else {
+      zero(out, size_t{full_words} * sizeof(Word));
+    }
     uint64_t q_rest = q.num;
     for (unsigned step = 0; step < q.bits; ++step, q_rest >>= 1) {
       const bool q_bit = (static_cast<uint32_t>(q_rest) & 1u) != 0;
-      if (full_words != 0) ladder_full_words(rng, q_bit, out, full_words);
+      if (full_words != 0) {
+        if constexpr (bulk_words<Rng>)
+          ladder_bulk(rng, q_rest, 1, out, full_words);
+        else
+          ladder_full_words(rng, q_bit, out, full_words);
+      }
       if (tail_lanes != 0) {
         const Word u = static_cast<Word>(rng.draw(tail_lanes));
         store_tail(tail, tail_lanes,
@@ -194,15 +220,13 @@ class BernoulliBits {
     __builtin_memcpy(p, &w, sizeof w);
   }
 
-  // One ladder step on the first `words` whole lane words: "or" (q's bit 1) or "and" (0) with
-  // the step's draws — a choice by the configuration only, the same for every value and draw.
-  // `word` is restrict: the output is not the Rng's state, so the Rng's pointers and counters
-  // may stay in registers across the output's byte-typed stores.
+  // One ladder step on the first `words` whole lane words, one draw at a time: "or" (q's bit
+  // 1) or "and" (0) with the step's draws — a choice by the configuration only, the same for
+  // every value and draw. `word` is restrict: the output is not the Rng's state, so the Rng's
+  // pointers and counters may stay in registers across the output's byte-typed stores.
   template <class Rng>
   static void ladder_full_words(Rng& rng, bool q_bit, uint8_t* __restrict word, uint32_t words) {
-    if constexpr (bulk_words<Rng>) {
-      ladder_bulk_words(rng, q_bit, word, words);
-    } else if (q_bit) {
+    if (q_bit) {
       for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) step<true>(word, draw_word(rng));
     } else {
       for (uint32_t i = 0; i < words; ++i, word += sizeof(Word)) step<false>(word, draw_word(rng));
@@ -214,52 +238,76 @@ class BernoulliBits {
     rng.template each_word_run<Word>(size_t{1}, [](auto&) {});
   };
 
-  // The same with the draws in bulk (RandomBits::each_word_run): one copy of the delivery's
-  // code, "or" or "and" picked per stretch of buffered words, each a loop of its own. Out of
-  // line: inlined into privatize, the loop's registers spill on the 32-bit cores. One loop for
-  // any alignment of the report (the lane words are read and written bytewise where the core
-  // has no unaligned access).
+  // `steps` ladder steps (q's bits from the low bit of q_rest up) on the first `words` lane
+  // words, with all their draws in one bulk delivery (RandomBits::each_word_run: steps·words
+  // words of the stream, step-major, the order of the per-step draws). Each stretch of buffered
+  // words is cut where a step ends; at a step's end the lanes start over with q's next bit.
+  // Per step and per stretch a few branches on the configuration and the buffer's fill level,
+  // never on a random or private value. Out of line: one copy for every caller.
+  // The lanes hold R = r ^ m, m the current step's q bit as a mask (the caller starts them at
+  // m₀; after the last step m is 0 and R = r). A step is then three operations a word, one
+  // loop for "or" and "and": the step r' = m ? r | u : r & u is the majority of (r, u, m), and
+  // maj(r, u, m) ^ m = (r ^ m) & (u ^ m), so R' = r' ^ m' = (R & (u ^ m)) ^ (m ^ m').
   template <class Rng>
-  __attribute__((noinline)) static void ladder_bulk_words(Rng& rng, bool q_bit, uint8_t* __restrict word,
-                                                          uint32_t words) {
-#if __SIZEOF_POINTER__ == 4
-    // 32-bit cores: one loop for both steps, the flash of a second kept for the firmware's
-    // budget (docs/footprint.md) at three instructions a word (r & u | (r | u) & mask: mask
-    // all ones for "or", 0 for "and"; docs/target-costs.md has the cost per output bit).
-    // Where the core has no unaligned access (Cortex-M0, RV32) the lanes are read and written
-    // bytewise at any address (a word memcpy of unknown alignment is a call there at -Os); a
-    // word path for aligned reports made Cortex-M0 twice as fast but cost the OUE firmware
-    // 24 B of flash it does not have (docs/target-costs.md, docs/footprint.md).
-    const Word mask = static_cast<Word>(Word{0} - Word{q_bit});
-    rng.template each_word_run<Word>(words, [&](auto& run) __attribute__((always_inline)) {
+  __attribute__((noinline)) static void ladder_bulk(Rng& rng, uint64_t q_rest, unsigned steps,
+                                                    uint8_t* __restrict out, uint32_t words) {
+    uint8_t* lane = out;
+    size_t step_left = words;
+    Word mask = bit_mask(q_rest), flip = static_cast<Word>(mask ^ bit_mask(q_rest >> 1));
+    rng.template each_word_run<Word>(size_t{steps} * words, [&](auto& run) __attribute__((always_inline)) {
       do {
-        const Word u = run.next();
-        const Word r = lane_load(word);
-        lane_store(word, static_cast<Word>((r & u) | ((r | u) & mask)));
-        word += sizeof(Word);
+        const size_t here = run.words_left() < step_left ? run.words_left() : step_left;
+        ladder_stretch(run, here, lane, mask, flip);
+        lane += here * sizeof(Word);
+        step_left -= here;
+        if (step_left == 0) {  // the step is done: the next one starts over with q's next bit
+          lane = out;
+          step_left = words;
+          q_rest >>= 1;
+          mask = bit_mask(q_rest);
+          flip = static_cast<Word>(mask ^ bit_mask(q_rest >> 1));
+        }
       } while (!run.done());
     });
-#else
-    rng.template each_word_run<Word>(words, [&](auto& run) __attribute__((always_inline)) {
-      if (q_bit) {
-        do { step<true>(word, run.next()); word += sizeof(Word); } while (!run.done());
-      } else {
-        do { step<false>(word, run.next()); word += sizeof(Word); } while (!run.done());
-      }
-    });
+  }
+  static Word bit_mask(uint64_t bits) { return static_cast<Word>(Word{0} - static_cast<Word>(bits & 1u)); }
+
+  // n ≥ 1 words of a run through one step, R' = (R & (u ^ m)) ^ flip (see ladder_bulk). Out of
+  // line, the run's state in locals (WordRun::take): every loop variable stays in a register —
+  // inlined, -Os spilled the source pointer and the mask on every word, and at -Os GCC reloads
+  // the fifth argument from the stack on every word rather than use a free register, hence O2
+  // for this loop alone. Where the core has no unaligned access (Cortex-M0, RV32) the lanes
+  // are read and written bytewise.
+  template <class Run>
+  __attribute__((noinline)) TINYLDP_LADDER_OPTIMIZE static void ladder_stretch(Run& run, size_t n, uint8_t* __restrict word,
+                                                                      Word mask, Word flip) {
+#if defined(TINYLDP_BYTEWISE_LANES)
+    if ((reinterpret_cast<__UINTPTR_TYPE__>(word) & (sizeof(Word) - 1)) == 0) {
+      // Word-aligned lanes (the report's address decides, public): whole-word access.
+      run.take(n, [&](Word u) __attribute__((always_inline)) {
+        Word* const lane = static_cast<Word*>(__builtin_assume_aligned(word, sizeof(Word)));
+        *lane = static_cast<Word>((*lane & (u ^ mask)) ^ flip);
+        word += sizeof(Word);
+      });
+      return;
+    }
 #endif
+    run.take(n, [&](Word u) __attribute__((always_inline)) {
+      lane_store(word, static_cast<Word>((lane_load(word) & (u ^ mask)) ^ flip));
+      word += sizeof(Word);
+    });
   }
 
-  // A lane word of the bulk ladder on 32-bit cores: bytes where unaligned access is missing.
+  // A lane word of the bulk ladder at any address: bytes where TINYLDP_BYTEWISE_LANES.
   __attribute__((always_inline)) static Word lane_load(const uint8_t* p) {
-#if !defined(__ARM_FEATURE_UNALIGNED)
+#if defined(TINYLDP_BYTEWISE_LANES)
     return get_le<Word>(p);
 #else
     return load_word(p);
 #endif
   }
   __attribute__((always_inline)) static void lane_store(uint8_t* p, Word w) {
-#if !defined(__ARM_FEATURE_UNALIGNED)
+#if defined(TINYLDP_BYTEWISE_LANES)
     put_le<Word>(p, w);
 #else
     store_word(p, w);

@@ -134,6 +134,25 @@ class RandomBits {
       return w;
     }
     bool done() const { return p_ == end_; }
+    size_t words_left() const { return static_cast<size_t>(end_ - p_) / sizeof(Word); }
+    // use(w) for the next n (1 … words_left()) words, the run's state in locals meanwhile: a
+    // consumer's byte stores cannot alias those, so they stay in registers.
+    template <class Use>
+    __attribute__((always_inline)) void take(size_t n, Use&& use) {
+      const uint8_t* p = p_;
+      Word carry = carry_;
+      const unsigned c = c_;
+      do {
+        Word v;
+        __builtin_memcpy(&v, __builtin_assume_aligned(p, sizeof(Word)), sizeof v);
+        v = le_native(v);
+        use(static_cast<Word>(carry | static_cast<Word>(v << c)));
+        carry = shift_right_whole(v, 8 * sizeof(Word) - c);
+        p += sizeof(Word);
+      } while (--n != 0);
+      p_ = p;
+      carry_ = carry;
+    }
 
    private:
     friend class RandomBits;
@@ -188,7 +207,12 @@ class RandomBits {
 
   // Zeroes the buffered bytes already handed out, once per report. Out of line, so the
   // per-draw path keeps its registers (a store per drawn word there costs stack on Cortex-M0).
-  __attribute__((noinline)) void forget_drawn() { tinyldp::wipe(buffer_, position_); }
+  // Word stores (position_ is a multiple of 8 between draws), kept by volatile: no memset
+  // call, whose code the smallest firmware would link for this alone.
+  __attribute__((noinline)) void forget_drawn() {
+    volatile uint32_t* const words = static_cast<uint32_t*>(__builtin_assume_aligned(static_cast<void*>(buffer_), 8));
+    for (size_t i = 0; i < position_ / 4; ++i) words[i] = 0;
+  }
 
   Status status() const { return status_; }
   bool ok() const { return status_ == Status::ok; }
@@ -303,7 +327,10 @@ class RandomBits {
   uint64_t reservoir_ = 0;
   uint64_t bits_drawn_ = 0;
   uint64_t bytes_pulled_ = 0;
-  alignas(8) uint8_t buffer_[BufferBytes] = {};  // (aligned: bulk delivery loads whole words)
+  // Aligned: bulk delivery loads whole words. Not initialized: position_ starts at the end, so
+  // the buffer is filled before it is read (and its initializer cost the smallest firmware a
+  // memset call); a static RandomBits is zero in .bss anyway.
+  alignas(8) uint8_t buffer_[BufferBytes];
 };
 
 }  // namespace tinyldp
