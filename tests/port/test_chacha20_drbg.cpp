@@ -129,6 +129,16 @@ TEST(seeding_reads_256_bits_by_the_source_estimate) {
     CHECK(drbg.seed(odd) == EntropyResult::ok);
     CHECK_EQ(odd.bytes_served(), 219u);
   }
+  // The least estimate accepted, exact and rounded up (Cortex-M0 divides by shift and subtract).
+  const uint16_t estimates[] = {64, 65, 257};
+  const uint32_t bytes[] = {1024, 1009, 256};
+  for (size_t i = 0; i < 3; ++i) {
+    InsecureTestSource source(1);
+    source.set_min_entropy_q8(estimates[i]);
+    ChaCha20Drbg drbg;
+    CHECK(drbg.seed(source) == EntropyResult::ok);
+    CHECK_EQ(source.bytes_served(), bytes[i]);
+  }
 }
 
 TEST(refuses_sources_without_enough_entropy) {

@@ -35,13 +35,6 @@
 #if __SIZEOF_POINTER__ == 4 && !defined(__ARM_FEATURE_UNALIGNED)
 #define TINYLDP_BYTEWISE_LANES 1
 #endif
-// Thumb-2 at -Os reloads the ladder's fifth argument from the stack on every word rather than
-// use a free register: O2 for that one loop there (elsewhere -Os does not, and is smaller).
-#if defined(__thumb2__)
-#define TINYLDP_LADDER_OPTIMIZE __attribute__((optimize("O2")))
-#else
-#define TINYLDP_LADDER_OPTIMIZE
-#endif
 
 namespace tinyldp {
 
@@ -69,7 +62,7 @@ class BernoulliBits {
       // The bulk ladder's lanes hold r ^ (the step's q bit as a mask): at first, q's low bit.
       for (uint8_t* w = out; w != tail; w += sizeof(Word)) lane_store(w, bit_mask(q.num));
       // Whole lane words only: every step's draws in one bulk delivery.
-      if (tail_lanes == 0) return ladder_bulk(rng, q.num, q.bits, out, full_words);
+      if (tail_lanes == 0) return ladder_bulk(rng, q.num, out, steps_and_words(q.bits, full_words));
     } else {
       zero(out, size_t{full_words} * sizeof(Word));
     }
@@ -78,7 +71,7 @@ class BernoulliBits {
       const bool q_bit = (static_cast<uint32_t>(q_rest) & 1u) != 0;
       if (full_words != 0) {
         if constexpr (bulk_words<Rng>)
-          ladder_bulk(rng, q_rest, 1, out, full_words);
+          ladder_bulk(rng, q_rest, out, steps_and_words(1, full_words));
         else
           ladder_full_words(rng, q_bit, out, full_words);
       }
@@ -248,24 +241,26 @@ class BernoulliBits {
   // m₀; after the last step m is 0 and R = r). A step is then three operations a word, one
   // loop for "or" and "and": the step r' = m ? r | u : r & u is the majority of (r, u, m), and
   // maj(r, u, m) ^ m = (r ^ m) & (u ^ m), so R' = r' ^ m' = (R & (u ^ m)) ^ (m ^ m').
+  // (The step count and the lane words travel in one argument: four fit in registers on
+  // Cortex-M0, and a fifth cost the caller's frame 16 B of the smallest firmware's stack.)
+  static constexpr size_t steps_and_words(unsigned steps, uint32_t words) { return size_t{words} << 7 | steps; }
   template <class Rng>
-  __attribute__((noinline)) static void ladder_bulk(Rng& rng, uint64_t q_rest, unsigned steps,
-                                                    uint8_t* __restrict out, uint32_t words) {
+  __attribute__((noinline)) static void ladder_bulk(Rng& rng, uint64_t q_rest, uint8_t* __restrict out,
+                                                    size_t steps_words) {
+    const unsigned steps = steps_words & 127u;  // 1..64
+    const uint32_t words = static_cast<uint32_t>(steps_words >> 7);
     uint8_t* lane = out;
     size_t step_left = words;
-    Word mask = bit_mask(q_rest), flip = static_cast<Word>(mask ^ bit_mask(q_rest >> 1));
     rng.template each_word_run<Word>(size_t{steps} * words, [&](auto& run) __attribute__((always_inline)) {
       do {
         const size_t here = run.words_left() < step_left ? run.words_left() : step_left;
-        ladder_stretch(run, here, lane, mask, flip);
+        ladder_stretch(run, here, lane, static_cast<unsigned>(q_rest & 3u));
         lane += here * sizeof(Word);
         step_left -= here;
         if (step_left == 0) {  // the step is done: the next one starts over with q's next bit
           lane = out;
           step_left = words;
           q_rest >>= 1;
-          mask = bit_mask(q_rest);
-          flip = static_cast<Word>(mask ^ bit_mask(q_rest >> 1));
         }
       } while (!run.done());
     });
@@ -279,8 +274,10 @@ class BernoulliBits {
   // for this loop alone. Where the core has no unaligned access (Cortex-M0, RV32) the lanes
   // are read and written bytewise.
   template <class Run>
-  __attribute__((noinline)) TINYLDP_LADDER_OPTIMIZE static void ladder_stretch(Run& run, size_t n, uint8_t* __restrict word,
-                                                                      Word mask, Word flip) {
+  __attribute__((noinline)) static void ladder_stretch(Run& run, size_t n, uint8_t* __restrict word,
+                                                                      unsigned q_bits) {
+    // q_bits: this step's q bit (bit 0) and the next step's (bit 1, 0 after the last step).
+    const Word mask = bit_mask(q_bits), flip = static_cast<Word>(mask ^ bit_mask(q_bits >> 1));
 #if defined(TINYLDP_BYTEWISE_LANES)
     if ((reinterpret_cast<__UINTPTR_TYPE__>(word) & (sizeof(Word) - 1)) == 0) {
       // Word-aligned lanes (the report's address decides, public): whole-word access.

@@ -19,7 +19,7 @@ constexpr uint32_t less(uint32_t a, uint32_t b) {
   return static_cast<uint32_t>((uint64_t{a} - uint64_t{b}) >> 63);
 }
 // 1 if x == 0 else 0.
-constexpr uint32_t is_zero(uint32_t x) { return 1u ^ ((x | (0u - x)) >> 31); }
+__attribute__((always_inline)) constexpr uint32_t is_zero(uint32_t x) { return 1u ^ ((x | (0u - x)) >> 31); }
 // 1 if a < b else 0, for 64-bit operands.
 constexpr uint64_t less64(uint64_t a, uint64_t b) {
   // The borrow out of a − b, computed without a comparison.

@@ -142,18 +142,17 @@ class UnaryEncoding {
     const Word keep_mask = static_cast<Word>(Word{0} - in_domain);
     const uint32_t true_word = value / word_bits;
     const unsigned true_lane = value % word_bits;
-    for (uint32_t w = 0; w <= full_words; ++w) {
-      const unsigned lanes = w < full_words ? word_bits : tail_lanes;
-      if (lanes == 0) break;
+    const auto spliced = [&](uint32_t w, Word r) __attribute__((always_inline)) {
+      const Word position = static_cast<Word>(static_cast<Word>(ct::is_zero(w ^ true_word) & in_domain) << true_lane);
+      return static_cast<Word>(((r & ~position) | (true_bits & position)) & keep_mask);
+    };
+    for (uint32_t w = 0; w < full_words; ++w) {
       uint8_t* word = report + w * sizeof(Word);
-      const Word here = static_cast<Word>(ct::is_zero(w ^ true_word) & in_domain);
-      const Word position = static_cast<Word>(here << true_lane);
-      const Word r = lanes == word_bits ? load_le<Word>(word) : load_tail(word, lanes);
-      const Word out = static_cast<Word>(((r & ~position) | (true_bits & position)) & keep_mask);
-      if (lanes == word_bits)
-        store_le<Word>(word, out);
-      else
-        store_tail(word, lanes, out);
+      store_le<Word>(word, spliced(w, load_le<Word>(word)));
+    }
+    if (tail_lanes != 0) {
+      uint8_t* word = report + full_words * sizeof(Word);
+      store_tail(word, tail_lanes, spliced(full_words, load_tail(word, tail_lanes)));
     }
     return release_in_place<stack_scrub_bytes(232)>(rng, in_domain, report, n);
   }

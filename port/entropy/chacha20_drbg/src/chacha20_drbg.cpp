@@ -50,6 +50,26 @@ void absorb_bytes(uint32_t key[chacha20_key_words], const uint8_t* data, size_t 
   secure_zero(work, 24);
 }
 
+// ⌈n / d⌉, d ≥ 1. Cores without a divide instruction (Cortex-M0) shift and subtract: libgcc's
+// division (266 B on Cortex-M0) would otherwise be linked for this one division at seeding.
+// (Not constant time, and need not be: n and d are the public security level and estimate.)
+uint32_t ceil_div(uint32_t n, uint32_t d) {
+#if defined(__ARM_FEATURE_IDIV) || !defined(__arm__)
+  return (n + d - 1u) / d;
+#else
+  n += d - 1u;
+  uint32_t quotient = 0, rest = 0;
+  for (int bit = 31; bit >= 0; --bit) {
+    rest = rest << 1 | (n >> bit & 1u);
+    if (rest >= d) {
+      rest -= d;
+      quotient |= uint32_t{1} << bit;
+    }
+  }
+  return quotient;
+#endif
+}
+
 }  // namespace
 
 EntropyResult ChaCha20Drbg::seed_from(tinyldp_entropy_source source, uint16_t estimate_q8,
@@ -73,7 +93,7 @@ EntropyResult ChaCha20Drbg::absorb_seed(tinyldp_entropy_source source, uint16_t 
   const uint32_t estimate = estimate_q8 > TINYLDP_ENTROPY_ESTIMATE_FULL
                                 ? uint32_t{TINYLDP_ENTROPY_ESTIMATE_FULL}
                                 : uint32_t{estimate_q8};
-  size_t remaining = (security_bits * 256u + estimate - 1u) / estimate;
+  size_t remaining = ceil_div(security_bits * 256u, estimate);
 
   // Buffered output is discarded whatever the outcome (a success would discard it anyway):
   // the buffer becomes the working memory — the key being built in words 0..7, then a chunk
