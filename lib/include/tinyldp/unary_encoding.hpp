@@ -142,7 +142,7 @@ class UnaryEncoding {
     const Word keep_mask = static_cast<Word>(Word{0} - in_domain);
     const uint32_t true_word = value / word_bits;
     const unsigned true_lane = value % word_bits;
-    const auto spliced = [&](uint32_t w, Word r) __attribute__((always_inline)) {
+    const auto spliced = [&](uint32_t w, Word r) __attribute__((always_inline, flatten)) {
       const Word position = static_cast<Word>(static_cast<Word>(ct::is_zero(w ^ true_word) & in_domain) << true_lane);
       return static_cast<Word>(((r & ~position) | (true_bits & position)) & keep_mask);
     };

@@ -50,22 +50,15 @@ void absorb_bytes(uint32_t key[chacha20_key_words], const uint8_t* data, size_t 
   secure_zero(work, 24);
 }
 
-// ⌈n / d⌉, d ≥ 1. Cores without a divide instruction (Cortex-M0) shift and subtract: libgcc's
-// division (266 B on Cortex-M0) would otherwise be linked for this one division at seeding.
+// ⌈n / d⌉, d ≥ 1. Cores without a divide instruction (Cortex-M0) count up: libgcc's division
+// (266 B there) would otherwise be linked for this one division at seeding, and n/d ≤ 1024 here.
 // (Not constant time, and need not be: n and d are the public security level and estimate.)
 uint32_t ceil_div(uint32_t n, uint32_t d) {
 #if defined(__ARM_FEATURE_IDIV) || !defined(__arm__)
   return (n + d - 1u) / d;
 #else
-  n += d - 1u;
-  uint32_t quotient = 0, rest = 0;
-  for (int bit = 31; bit >= 0; --bit) {
-    rest = rest << 1 | (n >> bit & 1u);
-    if (rest >= d) {
-      rest -= d;
-      quotient |= uint32_t{1} << bit;
-    }
-  }
+  uint32_t quotient = 0;
+  for (uint32_t covered = 0; covered < n; covered += d) ++quotient;
   return quotient;
 #endif
 }
