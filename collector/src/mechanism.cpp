@@ -121,8 +121,6 @@ std::span<const MechanismRow> mechanism_table() {
      example_chain(MechanismId::biloloha, 50)},
     {MechanismId::bit_mean, "1bitmean", numeric, &Mechanism::configure_as<OneBitMeanModel>,
      example_one_bit_mean()},
-    {MechanismId::dbitflip, "dbitflip", numeric, &Mechanism::configure_as<DBitFlipModel>,
-     example_dbitflip()},
     {MechanismId::record_rr, "record", record, &Mechanism::configure_as<RecordModel>,
      example_record(MechanismId::record_rr, {3, 4, 2})},
     {MechanismId::spl_grr, "spl-grr", record, &Mechanism::configure_as<MultiAttributeModel>,
@@ -139,6 +137,8 @@ std::span<const MechanismRow> mechanism_table() {
      example_record(MechanismId::rsfd_oue_z, {3, 9, 2})},
     {MechanismId::rsfd_oue_r, "rsfd-oue-r", record, &Mechanism::configure_as<MultiAttributeModel>,
      example_record(MechanismId::rsfd_oue_r, {3, 9, 2})},
+    {MechanismId::dbitflip, "dbitflip", numeric, &Mechanism::configure_as<DBitFlipModel>,
+     example_dbitflip()},
   };
   return rows;
 }
