@@ -80,7 +80,7 @@ struct MechanismConfig {
   std::uint32_t bloom_hashes = 0, bloom_cohorts = 0;
   // Records of several attributes (record, spl-*, smp-*, rsfd-*): the attributes' domain sizes
   // k_j, in order (`domain` is then d, their number); empty for the others.
-  std::vector<std::uint32_t> attribute_sizes;
+  std::vector<std::uint32_t> attribute_sizes{};
 
   bool bloom() const { return bloom_hashes != 0; }
   bool numeric() const;  // sd, dlaplace: by the table's kind
