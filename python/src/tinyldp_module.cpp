@@ -237,6 +237,33 @@ Reports privatize_all(const Mechanism& m, Source& source, std::span<const std::i
   return out;
 }
 
+// The optional header fields privatize writes (the device id: the row number).
+wire::Header report_header(bool device_ids, std::optional<std::uint32_t> epoch, std::optional<std::uint16_t> cohort) {
+  wire::Header h;
+  if (device_ids) h.fields |= wire::field_device_id;
+  if (epoch) {
+    h.fields |= wire::field_epoch;
+    h.epoch = *epoch;
+  }
+  if (cohort) {
+    h.fields |= wire::field_cohort;
+    h.cohort = *cohort;
+  }
+  return h;
+}
+
+// make(source) without the GIL, over the deterministic test source of `seed` or the OS's entropy.
+template <class Make>
+Reports from_source(std::optional<std::uint64_t> seed, const Make& make) {
+  py::gil_scoped_release release;
+  if (seed) {
+    port::InsecureTestSource source(*seed);
+    return make(source);
+  }
+  port::HostOsSource source;
+  return make(source);
+}
+
 // A record mechanism's reports: one per row of d values.
 template <class Source>
 Reports privatize_records(const Mechanism& m, Source& source, const std::vector<std::uint32_t>& values, std::size_t d,
@@ -271,19 +298,8 @@ Reports privatize(const Mechanism& m, const py::array_t<std::int64_t, py::array:
                               std::to_string(sizes[i % sizes.size()] - 1));
       v[i] = static_cast<std::uint32_t>(x);
     }
-    wire::Header h;
-    if (device_ids) h.fields |= wire::field_device_id;
-    if (epoch) {
-      h.fields |= wire::field_epoch;
-      h.epoch = *epoch;
-    }
-    py::gil_scoped_release release;
-    if (seed) {
-      port::InsecureTestSource source(*seed);
-      return privatize_records(m, source, v, sizes.size(), h);
-    }
-    port::HostOsSource source;
-    return privatize_records(m, source, v, sizes.size(), h);
+    const wire::Header h = report_header(device_ids, epoch, cohort);
+    return from_source(seed, [&](auto& source) { return privatize_records(m, source, v, sizes.size(), h); });
   }
   if (m.memoized())
     throw py::value_error(std::string(collector::name_of(m.config().id)) +
@@ -295,23 +311,8 @@ Reports privatize(const Mechanism& m, const py::array_t<std::int64_t, py::array:
     if (!in_domain(m, v[i]))
       throw py::value_error("value " + std::to_string(v[i]) + " at index " + std::to_string(i) +
                             " is outside the domain " + domain_text(m));
-  wire::Header h;
-  if (device_ids) h.fields |= wire::field_device_id;
-  if (epoch) {
-    h.fields |= wire::field_epoch;
-    h.epoch = *epoch;
-  }
-  if (cohort) {
-    h.fields |= wire::field_cohort;
-    h.cohort = *cohort;
-  }
-  py::gil_scoped_release release;
-  if (seed) {
-    port::InsecureTestSource source(*seed);
-    return privatize_all(m, source, v, h);
-  }
-  port::HostOsSource source;
-  return privatize_all(m, source, v, h);
+  const wire::Header h = report_header(device_ids, epoch, cohort);
+  return from_source(seed, [&](auto& source) { return privatize_all(m, source, v, h); });
 }
 
 // Why each report would be rejected (0: accepted), as the aggregator and `inspect` decide.
@@ -335,7 +336,7 @@ py::dict inspect(const Mechanism& m, const py::bytes& report) {
   d["mechanism"] = collector::name_of(m.config().id);
   for (const auto& field : collector::header_fields(r.report.header)) d[field.name] = field.value;
   for (const auto& field : m.payload_fields(r.report.payload))
-    std::visit([&](const auto& v) { d[field.name] = v; }, field.value);
+    std::visit([&](const auto& v) { d[field.name.c_str()] = v; }, field.value);
   return d;
 }
 
@@ -421,6 +422,10 @@ void check_confidence(double confidence) {
 }
 
 void require_reports(const Aggregator& a) {
+  if (a.mechanism().record())  // one channel per attribute: not this estimator's
+    throw py::value_error(std::string(collector::name_of(a.mechanism().config().id)) +
+                          " counts records of several attributes: estimate them per attribute (tinyldp multi) or "
+                          "jointly (RecordCounts, estimate_joint)");
   if (a.reports() == 0) throw py::value_error("the aggregate holds no reports; nothing to estimate from");
 }
 

@@ -128,6 +128,8 @@ def test_record_mechanisms_are_rows_of_the_table(cli):
     assert a.ingest(reports) == {}
     assert list(a.support) == [sum(1 for f in map(m.inspect, reports) if f["values"][j] == v)
                                for j, k in enumerate([3, 4, 2]) for v in range(k)]
+    with pytest.raises(ValueError, match="estimate them per attribute"):
+        a.estimate()
     assert pickle.loads(pickle.dumps(m)) == m
 
 

@@ -101,11 +101,11 @@ data = bytearray(open(path("spl-grr.tldp"), "rb").read())
 data[416 + 5 * 10 + 2 + 7] |= 0x3  # report 6's colour (2 bits) holds 3 of 3
 open(path("bad.tldp"), "wb").write(data)
 p = run("multi", "ingest", path("bad.tldp"), "-o", path("x.tldpm"), expect=2)
-check("record 6: value out of range" in p.stderr and "5 reports before it were good" in p.stderr,
+check("record 6: value outside the domain" in p.stderr and "5 reports before it were good" in p.stderr,
       f"a bad report: {p.stderr}")
 check(not os.path.exists(path("x.tldpm")), "nothing written")
 p = run("inspect", path("bad.tldp"), expect=3)
-check('#6 rejected="value out of range"' in p.stdout, "inspect marks the bad report")
+check('#6 rejected="value outside the domain"' in p.stdout, "inspect marks the bad report")
 
 # Mechanism options: --domains is the records', and only theirs.
 p = run("plan", "-m", "spl-grr", "-e", "1", "--domains", "3,4,2", expect=2)

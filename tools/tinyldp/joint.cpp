@@ -143,16 +143,11 @@ RecordSchema ingest_schema(const JointOptions& o) {
     if (!like) throw BadInput(error);
     return like->schema();
   }
-  const auto m = record_file_mechanism(o.framed);
-  if (!m)
-    throw BadInput("joint ingest: " + o.framed + " holds framed reports, which do not say their attributes: give "
-                   "--schema (a record-counts file of the same record)");
-  const collector::MechanismConfig& c = m->config();
+  const auto m = schema_mechanism(o.framed, "joint ingest", "a record-counts file of the same record");
+  const collector::MechanismConfig& c = m.config();
   if (c.id != wire::MechanismId::record_rr)
-    throw BadInput(o.framed + " holds reports of " + describe(*m) + ", not of record (wire id 22)");
-  std::vector<RecordAttribute> attributes;
-  for (std::uint32_t k : c.attribute_sizes) attributes.push_back({std::to_string(attributes.size()), k, {}});
-  auto s = RecordSchema::make(std::move(attributes), c.prr_f, c.irr_p, c.irr_q, error);
+    throw BadInput(o.framed + " holds reports of " + describe(m) + ", not of record (wire id 22)");
+  auto s = RecordSchema::make(numbered_attributes(c.attribute_sizes), c.prr_f, c.irr_p, c.irr_q, error);
   if (!s) throw BadInput(o.framed + ": " + error);
   return std::move(*s);
 }

@@ -219,16 +219,12 @@ MultiAttributeSchema ingest_schema(const MultiOptions& o) {
     if (!like) throw BadInput(error);
     return like->schema();
   }
-  const auto m = record_file_mechanism(o.input);
-  if (!m)
-    throw BadInput("multi ingest: " + o.input + " holds framed reports, which do not say their attributes: give "
-                   "--schema (a counts file of the same protocol and attributes)");
-  if (collector::multi_attribute_name(m->config().id) == nullptr)
-    throw BadInput(o.input + " holds reports of " + describe(*m) + ", not of a multi-attribute protocol (" +
+  const auto m = schema_mechanism(o.input, "multi ingest", "a counts file of the same protocol and attributes");
+  if (collector::multi_attribute_name(m.config().id) == nullptr)
+    throw BadInput(o.input + " holds reports of " + describe(m) + ", not of a multi-attribute protocol (" +
                    collector::multi_attribute_names() + ")");
-  std::vector<collector::RecordAttribute> attributes;
-  for (std::uint32_t k : m->config().attribute_sizes) attributes.push_back({std::to_string(attributes.size()), k, {}});
-  auto s = MultiAttributeSchema::make(m->config().id, m->config().epsilon, std::move(attributes), error);
+  auto s = MultiAttributeSchema::make(m.config().id, m.config().epsilon, numbered_attributes(m.config().attribute_sizes),
+                                      error);
   if (!s) throw BadInput(o.input + ": " + error);
   return std::move(*s);
 }

@@ -29,6 +29,20 @@ std::optional<collector::Mechanism> record_file_mechanism(const std::string& pat
   return reader.mechanism();
 }
 
+collector::Mechanism schema_mechanism(const std::string& path, const std::string& command, const std::string& schema) {
+  auto m = record_file_mechanism(path);
+  if (!m)
+    throw BadInput(command + ": " + path + " holds framed reports, which do not say their attributes: give --schema (" +
+                   schema + ")");
+  return std::move(*m);
+}
+
+std::vector<collector::RecordAttribute> numbered_attributes(const std::vector<std::uint32_t>& sizes) {
+  std::vector<collector::RecordAttribute> out;
+  for (std::uint32_t k : sizes) out.push_back({std::to_string(out.size()), k, {}});
+  return out;
+}
+
 std::uint64_t read_record_reports(const std::string& path, const wire::Description& expected,
                                   const std::string& expected_text,
                                   const std::function<collector::ParseError(std::span<const std::uint8_t>)>& count) {

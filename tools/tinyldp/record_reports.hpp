@@ -15,12 +15,19 @@
 #include <string>
 
 #include "tinyldp/collector/mechanism.hpp"
+#include "tinyldp/collector/record_counts.hpp"
 
 namespace tinyldp::tools {
 
 // The mechanism a report file's header describes, or nullopt if `path` is not a report file
 // (then it is read as framed reports); throws BadInput for a report file with a bad header.
 std::optional<collector::Mechanism> record_file_mechanism(const std::string& path);
+// When no --schema is given: the report file's mechanism, whose attributes (numbered_attributes)
+// make the schema; throws BadInput naming `command` and the --schema file it needs (`schema`)
+// when `path` holds framed reports, which do not say their attributes.
+collector::Mechanism schema_mechanism(const std::string& path, const std::string& command, const std::string& schema);
+// Attributes of these sizes named 0, 1, … (no labels).
+std::vector<collector::RecordAttribute> numbered_attributes(const std::vector<std::uint32_t>& sizes);
 
 // Calls count(payload) for every report of `path` in order, expecting reports of `expected`;
 // throws BadInput at the first that does not parse or that count refuses (its index, byte
