@@ -13,6 +13,7 @@ namespace tinyldp::collector {
 namespace {
 constexpr auto categorical = MechanismKind::categorical;
 constexpr auto numeric = MechanismKind::numeric;
+constexpr auto record = MechanismKind::record;
 
 constexpr MechanismConfig example(MechanismId id, Epsilon eps, std::uint32_t domain) {
   MechanismConfig c;
@@ -60,7 +61,24 @@ constexpr MechanismConfig example_dbitflip() {
   return c;
 }
 
-constexpr MechanismRow table[] = {
+// A record of attributes with these sizes: ε for the protocols without memo, RAPPOR's f, p, q
+// (the paper's p = 0.5, q = 0.75) for `record`.
+MechanismConfig example_record(MechanismId id, std::vector<std::uint32_t> sizes) {
+  MechanismConfig c = example(id, id == MechanismId::record_rr ? Epsilon{} : Epsilon::from_ratio(1, 1), 0);
+  c.attribute_sizes = std::move(sizes);
+  if (id == MechanismId::record_rr) {
+    c.prr_f = Dyadic{1, 1};
+    c.irr_p = Dyadic{1, 1};
+    c.irr_q = Dyadic{3, 2};
+  }
+  return c;
+}
+
+}  // namespace
+
+// Made on first use, so that no static initializer elsewhere can see it unmade.
+std::span<const MechanismRow> mechanism_table() {
+  static const MechanismRow rows[] = {
     {MechanismId::rr, "rr", categorical, &Mechanism::configure_as<RrModel>,
      example(MechanismId::rr, Epsilon::from_ratio(1, 1), 2)},
     {MechanismId::krr, "krr", categorical, &Mechanism::configure_as<KrrModel>,
@@ -103,21 +121,36 @@ constexpr MechanismRow table[] = {
      example_chain(MechanismId::biloloha, 50)},
     {MechanismId::bit_mean, "1bitmean", numeric, &Mechanism::configure_as<OneBitMeanModel>,
      example_one_bit_mean()},
+    {MechanismId::record_rr, "record", record, &Mechanism::configure_as<RecordModel>,
+     example_record(MechanismId::record_rr, {3, 4, 2})},
+    {MechanismId::spl_grr, "spl-grr", record, &Mechanism::configure_as<MultiAttributeModel>,
+     example_record(MechanismId::spl_grr, {3, 4, 2})},
+    {MechanismId::spl_oue, "spl-oue", record, &Mechanism::configure_as<MultiAttributeModel>,
+     example_record(MechanismId::spl_oue, {3, 9, 2})},
+    {MechanismId::smp_grr, "smp-grr", record, &Mechanism::configure_as<MultiAttributeModel>,
+     example_record(MechanismId::smp_grr, {3, 5, 2})},
+    {MechanismId::smp_oue, "smp-oue", record, &Mechanism::configure_as<MultiAttributeModel>,
+     example_record(MechanismId::smp_oue, {3, 9, 2})},
+    {MechanismId::rsfd_grr, "rsfd-grr", record, &Mechanism::configure_as<MultiAttributeModel>,
+     example_record(MechanismId::rsfd_grr, {3, 4, 2})},
+    {MechanismId::rsfd_oue_z, "rsfd-oue-z", record, &Mechanism::configure_as<MultiAttributeModel>,
+     example_record(MechanismId::rsfd_oue_z, {3, 9, 2})},
+    {MechanismId::rsfd_oue_r, "rsfd-oue-r", record, &Mechanism::configure_as<MultiAttributeModel>,
+     example_record(MechanismId::rsfd_oue_r, {3, 9, 2})},
     {MechanismId::dbitflip, "dbitflip", numeric, &Mechanism::configure_as<DBitFlipModel>,
      example_dbitflip()},
-};
-}  // namespace
-
-std::span<const MechanismRow> mechanism_table() { return table; }
+  };
+  return rows;
+}
 
 const MechanismRow* find_mechanism(MechanismId id) {
-  for (const auto& row : table)
+  for (const auto& row : mechanism_table())
     if (row.id == id) return &row;
   return nullptr;
 }
 
 const MechanismRow* find_mechanism(std::string_view name) {
-  for (const auto& row : table)
+  for (const auto& row : mechanism_table())
     if (row.configure != nullptr && name == row.name) return &row;
   return nullptr;
 }
@@ -134,7 +167,7 @@ const char* name_of(MechanismId id) {
 
 std::string mechanism_names(std::optional<MechanismKind> kind) {
   std::string out;
-  for (const auto& row : table)
+  for (const auto& row : mechanism_table())
     if (row.configure != nullptr && (!kind || row.kind == *kind))
       out += (out.empty() ? "" : ", ") + std::string(row.name);
   return out;
@@ -181,6 +214,7 @@ std::string config_difference(const MechanismConfig& given, const MechanismConfi
     return field("bloom hashes", given.bloom_hashes, canonical.bloom_hashes);
   if (given.bloom_cohorts != canonical.bloom_cohorts)
     return field("bloom cohorts", given.bloom_cohorts, canonical.bloom_cohorts);
+  if (given.attribute_sizes != canonical.attribute_sizes) return "attribute sizes differ from the canonical ones";
   return {};
 }
 
@@ -294,17 +328,20 @@ std::string TwoStageModel::check_parameters(const MechanismConfig& c) {
       return "cohorts x (bloom bits + 1) = " + std::to_string(std::uint64_t{c.bloom_cohorts} * (c.domain + 1)) +
              " counts is above the collector's limit " + std::to_string(max_collector_domain);
   }
-  if (c.id == MechanismId::two_stage) {
-    if (c.epsilon.q32 != 0 || c.epsilon_one.q32 != 0)
-      return "rappor is configured by f, p and q (its epsilons follow from them), not by epsilon";
-    if (c.prr_f.num == 0 || !is_probability(c.prr_f) || as_double(c.prr_f) >= 1)
-      return "rappor's f (the permanent flip probability) must be in (0, 1) (got " + as_text(c.prr_f) + ")";
-    if (!is_probability(c.irr_q) || !is_probability(c.irr_p) || !(as_double(c.irr_p) < as_double(c.irr_q)))
-      return "rappor's p must be below q, both in [0, 1] (got p = " + as_text(c.irr_p) +
-             ", q = " + as_text(c.irr_q) + ")";
-    return {};
-  }
+  if (c.id == MechanismId::two_stage) return check_rappor_probabilities(c);
   return check_memo_epsilons(c);
+}
+
+std::string check_rappor_probabilities(const MechanismConfig& c) {
+  const std::string name = name_of(c.id);
+  if (c.epsilon.q32 != 0 || c.epsilon_one.q32 != 0)
+    return name + " is configured by f, p and q (its epsilons follow from them), not by epsilon";
+  if (c.prr_f.num == 0 || !is_probability(c.prr_f) || as_double(c.prr_f) >= 1)
+    return name + "'s f (the permanent flip probability) must be in (0, 1) (got " + as_text(c.prr_f) + ")";
+  if (!is_probability(c.irr_q) || !is_probability(c.irr_p) || !(as_double(c.irr_p) < as_double(c.irr_q)))
+    return name + "'s p must be below q, both in [0, 1] (got p = " + as_text(c.irr_p) + ", q = " + as_text(c.irr_q) +
+           ")";
+  return {};
 }
 
 Status TwoStageModel::configure(const MechanismConfig& c, TwoStageModel& out, MechanismConfig&) {
@@ -457,6 +494,7 @@ Epsilon Mechanism::local_epsilon() const {
 std::vector<Mechanism::Parameter> Mechanism::parameters() const {
   if (bloom())
     return {{"bloom_bits", config_.domain}, {"hashes", config_.bloom_hashes}, {"cohorts", config_.bloom_cohorts}};
+  if (record()) return {{"attributes", static_cast<std::int64_t>(config_.attribute_sizes.size())}};
   if (!numeric()) return {{"domain", domain_}};
   std::vector<Parameter> p = {{"lo", config_.lo}, {"hi", config_.hi}};
   if (takes_levels()) p.push_back({"levels", config_.levels});
@@ -501,6 +539,9 @@ std::vector<std::pair<std::uint32_t, double>> Mechanism::item_weights(std::int64
           return {{static_cast<std::uint32_t>(value - static_cast<std::int64_t>(m.item_value(0))), 1.0}};
       },
       model_);
+}
+bool Mechanism::record() const {
+  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::record; });
 }
 bool Mechanism::memoized() const {
   return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::memoized; });

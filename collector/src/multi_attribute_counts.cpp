@@ -7,6 +7,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "tinyldp/collector/mechanism.hpp"
 #include "tinyldp/collector/state_file.hpp"
 #include "tinyldp/endian.hpp"
 
@@ -16,17 +17,6 @@ namespace {
 
 constexpr char magic[8] = {'T', 'L', 'D', 'P', 'M', 'U', 'L', '1'};
 constexpr std::uint32_t M = MultiAttributeSchema::max_attributes;
-
-struct ProtocolName {
-  MechanismId id;
-  const char* name;
-};
-constexpr ProtocolName protocols[] = {
-    {MechanismId::spl_grr, "spl-grr"},   {MechanismId::spl_oue, "spl-oue"},
-    {MechanismId::smp_grr, "smp-grr"},   {MechanismId::smp_oue, "smp-oue"},
-    {MechanismId::rsfd_grr, "rsfd-grr"}, {MechanismId::rsfd_oue_z, "rsfd-oue-z"},
-    {MechanismId::rsfd_oue_r, "rsfd-oue-r"},
-};
 
 bool is_grr(MechanismId id) {
   return id == MechanismId::spl_grr || id == MechanismId::smp_grr || id == MechanismId::rsfd_grr;
@@ -47,19 +37,25 @@ void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
 
 }  // namespace
 
+// The table's rows of kind record that keep no memo.
+namespace {
+bool is_multi_attribute(const MechanismRow& row) {
+  return row.kind == MechanismKind::record && row.id != MechanismId::record_rr;
+}
+}  // namespace
+
 std::optional<MechanismId> multi_attribute_protocol(std::string_view name) {
-  for (const auto& p : protocols)
-    if (name == p.name) return p.id;
-  return std::nullopt;
+  const MechanismRow* row = find_mechanism(name);
+  return row != nullptr && is_multi_attribute(*row) ? std::optional(row->id) : std::nullopt;
 }
 const char* multi_attribute_name(MechanismId id) {
-  for (const auto& p : protocols)
-    if (id == p.id) return p.name;
-  return nullptr;
+  const MechanismRow* row = find_mechanism(id);
+  return row != nullptr && is_multi_attribute(*row) ? row->name : nullptr;
 }
 std::string multi_attribute_names() {
   std::string s;
-  for (const auto& p : protocols) s += (s.empty() ? "" : ", ") + std::string(p.name);
+  for (const auto& row : mechanism_table())
+    if (is_multi_attribute(row)) s += (s.empty() ? "" : ", ") + std::string(row.name);
   return s;
 }
 
@@ -107,6 +103,7 @@ std::optional<MultiAttributeSchema> MultiAttributeSchema::make(MechanismId proto
         s.offsets_.push_back(SampledAttribute<GrrSlot, M>::index_bits);
       }
       s.channels_.push_back(ch);
+      s.item_offsets_.push_back(s.item_offsets_.back() + sizes[j]);
     }
     s.core_ = core;
   };
@@ -159,9 +156,8 @@ bool MultiAttributeSchema::same_as(const MultiAttributeSchema& o) const {
   return true;
 }
 
-ParseError MultiAttributeSchema::count(std::span<const std::uint8_t> payload,
-                                       std::vector<std::vector<std::uint64_t>>& supports,
-                                       std::vector<std::uint64_t>& carried) const {
+ParseError MultiAttributeSchema::count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> supports,
+                                       std::span<std::uint64_t> carried) const {
   if (payload.size() != payload_bytes()) return payload.size() < payload_bytes() ? ParseError::truncated : ParseError::oversized;
   const unsigned spare = static_cast<unsigned>(payload_bytes() * 8 - description_.payload_bits);
   if (spare != 0 && (payload.back() >> (8 - spare)) != 0) return ParseError::nonzero_padding;
@@ -177,13 +173,13 @@ ParseError MultiAttributeSchema::count(std::span<const std::uint8_t> payload,
     return ParseError::none;
   };
   const auto add_slot = [&](const auto& slot, std::uint32_t j, std::uint32_t offset) {
-    auto& s = supports[j];
+    const auto s = supports.subspan(item_offsets_[j]);
     if constexpr (std::is_same_v<std::decay_t<decltype(slot)>, GrrSlot>) {
       ++s[slot.read(p, offset)];
     } else {
       for (std::uint32_t v = 0; v < slot.domain(); ++v) s[v] += OueSlot::bit(p, offset, v);
     }
-    ++carried[j];
+    if (!carried.empty()) ++carried[j];
   };
   return std::visit(
       [&](const auto& core) {
@@ -209,7 +205,7 @@ ParseError MultiAttributeSchema::count(std::span<const std::uint8_t> payload,
 }
 
 MultiAttributeCounts::MultiAttributeCounts(MultiAttributeSchema schema) : schema_(std::move(schema)) {
-  for (const auto& a : schema_.attributes()) support_.emplace_back(a.size, 0);
+  support_.assign(schema_.items(), 0);
   carried_.assign(schema_.attribute_count(), 0);
 }
 
@@ -226,10 +222,8 @@ std::optional<FramedReportError> MultiAttributeCounts::add_framed(std::span<cons
 
 bool MultiAttributeCounts::merge(const MultiAttributeCounts& other) {
   if (!schema_.same_as(other.schema_)) return false;
-  for (std::size_t j = 0; j < support_.size(); ++j) {
-    for (std::size_t v = 0; v < support_[j].size(); ++v) support_[j][v] += other.support_[j][v];
-    carried_[j] += other.carried_[j];
-  }
+  for (std::size_t i = 0; i < support_.size(); ++i) support_[i] += other.support_[i];
+  for (std::size_t j = 0; j < carried_.size(); ++j) carried_[j] += other.carried_[j];
   total_ += other.total_;
   return true;
 }
@@ -238,7 +232,7 @@ MarginalEstimate MultiAttributeCounts::estimate(std::uint32_t j) const {
   MarginalEstimate m;
   const std::uint64_t n = carried_[j];
   m.reports = n;
-  const FrequencyEstimate e = estimate_frequencies(support_[j], n, schema_.channel(j));
+  const FrequencyEstimate e = estimate_frequencies(support(j), n, schema_.channel(j));
   const double scale = n == 0 ? 0.0 : 1.0 / static_cast<double>(n);
   for (std::size_t v = 0; v < e.count.size(); ++v) {
     m.frequency.push_back(n == 0 ? 0.0 : e.count[v] * scale);
@@ -264,9 +258,9 @@ std::vector<std::uint8_t> MultiAttributeCounts::serialize() const {
   out.insert(out.end(), len, len + 4);
   out.insert(out.end(), text.begin(), text.end());
   put_u64(out, total_);
-  for (std::size_t j = 0; j < support_.size(); ++j) {
+  for (std::uint32_t j = 0; j < schema_.attribute_count(); ++j) {
     put_u64(out, carried_[j]);
-    for (std::uint64_t c : support_[j]) put_u64(out, c);
+    for (std::uint64_t c : support(j)) put_u64(out, c);
   }
   return out;
 }
@@ -333,11 +327,13 @@ std::optional<MultiAttributeCounts> MultiAttributeCounts::deserialize(std::span<
   at += 8;
   const bool every_report_carries_all = !is_smp(counts.schema().protocol());
   std::uint64_t sum_carried = 0;
-  for (std::size_t j = 0; j < counts.support_.size(); ++j) {
+  for (std::uint32_t j = 0; j < counts.schema().attribute_count(); ++j) {
+    const auto support = std::span(counts.support_).subspan(counts.schema().item_offset(j),
+                                                            counts.schema().attributes()[j].size);
     counts.carried_[j] = get_le<std::uint64_t>(bytes.data() + at);
     at += 8;
     std::uint64_t sum = 0;
-    for (auto& c : counts.support_[j]) {
+    for (auto& c : support) {
       c = get_le<std::uint64_t>(bytes.data() + at);
       at += 8;
       sum += c;
@@ -346,7 +342,7 @@ std::optional<MultiAttributeCounts> MultiAttributeCounts::deserialize(std::span<
     // GRR: every carried report supports exactly one value; OUE: at most k each.
     const bool grr = is_grr(counts.schema().protocol());
     const bool fits = grr ? sum == counts.carried_[j]
-                          : counts.support_[j].empty() || sum / counts.support_[j].size() <= counts.carried_[j];
+                          : support.empty() || sum / support.size() <= counts.carried_[j];
     if (!fits || (every_report_carries_all && counts.carried_[j] != counts.total_)) {
       error = "multi-attribute counts file: attribute " + std::to_string(j) + "'s counts do not add up to its " +
               std::to_string(counts.carried_[j]) + " reports of " + std::to_string(counts.total_);

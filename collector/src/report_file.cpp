@@ -13,6 +13,7 @@ constexpr char magic[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '1'};
 constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '2'};
 constexpr char magic_v3[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '3'};
 constexpr char magic_v4[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '4'};
+constexpr char magic_v5[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '5'};
 constexpr std::size_t label_digest_at = report_file_header_v2_bytes;
 constexpr std::size_t memo_block_at = report_file_header_v3_bytes;
 }  // namespace
@@ -27,6 +28,9 @@ constexpr std::size_t memo_block_at = report_file_header_v3_bytes;
 //            grid_step(u32 4: 1bitmean, dbitflip, else 0) sampled(u32 4: dbitflip, else 0)
 //            bloom_hashes(u32 4) bloom_cohorts(u32 4) (a Bloom filter's h and m; 0 for one-hot,
 //            which older files wrote as reserved zeros) reserved(13): 160 bytes.
+// Version 5 (the record mechanisms): version 4's 160 bytes (magic "TLDPREP5"; domain = d, the
+//            number of attributes), then the attributes' sizes k_0 … k_{d−1} (u32 each) and zeros
+//            up to 64 sizes: 416 bytes.
 namespace {
 std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
   std::vector<std::uint8_t> h(which, which + 8);
@@ -55,8 +59,8 @@ std::vector<std::uint8_t> numeric_header(const Mechanism& m, const char* which) 
 }  // namespace
 
 std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMappingId& labels) {
-  if (m.memoized()) {
-    std::vector<std::uint8_t> h = numeric_header(m, magic_v4);
+  if (m.memoized() || m.record()) {
+    std::vector<std::uint8_t> h = numeric_header(m, m.record() ? magic_v5 : magic_v4);
     const LabelDigest none{};
     const LabelDigest& digest = labels ? *labels : none;
     h.insert(h.end(), digest.begin(), digest.end());
@@ -71,6 +75,10 @@ std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMapp
     append_le<std::uint64_t>(h, c.bloom_hashes, 4);
     append_le<std::uint64_t>(h, c.bloom_cohorts, 4);
     h.resize(report_file_header_v4_bytes, 0);
+    if (m.record()) {
+      for (const std::uint32_t k : c.attribute_sizes) append_le<std::uint64_t>(h, k, 4);
+      h.resize(report_file_header_v5_bytes, 0);
+    }
     return h;
   }
   if (labels) {
@@ -92,6 +100,7 @@ std::size_t report_file_header_size(std::span<const std::uint8_t> m) {
   if (std::memcmp(m.data(), magic_v2, 8) == 0) return report_file_header_v2_bytes;
   if (std::memcmp(m.data(), magic_v3, 8) == 0) return report_file_header_v3_bytes;
   if (std::memcmp(m.data(), magic_v4, 8) == 0) return report_file_header_v4_bytes;
+  if (std::memcmp(m.data(), magic_v5, 8) == 0) return report_file_header_v5_bytes;
   return 0;
 }
 
@@ -124,7 +133,7 @@ std::optional<ReportFileConfig> parse_report_file_config(std::span<const std::ui
     c.noise_bits = h[50];
     reserved_zero = get_le<std::uint64_t>(&h[51], 8) == 0 && get_le<std::uint64_t>(&h[59], 5) == 0;
   }
-  if (size == report_file_header_v4_bytes) {
+  if (size >= report_file_header_v4_bytes) {
     std::size_t at = memo_block_at;
     c.epsilon_one = Epsilon::from_q32(get_le<std::uint64_t>(&h[at], 8));
     at += 8;
@@ -141,14 +150,28 @@ std::optional<ReportFileConfig> parse_report_file_config(std::span<const std::ui
     at += 4;
     c.bloom_cohorts = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[at], 4));
     at += 4;
-    for (; at < size; ++at) reserved_zero = reserved_zero && h[at] == 0;
+    if (size == report_file_header_v5_bytes) {  // d sizes, then zeros
+      if (c.domain == 0 || c.domain > max_record_attributes) {
+        error = "report file header version 5 states " + std::to_string(c.domain) + " attributes (1 … " +
+                std::to_string(max_record_attributes) + ")";
+        return std::nullopt;
+      }
+      for (std::uint32_t j = 0; j < max_record_attributes; ++j) {
+        const auto k = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[report_file_header_v4_bytes + 4 * j], 4));
+        if (j < c.domain)
+          c.attribute_sizes.push_back(k);
+        else
+          reserved_zero = reserved_zero && k == 0;
+      }
+    }
+    for (; at < report_file_header_v4_bytes; ++at) reserved_zero = reserved_zero && h[at] == 0;
   }
   if (!reserved_zero) {
     error = "report file header has nonzero reserved bytes";
     return std::nullopt;
   }
   LabelMappingId labels;
-  if (size == report_file_header_v3_bytes || size == report_file_header_v4_bytes) {
+  if (size == report_file_header_v3_bytes || size >= report_file_header_v4_bytes) {
     LabelDigest digest;
     std::memcpy(digest.data(), &h[label_digest_at], digest.size());
     if (digest != LabelDigest{}) {
@@ -194,6 +217,10 @@ bool ReportFileWriter::close() {
 }
 
 void ReportFileWriter::write(std::span<const std::uint8_t> report) {
+  if (report.size() > 0xFFFF) {  // a record's length is a u16: a larger report cannot be written
+    out_.setstate(std::ios::failbit);
+    return;
+  }
   std::uint8_t len[2];
   put_le(len, static_cast<std::uint16_t>(report.size()));
   out_.write(reinterpret_cast<const char*>(len), 2);

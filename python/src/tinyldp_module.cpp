@@ -138,21 +138,25 @@ std::shared_ptr<const Reports> reports_from(const py::handle& obj) {
 
 // --- mechanisms ------------------------------------------------------------------------------
 
-const char* kind_name(const Mechanism& m) { return m.numeric() ? "numeric" : "categorical"; }
+const char* kind_name(const Mechanism& m) { return m.record() ? "record" : m.numeric() ? "numeric" : "categorical"; }
 
 Mechanism configure(const std::string& name, const py::object& epsilon, std::optional<std::uint32_t> domain,
                     std::optional<std::int32_t> lo, std::optional<std::int32_t> hi,
                     std::optional<std::uint32_t> levels, std::optional<std::uint32_t> sensitivity,
                     std::optional<std::uint32_t> grid_step, std::optional<std::uint32_t> sampled_buckets,
-                    const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q) {
+                    const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q,
+                    std::optional<std::vector<std::uint32_t>> attribute_sizes) {
   const auto* row = collector::find_mechanism(name);
   if (row == nullptr)
     throw py::value_error("unknown mechanism \"" + name + "\" (known: " + collector::mechanism_names() + ")");
   MechanismConfig c;
   c.id = row->id;
   if (!epsilon.is_none()) c.epsilon = epsilon_from(epsilon, "epsilon");
-  else if (row->id != wire::MechanismId::two_stage)
+  else if (row->id != wire::MechanismId::two_stage && row->id != wire::MechanismId::record_rr)
     throw py::value_error("epsilon is required for " + name);
+  if (row->kind == collector::MechanismKind::record && !attribute_sizes)
+    throw py::value_error(name + " is a record of several attributes: give attribute_sizes (their domain sizes)");
+  if (attribute_sizes) c.attribute_sizes = *attribute_sizes;
   c.domain = domain.value_or(0);
   c.lo = lo.value_or(0);
   c.hi = hi.value_or(0);
@@ -171,6 +175,7 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
   std::vector<std::string> takes;
   for (const auto& param : m.parameters()) takes.emplace_back(param.name);
   const std::pair<const char*, bool> given[] = {{"domain", domain.has_value()}, {"lo", lo.has_value()},
+                                                {"attributes", attribute_sizes.has_value()},
                                                 {"hi", hi.has_value()}, {"levels", levels.has_value()},
                                                 {"sensitivity", sensitivity.has_value()},
                                                 {"grid_step", grid_step.has_value()},
@@ -232,19 +237,8 @@ Reports privatize_all(const Mechanism& m, Source& source, std::span<const std::i
   return out;
 }
 
-Reports privatize(const Mechanism& m, const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& values,
-                  std::optional<std::uint64_t> seed, bool device_ids, std::optional<std::uint32_t> epoch,
-                  std::optional<std::uint16_t> cohort) {
-  if (values.ndim() != 1) throw py::value_error("values must be 1-D");
-  if (m.memoized())
-    throw py::value_error(std::string(collector::name_of(m.config().id)) +
-                          " is memoized: its reports need each device's memo key, which simulate does not "
-                          "model yet; simulate a non-memoized mechanism");
-  const std::span<const std::int64_t> v(values.data(), static_cast<std::size_t>(values.size()));
-  for (std::size_t i = 0; i < v.size(); ++i)
-    if (!in_domain(m, v[i]))
-      throw py::value_error("value " + std::to_string(v[i]) + " at index " + std::to_string(i) +
-                            " is outside the domain " + domain_text(m));
+// The optional header fields privatize writes (the device id: the row number).
+wire::Header report_header(bool device_ids, std::optional<std::uint32_t> epoch, std::optional<std::uint16_t> cohort) {
   wire::Header h;
   if (device_ids) h.fields |= wire::field_device_id;
   if (epoch) {
@@ -255,13 +249,70 @@ Reports privatize(const Mechanism& m, const py::array_t<std::int64_t, py::array:
     h.fields |= wire::field_cohort;
     h.cohort = *cohort;
   }
+  return h;
+}
+
+// make(source) without the GIL, over the deterministic test source of `seed` or the OS's entropy.
+template <class Make>
+Reports from_source(std::optional<std::uint64_t> seed, const Make& make) {
   py::gil_scoped_release release;
   if (seed) {
     port::InsecureTestSource source(*seed);
-    return privatize_all(m, source, v, h);
+    return make(source);
   }
   port::HostOsSource source;
-  return privatize_all(m, source, v, h);
+  return make(source);
+}
+
+// A record mechanism's reports: one per row of d values.
+template <class Source>
+Reports privatize_records(const Mechanism& m, Source& source, const std::vector<std::uint32_t>& values, std::size_t d,
+                          wire::Header h) {
+  RandomBits<Source, 256> rng(source);
+  Reports out;
+  std::vector<std::uint8_t> report;
+  for (std::size_t i = 0; i * d < values.size(); ++i) {
+    report.clear();
+    h.device_id = static_cast<std::uint32_t>(i);
+    if (const Status s = m.privatize_record(std::span(values).subspan(i * d, d), rng, h, report); s != Status::ok)
+      throw std::runtime_error("no report for row " + std::to_string(i) + ": " + to_string(s));
+    out.push_back(report);
+  }
+  return out;
+}
+
+Reports privatize(const Mechanism& m, const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& values,
+                  std::optional<std::uint64_t> seed, bool device_ids, std::optional<std::uint32_t> epoch,
+                  std::optional<std::uint16_t> cohort) {
+  if (m.record() && !m.memoized()) {  // a record per row
+    const auto& sizes = m.config().attribute_sizes;
+    if (values.ndim() != 2 || static_cast<std::size_t>(values.shape(1)) != sizes.size())
+      throw py::value_error(std::string(collector::name_of(m.config().id)) + " privatizes records: values must be 2-D, " +
+                            std::to_string(sizes.size()) + " columns (one per attribute)");
+    std::vector<std::uint32_t> v(static_cast<std::size_t>(values.size()));
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::int64_t x = values.data()[i];
+      if (x < 0 || x >= sizes[i % sizes.size()])
+        throw py::value_error("value " + std::to_string(x) + " at row " + std::to_string(i / sizes.size()) +
+                              ", attribute " + std::to_string(i % sizes.size()) + " is outside 0 … " +
+                              std::to_string(sizes[i % sizes.size()] - 1));
+      v[i] = static_cast<std::uint32_t>(x);
+    }
+    const wire::Header h = report_header(device_ids, epoch, cohort);
+    return from_source(seed, [&](auto& source) { return privatize_records(m, source, v, sizes.size(), h); });
+  }
+  if (m.memoized())
+    throw py::value_error(std::string(collector::name_of(m.config().id)) +
+                          " is memoized: its reports need each device's memo key, which simulate does not "
+                          "model yet; simulate a non-memoized mechanism");
+  if (values.ndim() != 1) throw py::value_error("values must be 1-D");
+  const std::span<const std::int64_t> v(values.data(), static_cast<std::size_t>(values.size()));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!in_domain(m, v[i]))
+      throw py::value_error("value " + std::to_string(v[i]) + " at index " + std::to_string(i) +
+                            " is outside the domain " + domain_text(m));
+  const wire::Header h = report_header(device_ids, epoch, cohort);
+  return from_source(seed, [&](auto& source) { return privatize_all(m, source, v, h); });
 }
 
 // Why each report would be rejected (0: accepted), as the aggregator and `inspect` decide.
@@ -285,12 +336,15 @@ py::dict inspect(const Mechanism& m, const py::bytes& report) {
   d["mechanism"] = collector::name_of(m.config().id);
   for (const auto& field : collector::header_fields(r.report.header)) d[field.name] = field.value;
   for (const auto& field : m.payload_fields(r.report.payload))
-    std::visit([&](const auto& v) { d[field.name] = v; }, field.value);
+    std::visit([&](const auto& v) { d[field.name.c_str()] = v; }, field.value);
   return d;
 }
 
 py::array_t<double> true_frequencies(const Mechanism& m,
                                      const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& values) {
+  if (m.record())
+    throw py::value_error(std::string(collector::name_of(m.config().id)) +
+                          " is a record of several attributes: its truth is per attribute (tinyldp multi, joint)");
   std::vector<double> f(m.domain(), 0.0);
   const std::int64_t* v = values.data();
   const auto n = static_cast<std::size_t>(values.size());
@@ -368,6 +422,10 @@ void check_confidence(double confidence) {
 }
 
 void require_reports(const Aggregator& a) {
+  if (a.mechanism().record())  // one channel per attribute: not this estimator's
+    throw py::value_error(std::string(collector::name_of(a.mechanism().config().id)) +
+                          " counts records of several attributes: estimate them per attribute (tinyldp multi) or "
+                          "jointly (RecordCounts, estimate_joint)");
   if (a.reports() == 0) throw py::value_error("the aggregate holds no reports; nothing to estimate from");
 }
 
@@ -677,12 +735,16 @@ PYBIND11_MODULE(_native, mod) {
            py::arg("domain") = py::none(), py::arg("lo") = py::none(), py::arg("hi") = py::none(),
            py::arg("levels") = py::none(), py::arg("sensitivity") = py::none(), py::arg("grid_step") = py::none(),
            py::arg("sampled_buckets") = py::none(), py::arg("epsilon_one") = py::none(),
-           py::arg("f") = py::none(), py::arg("p") = py::none(), py::arg("q") = py::none())
+           py::arg("f") = py::none(), py::arg("p") = py::none(), py::arg("q") = py::none(),
+           py::arg("attribute_sizes") = py::none())
       .def_property_readonly("name", [](const Mechanism& m) { return collector::name_of(m.config().id); })
       .def_property_readonly("id", [](const Mechanism& m) { return static_cast<int>(m.config().id); })
       .def_property_readonly("kind", &kind_name)
       .def_property_readonly("numeric", &Mechanism::numeric)
       .def_property_readonly("memoized", &Mechanism::memoized)
+      .def_property_readonly("record", &Mechanism::record, "a record of several attributes per report")
+      .def_property_readonly("attribute_sizes", [](const Mechanism& m) { return m.config().attribute_sizes; },
+                             "a record's attributes' domain sizes (empty for the others)")
       .def_property_readonly("integer_items", &Mechanism::integer_items)
       .def_property_readonly("epsilon", [](const Mechanism& m) { return as_double(m.config().epsilon); },
                              "the requested ε, as configured (on the 2^-32 grid)")
@@ -826,7 +888,8 @@ PYBIND11_MODULE(_native, mod) {
     if (!kind) return collector::mechanism_names();
     if (*kind == "numeric") return collector::mechanism_names(collector::MechanismKind::numeric);
     if (*kind == "categorical") return collector::mechanism_names(collector::MechanismKind::categorical);
-    throw py::value_error("kind is categorical or numeric");
+    if (*kind == "record") return collector::mechanism_names(collector::MechanismKind::record);
+    throw py::value_error("kind is categorical, numeric or record");
   }, py::arg("kind") = py::none());
   py::list errors;
   for (int e = 0; e <= static_cast<int>(collector::ParseError::missing_cohort); ++e)

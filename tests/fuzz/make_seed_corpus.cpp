@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Writes the fuzzer's seed corpus: valid reports of every mechanism the fuzzer knows (with
+// Writes the fuzzer's seed corpus: valid reports of every mechanism the fuzzer knows (records
+// included: a record of value 1 in every attribute; with
 // and without optional fields), a valid aggregate state, a pair of states to merge and a valid
 // report-file header (version 2 for sd and dlaplace), each prefixed with the selector byte the
 // fuzz target dispatches on.
@@ -37,8 +38,11 @@ int main(int argc, char** argv) {
       wire::Header h;
       h.fields = fields;
       std::vector<std::uint8_t> r;
-      // The value of item 1: a category, or lo + 1 (one path for both kinds).
-      const Status s = m.privatize(static_cast<std::int64_t>(m.item_value(1)), rng, key, h, r);
+      // The value of item 1: a category, or lo + 1 (one path for both kinds); a record: value 1
+      // of every attribute.
+      const std::vector<std::uint32_t> ones(m.config().attribute_sizes.size(), 1);
+      const Status s = m.record() ? m.privatize_record(ones, rng, key, h, r)
+                                  : m.privatize(static_cast<std::int64_t>(m.item_value(1)), rng, key, h, r);
       if (s != Status::ok) return 1;
       save(0, r);
       a.ingest(r);

@@ -85,6 +85,12 @@ def test_every_mechanism_pickles_to_an_equal_one():
         dict(name="biloloha", epsilon=2, epsilon_one=1, domain=50),
         dict(name="1bitmean", epsilon=2, epsilon_one=1, lo=0, hi=100, grid_step=25),
         dict(name="dbitflip", epsilon=2, epsilon_one=1, lo=0, hi=100, grid_step=25, sampled_buckets=2),
+        dict(name="record", f="0.5", p="0.5", q="0.75", attribute_sizes=[3, 4, 2]),
+        dict(name="spl-grr", epsilon=1, attribute_sizes=[3, 4, 2]), dict(name="spl-oue", epsilon=1, attribute_sizes=[3, 9]),
+        dict(name="smp-grr", epsilon=1, attribute_sizes=[3, 5]), dict(name="smp-oue", epsilon=1, attribute_sizes=[3, 9]),
+        dict(name="rsfd-grr", epsilon=1, attribute_sizes=[3, 4, 2]),
+        dict(name="rsfd-oue-z", epsilon=1, attribute_sizes=[3, 9, 2]),
+        dict(name="rsfd-oue-r", epsilon=1, attribute_sizes=[3, 9, 2]),
     ]
     names = {c["name"] for c in configs}
     for name in tinyldp.mechanism_names().split(", "):
@@ -94,3 +100,58 @@ def test_every_mechanism_pickles_to_an_equal_one():
         copy = pickle.loads(pickle.dumps(m))
         assert copy == m and copy.header() == m.header() and copy.parameters == m.parameters, c
         assert copy != tinyldp.Mechanism("oue", 3, domain=20)
+        assert copy.attribute_sizes == c.get("attribute_sizes", [])
+
+
+def test_record_mechanisms_are_rows_of_the_table(cli):
+    """The record rows (wire ids 22 … 29): listed by kind, configured by attribute sizes, their
+    reports privatized a record per row, inspected and counted per attribute value — the same
+    reports `tinyldp multi simulate --seed` makes, and their ε what `multi plan` prints."""
+    assert tinyldp.mechanism_names("record").split(", ") == [
+        "record", "spl-grr", "spl-oue", "smp-grr", "smp-oue", "rsfd-grr", "rsfd-oue-z", "rsfd-oue-r"]
+    assert "record" not in tinyldp.mechanism_names("categorical").split(", ")
+    m = tinyldp.Mechanism("rsfd-grr", 1, attribute_sizes=[3, 4, 2])
+    assert (m.kind, m.record, m.memoized, m.id, m.domain) == ("record", True, False, 27, 9)
+    assert m.parameters == {"attributes": 3} and m.attribute_sizes == [3, 4, 2]
+    plan = cli("multi", "plan", "--domains", "3,4,2", "-e", "1", "-p", "rsfd-grr").stdout.splitlines()
+    assert f"{m.realized_epsilon:.4f}"[:5] in plan[2], plan
+    r = tinyldp.Mechanism("record", f="0.5", p="0.5", q="0.75", attribute_sizes=[2] * 16)
+    assert (r.memoized, r.domain) == (True, 32)
+    assert abs(r.epsilon_infinity - 35.2) < 0.05  # the issue's NLTCS figure at f = 0.5
+    values = [[0, 1, 1], [2, 3, 0], [1, 0, 1]]
+    reports = m.privatize(values, seed=5)
+    assert len(reports) == 3 and list(m.check(reports)) == [0, 0, 0]
+    fields = m.inspect(reports[0])
+    assert fields["mechanism"] == "rsfd-grr" and fields["attribute_sizes"] == [3, 4, 2]
+    assert len(fields["values"]) == 3 and all(v < k for v, k in zip(fields["values"], [3, 4, 2]))
+    a = tinyldp.Aggregator(m)
+    assert a.ingest(reports) == {}
+    assert list(a.support) == [sum(1 for f in map(m.inspect, reports) if f["values"][j] == v)
+                               for j, k in enumerate([3, 4, 2]) for v in range(k)]
+    with pytest.raises(ValueError, match="estimate them per attribute"):
+        a.estimate()
+    assert pickle.loads(pickle.dumps(m)) == m
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(name="spl-grr", epsilon=1), "give attribute_sizes"),
+    (dict(name="spl-grr", epsilon=1, attribute_sizes=[3, 1]), "attribute 1 has 1 values"),
+    (dict(name="smp-oue", epsilon=1, attribute_sizes=[3]), "smp-oue takes 2 to 64 attributes"),
+    (dict(name="spl-oue", epsilon=1, attribute_sizes=[3, 4], domain=2), "domain is not a parameter of spl-oue"),
+    (dict(name="record", f="0.5", attribute_sizes=[2, 2]), "record's p must be below q"),
+    (dict(name="oue", epsilon=1, domain=4, attribute_sizes=[2, 2]), "attribute sizes are for the record mechanisms"),
+])
+def test_record_refusals_say_why(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        tinyldp.Mechanism(**kwargs)
+
+
+def test_records_privatize_rows_of_values():
+    m = tinyldp.Mechanism("spl-oue", 1, attribute_sizes=[3, 9])
+    with pytest.raises(ValueError, match="values must be 2-D, 2 columns"):
+        m.privatize([0, 1], seed=1)
+    with pytest.raises(ValueError, match="outside 0 … 8"):
+        m.privatize([[0, 9]], seed=1)
+    r = tinyldp.Mechanism("record", f="0.5", p="0.5", q="0.75", attribute_sizes=[2, 2])
+    with pytest.raises(ValueError, match="memoized"):
+        r.privatize([[0, 1]], seed=1)

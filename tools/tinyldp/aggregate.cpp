@@ -99,6 +99,7 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
   for (const auto& path : o.inputs) {
     collector::ReportFileReader reader(path);
     if (!reader.ok()) throw BadInput(reader.error());
+    refuse_record(reader.mechanism(), "aggregate (" + path + ")");
     Aggregator a(reader.mechanism(), reader.labels());
     std::vector<std::uint8_t> report;
     while (reader.next(report)) {
@@ -123,6 +124,7 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
     std::string error;
     auto a = Aggregator::deserialize(bytes, error);
     if (!a) throw BadInput(path + ": " + error);
+    refuse_record(a->mechanism(), "aggregate (" + path + ")");
     add(std::move(*a), path);
   }
   if (!out.total) throw BadInput("nothing to aggregate: give report files or --merge-state");

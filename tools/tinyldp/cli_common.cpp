@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "epsilon_text.hpp"
+#include "record_table.hpp"
 
 namespace tinyldp::tools {
 
@@ -20,6 +21,7 @@ double as_double(Epsilon e) { return std::ldexp(static_cast<double>(e.q32), -32)
 
 void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string& domain_help) {
   const std::string numeric = collector::mechanism_names(MechanismKind::numeric);
+  const std::string records = collector::mechanism_names(MechanismKind::record);
   app.add_option("--mechanism,-m", o.mechanism, collector::mechanism_names())->required();
   app.add_option("--epsilon,-e", o.epsilon,
                  "privacy budget per report, a decimal like 0.5 (memoized l-*: ε∞, of all reports of "
@@ -31,6 +33,8 @@ void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string
   app.add_option("--p", o.p, "rappor: instantaneous RR P(report 1 | memo bit 0)");
   app.add_option("--q", o.q, "rappor: instantaneous RR P(report 1 | memo bit 1)");
   app.add_option("--domain,-d", o.domain, domain_help);
+  app.add_option("--domains", o.domains,
+                 "record mechanisms (" + records + "): the attributes' domain sizes, 9,16,7 or 2x16");
   app.add_option("--lo", o.lo, numeric + ": smallest value (an integer)");
   app.add_option("--hi", o.hi, numeric + ": largest value (an integer)");
   app.add_option("--levels", o.levels, "sd: number of levels L, 2 … 256 (default 2)");
@@ -59,8 +63,15 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   MechanismConfig c;
   c.id = row->id;
   c.epsilon = epsilon;
-  const bool numeric = row->kind == MechanismKind::numeric;
-  c.domain = o.domain.value_or(numeric ? 0 : default_domain.value_or(0));
+  const bool numeric = row->kind == MechanismKind::numeric, record = row->kind == MechanismKind::record;
+  c.domain = o.domain.value_or(numeric || record ? 0 : default_domain.value_or(0));
+  if (o.domains && !record)
+    throw BadInput("--domains is for the record mechanisms (" + collector::mechanism_names(MechanismKind::record) +
+                   "), not " + o.mechanism + "; it takes --domain");
+  if (record) {
+    if (!o.domains) throw BadInput(o.mechanism + " needs --domains: the attributes' domain sizes, e.g. 9,16,7 or 2x16");
+    c.attribute_sizes = parse_domains(*o.domains);
+  }
   c.lo = o.lo.value_or(0);
   c.hi = o.hi.value_or(0);
   c.levels = o.levels.value_or(0);
@@ -84,7 +95,7 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   if (o.f) c.prr_f = parse_probability("f", *o.f);
   if (o.p) c.irr_p = parse_probability("p", *o.p);
   if (o.q) c.irr_q = parse_probability("q", *o.q);
-  if (epsilon.q32 == 0 && row->id != wire::MechanismId::two_stage)
+  if (epsilon.q32 == 0 && row->id != wire::MechanismId::two_stage && row->id != wire::MechanismId::record_rr)
     throw BadInput("--epsilon is required for " + o.mechanism);
   Mechanism m;
   if (const auto r = Mechanism::configure(c, m); !r) throw BadInput(r.reason);
@@ -104,6 +115,7 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
       {"grid-step", "grid_step", o.grid_step.has_value()},
       {"sampled-buckets", "sampled_buckets", o.sampled_buckets.has_value()}};
   const auto option = [](std::string_view name) {  // grid_step → grid-step
+    if (name == "attributes") return std::string("domains");
     std::string text(name);
     std::replace(text.begin(), text.end(), '_', '-');
     return text;
@@ -132,14 +144,32 @@ Dyadic parse_probability(const std::string& option, const std::string& text) {
 
 std::string describe(const Mechanism& m) {
   std::string out = std::string(collector::name_of(m.config().id)) + ", epsilon " + to_decimal(m.config().epsilon);
+  if (m.record() && m.memoized())  // configured by f, p, q: its epsilons follow
+    out = std::string(collector::name_of(m.config().id)) + ", epsilon-one " + to_decimal(m.local_epsilon(), 4) +
+          ", epsilon-infinity " + to_decimal(*m.epsilon_infinity(), 4);
   const auto params = m.parameters();
   std::size_t i = 0;
   if (m.numeric()) {  // lo and hi first, as a range
     out += ", range [" + std::to_string(params[0].value) + ", " + std::to_string(params[1].value) + "]";
     i = 2;
   }
+  if (m.record()) {
+    std::string sizes;
+    for (std::uint32_t k : m.config().attribute_sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(k);
+    return out + ", domains " + sizes;
+  }
   for (; i < params.size(); ++i) out += ", " + std::string(params[i].name) + " " + std::to_string(params[i].value);
   return out;
+}
+
+void refuse_record(const Mechanism& m, const std::string& command) {
+  if (!m.record()) return;
+  const bool memo = m.config().id == wire::MechanismId::record_rr;
+  const auto d = m.config().attribute_sizes.size();
+  throw BadInput(std::string(collector::name_of(m.config().id)) + " reports a record of " + std::to_string(d) +
+                 (d == 1 ? " attribute" : " attributes") + ", and " + command +
+                 " takes one attribute per report: use tinyldp " + (memo ? "joint" : "multi") +
+                 " (plan, simulate, ingest, estimate)");
 }
 
 std::string value_text(double v) {

@@ -60,6 +60,7 @@ struct MechanismOptions {
   std::optional<std::uint32_t> levels, sensitivity, grid_step, sampled_buckets;
   std::optional<std::uint32_t> bloom_bits, hashes, cohorts;  // rappor and the UE chains over a Bloom filter
   std::optional<std::string> epsilon_one, f, p, q;
+  std::optional<std::string> domains;  // the record mechanisms' attribute sizes: 9,16,7 or 2x16
 };
 // --epsilon as given (exact: no rounding was needed), or Epsilon{} when it is not given (rappor).
 Epsilon epsilon_option(const MechanismOptions& o, bool* exact = nullptr);
@@ -70,9 +71,12 @@ void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string
 // `default_domain` stands in for a missing --domain of a categorical mechanism (plan's 2).
 collector::Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
                                std::optional<std::uint32_t> default_domain = std::nullopt);
+// Throws BadInput when m is a record mechanism: `command` takes one attribute per report, and
+// the message says which command counts records instead (multi, joint).
+void refuse_record(const collector::Mechanism& m, const std::string& command);
 
 // What a file's reports are, for messages: "krr, epsilon 1, domain 8",
-// "sd, epsilon 1, range [0, 100], levels 5".
+// "sd, epsilon 1, range [0, 100], levels 5", "spl-grr, epsilon 1, domains 9,16,7".
 std::string describe(const collector::Mechanism& m);
 // The value a numeric item stands for, as printed (10 significant digits).
 std::string value_text(double v);

@@ -3,6 +3,7 @@
 // joint distribution of chosen attributes (collector/joint.hpp).
 //   joint plan      ε₁ and ε∞ of a record for RAPPOR's f, p, q and the attributes' domains
 //   joint simulate  a CSV of several columns → one record report per row (a record-counts file)
+//   joint ingest    device reports (a report file from wrap, or framed reports) → record counts
 //   joint merge     record-counts files of one schema → one
 //   joint REPORTS   the joint of --attributes by em, lasso, lremh, pairs (and the baselines)
 // See docs/joint.md.
@@ -20,6 +21,7 @@
 #include <sstream>
 
 #include "cli_common.hpp"
+#include "record_reports.hpp"
 #include "record_table.hpp"
 #include "epsilon_text.hpp"
 #include "fleet_keys.hpp"
@@ -133,23 +135,37 @@ int run_simulate(const JointOptions& o) {
   return 0;
 }
 
-// Device reports framed with the wire header (id record_rr), back to back, into record counts
-// of the schema of an existing record-counts file.
-int run_ingest(const JointOptions& o) {
+// The schema of --schema, or else of the report file's header (attributes named 0, 1, …).
+RecordSchema ingest_schema(const JointOptions& o) {
   std::string error;
-  const auto like = RecordCounts::load(o.schema, error);
-  if (!like) throw BadInput(error);
-  std::ifstream in(o.framed, std::ios::binary);
-  if (!in) throw BadInput("cannot open " + o.framed + ": " + std::strerror(errno));
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  RecordCounts counts(like->schema());
-  if (const auto bad = counts.add_framed(bytes))
-    throw BadInput(o.framed + ": " + bad->reason + " (" + std::to_string(counts.reports()) +
-                   " reports before it were good; nothing written)");
+  if (!o.schema.empty()) {
+    const auto like = RecordCounts::load(o.schema, error);
+    if (!like) throw BadInput(error);
+    return like->schema();
+  }
+  const auto m = schema_mechanism(o.framed, "joint ingest", "a record-counts file of the same record");
+  const collector::MechanismConfig& c = m.config();
+  if (c.id != wire::MechanismId::record_rr)
+    throw BadInput(o.framed + " holds reports of " + describe(m) + ", not of record (wire id 22)");
+  auto s = RecordSchema::make(numbered_attributes(c.attribute_sizes), c.prr_f, c.irr_p, c.irr_q, error);
+  if (!s) throw BadInput(o.framed + ": " + error);
+  return std::move(*s);
+}
+
+// Device reports of a record (wire id 22) — a report file or framed reports — into record counts.
+int run_ingest(const JointOptions& o) {
+  RecordCounts counts(ingest_schema(o));
+  const auto& s = counts.schema();
+  std::string sizes;
+  for (const auto& a : s.attributes()) sizes += (sizes.empty() ? "" : ",") + std::to_string(a.size);
+  read_record_reports(o.framed, s.mechanism().description(), "record, f " + std::to_string(s.f().num) + "/2^" + std::to_string(s.f().bits) + ", domains " + sizes,
+                      [&](std::span<const std::uint8_t> payload) {
+                        return counts.add(payload) ? collector::ParseError::none : collector::ParseError::nonzero_padding;
+                      });
   if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
-  std::cout << "counted " << counts.reports() << " framed record reports (" << counts.patterns().size()
+  std::cout << "counted " << counts.reports() << " record reports (" << counts.patterns().size()
             << " distinct) into " << o.output << "\n";
-  print_budget(counts.schema().mechanism());
+  print_budget(s.mechanism());
   return 0;
 }
 
@@ -347,6 +363,8 @@ Subcommand add_joint(CLI::App& app) {
       "  tinyldp joint n.tldpj --attributes 0,1,2 --truth nltcs.csv --no-header\n"
       "  tinyldp joint n.tldpj -a 0,1,2,3 --estimator em --stop largest-cell --start uniform\n"
       "  tinyldp joint merge a.tldpj b.tldpj -o c.tldpj\n"
+      "  tinyldp wrap uart.bin -m record --domains 2x16 --f 0.5 --p 0.5 --q 0.75 -o r.tldp\n"
+      "  tinyldp joint ingest r.tldp -o n.tldpj\n"
       "Full manual: docs/joint.md");
   j->add_option("reports", o->reports, "record-counts file (from joint simulate or merge) to estimate from");
   j->add_option("--attributes,-a", o->attributes, "the chosen attributes: names or numbers, comma-separated");
@@ -386,9 +404,12 @@ Subcommand add_joint(CLI::App& app) {
   sim->add_option("--fleet-key", o->fleet_key, "32-byte file of the fleet's master memo key (created if missing)");
   sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");
 
-  auto* ingest = j->add_subcommand("ingest", "count framed device record reports (wire id 22)");
-  ingest->add_option("reports", o->framed, "file of framed wire reports, back to back")->required();
-  ingest->add_option("--schema", o->schema, "record-counts file of the same record (its counts unused)")->required();
+  auto* ingest = j->add_subcommand("ingest", "count device record reports (wire id 22): a report file or framed reports");
+  ingest->add_option("reports", o->framed, "report file (from tinyldp wrap), or framed wire reports back to back")
+      ->required();
+  ingest->add_option("--schema", o->schema,
+                     "record-counts file of the same record (its counts unused; its names and labels kept); needed "
+                     "for framed reports, else the report file's header (attributes 0, 1, …)");
   ingest->add_option("--output,-o", o->output, "record-counts file to write")->required();
 
   auto* merge = j->add_subcommand("merge", "merge record-counts files of one schema");

@@ -38,7 +38,10 @@ int main(int argc, char** argv) {
       "  tinyldp joint plan --domains 2x16 --f 0.1 0.5 0.7 0.9\n"
       "  tinyldp joint simulate -i nltcs.csv --no-header --sample 0.2 --f 0.5 -o n.tldpj\n"
       "  tinyldp joint n.tldpj --attributes 0,1,2 --truth nltcs.csv --no-header\n"
-      "Mechanisms: " + collector::mechanism_names() + " (rr is binary: domain 2).\n"
+      "Mechanisms: " + collector::mechanism_names(collector::MechanismKind::categorical) + ", " + numeric +
+      " (rr is binary: domain 2).\n"
+      "Records of several attributes (joint, multi; wrap and inspect with --domains): " +
+      collector::mechanism_names(collector::MechanismKind::record) + ".\n"
       "Numeric mechanisms (" + numeric + ") take integers of [--lo, --hi] instead of --domain;\n"
       "aggregate prints their mean with an interval, then the distribution.\n"
       "Epsilon is a decimal (0.5, 2, 1e-1), read exactly and rounded down to 2^-32.\n"

@@ -4,7 +4,8 @@
 //   multi plan      ε per report (any two records), RS+FD's ε' and one-attribute ε, per protocol
 //   multi simulate  a CSV of several columns → one report per row (a counts file; --framed
 //                   also writes the device reports, framed with the wire header)
-//   multi ingest    framed device reports → a counts file (the schema from a counts file)
+//   multi ingest    device reports (a report file from wrap, or framed reports) → a counts file
+//                   (the schema from a counts file, or a report file's header)
 //   multi merge     counts files of one schema → one
 //   multi COUNTS    every attribute's estimated marginal, ± sd (MSE against --truth)
 // See docs/multi-attribute.md.
@@ -19,6 +20,7 @@
 #include "cli_common.hpp"
 #include "epsilon_text.hpp"
 #include "fleet_keys.hpp"
+#include "record_reports.hpp"
 #include "record_table.hpp"
 #include "tinyldp/collector/multi_attribute_counts.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -203,23 +205,39 @@ int run_simulate(const MultiOptions& o) {
   return 0;
 }
 
-std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BadInput("cannot open " + path + ": " + std::strerror(errno));
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+std::string sizes_text(const std::vector<collector::RecordAttribute>& attributes) {
+  std::string out;
+  for (const auto& a : attributes) out += (out.empty() ? "" : ",") + std::to_string(a.size);
+  return out;
+}
+
+// The schema of --schema, or else of the report file's header (attributes named 0, 1, …).
+MultiAttributeSchema ingest_schema(const MultiOptions& o) {
+  std::string error;
+  if (!o.schema.empty()) {
+    const auto like = MultiAttributeCounts::load(o.schema, error);
+    if (!like) throw BadInput(error);
+    return like->schema();
+  }
+  const auto m = schema_mechanism(o.input, "multi ingest", "a counts file of the same protocol and attributes");
+  if (collector::multi_attribute_name(m.config().id) == nullptr)
+    throw BadInput(o.input + " holds reports of " + describe(m) + ", not of a multi-attribute protocol (" +
+                   collector::multi_attribute_names() + ")");
+  auto s = MultiAttributeSchema::make(m.config().id, m.config().epsilon, numbered_attributes(m.config().attribute_sizes),
+                                      error);
+  if (!s) throw BadInput(o.input + ": " + error);
+  return std::move(*s);
 }
 
 int run_ingest(const MultiOptions& o) {
-  std::string error;
-  const auto like = MultiAttributeCounts::load(o.schema, error);
-  if (!like) throw BadInput(error);
-  MultiAttributeCounts counts(like->schema());
-  if (const auto bad = counts.add_framed(read_bytes(o.input)))
-    throw BadInput(o.input + ": " + bad->reason + " (" + std::to_string(counts.reports()) +
-                   " reports before it were good; nothing written)");
+  MultiAttributeCounts counts(ingest_schema(o));
+  const auto& s = counts.schema();
+  read_record_reports(o.input, s.description(),
+                      std::string(s.name()) + ", epsilon " + eps_text(s.requested_epsilon()) + ", domains " +
+                          sizes_text(s.attributes()),
+                      [&](std::span<const std::uint8_t> payload) { return counts.add_payload(payload); });
   if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
-  std::cout << "counted " << counts.reports() << " framed " << counts.schema().name() << " reports into " << o.output
-            << "\n";
+  std::cout << "counted " << counts.reports() << " " << s.name() << " reports into " << o.output << "\n";
   return 0;
 }
 
@@ -272,6 +290,7 @@ Subcommand add_multi(CLI::App& app) {
       "  tinyldp multi counts.tldpm --truth adult.csv\n"
       "  tinyldp multi simulate -i adult.csv -c workclass,sex -p smp-grr -e 1 --framed reports.bin -o c.tldpm\n"
       "  tinyldp multi ingest reports.bin --schema c.tldpm -o fresh.tldpm\n"
+      "  tinyldp wrap uart.bin -m smp-grr -e 1 --domains 9,2 -o r.tldp && tinyldp multi ingest r.tldp -o c.tldpm\n"
       "  tinyldp multi merge a.tldpm b.tldpm -o c.tldpm\n"
       "Full manual: docs/multi-attribute.md");
   m->add_option("counts", o->counts, "counts file (from multi simulate, ingest or merge) to estimate from");
@@ -297,10 +316,12 @@ Subcommand add_multi(CLI::App& app) {
   sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");
   sim->add_option("--format,-f", o->format, "text (default) or json (estimates, MSE, client/server seconds)");
 
-  auto* ingest = m->add_subcommand("ingest", "count framed device reports");
-  ingest->add_option("reports", o->input, "file of framed wire reports, back to back")->required();
-  ingest->add_option("--schema", o->schema, "counts file of the same protocol and attributes (its counts unused)")
+  auto* ingest = m->add_subcommand("ingest", "count device reports: a report file (tinyldp wrap) or framed reports");
+  ingest->add_option("reports", o->input, "report file (from tinyldp wrap), or framed wire reports back to back")
       ->required();
+  ingest->add_option("--schema", o->schema,
+                     "counts file of the same protocol and attributes (its counts unused; its names and labels "
+                     "kept); needed for framed reports, else the report file's header (attributes 0, 1, …)");
   ingest->add_option("--output,-o", o->output, "counts file to write")->required();
 
   auto* merge = m->add_subcommand("merge", "merge counts files of one schema");

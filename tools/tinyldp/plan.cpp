@@ -135,6 +135,7 @@ int run(const PlanOptions& o) {
   bool exact = false;
   const Epsilon eps = epsilon_option(o.mechanism, &exact);
   const Mechanism m = configure(o.mechanism, eps, 2);  // categorical: 2 categories by default
+  refuse_record(m, "plan");
   const double v1 = per_report_variance(m);
   const double se = std::sqrt(v1 / static_cast<double>(o.n));
   Json j;

@@ -162,6 +162,7 @@ struct PendingFiles {
 
 int run(SimulateOptions o) {
   const Mechanism m = configure(o.mechanism, epsilon_option(o.mechanism));
+  refuse_record(m, "simulate");
   o.input.has_header = !o.no_header;
   if ((o.labels || o.labels_from) && m.numeric())
     throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reads integers");

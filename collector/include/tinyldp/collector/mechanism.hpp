@@ -35,7 +35,9 @@ namespace tinyldp::collector {
 
 class Mechanism;
 
-enum class MechanismKind { categorical, numeric };
+// categorical: a category index per report; numeric: an integer of [lo, hi]; record: a record
+// of d attributes per report (record, spl-*, smp-*, rsfd-*: `tinyldp joint`, `tinyldp multi`).
+enum class MechanismKind { categorical, numeric, record };
 
 // What configure answers: ok, or the core's status with a sentence saying which parameter is
 // at fault, its value and what is allowed (the CLI prints it as it is). Compares with Status.
@@ -47,7 +49,8 @@ struct ConfigureResult {
 };
 
 // The table of mechanisms: one row per wire id, in id order. A row without configure is known
-// on the wire but not configured by name (custom-probability ue).
+// on the wire but not configured by name (custom-probability ue). Built on first use (its
+// record rows' examples hold vectors).
 struct MechanismRow {
   MechanismId id;
   const char* name;  // the same in the CLI, the docs and the core's header
@@ -88,6 +91,9 @@ class Mechanism {
   Channel channel() const { return channel_; }
   std::uint32_t domain() const { return domain_; }  // number of items estimated
   bool numeric() const { return config_.numeric(); }
+  // A record of several attributes (MechanismKind::record): configured by attribute_sizes,
+  // privatized by privatize_record, estimated by `tinyldp multi` / `joint`, not by one channel.
+  bool record() const;
   Epsilon realized_epsilon() const;
   // The loss between any two inputs (the local-DP guarantee): realized_epsilon() except for
   // dlaplace with Δ < W.
@@ -121,6 +127,16 @@ class Mechanism {
   template <class Rng, class Key>
   Status privatize(std::int64_t value, Rng& rng, const Key& key, wire::Header header,
                    std::vector<std::uint8_t>& out) const;
+  // A record's report: values[j] for attribute j (d of them), appended to out as a complete
+  // wire report (nothing on failure; a wrong count of values is bad_parameter). The memoized
+  // `record` needs the device's memo key (the second form); the others ignore it. Not a
+  // record mechanism: bad_parameter.
+  template <class Rng>
+  Status privatize_record(std::span<const std::uint32_t> values, Rng& rng, const wire::Header& header,
+                          std::vector<std::uint8_t>& out) const;
+  template <class Rng, class Key>
+  Status privatize_record(std::span<const std::uint32_t> values, Rng& rng, const Key& key, wire::Header header,
+                          std::vector<std::uint8_t>& out) const;
   // Whether reports need a memo key (and spend ε∞ per value over a device's life).
   bool memoized() const;
   // A Bloom-filter encoding (MechanismConfig::bloom): items are per-cohort cells, decoded by
@@ -141,7 +157,7 @@ class Mechanism {
 
   // The configuration fields the mechanism is configured by, in order, with their values:
   // {domain} for the categorical mechanisms, {lo, hi, levels | sensitivity | grid_step} for the
-  // numeric.
+  // numeric, {attributes} (d; the sizes are config().attribute_sizes) for the records.
   struct Parameter {
     const char* name;
     std::int64_t value;
@@ -182,7 +198,8 @@ class Mechanism {
 
   MechanismConfig config_{};
   std::variant<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
-               TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel, DBitFlipModel>
+               TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel, DBitFlipModel,
+               RecordModel, MultiAttributeModel>
       model_{};
   wire::Description description_{};
   Channel channel_{};
@@ -214,6 +231,9 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
     return refuse("grid-step is a parameter of 1bitmean and dbitflip, not " + name);
   if (!Model::takes_sampled && config.sampled != 0)
     return refuse("sampled-buckets is a parameter of dbitflip, not " + name);
+  if (!Model::record && !config.attribute_sizes.empty())
+    return refuse("attribute sizes are for the record mechanisms (" + mechanism_names(MechanismKind::record) +
+                  "), not " + name);
   if (!Model::takes_sensitivity && config.sensitivity != 0)
     return refuse("sensitivity is not a parameter of " + name +
                   (config.numeric() ? "; its privacy covers the whole range" : ""));
@@ -222,9 +242,14 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
   Mechanism m;
   m.config_ = config;
   Model model;
-  const Status s = Model::configure(config, model, m.config_);
+  std::string why;  // the record schemas say why they refuse
+  Status s = Status::ok;
+  if constexpr (Model::record)
+    s = Model::configure(config, model, m.config_, why);
+  else
+    s = Model::configure(config, model, m.config_);
   if (s != Status::ok)
-    return {s, "cannot configure " + name + " with these parameters: " + to_string(s)};
+    return {s, why.empty() ? "cannot configure " + name + " with these parameters: " + to_string(s) : why};
   m.description_ = model.core.description();
   m.channel_ = model.channel();
   m.domain_ = model.items();
@@ -265,6 +290,44 @@ Status Mechanism::privatize(std::int64_t value, Rng& rng, const Key& key, wire::
           return model.privatize_memoized(static_cast<Value>(value), key, rng, payload.data());
         } else {
           return model.privatize(static_cast<Value>(value), rng, payload.data());
+        }
+      },
+      model_);
+  return finish(s, payload, header, out);
+}
+
+template <class Rng>
+Status Mechanism::privatize_record(std::span<const std::uint32_t> values, Rng& rng, const wire::Header& header,
+                                   std::vector<std::uint8_t>& out) const {
+  std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
+  const Status s = std::visit(
+      [&](const auto& model) {
+        if constexpr (requires { model.privatize_record(values.data(), rng, payload.data()); }) {
+          if (values.size() != config_.attribute_sizes.size()) return Status::bad_parameter;
+          return model.privatize_record(values.data(), rng, payload.data());
+        } else {
+          return Status::bad_parameter;  // memoized (needs the key), or not a record
+        }
+      },
+      model_);
+  return finish(s, payload, header, out);
+}
+
+template <class Rng, class Key>
+Status Mechanism::privatize_record(std::span<const std::uint32_t> values, Rng& rng, const Key& key,
+                                   wire::Header header, std::vector<std::uint8_t>& out) const {
+  std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
+  const Status s = std::visit(
+      [&](const auto& model) {
+        if (values.size() != config_.attribute_sizes.size()) return Status::bad_parameter;
+        if constexpr (requires { model.privatize_record_memoized(values.data(), key, rng, payload.data()); }) {
+          header.fields |= wire::field_memo_generation;
+          header.memo_generation = key.generation();
+          return model.privatize_record_memoized(values.data(), key, rng, payload.data());
+        } else if constexpr (requires { model.privatize_record(values.data(), rng, payload.data()); }) {
+          return model.privatize_record(values.data(), rng, payload.data());
+        } else {
+          return Status::bad_parameter;
         }
       },
       model_);

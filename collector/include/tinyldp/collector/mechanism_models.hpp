@@ -5,7 +5,7 @@
 // privatized into a payload (the core's own pack), and how its payload reads for `inspect`.
 //
 // A model is the collector's half of a mechanism; the core header is the device's half. The
-// table in mechanism_table.hpp names each wire id's model; Mechanism (mechanism.hpp) holds one
+// table in mechanism.cpp names each wire id's model; Mechanism (mechanism.hpp) holds one
 // model and dispatches to it with std::visit — there is no other list of mechanisms. Host only.
 #ifndef TINYLDP_COLLECTOR_MECHANISM_MODELS_HPP
 #define TINYLDP_COLLECTOR_MECHANISM_MODELS_HPP
@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "tinyldp/collector/frequency_estimate.hpp"
+#include "tinyldp/collector/multi_attribute_counts.hpp"
+#include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/collector/report_parser.hpp"
 #include "tinyldp/bit_flip_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
@@ -76,6 +78,9 @@ struct MechanismConfig {
   // filter's k bits, h = bloom_hashes (1 … 16) and m = bloom_cohorts (1 … 65536); both 0 for a
   // one-hot encoding.
   std::uint32_t bloom_hashes = 0, bloom_cohorts = 0;
+  // Records of several attributes (record, spl-*, smp-*, rsfd-*): the attributes' domain sizes
+  // k_j, in order (`domain` is then d, their number); empty for the others.
+  std::vector<std::uint32_t> attribute_sizes{};
 
   bool bloom() const { return bloom_hashes != 0; }
   bool numeric() const;  // sd, dlaplace: by the table's kind
@@ -83,7 +88,7 @@ struct MechanismConfig {
 
 // A decoded payload field, for `inspect`: a name and an integer, a number or a list of items.
 struct PayloadField {
-  const char* name;
+  std::string name;
   std::variant<std::int64_t, double, std::vector<std::uint32_t>> value;
 };
 
@@ -100,6 +105,7 @@ struct ModelDefaults {
   static constexpr bool takes_sampled = false;      // MechanismConfig::sampled (dbitflip)
   static constexpr bool bit_columns = false;  // support counted by the bit-sliced column counter
   static constexpr bool memoized = false;     // reports need the device's memo key (ε∞ per value)
+  static constexpr bool record = false;       // a report is a record of several attributes
   // Memoized models also define most_memos(): the most memos one device can hold, so that its
   // lifetime budget is at most that many times ε∞ (k for L-GRR, g for LOLOHA, J + 1 for
   // 1BitMean), and memos_of, what a memo is kept per.
@@ -150,6 +156,8 @@ std::string check_categories(const MechanismConfig& c);
 // The numeric mechanisms' range (hi above lo), and the domain they set themselves: `items` of
 // them, `what` they are (a stored configuration carries it, a new one leaves it 0).
 std::string check_value_range(const MechanismConfig& c, std::int64_t items, const char* what);
+// RAPPOR's f in (0, 1) and p < q in [0, 1], and no epsilon (rappor, record).
+std::string check_rappor_probabilities(const MechanismConfig& c);
 // The memoized chains' budgets: epsilon-one (ε₁ of one report) given and below epsilon (ε∞ of
 // the memo); RAPPOR's f, p, q refused.
 std::string check_memo_epsilons(const MechanismConfig& c);
@@ -564,6 +572,96 @@ struct DBitFlipModel : MemoizedDefaults {
   template <class Rng, class Key>
   Status privatize_memoized(std::int32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
     return privatize_memoized_packed(core, offset_from(lo, value), key, rng, payload);
+  }
+};
+
+// Records of d attributes in one report: `record` (record_rr.hpp, memoized; RAPPOR's f, p, q)
+// and the protocols without memo (multi_attribute.hpp: spl-*, smp-*, rsfd-*; ε), configured by
+// MechanismConfig::attribute_sizes. The core object is the collector's schema's
+// (record_counts.hpp, multi_attribute_counts.hpp), configured there as the devices configure it
+// and shared (it holds up to 64 attributes). The items are every attribute's values in order
+// (attribute j's value v is item k_0 + … + k_{j−1} + v) and a report supports the values its
+// slots hold, so an Aggregator counts per-attribute supports; the estimates are per attribute
+// (`tinyldp multi`) or joint (`tinyldp joint`) from the schemas' own counts, not through one
+// channel. A record privatizes d values (Mechanism::privatize_record), never one.
+// What Mechanism's dispatch reads of every model's `core`, from the schema.
+struct RecordSchemaCore {
+  std::shared_ptr<const RecordSchema> schema;
+  const CollectorRecordRr& rr() const { return schema->mechanism(); }
+  wire::Description description() const { return rr().description(); }
+  Epsilon realized_epsilon() const { return rr().epsilon_one(); }
+  Epsilon epsilon_infinity() const { return rr().epsilon_infinity(); }
+  std::uint64_t random_bits_per_report() const { return rr().random_bits_per_report(); }
+};
+struct MultiAttributeCore {
+  std::shared_ptr<const MultiAttributeSchema> schema;
+  wire::Description description() const { return schema->description(); }
+  Epsilon realized_epsilon() const { return schema->epsilon_per_report(); }
+  // SMP and RS+FD draw the sampled index by rejection: no fixed count (0).
+  std::uint64_t random_bits_per_report() const { return 0; }
+};
+// The checks both make before configuring: d = attribute_sizes.size() of 1 … 64 (domain, if
+// given, is d), each size at least 2.
+std::string check_record_shape(const MechanismConfig& c, std::uint32_t least_attributes);
+// The attributes, unnamed, of a configuration's sizes.
+std::vector<RecordAttribute> unnamed_attributes(const std::vector<std::uint32_t>& sizes);
+// Fields every record's inspect line starts with: attribute_sizes.
+std::vector<PayloadField> record_fields(const std::vector<RecordAttribute>& attributes);
+
+// record (id 22): one memoized one-hot two-stage RR per attribute, concatenated. Per bit, the
+// composed channel of attribute 0 (every attribute has the same f, p, q).
+struct RecordModel : MemoizedDefaults {
+  static constexpr bool record = true;
+  static constexpr const char* memos_of = "attribute value";
+  RecordSchemaCore core;
+  static std::string check_parameters(const MechanismConfig& c);
+  static Status configure(const MechanismConfig& c, RecordModel& out, MechanismConfig& normalized,
+                          std::string& reason);
+  std::uint32_t items() const { return core.rr().record_bits(); }
+  Channel channel() const { return {core.schema->q_star(0), core.schema->p_star(0)}; }
+  std::string fractions() const;
+  Epsilon local_epsilon() const { return core.rr().epsilon_one(); }
+  std::uint32_t most_memos() const { return items(); }  // one per attribute value
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    for (std::uint32_t i = 0; i < items(); ++i) support[i] += (payload[i / 8] >> (i % 8)) & 1u;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
+  template <class Rng, class Key>
+  Status privatize_record_memoized(const std::uint32_t* values, const Key& key, Rng& rng,
+                                   std::uint8_t* payload) const {
+    return core.rr().privatize(values, key, rng, payload, core.rr().report_bytes());
+  }
+};
+
+// spl-grr … rsfd-oue-r (ids 23 … 29): a report supports, per attribute it carries, the value its
+// GRR slot holds or the bits its OUE slot sets (MultiAttributeSchema::count).
+struct MultiAttributeModel : ModelDefaults {
+  static constexpr bool record = true;
+  MultiAttributeCore core;
+  static std::string check_parameters(const MechanismConfig& c);
+  static Status configure(const MechanismConfig& c, MultiAttributeModel& out, MechanismConfig& normalized,
+                          std::string& reason);
+  std::uint32_t items() const { return core.schema->items(); }
+  Channel channel() const { return {}; }  // one per attribute: MultiAttributeSchema::channel(j)
+  std::string fractions() const;
+  ParseError count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    return core.schema->count(payload, support, {});
+  }
+  ParseError check(std::span<const std::uint8_t> payload) const {
+    std::vector<std::uint64_t> scratch(items(), 0);
+    return count(payload, scratch);
+  }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    static_cast<void>(count(payload, support));
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
+  template <class Rng>
+  Status privatize(std::uint32_t, Rng&, std::uint8_t*) const {
+    return Status::bad_parameter;  // a record is d values (Mechanism::privatize_record)
+  }
+  template <class Rng>
+  Status privatize_record(const std::uint32_t* values, Rng& rng, std::uint8_t* payload) const {
+    return core.schema->privatize(values, rng, payload);
   }
 };
 

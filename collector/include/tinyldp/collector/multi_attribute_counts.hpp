@@ -32,15 +32,16 @@
 
 #include "tinyldp/collector/framed_reports.hpp"
 #include "tinyldp/collector/frequency_estimate.hpp"
-#include "tinyldp/collector/mechanism_models.hpp"
 #include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/multi_attribute.hpp"
+#include "tinyldp/wire.hpp"
 
 namespace tinyldp::collector {
 
 using wire::MechanismId;
 
-// The protocols by name: "spl-grr", "spl-oue", "smp-grr", "smp-oue", "rsfd-grr", "rsfd-oue-z",
+// The protocols by name: the rows of the collector's table (mechanism.hpp) of kind record
+// without memo — "spl-grr", "spl-oue", "smp-grr", "smp-oue", "rsfd-grr", "rsfd-oue-z",
 // "rsfd-oue-r" (wire ids 23 … 29).
 std::optional<MechanismId> multi_attribute_protocol(std::string_view name);
 const char* multi_attribute_name(MechanismId id);  // nullptr for another id
@@ -69,6 +70,10 @@ class MultiAttributeSchema {
   Epsilon slot_epsilon(std::uint32_t j) const;
   // Attribute j's channel as the estimator sees it (see above).
   Channel channel(std::uint32_t j) const { return channels_[j]; }
+  // Every attribute's values as one run of items: attribute j's value v is item
+  // item_offset(j) + v; items() = Σ k_j.
+  std::uint32_t item_offset(std::uint32_t j) const { return item_offsets_[j]; }
+  std::uint32_t items() const { return item_offsets_.back(); }
   // The attribute called `name` (or given as its number).
   std::optional<std::uint32_t> find(const std::string& name) const;
   bool same_as(const MultiAttributeSchema& other) const;
@@ -78,10 +83,11 @@ class MultiAttributeSchema {
   Status privatize(const std::uint32_t* values, Rng& rng, std::uint8_t* payload) const {
     return std::visit([&](const auto& core) { return core.privatize(values, rng, payload, payload_bytes()); }, core_);
   }
-  // Adds one payload's support to supports (one vector per attribute) and n; a reason if it is
-  // not a payload this schema's devices could send (a value ≥ k, an index ≥ d, padding set).
-  ParseError count(std::span<const std::uint8_t> payload, std::vector<std::vector<std::uint64_t>>& supports,
-                   std::vector<std::uint64_t>& carried) const;
+  // Adds one payload's support to `support` (items(): the values it supports, by item) and to
+  // `carried` (d: the attributes it carries; may be empty); a reason, and nothing added, if it
+  // is not a payload this schema's devices could send (a value ≥ k, an index ≥ d, padding set).
+  ParseError count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support,
+                   std::span<std::uint64_t> carried) const;
 
  private:
   MechanismId protocol_{};
@@ -95,6 +101,7 @@ class MultiAttributeSchema {
   wire::Description description_{};
   std::vector<Channel> channels_;
   std::vector<std::uint32_t> offsets_;  // each slot's first bit (SMP: 8, the slot after the index)
+  std::vector<std::uint32_t> item_offsets_ = {0};  // d + 1: attribute j's first item, then Σ k_j
 };
 
 struct MarginalEstimate {
@@ -109,7 +116,9 @@ class MultiAttributeCounts {
   const MultiAttributeSchema& schema() const { return schema_; }
   std::uint64_t reports() const { return total_; }
   std::uint64_t carried(std::uint32_t j) const { return carried_[j]; }
-  const std::vector<std::uint64_t>& support(std::uint32_t j) const { return support_[j]; }
+  std::span<const std::uint64_t> support(std::uint32_t j) const {
+    return std::span(support_).subspan(schema_.item_offset(j), schema_.attributes()[j].size);
+  }
 
   // One payload; a reason (nothing counted) if it is malformed.
   ParseError add_payload(std::span<const std::uint8_t> payload);
@@ -127,7 +136,7 @@ class MultiAttributeCounts {
 
  private:
   MultiAttributeSchema schema_;
-  std::vector<std::vector<std::uint64_t>> support_;
+  std::vector<std::uint64_t> support_;  // schema_.items(), attribute by attribute
   std::vector<std::uint64_t> carried_;
   std::uint64_t total_ = 0;
 };

@@ -8,7 +8,9 @@
 // version 3: 96 bytes, "TLDPREP3", version 2's fields and the digest of the label mapping
 // (label_digest.hpp); version 4: 160 bytes, "TLDPREP4", version 3's fields (an all-zero digest:
 // no mapping) and the memoized mechanisms' parameters (ε₁, RAPPOR's f, p, q, 1BitMean's grid
-// step) — then records, each a u16 little-endian length followed by one wire
+// step); version 5: 416 bytes, "TLDPREP5", version 4's fields (domain: the number of attributes)
+// and the record mechanisms' attribute sizes (up to 64) — then records, each a u16
+// little-endian length (a report longer than 65535 bytes cannot be written) followed by one wire
 // report. Writers use version 3 when the items have labels, else version 1 for the categorical
 // mechanisms (files older readers still read) and version 2 for sd and dlaplace; readers accept
 // all three, version 2 for any mechanism. The header lets a reader rebuild the exact mechanism;
@@ -33,12 +35,14 @@ inline constexpr std::size_t report_file_header_bytes = 40;     // version 1
 inline constexpr std::size_t report_file_header_v2_bytes = 64;  // version 2
 inline constexpr std::size_t report_file_header_v3_bytes = 96;  // version 3 (labelled items)
 inline constexpr std::size_t report_file_header_v4_bytes = 160;  // version 4 (memoized mechanisms)
+inline constexpr std::size_t report_file_header_v5_bytes = 416;  // version 5 (record mechanisms)
 
-// The header writers use: version 4 for a memoized mechanism, else version 3 if the items have
-// labels, else version 1 if it can describe m, else version 2.
+// The header writers use: version 5 for a record mechanism, version 4 for a memoized one, else
+// version 3 if the items have labels, else version 1 if it can describe m, else version 2.
 std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMappingId& labels = {});
 std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m);
-// The header size its first 8 bytes (the magic) announce: 40, 64, 96, or 0 if not a report file.
+// The header size its first 8 bytes (the magic) announce: 40, 64, 96, 160, 416, or 0 if not a
+// report file.
 std::size_t report_file_header_size(std::span<const std::uint8_t> magic);
 
 // What a header says: the mechanism and the label mapping of its items.

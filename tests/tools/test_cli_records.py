@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The `tinyldp` command with the record mechanisms as rows of the collector's table (wire ids
+22 … 29): a raw capture of a fleet's serial frames goes through `wrap -m <protocol> --domains …`
+into a report file (header version 5), `inspect` says what each report is (mechanism, attribute
+sizes, ε, what it holds), and `multi ingest` / `joint ingest` read that report file — with or
+without a --schema — into exactly the counts the simulation made, as they read framed reports;
+the refusals name what is wrong (a record file given to aggregate, a record mechanism given to
+plan or simulate, --domains missing or on a single attribute, a report file of another
+schema, framed reports without a schema)."""
+import json
+import os
+import random
+import struct
+import tempfile
+import zlib
+from cli_harness import check, finish, run
+
+work = tempfile.mkdtemp(prefix="tinyldp-records-")
+
+
+def path(name):
+    return os.path.join(work, name)
+
+
+def capture_of(framed, report_bytes, noise=b"\x00boot\n"):
+    """The framed wire reports (all report_bytes long) as a UART capture: a5 5a, u16 length,
+    the report, CRC-32 of length and report; noise before the first frame."""
+    data = open(framed, "rb").read()
+    check(len(data) % report_bytes == 0, f"{framed}: {len(data)} bytes of {report_bytes}-byte reports")
+    out = bytearray(noise)
+    for at in range(0, len(data), report_bytes):
+        frame = b"\xa5\x5a" + struct.pack("<H", report_bytes) + data[at:at + report_bytes]
+        out += frame + struct.pack("<I", zlib.crc32(frame[2:]))
+    return bytes(out)
+
+
+# A table of three attributes: colour (3 values), size (4), flag (2).
+rng = random.Random(7)
+rows = [(rng.choice("rgb"), rng.choice(["s", "m", "l", "xl"]), rng.choice("yn")) for _ in range(3000)]
+with open(path("t.csv"), "w") as f:
+    f.write("colour,size,flag\n" + "".join(",".join(r) + "\n" for r in rows))
+
+# --- multi: spl-grr (values) and smp-oue (sampled index, bits) --------------------------------
+for protocol, report_bytes in (("spl-grr", 7 + 1), ("smp-oue", 7 + 2)):
+    run("multi", "simulate", "-i", path("t.csv"), "-p", protocol, "-e", "1", "--seed", "3",
+        "--framed", path(protocol + ".bin"), "-o", path(protocol + ".tldpm"))
+    with open(path(protocol + ".uart"), "wb") as f:
+        f.write(capture_of(path(protocol + ".bin"), report_bytes))
+    mech = ["-m", protocol, "-e", "1", "--domains", "3,4,2"]
+    p = run("wrap", path(protocol + ".uart"), *mech, "-o", path(protocol + ".tldp"))
+    check("3000 report(s) written" in p.stderr and "domains 3,4,2" in p.stderr, f"wrap of {protocol}: {p.stderr}")
+    head = open(path(protocol + ".tldp"), "rb").read(8)
+    check(head == b"TLDPREP5", f"{protocol}'s report file has header version 5: {head}")
+
+    # inspect: every report says what it is.
+    p = run("inspect", path(protocol + ".tldp"), "--json")
+    lines = [json.loads(line) for line in p.stdout.splitlines()]
+    check(len(lines) == 3000, f"inspect {protocol}: {len(lines)} lines")
+    first = lines[0]
+    check(first["mechanism"] == protocol and first["attribute_sizes"] == [3, 4, 2]
+          and abs(first["epsilon_per_report"] - 1) < 1e-6, f"inspect {protocol}: {first}")
+    if protocol == "spl-grr":
+        check(all(len(j["values"]) == 3 and j["values"][0] < 3 and j["values"][1] < 4 for j in lines),
+              "spl-grr: a value per attribute, within its domain")
+    else:
+        sampled = [j["sampled"] for j in lines]
+        check(set(sampled) == {0, 1, 2}, f"smp-oue samples every attribute: {set(sampled)}")
+        check(all(f"bits_set_{j['sampled']}" in j for j in lines), "smp-oue: the sampled attribute's bits")
+        check(all(sum(k.startswith("bits_set_") for k in j) == 1 for j in lines), "smp-oue: one attribute a report")
+    p = run("inspect", path(protocol + ".tldp"))
+    check(p.stdout.startswith(path(protocol + ".tldp") + ' #1 mechanism="' + protocol + '" attribute_sizes=[3,4,2]'),
+          f"inspect's text: {p.stdout[:120]}")
+
+    # ingest of the report file: the simulation's counts, byte for byte, with its schema; without
+    # it the same counts under attributes 0, 1, 2.
+    run("multi", "ingest", path(protocol + ".tldp"), "--schema", path(protocol + ".tldpm"), "-o", path("a.tldpm"))
+    check(open(path("a.tldpm"), "rb").read() == open(path(protocol + ".tldpm"), "rb").read(),
+          f"{protocol}: the report file counts as the simulation did")
+    run("multi", "ingest", path(protocol + ".bin"), "--schema", path(protocol + ".tldpm"), "-o", path("b.tldpm"))
+    check(open(path("b.tldpm"), "rb").read() == open(path(protocol + ".tldpm"), "rb").read(),
+          f"{protocol}: framed reports count the same")
+    run("multi", "ingest", path(protocol + ".tldp"), "-o", path("c.tldpm"))
+    named = json.loads(run("multi", path(protocol + ".tldpm"), "-f", "json").stdout)
+    numbered = json.loads(run("multi", path("c.tldpm"), "-f", "json").stdout)
+    check([a["name"] for a in numbered["attributes"]] == ["0", "1", "2"], f"unnamed attributes: {numbered}")
+    check([a["frequency"] for a in numbered["attributes"]] == [a["frequency"] for a in named["attributes"]],
+          f"{protocol}: the same estimates without the schema's names")
+
+    # Refusals with their reasons.
+    p = run("aggregate", path(protocol + ".tldp"), expect=2)
+    check("record of 3 attributes" in p.stderr and "tinyldp multi" in p.stderr, f"aggregate refuses: {p.stderr}")
+    p = run("multi", "ingest", path(protocol + ".bin"), "-o", path("x.tldpm"), expect=2)
+    check("give --schema" in p.stderr, f"framed reports need a schema: {p.stderr}")
+    check(not os.path.exists(path("x.tldpm")), "nothing written")
+
+# A report file of another schema, and a damaged report: refused, nothing written.
+p = run("multi", "ingest", path("spl-grr.tldp"), "--schema", path("smp-oue.tldpm"), "-o", path("x.tldpm"), expect=2)
+check("holds reports of spl-grr, epsilon 1, domains 3,4,2, not of the schema's smp-oue" in p.stderr,
+      f"another schema: {p.stderr}")
+data = bytearray(open(path("spl-grr.tldp"), "rb").read())
+data[416 + 5 * 10 + 2 + 7] |= 0x3  # report 6's colour (2 bits) holds 3 of 3
+open(path("bad.tldp"), "wb").write(data)
+p = run("multi", "ingest", path("bad.tldp"), "-o", path("x.tldpm"), expect=2)
+check("record 6: value outside the domain" in p.stderr and "5 reports before it were good" in p.stderr,
+      f"a bad report: {p.stderr}")
+check(not os.path.exists(path("x.tldpm")), "nothing written")
+p = run("inspect", path("bad.tldp"), expect=3)
+check('#6 rejected="value outside the domain"' in p.stdout, "inspect marks the bad report")
+
+# Mechanism options: --domains is the records', and only theirs.
+p = run("plan", "-m", "spl-grr", "-e", "1", "--domains", "3,4,2", expect=2)
+check("plan takes one attribute per report: use tinyldp multi" in p.stderr, f"plan refuses: {p.stderr}")
+p = run("simulate", "-m", "record", "--f", "0.5", "--p", "0.5", "--q", "0.75", "--domains", "2x3",
+        "-i", path("t.csv"), "-o", path("x.tldp"), expect=2)
+check("use tinyldp joint" in p.stderr, f"simulate refuses: {p.stderr}")
+p = run("wrap", path("spl-grr.uart"), "-m", "spl-grr", "-e", "1", "-o", path("x.tldp"), expect=2)
+check("spl-grr needs --domains" in p.stderr, f"--domains missing: {p.stderr}")
+p = run("wrap", path("spl-grr.uart"), "-m", "oue", "-e", "1", "--domains", "3", "-o", path("x.tldp"), expect=2)
+check("--domains is for the record mechanisms" in p.stderr, f"--domains on oue: {p.stderr}")
+p = run("wrap", path("spl-grr.uart"), "-m", "smp-grr", "-e", "1", "--domains", "3", "-o", path("x.tldp"), expect=2)
+check("smp-grr takes 2 to 64 attributes" in p.stderr, f"one attribute for smp: {p.stderr}")
+p = run("--help")
+check("record, spl-grr, spl-oue, smp-grr, smp-oue, rsfd-grr, rsfd-oue-z, rsfd-oue-r" in p.stdout,
+      "--help lists the record mechanisms")
+
+# --- joint: record (id 22), memoized -----------------------------------------------------------
+run("joint", "simulate", "-i", path("t.csv"), "--f", "0.5", "--seed", "4", "--framed", path("r.bin"),
+    "-o", path("r.tldpj"))
+with open(path("r.uart"), "wb") as f:
+    f.write(capture_of(path("r.bin"), 7 + 2))  # 9 bits
+mech = ["-m", "record", "--f", "0.5", "--p", "0.5", "--q", "0.75", "--domains", "3,4,2"]
+p = run("wrap", path("r.uart"), *mech, "-o", path("r.tldp"))
+check("record, epsilon-one" in p.stderr, f"wrap of records: {p.stderr}")
+j = json.loads(run("inspect", path("r.tldp"), "--json").stdout.splitlines()[0])
+check(j["mechanism"] == "record" and j["attribute_sizes"] == [3, 4, 2] and j["epsilon_infinity"] > j["epsilon_one"] > 0
+      and all(f"bits_set_{a}" in j for a in range(3)), f"inspect record: {j}")
+run("joint", "ingest", path("r.tldp"), "--schema", path("r.tldpj"), "-o", path("a.tldpj"))
+check(open(path("a.tldpj"), "rb").read() == open(path("r.tldpj"), "rb").read(),
+      "record: the report file counts as the simulation did")
+p = run("joint", "ingest", path("r.tldp"), "-o", path("b.tldpj"))
+check("counted 3000 record reports" in p.stdout, f"joint ingest without a schema: {p.stdout}")
+p = run("joint", path("b.tldpj"), "-a", "0,2", "-E", "em", "-f", "json")
+check(json.loads(p.stdout)["attributes"] == ["0", "2"], "the attributes by number")
+p = run("joint", "ingest", path("spl-grr.tldp"), "-o", path("x.tldpj"), expect=2)
+check("not of record (wire id 22)" in p.stderr, f"joint ingest of spl-grr reports: {p.stderr}")
+p = run("multi", "ingest", path("r.tldp"), "-o", path("x.tldpm"), expect=2)
+check("not of a multi-attribute protocol" in p.stderr, f"multi ingest of records: {p.stderr}")
+
+finish()
