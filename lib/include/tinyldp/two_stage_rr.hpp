@@ -305,7 +305,7 @@ class TwoStageRr {
                                    : ct::less(value, enc_.bits);
     write_words(value, cohort, in_domain, memo, rng, report);
     forget_drawn(memo);
-    return release_in_place<stack_scrub_bytes(392)>(rng, in_domain, report, n);
+    return release_in_place<stack_scrub_bytes(392, 576)>(rng, in_domain, report, n);
   }
 
  private:
