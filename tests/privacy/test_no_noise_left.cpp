@@ -229,6 +229,21 @@ void drop_published() {
 }
 uint8_t stack_copy[paint_bytes];  // the painted stack, copied before anything else runs
 
+// A device draw that is not a stream word (dBitFlip's α and sampled buckets, laid out as
+// DeviceDraw holds them; see check_device_draw), which must not be left either.
+uint8_t device_draw_bytes[4 + 2 * DBitFlip::max_sampled];
+size_t device_draw_size = 0;
+
+// Where [pattern, pattern + n) occurs in [p, p + size) (size when nowhere).
+size_t find_bytes(const volatile uint8_t* p, size_t size, const uint8_t* pattern, size_t n) {
+  for (size_t i = 0; n != 0 && i + n <= size; ++i) {
+    size_t j = 0;
+    while (j < n && p[i + j] == pattern[j]) ++j;
+    if (j == n) return i;
+  }
+  return size;
+}
+
 // Everything after the report, out of line (see the top of the file): builds the list of
 // words the report used — stream bytes [first_bit/8, ⌈last_bit/8⌉), the partly consumed bytes
 // at either end included (a copy of one would hold bits the report used), and the memo words —
@@ -252,6 +267,16 @@ __attribute__((noinline)) void check_no_residue(const char* what, uint64_t first
 #if !defined(TINYLDP_TEST_SANITIZED)
   in_stack = residue(stack_copy, paint_bytes, &first_at);
   while (reached < paint_bytes && stack_copy[reached] == paint) ++reached;
+#endif
+#if !defined(TINYLDP_TEST_SANITIZED)
+  const size_t draw_at = find_bytes(stack_copy, paint_bytes, device_draw_bytes, device_draw_size);
+  if (draw_at != paint_bytes) {
+    test::print(what);
+    test::print(": the device draw left in the stack, ");
+    test::print_u64(paint_bytes - draw_at);
+    test::print(" bytes below the caller's stack pointer\n");
+  }
+  CHECK_EQ(draw_at, paint_bytes);
 #endif
   if (in_rng != 0 || in_stack != 0) {
     test::print(what);
@@ -342,6 +367,18 @@ void check_in_place(const char* what, uint64_t seed, Privatize privatize) {
 }
 
 void use_device_key() { device_key = test::device_memo_key(1, 29, 101); }
+
+// dBitFlip's device draw as DeviceDraw holds it (α, then the d sampled buckets): the same in
+// every report of the device, so it is computed here, out of line (no copy stays in a register
+// the report's prologue would push), for check_no_residue to look for.
+__attribute__((noinline)) void note_device_draw(const DBitFlip& m) {
+  port::MemoStream stream = device_key.memo_stream(m.memo_attribute_word(), detail::device_draw_value);
+  MemoDraws<port::MemoStream> draws(stream);
+  const DBitFlip::DeviceDraw d = m.device_draw(draws);
+  static_assert(offsetof(DBitFlip::DeviceDraw, bucket) == 4);
+  device_draw_size = 4 + 2 * size_t{m.sampled()};
+  __builtin_memcpy(device_draw_bytes, &d, device_draw_size);
+}
 
 }  // namespace
 
@@ -445,7 +482,9 @@ TEST(longitudinal_reports_leave_no_noise) {
   static constexpr OneBitMean counter = OneBitMean::make(eps_inf, one, OneBitMean::Grid{100, 10});
   check_memoized("1bitmean", 34, counter, 37);
   static constexpr DBitFlip histogram = DBitFlip::make(eps_inf, one, DBitFlip::Layout{100, 10, 3, 0});
+  note_device_draw(histogram);
   check_memoized("dbitflip", 35, histogram, 37);
+  device_draw_size = 0;
 }
 
 namespace {
