@@ -18,7 +18,9 @@
 // report computed from it is per-report material: the words of every memo-stream block the
 // report generated — with the key, a memo word of the value's stream names the value — and the
 // device streams' words (LOLOHA's seed, 1BitMean's α, dBitFlip's α and buckets, which tell which
-// memo the value took). So the scan looks for those words too, besides the fresh ones.
+// memo the value took). So the scan looks for those words too, besides the fresh ones, and for
+// dBitFlip's device draw as its DeviceDraw holds it (α is no stream word: a masked draw). The
+// record reports without memo (SPL, SMP, RS+FD over GRR and OUE) are scanned like the rest.
 //
 // The scan runs out of line (check_no_residue): the words it looks for pass through registers,
 // and a caller's callee-saved register that kept one would be pushed by the next report's
