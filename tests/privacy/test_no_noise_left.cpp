@@ -265,12 +265,11 @@ __attribute__((noinline)) void check_no_residue(const char* what, uint64_t first
   CHECK(used_count > 0);  // the report used random words: the scan looks for something
   drop_published();
   const size_t in_rng = residue(rng, rng_bytes);
-  size_t in_stack = 0, first_at = paint_bytes, reached = 0;
+  // dBitFlip's device draw, in RandomBits (never) or in the stack.
+  CHECK_EQ(find_bytes(rng, rng_bytes, device_draw_bytes, device_draw_size), rng_bytes);
+  size_t in_stack = 0, first_at = paint_bytes;
 #if !defined(TINYLDP_TEST_SANITIZED)
   in_stack = residue(stack_copy, paint_bytes, &first_at);
-  while (reached < paint_bytes && stack_copy[reached] == paint) ++reached;
-#endif
-#if !defined(TINYLDP_TEST_SANITIZED)
   const size_t draw_at = find_bytes(stack_copy, paint_bytes, device_draw_bytes, device_draw_size);
   if (draw_at != paint_bytes) {
     test::print(what);
@@ -279,6 +278,10 @@ __attribute__((noinline)) void check_no_residue(const char* what, uint64_t first
     test::print(" bytes below the caller's stack pointer\n");
   }
   CHECK_EQ(draw_at, paint_bytes);
+  // The report's frames (and its scrub) ended inside the painted stretch.
+  size_t reached = 0;
+  while (reached < paint_bytes && stack_copy[reached] == paint) ++reached;
+  CHECK_GE(reached, untouched_bytes);
 #endif
   if (in_rng != 0 || in_stack != 0) {
     test::print(what);
@@ -295,10 +298,6 @@ __attribute__((noinline)) void check_no_residue(const char* what, uint64_t first
   }
   CHECK_EQ(in_rng, 0u);
   CHECK_EQ(in_stack, 0u);
-#if !defined(TINYLDP_TEST_SANITIZED)
-  // The report's frames (and its scrub) ended inside the painted stretch.
-  CHECK_GE(reached, untouched_bytes);
-#endif
 }
 
 // Makes one report through report(rng) after `warmup` earlier ones (so the buffer also holds
