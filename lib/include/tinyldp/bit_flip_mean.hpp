@@ -155,7 +155,7 @@ class OneBitMean {
     const uint32_t memo_bit = memoize(grid_index(in_range(value), alpha), memo);
     const uint8_t y = static_cast<uint8_t>(chain_.refresh(memo_bit, rng));
     forget_drawn(memo);
-    return release<default_stack_scrub>(rng, in_domain, y, report);
+    return release<stack_scrub_bytes(0, 512)>(rng, in_domain, y, report);
   }
 
   // The memoized bit of grid index j (≤ J) drawn from `memo`.

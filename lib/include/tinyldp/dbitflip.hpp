@@ -214,7 +214,7 @@ class DBitFlip {
       r.bits = static_cast<uint16_t>(r.bits | (chain_.refresh(memo_bit, rng) << t));
     }
     forget_drawn(memo);
-    return release<default_stack_scrub>(rng, in_domain, r, report);
+    return release<stack_scrub_bytes(0, 656)>(rng, in_domain, r, report);
   }
 
  private:

@@ -183,7 +183,7 @@ class Loloha {
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t y = chain_.refresh(chain_.memoize(local_hash(seed, value, range()), memo), rng);
     forget_drawn(memo);
-    return release<default_stack_scrub>(rng, in_domain, LocalHashingReport{seed, y}, report);
+    return release<stack_scrub_bytes(392, 480)>(rng, in_domain, LocalHashingReport{seed, y}, report);
   }
 
  private:

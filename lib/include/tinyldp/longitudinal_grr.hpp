@@ -282,7 +282,7 @@ class LongitudinalGrr {
     const uint32_t safe = value & ct::mask(in_domain);  // out of the domain: drawn as 0, discarded
     const uint32_t y = chain_.refresh(chain_.memoize(safe, memo), rng);
     forget_drawn(memo);
-    return release<default_stack_scrub>(rng, in_domain, y, report);
+    return release<stack_scrub_bytes(0, 96)>(rng, in_domain, y, report);
   }
 
  private:

@@ -129,11 +129,12 @@ constexpr bool start_record(const uint32_t* values, uint8_t* report, size_t repo
   return true;
 }
 
-// Ends a record report: the drawn bits forgotten; after an entropy failure the payload is zero
-// and the status is the Rng's; else the payload is masked by in_domain.
-template <class Rng>
+// Ends a record report: the drawn bits forgotten and ScrubBytes of stack scrubbed (each
+// protocol's measured size, wipe.hpp); after an entropy failure the payload is zero and the
+// status is the Rng's; else the payload is masked by in_domain.
+template <size_t ScrubBytes, class Rng>
 Status finish_record(Rng& rng, uint32_t in_domain, uint8_t* report, size_t n) {
-  forget_drawn(rng);
+  forget_drawn<ScrubBytes>(rng);
   if (!rng.ok()) {
     clear_report(report, n);
     return rng.status();
@@ -208,7 +209,7 @@ class SplitRecord {
     if (!detail::start_record(values, report, report_size, n, refused)) return refused;
     for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
       slot(j).write(values[j], rng, report, offset);
-    return detail::finish_record(rng, slots_.in_domain(values), report, n);
+    return detail::finish_record<stack_scrub_bytes(200)>(rng, slots_.in_domain(values), report, n);
   }
 
  private:
@@ -261,7 +262,7 @@ class SampledAttribute {
     const uint32_t j = static_cast<uint32_t>(uniform_below(attributes(), rng));
     report[0] = static_cast<uint8_t>(j);
     slot(j).write(values[j], rng, report, index_bits);
-    return detail::finish_record(rng, slots_.in_domain(values), report, n);
+    return detail::finish_record<stack_scrub_bytes(0)>(rng, slots_.in_domain(values), report, n);
   }
 
  private:
@@ -329,7 +330,7 @@ class FakeDataRecord {
     const uint32_t sampled = static_cast<uint32_t>(uniform_below(attributes(), rng));
     for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
       slot(j).write_sampled(values[j], ct::is_zero(j ^ sampled), fake_, rng, report, offset);
-    return detail::finish_record(rng, slots_.in_domain(values), report, n);
+    return detail::finish_record<stack_scrub_bytes(344)>(rng, slots_.in_domain(values), report, n);
   }
 
  private:

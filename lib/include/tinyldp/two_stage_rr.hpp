@@ -300,9 +300,26 @@ class TwoStageRr {
       forget_drawn(memo);
       return Status::buffer_too_small;
     }
+    const uint32_t in_domain = enc_.kind == MemoEncoding::bloom  // configuration, not private
+                                   ? ct::less(cohort, enc_.cohorts)
+                                   : ct::less(value, enc_.bits);
+    write_words(value, cohort, in_domain, memo, rng, report);
+    forget_drawn(memo);
+    return release_in_place<stack_scrub_bytes(392, 576)>(rng, in_domain, report, n);
+  }
+
+ private:
+  struct Stage {
+    Dyadic p, q;
+  };
+
+  // The report, word by word (zero unless in_domain). Out of line, so that the draws its ladders
+  // spill stay in a frame below privatize's, which privatize's scrub then covers (inlined, RV32
+  // kept an IRR word in privatize's own frame, above the scrubbed stretch).
+  template <class MemoRng, class Rng>
+  __attribute__((noinline)) void write_words(uint32_t value, uint32_t cohort, uint32_t in_domain,
+                                             MemoRng& memo, Rng& rng, uint8_t* report) const {
     const bool bloom = enc_.kind == MemoEncoding::bloom;  // configuration, not private
-    const uint32_t in_domain =
-        bloom ? ct::less(cohort, enc_.cohorts) : ct::less(value, enc_.bits);
     const uint32_t count = bloom ? enc_.hashes : 1u;
     const uint32_t keep = ct::mask(in_domain);
     const uint32_t words = (enc_.bits + 31) / 32;
@@ -317,14 +334,7 @@ class TwoStageRr {
       const uint32_t out = (ladder(memo_bits, a2_, c2_, b2_, rng, lanes) | (memo_bits & a2_one_)) & keep;
       for (unsigned i = 0; i * 8 < lanes; ++i) report[4 * w + i] = static_cast<uint8_t>(out >> (8 * i));
     }
-    forget_drawn(memo);
-    return release_in_place<default_stack_scrub>(rng, in_domain, report, n);
   }
-
- private:
-  struct Stage {
-    Dyadic p, q;
-  };
 
   // Per lane: 1 if U < (mask bit ? a : b), U uniform over `steps` bits drawn LSB first; the
   // thresholds a, b are numerators over 2^steps. The choice per lane is a mask; the step's

@@ -34,21 +34,27 @@ inline void wipe(void* p, size_t n) {
 }
 
 // Bytes of stack a report path scrubs below the frame that ends the report: where the frames
-// of its callees (RandomBits' draws and refills, the source's fill, UE's ladder) were, and
-// where 32-bit cores leave spilled draws. Each mechanism passes its own (release<Bytes>,
-// fail_closed.hpp), the deepest residue tests/privacy/test_no_noise_left finds on the 32-bit
-// targets without a scrub, rounded up to 16 B, and at least 96 B (RandomBits' draw path:
-// draw, draw_across and refill_buffer, whose words that test only sees when a report refills).
-// 64-bit hosts: 0 (their report frames keep none: the same test, on the host). A build may
-// set one size for every path (-DTINYLDP_STACK_SCRUB_BYTES=…, 0 turns the scrub off).
-constexpr size_t stack_scrub_bytes(size_t measured) {
+// of its callees (RandomBits' draws and refills, the source's fill, UE's ladder, the memo
+// streams' ChaCha20 blocks) were, and where 32-bit cores leave spilled draws. Each mechanism
+// passes its own (release<Bytes>, fail_closed.hpp), the deepest residue
+// tests/privacy/test_no_noise_left finds on the four 32-bit targets without a scrub (built with
+// -DTINYLDP_STACK_SCRUB_BYTES=0; measured below the test's stack pointer, so the frames of the
+// report path above the scrub are counted too), rounded up to 16 B, and at least 96 B
+// (RandomBits' draw path: draw, draw_across and refill_buffer, whose words that test only sees
+// when a report refills). 64-bit hosts: the deepest residue the same test finds on the x86-64
+// host, rounded up to 16 B — 0 for the mechanisms whose frames keep none there; the memoized
+// ones keep memo words there (ChaCha20's block function pushes its caller's registers). A
+// build may set one size for every path (-DTINYLDP_STACK_SCRUB_BYTES=…, 0 turns the scrub off).
+constexpr size_t stack_scrub_bytes(size_t measured, size_t measured_on_64_bit = 0) {
 #if defined(TINYLDP_STACK_SCRUB_BYTES)
-  return (void)measured, size_t{TINYLDP_STACK_SCRUB_BYTES};
+  return (void)measured, (void)measured_on_64_bit, size_t{TINYLDP_STACK_SCRUB_BYTES};
 #else
-  return __SIZEOF_POINTER__ == 4 ? (measured < 96 ? 96 : (measured + 15) / 16 * 16) : 0;
+  return __SIZEOF_POINTER__ == 4 ? (measured < 96 ? 96 : (measured + 15) / 16 * 16)
+                                 : (measured_on_64_bit + 15) / 16 * 16;
 #endif
 }
-// The default for a report path without a measured size of its own (the memoized streams).
+// The size for a forget_drawn() that names none (a memo Rng the exhaustive tests enumerate;
+// every report path passes its own measured size).
 inline constexpr size_t default_stack_scrub = stack_scrub_bytes(192);
 
 // Zeroes Bytes of stack right below the caller's frame: a local array of fixed size (the stack
