@@ -35,16 +35,23 @@ __attribute__((noinline)) FirmwareResult firmware_maintain(tinyldp::port::ChaCha
                                                           : FirmwareResult::entropy_failed;
 }
 
-// The report is privatized straight into the frame after the header, so it exists once.
+// The report is privatized straight into the frame after the header, so it exists once. The
+// frame starts where the payload behind its 7-byte header falls on a word boundary: the
+// unary-encoding ladder then reads and writes whole words, where Cortex-M0 and RV32 (no
+// unaligned access) would otherwise take the report's lanes a byte at a time.
 __attribute__((noinline)) FirmwareResult firmware_report(tinyldp::port::ChaCha20Drbg& drbg) {
   tinyldp::RandomBits<tinyldp::port::ChaCha20Drbg, 8> rng(drbg);  // the DRBG buffers already
-  uint8_t frame[description.report_bytes(0)];
-  uint8_t* payload = frame + tinyldp::wire::Description::header_bytes(0);
+  constexpr size_t header = tinyldp::wire::Description::header_bytes(0);
+  constexpr size_t lead = (4 - header % 4) % 4;
+  alignas(4) uint8_t storage[lead + description.report_bytes(0)];
+  uint8_t* const frame = storage + lead;
+  const size_t frame_size = sizeof storage - lead;
+  uint8_t* payload = frame + header;
   if (mechanism.privatize(platform_sensor_value() & 255u, rng, payload, mechanism.report_bytes()) !=
       tinyldp::Status::ok)
     return FirmwareResult::report_failed;
   size_t written = 0;
-  if (tinyldp::wire::encode(description, {}, payload, frame, sizeof frame, written) !=
+  if (tinyldp::wire::encode(description, {}, payload, frame, frame_size, written) !=
       tinyldp::Status::ok)
     return FirmwareResult::report_failed;
   platform_radio_send(frame, written);

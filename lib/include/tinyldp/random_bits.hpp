@@ -18,8 +18,9 @@
 // Cost: RAM = BufferBytes + 48 bytes on 32-bit targets (80 B with the default 32-byte buffer;
 // caller-owned, usually on the stack); time per draw is a few shifts plus one source call per
 // BufferBytes bytes (hosts: use a few hundred bytes, e.g. RandomBits<Source, 256>). Bulk words
-// (each_word, the unary-encoding ladder) cost a load, two shifts and an "or" each, plus a refill
-// every BufferBytes: RandomBits<Source, 128> for UE on microcontrollers (docs/target-costs.md).
+// (each_word_run / WordRun::take, the unary-encoding ladder) cost a load, two shifts and an "or"
+// each, plus a refill every BufferBytes: RandomBits<Source, 128> for UE on microcontrollers
+// (docs/target-costs.md).
 #ifndef TINYLDP_RANDOM_BITS_HPP
 #define TINYLDP_RANDOM_BITS_HPP
 
@@ -119,8 +120,9 @@ class RandomBits {
   // reservoir's bit count, fixed for the whole call — one loop for every bit offset, aligned
   // or not, and no 64-bit shifts on a 32-bit core.
   // each_word_run(n ≥ 1, run) calls run(WordRun&) once per stretch of buffered words; run takes
-  // every word of it with next() until done(): a consumer with two kinds of step (the ladder's
-  // "or" and "and") picks one per stretch and keeps a single copy of this code.
+  // every word of it, with next() until done() or in runs of take(k, use) (the ladder: cut
+  // where its steps end, each piece in an out-of-line loop), and keeps a single copy of this
+  // code.
   template <class Word>
   class WordRun {
    public:
