@@ -57,8 +57,9 @@ class BernoulliBits {
     const uint32_t full_words = d / word_bits;
     const unsigned tail_lanes = d % word_bits;
     if (ladder_word_major(q, rng, out, bytes_for(d), full_words, tail_lanes)) return;
-    // The lanes start at 0, so step 0 is an ordinary step ("or" gives u, "and" gives 0). q is
-    // shifted down one bit per step: a 64-bit shift by one is two instructions on a 32-bit core.
+    // One draw at a time (and the partial word): the lanes start at 0, so step 0 is an
+    // ordinary step ("or" gives u, "and" gives 0). q is shifted down one bit per step: a 64-bit
+    // shift by one is two instructions on a 32-bit core.
     uint8_t* const tail = out + size_t{full_words} * sizeof(Word);
     zero(tail, bytes_for(d) - size_t{full_words} * sizeof(Word));
     if constexpr (bulk_words<Rng>) {
@@ -271,14 +272,13 @@ class BernoulliBits {
   static Word bit_mask(uint64_t bits) { return static_cast<Word>(Word{0} - static_cast<Word>(bits & 1u)); }
 
   // n ≥ 1 words of a run through one step, R' = (R & (u ^ m)) ^ flip (see ladder_bulk). Out of
-  // line, the run's state in locals (WordRun::take): every loop variable stays in a register —
-  // inlined, -Os spilled the source pointer and the mask on every word, and at -Os GCC reloads
-  // the fifth argument from the stack on every word rather than use a free register, hence O2
-  // for this loop alone. Where the core has no unaligned access (Cortex-M0, RV32) the lanes
-  // are read and written bytewise.
+  // line with four arguments and the run's state in locals (WordRun::take): every loop variable
+  // stays in a register (inlined, -Os spilled the source pointer and the mask on every word; a
+  // fifth argument it reloaded from the stack on every word). Where the core has no unaligned
+  // access (Cortex-M0, RV32) the lanes of a report at an unaligned address go bytewise.
   template <class Run>
   __attribute__((noinline)) static void ladder_stretch(Run& run, size_t n, uint8_t* __restrict word,
-                                                                      unsigned q_bits) {
+                                                       unsigned q_bits) {
     // q_bits: this step's q bit (bit 0) and the next step's (bit 1, 0 after the last step).
     const Word mask = bit_mask(q_bits), flip = static_cast<Word>(mask ^ bit_mask(q_bits >> 1));
 #if defined(TINYLDP_BYTEWISE_LANES)
