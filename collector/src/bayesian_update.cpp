@@ -2,6 +2,7 @@
 #include "tinyldp/collector/bayesian_update.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <type_traits>
@@ -30,6 +31,8 @@ ObservationModel observation_model(const Mechanism& m) {
 }
 
 namespace {
+
+std::atomic<std::uint64_t> runs{0};
 
 // One EM step's shared work: the mixture's denominators (each observation's probability under
 // P) and, through `next`, the updated P (not yet normalized). Returns ℓ(P).
@@ -160,6 +163,7 @@ double observation_log_likelihood(const ObservationModel& model, std::span<const
 
 BayesianUpdateResult bayesian_update(const ObservationModel& model, std::span<const std::uint64_t> support,
                                      std::uint64_t reports, const BayesianUpdateOptions& options) {
+  runs.fetch_add(1, std::memory_order_relaxed);
   BayesianUpdateResult r;
   const Step step(model, support, reports);
   r.p.assign(model.items, model.items > 0 ? 1.0 / model.items : 0.0);
@@ -196,6 +200,8 @@ BayesianUpdateResult bayesian_update(const ObservationModel& model, std::span<co
   if (options.track_likelihood) r.log_likelihood.push_back(step.run(r.p, nullptr));
   return r;
 }
+
+std::uint64_t bayesian_update_runs() { return runs.load(std::memory_order_relaxed); }
 
 BayesianUpdateResult bayesian_update(const Aggregator& a, const BayesianUpdateOptions& options) {
   return bayesian_update(observation_model(a.mechanism()), a.support(), a.reports(), options);

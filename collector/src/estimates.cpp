@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "tinyldp/collector/numeric_estimate.hpp"
@@ -133,8 +134,17 @@ void finish_estimates(std::vector<ItemEstimate>& items, Postprocess post, std::u
   }
 }
 
+const std::vector<double>& em_distribution(const BayesianUpdateResult* em, std::size_t items) {
+  if (em == nullptr)
+    throw std::invalid_argument("postprocess em needs EM's run on the aggregate (bayesian_update)");
+  if (em->p.size() != items)
+    throw std::invalid_argument("EM's run holds " + std::to_string(em->p.size()) + " items, the estimate " +
+                                std::to_string(items));
+  return em->p;
+}
+
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
-                                   double confidence, const BayesianUpdateOptions& em) {
+                                   double confidence, const BayesianUpdateResult* em) {
   if (aggregator.mechanism().deconvolved())  // no (p, q) channel
     return estimate_distribution(aggregator, numeric_model(aggregator.mechanism()), post, confidence, em);
   const Channel ch = aggregator.mechanism().channel();
@@ -148,7 +158,7 @@ std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess pos
     e.standard_error = std::sqrt(count_variance(n, std::clamp(count, 0.0, nd), ch)) / nd;
   }
   if (post == Postprocess::em && n > 0)
-    finish_estimates(out, post, n, confidence, bayesian_update(aggregator, em).p);
+    finish_estimates(out, post, n, confidence, em_distribution(em, out.size()));
   else
     finish_estimates(out, post, n, confidence);
   return out;

@@ -267,18 +267,21 @@ ObservationModel observation_model(const NumericModel& model) {
   return o;
 }
 
+ObservationModel observation_model(const Mechanism& m, const NumericModel& model) {
+  return m.deconvolved() ? observation_model(model) : observation_model(m);
+}
+
 namespace {
-// The post-processed atoms: EM over the model's kernel, or a step of estimates.hpp.
-std::vector<double> postprocess_atoms(const Aggregator& a, const NumericModel& model, std::vector<double> raw,
-                                      Postprocess post, const BayesianUpdateOptions& em) {
+// The post-processed atoms: EM's run, or a step of estimates.hpp.
+std::vector<double> postprocess_atoms(std::vector<double> raw, Postprocess post, const BayesianUpdateResult* em) {
   if (post != Postprocess::em) return apply_postprocess(std::move(raw), post);
-  return bayesian_update(observation_model(model), a.support(), a.reports(), em).p;
+  return em_distribution(em, raw.size());
 }
 }  // namespace
 
 std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const NumericModel& model,
                                                 Postprocess post, double confidence,
-                                                const BayesianUpdateOptions& em) {
+                                                const BayesianUpdateResult* em) {
   if (model.inverse.empty()) return estimate(a, post, confidence, em);  // sd: k-RR over the levels
   const std::uint32_t k = model.size;
   const std::uint64_t n = a.reports();
@@ -299,13 +302,13 @@ std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const Numer
     out[x].unbiased_frequency = f[x];
     out[x].standard_error = std::sqrt(std::max(second[x] - f[x] * f[x], 0.0) / nd);
   }
-  finish_estimates(out, post, n, confidence, postprocess_atoms(a, model, f, post, em));
+  finish_estimates(out, post, n, confidence, postprocess_atoms(f, post, em));
   return out;
 }
 
 std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel& model,
                                         const std::vector<std::uint32_t>& bin_start, Postprocess post,
-                                        double confidence, const BayesianUpdateOptions& em) {
+                                        double confidence, const BayesianUpdateResult* em) {
   const std::uint32_t k = model.size;
   const std::uint64_t n = a.reports();
   std::vector<ItemEstimate> out(bin_start.size());
@@ -341,7 +344,7 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
     }
     for (std::size_t b = 0; b < out.size(); ++b) second[b] += pi * row_sum[b] * row_sum[b];
   }
-  const std::vector<double> processed = postprocess_atoms(a, model, atom, post, em);
+  const std::vector<double> processed = postprocess_atoms(atom, post, em);
   std::vector<double> bin_processed(out.size(), 0.0);
   for (std::uint32_t x = 0; x < k; ++x) {
     out[bin_of[x]].unbiased_frequency += atom[x];

@@ -456,20 +456,36 @@ collector::BayesianUpdateOptions em_options(double tolerance, std::uint32_t max_
   return o;
 }
 
+// EM's model for the aggregate: the numeric model's kernel where the estimates deconvolve
+// through it (built once per aggregator), else the mechanism's channel.
+collector::ObservationModel em_model(PyAggregator& a) {
+  const collector::Mechanism& m = a.aggregator.mechanism();
+  return m.numeric() ? collector::observation_model(m, a.numeric_model()) : collector::observation_model(m);
+}
+
+// EM's run when the estimates need it (post is em): once, shared by what they compute.
+std::optional<collector::BayesianUpdateResult> em_run(PyAggregator& a, collector::Postprocess post,
+                                                      const collector::BayesianUpdateOptions& options) {
+  if (post != collector::Postprocess::em) return std::nullopt;
+  return collector::bayesian_update(em_model(a), a.aggregator.support(), a.aggregator.reports(), options);
+}
+
 py::dict estimate(PyAggregator& a, const std::string& postprocess, double confidence, double em_tolerance,
                   std::uint32_t em_max_iterations) {
   const auto post = postprocess_from(postprocess);
   check_confidence(confidence);
   require_reports(a.aggregator);
-  const auto em = em_options(em_tolerance, em_max_iterations);
+  const auto options = em_options(em_tolerance, em_max_iterations);
   std::vector<collector::ItemEstimate> items;
   if (a.aggregator.mechanism().numeric()) {
     const auto& model = a.numeric_model();
     py::gil_scoped_release release;
-    items = collector::estimate_distribution(a.aggregator, model, post, confidence, em);
+    const auto em = em_run(a, post, options);
+    items = collector::estimate_distribution(a.aggregator, model, post, confidence, em ? &*em : nullptr);
   } else {
     py::gil_scoped_release release;
-    items = collector::estimate(a.aggregator, post, confidence, em);
+    const auto em = em_run(a, post, options);
+    items = collector::estimate(a.aggregator, post, confidence, em ? &*em : nullptr);
   }
   return estimate_columns(items);
 }
@@ -480,9 +496,7 @@ py::dict bayesian_update(PyAggregator& a, double tolerance, std::uint32_t max_it
   require_reports(a.aggregator);
   auto options = em_options(tolerance, max_iterations);
   options.track_likelihood = track_likelihood;
-  const collector::ObservationModel model = a.aggregator.mechanism().numeric()
-                                                ? collector::observation_model(a.numeric_model())
-                                                : collector::observation_model(a.aggregator.mechanism());
+  const collector::ObservationModel model = em_model(a);
   collector::BayesianUpdateResult r;
   {
     py::gil_scoped_release release;
@@ -610,7 +624,8 @@ py::dict estimate_bins(PyAggregator& a, const std::vector<std::uint32_t>& bin_st
   for (std::size_t i = 1; i < bin_start.size(); ++i)
     if (bin_start[i] <= bin_start[i - 1] || bin_start[i] >= model.size)
       throw py::value_error("bin_start must ascend strictly within the " + std::to_string(model.size) + " items");
-  return estimate_columns(collector::estimate_bins(a.aggregator, model, bin_start, post, confidence));
+  const auto em = em_run(a, post, {});
+  return estimate_columns(collector::estimate_bins(a.aggregator, model, bin_start, post, confidence, em ? &*em : nullptr));
 }
 
 py::dict mean(PyAggregator& a, double confidence) {

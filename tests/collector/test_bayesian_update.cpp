@@ -237,7 +237,8 @@ TEST(BayesianUpdate, DiscreteLaplaceDistributionIsBoundedWhereTheUnbiasedOneIsNo
   }
   const Aggregator a = privatize_all(m, values, 13);
   const auto raw = estimate(a, Postprocess::none);
-  const auto em = estimate(a, Postprocess::em);
+  const BayesianUpdateResult run = bayesian_update(a);
+  const auto em = estimate(a, Postprocess::em, 0.95, &run);
   double widest = 0, raw_distance = 0, em_distance = 0, total = 0;
   for (std::uint32_t i = 0; i < m.domain(); ++i) {
     widest = std::max({widest, -raw[i].ci_low, raw[i].ci_high});
@@ -267,10 +268,10 @@ TEST(BayesianUpdate, PostprocessEmIsEmsAnswerInEveryEstimator) {
   BayesianUpdateOptions options;
   options.tolerance = 1e-9;
   const BayesianUpdateResult em = bayesian_update(a, options);
-  const auto items = estimate_distribution(a, model, Postprocess::em, 0.95, options);
+  const auto items = estimate_distribution(a, model, Postprocess::em, 0.95, &em);
   for (std::uint32_t i = 0; i < m.domain(); ++i) EXPECT_EQ(items[i].frequency, em.p[i]);
   const std::vector<std::uint32_t> bins = {0, 10, 20, 30};
-  const auto binned = estimate_bins(a, model, bins, Postprocess::em, 0.95, options);
+  const auto binned = estimate_bins(a, model, bins, Postprocess::em, 0.95, &em);
   for (std::size_t b = 0; b < bins.size(); ++b) {
     double expected = 0;
     for (std::uint32_t x = bins[b]; x < (b + 1 < bins.size() ? bins[b + 1] : m.domain()); ++x) expected += em.p[x];
@@ -281,6 +282,16 @@ TEST(BayesianUpdate, PostprocessEmIsEmsAnswerInEveryEstimator) {
   EXPECT_EQ(postprocess_from_name("em"), Postprocess::em);
   EXPECT_STREQ(name_of(Postprocess::em), "em");
   EXPECT_THROW(apply_postprocess({0.5, 0.5}, Postprocess::em), std::invalid_argument);
+  // The estimators read the run they are given and never run EM themselves.
+  const std::uint64_t runs = bayesian_update_runs();
+  EXPECT_THROW(estimate_distribution(a, model, Postprocess::em), std::invalid_argument);
+  EXPECT_THROW(estimate_bins(a, model, bins, Postprocess::em), std::invalid_argument);
+  BayesianUpdateResult short_run = em;
+  short_run.p.pop_back();
+  EXPECT_THROW(estimate_distribution(a, model, Postprocess::em, 0.95, &short_run), std::invalid_argument);
+  EXPECT_EQ(bayesian_update_runs(), runs);
+  EXPECT_EQ(estimate_distribution(a, model, Postprocess::em, 0.95, &em)[0].frequency, em.p[0]);
+  EXPECT_EQ(bayesian_update_runs(), runs);
 }
 
 TEST(BayesianUpdate, StopsAtTheCapAndRefusesMismatchedCounts) {

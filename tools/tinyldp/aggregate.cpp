@@ -9,12 +9,14 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "cli_common.hpp"
 #include "output.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/bayesian_update.hpp"
 #include "tinyldp/collector/bloom_decode.hpp"
+#include "tinyldp/collector/numeric_estimate.hpp"
 #include "tinyldp/collector/report_file.hpp"
 
 namespace tinyldp::tools {
@@ -140,17 +142,19 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
   return out;
 }
 
-// EM's run for --postprocess em, in `about` (the estimates run it again: it is cheap beside the
-// model), and a warning when it stopped at the cap.
-void describe_em(const Aggregator& total, const collector::ObservationModel& model, const AggregateOptions& o,
-                 EstimateTable& t) {
-  const auto run = collector::bayesian_update(model, total.support(), total.reports(), o.em);
+// EM's run on the aggregate, once: the table's answer with --postprocess em (its iterations in
+// `about`, a warning when it stopped at the cap) and a numeric chart's bars.
+collector::BayesianUpdateResult run_em(const Aggregator& total, const collector::ObservationModel& model,
+                                       const AggregateOptions& o, collector::Postprocess post, EstimateTable& t) {
+  auto run = collector::bayesian_update(model, total.support(), total.reports(), o.em);
+  if (post != collector::Postprocess::em) return run;
   t.about["em_iterations"] = run.iterations;
   t.about["em_converged"] = run.converged;
   if (!run.converged)
     std::cerr << "tinyldp: warning: em stopped at --em-max-iterations " << o.em.max_iterations
               << " with frequencies still moving by more than --em-tolerance " << o.em.tolerance
               << ": the estimate after that many steps, not yet the maximum (docs/accuracy.md)\n";
+  return run;
 }
 
 // What every table is of: the mechanism, its ε, parameters, report counts, post-processing.
@@ -204,21 +208,24 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   if (o.labels) labels = LabelMap::read(*o.labels, m.domain(), "--labels");
   if (m.numeric()) {
     const collector::NumericModel model = collector::numeric_model(m);
-    if (post == Postprocess::em) describe_em(total, collector::observation_model(model), o, t);
+    const Postprocess chart = o.plot && post == Postprocess::none ? Postprocess::em : post;
+    std::optional<collector::BayesianUpdateResult> em;
+    if (chart == Postprocess::em) em = run_em(total, collector::observation_model(m, model), o, post, t);
+    const collector::BayesianUpdateResult* run = em ? &*em : nullptr;
     t.mean = collector::estimate_mean(total, model, o.confidence);
-    t.items = collector::estimate_distribution(total, model, post, o.confidence, o.em);
+    t.items = collector::estimate_distribution(total, model, post, o.confidence, run);
     if (o.plot) {
       std::vector<double> values;
       for (std::uint32_t i = 0; i < m.domain(); ++i) values.push_back(m.item_value(i));
       t.bin_start = chart_bins(values);
-      const Postprocess chart = post == Postprocess::none ? Postprocess::em : post;
-      if (chart != post) t.chart_items = collector::estimate_distribution(total, model, chart, o.confidence, o.em);
-      if (!t.bin_start.empty()) t.bins = collector::estimate_bins(total, model, t.bin_start, chart, o.confidence, o.em);
+      if (chart != post) t.chart_items = collector::estimate_distribution(total, model, chart, o.confidence, run);
+      if (!t.bin_start.empty()) t.bins = collector::estimate_bins(total, model, t.bin_start, chart, o.confidence, run);
       t.chart_postprocess = name_of(chart);
     }
   } else {
-    if (post == Postprocess::em) describe_em(total, collector::observation_model(m), o, t);
-    t.items = collector::estimate(total, post, o.confidence, o.em);
+    std::optional<collector::BayesianUpdateResult> em;
+    if (post == Postprocess::em) em = run_em(total, collector::observation_model(m), o, post, t);
+    t.items = collector::estimate(total, post, o.confidence, em ? &*em : nullptr);
   }
   for (std::uint32_t i = 0; i < m.domain(); ++i) {
     if (m.numeric()) {

@@ -79,6 +79,11 @@ BayesianUpdateResult bayesian_update(const ObservationModel& model, std::span<co
                                      std::uint64_t reports, const BayesianUpdateOptions& options = {});
 BayesianUpdateResult bayesian_update(const Aggregator& a, const BayesianUpdateOptions& options = {});
 
+// How many times EM has run in this process (either overload counts once). One aggregate's
+// estimators share one run (estimates.hpp); tests/tools/test_cli_em_once.py checks through this
+// count that `tinyldp aggregate` runs EM once. A relaxed atomic: free beside a run.
+std::uint64_t bayesian_update_runs();
+
 // ℓ(P) as above (without the multinomial or binomial coefficients).
 double observation_log_likelihood(const ObservationModel& model, std::span<const std::uint64_t> support,
                                   std::uint64_t reports, std::span<const double> p);

@@ -14,7 +14,9 @@
 //               checks this); otherwise it may also lift slightly negative entries.
 //  - em:        the maximum-likelihood distribution by EM from the support counts
 //               (bayesian_update.hpp): a function of the counts, not of the frequencies alone,
-//               so estimate() computes it, never apply_postprocess.
+//               so never apply_postprocess. The caller runs it once per aggregate and hands
+//               the run to every estimator (estimate, estimate_distribution, estimate_bins),
+//               which only read it.
 // Every item carries both: the unbiased estimate with its standard error, and the answer —
 // `frequency`, post-processed when asked, with `count` = frequency·n. Its interval contains it:
 // without post-processing the normal interval of the unbiased estimate; with it, that interval
@@ -49,10 +51,14 @@ struct ItemEstimate {
 double normal_quantile_two_sided(double confidence);
 
 // Categorical mechanisms and sd (its levels: a k-RR channel); dlaplace goes through
-// estimate_distribution (numeric_estimate.hpp), which inverts the noise kernel. `em`: EM's
-// stopping rule when post is Postprocess::em.
+// estimate_distribution (numeric_estimate.hpp), which inverts the noise kernel. `em`: EM's run
+// on this aggregate (bayesian_update), needed when post is Postprocess::em and there are
+// reports (std::invalid_argument without it, or with another number of items).
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
-                                   double confidence = 0.95, const BayesianUpdateOptions& em = {});
+                                   double confidence = 0.95, const BayesianUpdateResult* em = nullptr);
+
+// The distribution `em` holds for an estimate of `items` items: the check every estimator makes.
+const std::vector<double>& em_distribution(const BayesianUpdateResult* em, std::size_t items);
 
 // Fills count, frequency and the interval of estimates whose unbiased_frequency and
 // standard_error are set (n reports), as described above (post is not em).

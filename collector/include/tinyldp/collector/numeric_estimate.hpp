@@ -71,23 +71,27 @@ struct MeanEstimate {
 MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, double confidence = 0.95);
 
 // The distribution over the mechanism's items (sd: levels; dlaplace: values lo … hi).
-// `em`: EM's stopping rule when post is Postprocess::em (EM over the model's kernel).
+// `em`: EM's run on this aggregate, needed when post is Postprocess::em (estimates.hpp).
 std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const NumericModel& model,
                                                 Postprocess post, double confidence = 0.95,
-                                                const BayesianUpdateOptions& em = {});
+                                                const BayesianUpdateResult* em = nullptr);
 
 // The distribution summed over bins of consecutive atoms (bin b holds atoms bin_start[b] …
 // bin_start[b + 1] − 1; bin_start[0] = 0, ascending) — a long range drawn readably. Each bin's
 // unbiased frequency is f̂_B = π̂·(M⁻¹·1_B) with the plug-in variance (Σ_y π̂_y a_y² − f̂_B²)/n,
 // a = M⁻¹·1_B: exact for the sum, whose items' errors are correlated (a sum of their variances
 // would not be). `frequency` is the sum of the post-processed atoms; the interval as in
-// estimates.hpp (em: the sums of EM's atoms). Cost: O(K²) plus, for sd (no stored inverse), one O(L³) inversion.
+// estimates.hpp (em: the sums of the atoms of EM's run `em`). Cost: O(K²) plus, for sd (no
+// stored inverse), one O(L³) inversion.
 std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel& model,
                                         const std::vector<std::uint32_t>& bin_start, Postprocess post,
-                                        double confidence = 0.95, const BayesianUpdateOptions& em = {});
+                                        double confidence = 0.95, const BayesianUpdateResult* em = nullptr);
 
 // The numeric model as EM's observation model: a report is one item, Pr[y | x] its kernel.
 ObservationModel observation_model(const NumericModel& model);
+// observation_model(m) — what the estimators' EM is over: the kernel of `model` (m's numeric
+// model, built already: dlaplace's costs O(W³)) when m is deconvolved through it, else m's channel.
+ObservationModel observation_model(const Mechanism& m, const NumericModel& model);
 
 // dbitflip (model.sampled_share > 0): Var(Σ a_y f̂_y) at the distribution f over n reports
 // (see NumericModel).
