@@ -93,6 +93,12 @@ std::vector<double> project_onto_simplex(std::vector<double> f) {
   return f;
 }
 
+std::vector<double> project_onto_capped_simplex(std::vector<double> f) {
+  double sum = 0;
+  for (double& x : f) sum += x = std::max(x, 0.0);
+  return sum <= 1 ? f : project_onto_simplex(std::move(f));
+}
+
 std::vector<double> apply_postprocess(std::vector<double> raw, Postprocess post) {
   switch (post) {
     case Postprocess::none: return raw;

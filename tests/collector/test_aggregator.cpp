@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/report_file.hpp"
@@ -297,6 +298,40 @@ TEST(Estimates, PostProcessingYieldsDistributions) {
     return s;
   };
   EXPECT_LE(dist(b), dist(clip_and_renormalize(raw)));
+}
+
+TEST(Estimates, CappedSimplexKeepsWhatSumsBelowOneAndIsNeverFartherFromAPossibleTruth) {
+  // Below 1: unchanged but for negatives (the rest is values outside the list).
+  EXPECT_EQ(project_onto_capped_simplex({0.2, 0.3, 0.1}), (std::vector<double>{0.2, 0.3, 0.1}));
+  EXPECT_EQ(project_onto_capped_simplex({0.2, -0.1, 0.5}), (std::vector<double>{0.2, 0.0, 0.5}));
+  // Above 1: onto the simplex, the same point as norm-sub for non-negative entries.
+  const std::vector<double> over = {0.6, 0.3, 0.2, 0.05, 0.0};
+  const auto capped = project_onto_capped_simplex(over);
+  EXPECT_NEAR(std::accumulate(capped.begin(), capped.end(), 0.0), 1.0, 1e-12);
+  const auto ns = norm_sub(over);
+  for (std::size_t i = 0; i < over.size(); ++i) EXPECT_NEAR(capped[i], ns[i], 1e-12);
+  // A projection onto a convex set holding every possible truth never moves away from one:
+  // random points t with t ≥ 0, Σ t ≤ 1 against random frequencies f (fixed seed).
+  std::mt19937_64 draw(5);
+  std::uniform_real_distribution<double> unit(0, 1), wide(-0.3, 0.8);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<double> f(6), t(6);
+    double total = 0;
+    for (double& x : t) total += x = unit(draw);
+    const double scale = unit(draw) / total;  // Σ t ∈ [0, 1]
+    for (double& x : t) x *= scale;
+    for (double& x : f) x = wide(draw);
+    const auto p = project_onto_capped_simplex(f);
+    double before = 0, after = 0, sum = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      EXPECT_GE(p[i], 0.0);
+      sum += p[i];
+      before += (f[i] - t[i]) * (f[i] - t[i]);
+      after += (p[i] - t[i]) * (p[i] - t[i]);
+    }
+    EXPECT_LE(sum, 1 + 1e-12);
+    EXPECT_LE(after, before + 1e-12);
+  }
 }
 
 }  // namespace

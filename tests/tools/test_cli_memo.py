@@ -177,4 +177,42 @@ expected = data[:header_size] + b"".join(struct.pack("<H", len(r)) + r for i, r 
 check(wrapped == expected, "wrap writes exactly the good frames' reports, in order, under the same header")
 p = run("wrap", path("uart.bin"), "-m", "oue", "-e", "1", "-d", "12", "-o", path("x.tldp"), expect=2)
 check("no report of oue" in p.stderr and "refused 499" in p.stderr, f"frames of another mechanism: {p.stderr.strip()}")
+
+# Bloom filters: strings in, rows named by --candidates; --labels refused with what to use
+# instead; --postprocess norm-sub caps the candidates' sum at 1, the fit's values beside it.
+heavy = {"alpha": 0.5, "beta": 0.3, "gamma": 0.2}  # every string a candidate: Σ truth = 1
+strings = rng.choices(list(heavy), weights=list(heavy.values()), k=6000)
+with open(path("strings.txt"), "w") as f:
+    f.write("\n".join(strings) + "\n")
+with open(path("candidates.txt"), "w") as f:
+    f.write("\n".join(list(heavy) + [f"absent-{i}" for i in range(30)]) + "\n")
+BLOOM = ["-m", "rappor", "--f", "0.5", "--p", "0.5", "--q", "0.75", "--bloom-bits", "32", "--hashes", "2",
+         "--cohorts", "8"]
+run("simulate", *BLOOM, "-i", path("strings.txt"), "-o", path("bloom.tldp"), "--seed", 1)
+p = run("simulate", *BLOOM, "-i", path("strings.txt"), "-o", path("x.tldp"), "--labels", "--seed", 1, expect=2)
+check("--candidates" in p.stderr and "Bloom filter" in p.stderr, f"simulate --labels of a Bloom filter: {p.stderr.strip()}")
+fit = json.loads(run("aggregate", path("bloom.tldp"), "--candidates", path("candidates.txt"), "-f", "json").stdout)
+check([i["item"] for i in fit["items"]][:3] == list(heavy), "rows are named by the candidates, in order")
+check(fit["postprocess"] == "nnls", f"postprocess {fit['postprocess']}")
+fit_sum = sum(i["frequency"] for i in fit["items"])
+check(abs(fit["unexplained_mass"] - (1 - fit_sum)) < 1e-9, "unexplained mass is 1 − Σ of the fit")
+check(fit_sum > 1, f"this case's 30 absent candidates soak up noise: the fit sums to {fit_sum} (more than 1)")
+p = run("aggregate", path("bloom.tldp"), "--candidates", path("candidates.txt"), "-f", "json", "-p", "norm-sub")
+capped = json.loads(p.stdout)
+capped_sum = sum(i["frequency"] for i in capped["items"])
+check(capped["postprocess"] == "norm-sub" and abs(capped_sum - 1) < 1e-9, f"norm-sub sums to {capped_sum}")
+check(abs(capped["unexplained_mass_postprocessed"] - (1 - capped_sum)) < 1e-9 and "after norm-sub" in p.stderr,
+      f"the unexplained mass after norm-sub: {p.stderr.strip()}")
+for a, b in zip(fit["items"], capped["items"]):
+    check(b["unbiased_frequency"] == a["frequency"] and b["standard_error"] == a["standard_error"],
+          f"{a['item']}: the fit's estimate and SE stay beside norm-sub's")
+    check(0 <= b["frequency"] <= a["frequency"] and b["ci_low"] <= b["frequency"] <= b["ci_high"],
+          f"{a['item']}: norm-sub only lowers the fit, inside its interval: {b}")
+for post, says in [("em", "least-squares"), ("clip", "sum to 1"), ("simplex", "sum to 1")]:
+    p = run("aggregate", path("bloom.tldp"), "--candidates", path("candidates.txt"), "-p", post, expect=2)
+    check(says in p.stderr and "norm-sub" in p.stderr, f"--postprocess {post} refused with its reason: {p.stderr.strip()}")
+with open(path("bloom.labels"), "w") as f:
+    f.write("alpha\nbeta\n")
+p = run("aggregate", path("bloom.tldp"), "--labels", path("bloom.labels"), expect=2)
+check("--candidates" in p.stderr, f"aggregate --labels of Bloom reports says what to use: {p.stderr.strip()}")
 finish()

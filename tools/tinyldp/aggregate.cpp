@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 #include "cli_common.hpp"
 #include "output.hpp"
@@ -65,6 +66,14 @@ std::uint64_t total_size(const std::vector<std::string>& paths) {
   return total;
 }
 
+// A labels file names one-hot items by their index; a Bloom report holds a string's hash, no
+// index, so its rows are named by the candidate strings themselves.
+std::string bloom_labels_refusal(const std::string& path) {
+  return "--labels names the items of one-hot reports by their index; Bloom-filter reports carry a hash of the "
+         "string itself, so their rows are the candidates: give the strings with --candidates FILE (one per line; " +
+         path + " is such a file if it lists them)";
+}
+
 // `labels`: the mapping --labels names. An input that records none (its items are indices, or
 // it predates label digests) is taken to have it, with a warning; one that records another is
 // refused when merged.
@@ -72,7 +81,7 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
   Merged out;
   std::string first;  // the file that fixed the mechanism
   auto add = [&](Aggregator a, const std::string& from) {
-    if (labels && !a.labels() && !a.mechanism().numeric()) {
+    if (labels && !a.labels() && !a.mechanism().numeric() && !a.mechanism().bloom()) {
       std::cerr << "tinyldp: warning: " << from << " records no label mapping (written without --labels, or "
                    "before tinyldp recorded them): taking " << *o.labels << " as its mapping, unchecked\n";
       a.assume_labels(*labels);
@@ -132,11 +141,12 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
   if (!out.total) throw BadInput("nothing to aggregate: give report files or --merge-state");
   if (labels && out.total->mechanism().numeric())
     throw BadInput("--labels is for categorical mechanisms; " + describe(out.total->mechanism()) + " reports numbers");
+  if (labels && out.total->mechanism().bloom()) throw BadInput(bloom_labels_refusal(*o.labels));
   if (labels && out.total->labels() != labels)
     throw BadInput(*o.labels + " is not the label mapping of these reports (" +
                    collector::describe(labels) + "; the reports record " +
                    collector::describe(out.total->labels()) + ")");
-  if (!labels && out.total->labels())
+  if (!labels && out.total->labels() && !out.total->mechanism().bloom())
     std::cerr << "tinyldp: note: the items have labels (" << collector::describe(out.total->labels())
               << "); --labels FILE prints them\n";
   return out;
@@ -268,23 +278,43 @@ std::vector<std::string> read_candidates(const std::string& path) {
   return out;
 }
 
+// Why --postprocess `post` does not apply to Bloom-filter reports (empty: it does).
+std::string bloom_postprocess_refusal(collector::Postprocess post) {
+  using collector::Postprocess;
+  switch (post) {
+    case Postprocess::none:
+    case Postprocess::norm_sub: return {};
+    case Postprocess::clip:
+    case Postprocess::simplex:
+      return "it would make the candidates' frequencies sum to 1, giving them the mass of strings outside the "
+             "list; the fit is non-negative already, and --postprocess norm-sub caps the sum at 1";
+    case Postprocess::em:
+      return "the decode is a least-squares fit of the cohorts' bit rates, with no EM over them; "
+             "--postprocess norm-sub brings the fit within the possible answers (sum at most 1)";
+  }
+  return {};
+}
+
 // A Bloom filter's reports over the candidates (bloom_decode.hpp): one row per candidate, its
 // non-negative least-squares frequency with the fit's standard error; the detection threshold,
-// the detected candidates and the unexplained mass in `about` (and on stderr).
-EstimateTable bloom_table(const Aggregator& total, const AggregateOptions& o, std::uint64_t rejected) {
+// the detected candidates and the unexplained mass (the fit's) in `about` (and on stderr).
+// norm-sub: the frequencies projected onto {f ≥ 0, Σ f ≤ 1} (estimates.hpp), the fit's beside them.
+EstimateTable bloom_table(const Aggregator& total, const AggregateOptions& o, collector::Postprocess post,
+                          std::uint64_t rejected) {
   const Mechanism& m = total.mechanism();
   if (!o.candidates)
     throw BadInput("these are Bloom-filter reports (" + describe(m) +
                    "): give the strings they may hold with --candidates FILE (one per line)");
-  if (o.postprocess != "none") throw BadInput("--postprocess is not for Bloom filters: the fit is non-negative already");
-  if (o.labels) throw BadInput("--labels is not for Bloom filters: the candidates are the labels");
+  if (const std::string why = bloom_postprocess_refusal(post); !why.empty())
+    throw BadInput("--postprocess " + o.postprocess + " is not for Bloom filters: " + why);
   const std::vector<std::string> candidates = read_candidates(*o.candidates);
   std::string error;
   const auto decode = collector::decode_bloom(m, total.support(), candidates, o.significance, error);
   if (!decode) throw BadInput(*o.candidates + ": " + error);
   EstimateTable t;
-  t.about = about_reports(total, o, rejected, "nnls");
+  t.about = about_reports(total, o, rejected, post == collector::Postprocess::none ? "nnls" : name_of(post));
   t.about["candidates"] = candidates.size();
+  t.chart_postprocess = name_of(post);  // the fit alone is drawn as it is, not as post-processed
   t.about["cohorts_reporting"] = decode->cohorts_reporting;
   t.about["detection_significance"] = decode->significance;
   t.about["detection_z"] = decode->threshold_z;
@@ -292,13 +322,23 @@ EstimateTable bloom_table(const Aggregator& total, const AggregateOptions& o, st
   Json detected = Json::array();
   const double z = collector::normal_quantile_two_sided(o.confidence);
   const double n = static_cast<double>(total.reports());
-  for (const auto& c : decode->candidates) {
+  std::vector<double> fit;
+  for (const auto& c : decode->candidates) fit.push_back(c.frequency);
+  const std::vector<double> answer =
+      post == collector::Postprocess::none ? fit : collector::project_onto_capped_simplex(fit);
+  for (std::size_t j = 0; j < candidates.size(); ++j) {
+    const collector::BloomCandidate& c = decode->candidates[j];
     collector::ItemEstimate e;
-    e.frequency = e.unbiased_frequency = c.frequency;
+    e.unbiased_frequency = c.frequency;
+    e.frequency = answer[j];
     e.standard_error = c.standard_error;
-    e.count = c.frequency * n;
-    e.ci_low = std::max(0.0, c.frequency - z * c.standard_error);
-    e.ci_high = c.frequency + z * c.standard_error;
+    e.count = e.frequency * n;
+    if (post == collector::Postprocess::none) {
+      e.ci_low = std::max(0.0, c.frequency - z * c.standard_error);
+      e.ci_high = c.frequency + z * c.standard_error;
+    } else {
+      std::tie(e.ci_low, e.ci_high) = collector::interval_around(c.frequency, c.standard_error, z, e.frequency, post);
+    }
     t.items.push_back(e);
     t.item_text.push_back(c.label);
     t.item_key.emplace_back(c.label);
@@ -307,7 +347,14 @@ EstimateTable bloom_table(const Aggregator& total, const AggregateOptions& o, st
   std::cerr << "tinyldp: bloom: " << detected.size() << " of " << candidates.size()
             << " candidates detected (estimate above " << decode->threshold_z
             << " standard errors: significance " << o.significance << ", Bonferroni over the candidates); "
-            << "unexplained mass " << decode->unexplained << "\n";
+            << "unexplained mass " << decode->unexplained;
+  if (post != collector::Postprocess::none) {
+    double sum = 0;
+    for (double f : answer) sum += f;
+    t.about["unexplained_mass_postprocessed"] = 1 - sum;
+    std::cerr << ", after " << name_of(post) << " " << 1 - sum;
+  }
+  std::cerr << "\n";
   t.about["detected"] = std::move(detected);
   if (o.truth) {
     const ValueSource source = truth_source(o);
@@ -355,7 +402,7 @@ int run(const AggregateOptions& o) {
                                 : "the inputs hold no reports; nothing to estimate from");
   if (o.candidates && !total.mechanism().bloom())
     throw BadInput("--candidates decodes Bloom-filter reports; these are " + describe(total.mechanism()));
-  const EstimateTable t = total.mechanism().bloom() ? bloom_table(total, o, rejected)
+  const EstimateTable t = total.mechanism().bloom() ? bloom_table(total, o, *post, rejected)
                                                     : estimate_table(total, o, *post, rejected);
   if (o.format == "json")
     write_json(std::cout, t);

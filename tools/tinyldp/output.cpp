@@ -153,7 +153,9 @@ Plot chart_of(const EstimateTable& t) {
   p.y_max = 1;
   p.legend = {"estimate with its " + confidence + " % interval", "true frequency"};
   if (!t.truth) p.legend.pop_back();
-  if (post != "none") p.unbiased_legend = "unbiased estimate (before " + post + ")";
+  if (post != "none")  // a Bloom decode's raw answer is its least-squares fit (bloom_decode.hpp)
+    p.unbiased_legend = std::string(t.about.contains("candidates") ? "least-squares fit" : "unbiased estimate") +
+                        " (before " + post + ")";
   if (!note.empty()) p.legend.push_back(note);
   return p;
 }

@@ -166,6 +166,10 @@ int run(SimulateOptions o) {
   o.input.has_header = !o.no_header;
   if ((o.labels || o.labels_from) && m.numeric())
     throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reads integers");
+  if ((o.labels || o.labels_from) && m.bloom())
+    throw BadInput("--labels numbers the values of a one-hot domain; " + describe(m) +
+                   " is a Bloom filter, which reports the string itself (its hash): nothing to number. "
+                   "Drop --labels; aggregate names the rows by the strings of --candidates FILE");
   std::optional<LabelMap> labels;
   if (o.labels_from)
     labels = LabelMap::read(*o.labels_from, m.domain(), "--labels-from");

@@ -77,6 +77,11 @@ std::pair<double, double> interval_around(double unbiased, double standard_error
 std::vector<double> clip_and_renormalize(std::vector<double> f);
 std::vector<double> norm_sub(std::vector<double> f);
 std::vector<double> project_onto_simplex(std::vector<double> f);
+// The Euclidean projection onto {f ≥ 0, Σ f ≤ 1}: negatives to 0, then, if they still sum to
+// more than 1, the projection onto the simplex (for non-negative entries, norm-sub). For
+// frequencies of candidates that need not cover every value (Bloom filters, bloom_decode.hpp):
+// the truth lies in that set, so the answer is never farther from it than f.
+std::vector<double> project_onto_capped_simplex(std::vector<double> f);
 std::vector<double> apply_postprocess(std::vector<double> raw, Postprocess post);
 
 }  // namespace tinyldp::collector
