@@ -351,8 +351,9 @@ EstimateTable bloom_table(const Aggregator& total, const AggregateOptions& o, co
   if (post != collector::Postprocess::none) {
     double sum = 0;
     for (double f : answer) sum += f;
-    t.about["unexplained_mass_postprocessed"] = 1 - sum;
-    std::cerr << ", after " << name_of(post) << " " << 1 - sum;
+    const double left = std::max(0.0, 1 - sum);  // Σ ≤ 1 once projected; rounding may pass it by 1 ulp
+    t.about["unexplained_mass_postprocessed"] = left;
+    std::cerr << ", after " << name_of(post) << " " << left;
   }
   std::cerr << "\n";
   t.about["detected"] = std::move(detected);
