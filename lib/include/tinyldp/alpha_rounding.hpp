@@ -54,9 +54,10 @@ class AlphaRounding {
   // s·2^b). A loop over the public m and s rather than m/s, which is a division on the report
   // path (a libgcc call on Cortex-M0, UDIV on M3/M4, DIVU on RV32: variable time, even if of
   // public operands).
+  // (32 bits suffice: s·2^(b−1) ≤ m ≤ 2^30, so s·2^b ≤ 2^31.)
   constexpr unsigned index_steps() const {
     unsigned b = 0;
-    while ((uint64_t{s_} << b) <= m_) ++b;
+    while ((s_ << b) <= m_) ++b;
     return b;
   }
   // 1 if x ≤ m, else 0; and x, or 0 when x > m (its report is discarded; 0 keeps the
