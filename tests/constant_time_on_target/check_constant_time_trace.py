@@ -15,6 +15,7 @@ usage: check_constant_time_trace.py --emulator <qemu-run>,<qemu>,<machine> --elf
 """
 import argparse
 import os
+from array import array
 import re
 import subprocess
 import sys
@@ -23,8 +24,9 @@ import tempfile
 LINE = re.compile(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/[0-9a-f]+/[0-9a-f]+\] (\S*)")
 
 
-def windows(log_path):
-    """The PC sequences between the begin and end markers, in order, with their symbols."""
+def windows(log_path, symbols):
+    """The PC sequences between the begin and end markers, in order (arrays of PCs: a run
+    executes some 10^5 instructions inside the windows); `symbols` gains each PC's function."""
     out, current = [], None
     with open(log_path) as log:
         for line in log:
@@ -34,7 +36,7 @@ def windows(log_path):
             pc, symbol = int(m.group(1), 16), m.group(2)
             if symbol == "tinyldp_ct_begin":
                 if current is None:
-                    current = []
+                    current = array("I")
                 continue
             if symbol == "tinyldp_ct_end":
                 if current is not None:
@@ -42,11 +44,13 @@ def windows(log_path):
                     current = None
                 continue
             if current is not None:
-                current.append((pc, symbol))
+                current.append(pc)
+                if pc not in symbols:
+                    symbols[pc] = symbol
     return out
 
 
-def trace(emulator, elf, run, planted, directory):
+def trace(emulator, elf, run, planted, directory, symbols):
     log = os.path.join(directory, f"run{run}.log")
     env = dict(os.environ)
     env["TINYLDP_QEMU_ARGS"] = f"-singlestep -d exec,nochain -D {log}"
@@ -56,7 +60,9 @@ def trace(emulator, elf, run, planted, directory):
         sys.exit(f"guest run {run} failed ({result.returncode}): {result.stdout}{result.stderr}")
     # Semihosting output arrives on QEMU's stderr.
     names = [line[5:] for line in (result.stdout + result.stderr).splitlines() if line.startswith("case ")]
-    return names, windows(log)
+    runs = windows(log, symbols)
+    os.remove(log)  # tens of MB a run (a line per instruction): one on disk at a time
+    return names, runs
 
 
 def main():
@@ -68,7 +74,8 @@ def main():
     a = parser.parse_args()
     emulator = a.emulator.split(",")
     with tempfile.TemporaryDirectory() as directory:
-        traced = [trace(emulator, a.elf, run, a.planted_leak, directory) for run in range(4)]
+        symbols = {}
+        traced = [trace(emulator, a.elf, run, a.planted_leak, directory, symbols) for run in range(4)]
     names, runs = traced[0][0], [t[1] for t in traced]
     counts = {len(r) for r in runs}
     if len(counts) != 1 or 0 in counts or len(names) != len(runs[0]):
@@ -85,7 +92,7 @@ def main():
             where = reference[first] if first < len(reference) else other[first]
             print(f"{names[case]}: run 0 executes {len(reference)} instructions, run {run} "
                   f"{len(other)}; first difference at instruction {first} "
-                  f"(pc {where[0]:#x} in {where[1]})")
+                  f"(pc {where:#x} in {symbols[where]})")
             break
         else:
             print(f"{names[case]}: {len(reference)} instructions, the same in all four runs")

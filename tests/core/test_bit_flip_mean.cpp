@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // 1BitMean with α-point rounding and output perturbation (bit_flip_mean.hpp): configuration
-// and its exact ε∞ / ε₁, the rounding (division-free, unbiased over α), the memo per rounded
+// and its exact ε∞ / ε₁, the rounding (division-free, its step count too; unbiased over α), the memo per rounded
 // value and its exact P(z = 1), fail-closed ends, the same bits for every value, the mean
 // estimator's unbiasedness over a fleet, and the wire codec.
 #include "check.hpp"
@@ -82,6 +82,18 @@ TEST(alpha_point_rounding_is_the_division_and_unbiased_over_alpha) {
       }
       CHECK_EQ(sum, uint64_t{x});  // E_α[j·s] = (1/s)·Σ_α j·s = x exactly
     }
+  }
+  // The division's step count, found without dividing, is ⌈log2(J + 1)⌉ for every grid —
+  // J at and around powers of two, up to m = 2^30 — and the top index is still J.
+  const uint32_t grids[][2] = {{1, 1},           {2, 1},         {3, 1},         {4, 1},
+                               {7, 1},           {8, 2},         {96, 3},        {1024, 2},
+                               {1023, 3},        {1u << 30, 1},  {1u << 30, 1u << 30},
+                               {(1u << 30) - 2, 2}, {3u << 20, 3u << 10}};
+  for (const auto& g : grids) {
+    const tinyldp::AlphaRounding rounding(g[0], g[1]);
+    CHECK(tinyldp::AlphaRounding::valid(g[0], g[1]));
+    CHECK_EQ(rounding.index_steps(), tinyldp::bits_to_represent(g[0] / g[1]));
+    CHECK_EQ(rounding.index(g[0], g[1] - 1), g[0] / g[1]);
   }
   // α is fixed per device and uniform over the devices.
   uint32_t seen[10] = {};

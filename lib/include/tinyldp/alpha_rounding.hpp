@@ -9,7 +9,7 @@
 // j = ⌊(x + α)/s⌋, which is L + 1 iff r + α ≥ s, with probability r/s over α uniform in
 // {0, …, s − 1}, so E[j·s] = x.
 // Branch-free in x: the index is a restoring division by s with a fixed trip count
-// (⌈log2(J + 1)⌉ compare-and-subtract steps); α is drawn by mask-and-reject (uniform.hpp) from
+// (⌈log2(J + 1)⌉ compare-and-subtract steps, counted without a division); α is drawn by mask-and-reject (uniform.hpp) from
 // the device's memo stream, which does not depend on x. Cost: nothing stored but m and s.
 #ifndef TINYLDP_ALPHA_ROUNDING_HPP
 #define TINYLDP_ALPHA_ROUNDING_HPP
@@ -42,13 +42,23 @@ class AlphaRounding {
   constexpr uint32_t index(uint32_t x, uint32_t alpha) const {
     uint64_t rest = uint64_t{x} + alpha;
     uint32_t j = 0;
-    for (unsigned i = bits_to_represent(cells()); i-- > 0;) {  // fixed trip count
+    for (unsigned i = index_steps(); i-- > 0;) {  // fixed trip count
       const uint64_t step = uint64_t{s_} << i;
       const uint32_t fits = static_cast<uint32_t>(ct::less64(rest, step)) ^ 1u;
       rest -= step & ct::mask64(fits);
       j |= fits << i;
     }
     return j;
+  }
+  // The division's steps, bits_to_represent(J): the least b with s·2^b > m (J < 2^b ⟺ m <
+  // s·2^b). A loop over the public m and s rather than m/s, which is a division on the report
+  // path (a libgcc call on Cortex-M0, UDIV on M3/M4, DIVU on RV32: variable time, even if of
+  // public operands).
+  // (32 bits suffice: s·2^(b−1) ≤ m ≤ 2^30, so s·2^b ≤ 2^31.)
+  constexpr unsigned index_steps() const {
+    unsigned b = 0;
+    while ((s_ << b) <= m_) ++b;
+    return b;
   }
   // 1 if x ≤ m, else 0; and x, or 0 when x > m (its report is discarded; 0 keeps the
   // rounding in range).
