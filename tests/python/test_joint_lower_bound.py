@@ -129,7 +129,7 @@ def test_estimators_on_the_bounds_hypotheses(lb, cli, tmp_path):
         ordered = np.array([truth[tuple(int(v) for v in label.split("|"))] for label in result["cells"]])
         for name, e in result["estimators"].items():
             avd.setdefault(name, []).append(0.5 * np.abs(np.asarray(e["p"]) - ordered).sum())
-    assert set(avd) == {"em", "lasso", "lremh", "pairs", "uniform", "marginals"}
+    assert set(avd) == {"em", "map", "lasso", "lremh", "pairs", "uniform", "marginals"}
 
     def holds(name, planted):
         xs = np.array(avd[name])
