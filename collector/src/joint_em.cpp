@@ -212,10 +212,12 @@ class Likelihoods {
 };
 
 // One EM step x → next; returns the log-likelihood at x (Σ_g n_g ln d_g) when asked, else 0.
+// With a prior (pseudo-counts a_c = α·M(c) per alive cell), the step is the MAP one:
+// next(c) ∝ x(c)·Σ_g (n_g/d_g) L_g(c) + a_c, the expected counts plus the pseudo-counts.
 class EmStep {
  public:
-  EmStep(const JointProblem& pr, const Likelihoods& lik, unsigned threads)
-      : pr_(pr), lik_(lik), threads_(std::max(1u, threads)), d_(pr.patterns()), w_(pr.patterns()) {}
+  EmStep(const JointProblem& pr, const Likelihoods& lik, unsigned threads, const std::vector<double>& prior)
+      : pr_(pr), lik_(lik), threads_(std::max(1u, threads)), prior_(prior), d_(pr.patterns()), w_(pr.patterns()) {}
 
   double operator()(const std::vector<double>& x, std::vector<double>& next, bool want_likelihood) {
     const std::size_t G = pr_.patterns(), C = x.size();
@@ -240,7 +242,13 @@ class EmStep {
         for (std::size_t g = 0; g < G; ++g) lik_.accumulate(g, w_[g], next.data(), c0, c1);
       }
     });
-    for (std::size_t c = 0; c < C; ++c) next[c] = x[c] * next[c] / pr_.reports;
+    if (prior_.empty()) {
+      for (std::size_t c = 0; c < C; ++c) next[c] = x[c] * next[c] / pr_.reports;
+    } else {
+      double total = 0;
+      for (std::size_t c = 0; c < C; ++c) total += next[c] = x[c] * next[c] + prior_[c];
+      for (std::size_t c = 0; c < C; ++c) next[c] /= total;
+    }
     return ll;
   }
 
@@ -250,6 +258,7 @@ class EmStep {
   const JointProblem& pr_;
   const Likelihoods& lik_;
   unsigned threads_;
+  const std::vector<double>& prior_;  // pseudo-counts per alive cell, or empty
   std::vector<double> d_, w_;
 };
 
@@ -293,19 +302,32 @@ JointEstimate estimate_em(const JointProblem& pr, const EmOptions& o, const std:
     }
   if (alive.empty() || pr.patterns() == 0) return out;
   normalize(x);
+  // The prior's pseudo-counts α·M(c) on the alive cells (M the product of the marginals).
+  std::vector<double> prior;
+  if (o.prior_strength > 0) {
+    const std::vector<double> centre = product_of_marginals(pr);
+    for (std::uint64_t c : alive) prior.push_back(o.prior_strength * centre[c]);
+  }
 
   Likelihoods lik(pr, alive, o.reference_kernel);
-  EmStep step(pr, lik, o.threads);
+  EmStep step(pr, lik, o.threads, prior);
   // Vectors of alive cells: x, F(x), the M pass's sums; SQUAREM adds x2, x', F(x').
   const std::size_t C0 = alive.size();
-  const bool accelerate = o.accelerate && lik.bytes() + 7 * C0 * sizeof(double) <= o.memory_limit;
-  out.memory_bytes = lik.bytes() + step.bytes() + (accelerate ? 7 : 4) * C0 * sizeof(double);
+  const std::size_t vectors = prior.empty() ? 4 : 5;
+  const bool accelerate = o.accelerate && lik.bytes() + (vectors + 3) * C0 * sizeof(double) <= o.memory_limit;
+  out.memory_bytes = lik.bytes() + step.bytes() + (accelerate ? vectors + 3 : vectors) * C0 * sizeof(double);
   const bool need_likelihood = o.track_likelihood || accelerate;
 
   std::vector<double> fx, x2, xp, fxp;
+  // The objective EM increases: the log-likelihood, plus Σ_c a_c ln x(c) with a prior (the
+  // log-density of its Dirichlet(a + 1) up to a constant).
   auto evaluate = [&](const std::vector<double>& at, std::vector<double>& next) {
     ++out.iterations;
-    return step(at, next, need_likelihood);
+    double objective = step(at, next, need_likelihood);
+    if (need_likelihood)
+      for (std::size_t c = 0; c < prior.size(); ++c)
+        if (prior[c] > 0) objective += prior[c] * std::log(at[c]);
+    return objective;
   };
   auto track = [&](double ll) {
     if (o.track_likelihood) out.log_likelihood.push_back(ll);
@@ -319,8 +341,13 @@ JointEstimate estimate_em(const JointProblem& pr, const EmOptions& o, const std:
     if (kept == x.size() || kept == 0) return;
     std::size_t w = 0;
     for (std::size_t c = 0; c < keep.size(); ++c)
-      if (keep[c]) alive[w] = alive[c], x[w] = x[c], fx[w] = fx[c], ++w;
+      if (keep[c]) {
+        alive[w] = alive[c], x[w] = x[c], fx[w] = fx[c];
+        if (!prior.empty()) prior[w] = prior[c];
+        ++w;
+      }
     alive.resize(kept), x.resize(kept), fx.resize(kept);
+    if (!prior.empty()) prior.resize(kept);
     lik.keep_cells(keep);
     normalize(x);
     normalize(fx);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -568,11 +569,12 @@ py::dict joint_estimate_to_python(const collector::JointEstimate& e, double seco
   return d;
 }
 
-// One joint estimator (joint.hpp) on the chosen attributes: em, lasso, lremh, pairs, or the
+// One joint estimator (joint.hpp) on the chosen attributes: em, map, lasso, lremh, pairs, or the
 // baselines uniform and marginals.
 py::dict estimate_joint(const collector::RecordCounts& c, const py::iterable& attributes, const std::string& estimator,
                         const std::string& stop, std::optional<double> delta, std::uint32_t max_iterations,
-                        double lambda, unsigned threads, bool track_likelihood) {
+                        double lambda, unsigned threads, bool track_likelihood,
+                        std::optional<double> prior_strength) {
   std::string error;
   const auto problem = collector::make_joint_problem(c, chosen_attributes(c, attributes), error);
   if (!problem) throw py::value_error(error);
@@ -592,15 +594,24 @@ py::dict estimate_joint(const collector::RecordCounts& c, const py::iterable& at
   em.max_iterations = max_iterations;
   em.threads = threads;
   em.track_likelihood = track_likelihood;
-  const auto known = {"em", "lasso", "lremh", "pairs", "uniform", "marginals"};
+  const auto known = {"em", "map", "lasso", "lremh", "pairs", "uniform", "marginals"};
   if (std::find(known.begin(), known.end(), estimator) == known.end())
-    throw py::value_error("unknown joint estimator \"" + estimator + "\" (em, lasso, lremh, pairs, uniform, marginals)");
+    throw py::value_error("unknown joint estimator \"" + estimator +
+                          "\" (em, map, lasso, lremh, pairs, uniform, marginals)");
+  if (prior_strength && !(*prior_strength > 0 && std::isfinite(*prior_strength)))
+    throw py::value_error("prior_strength must be a positive number of reports");
+  if (prior_strength && estimator != "map") throw py::value_error("prior_strength is map's option");
   collector::JointEstimate e;
   double seconds = 0;
   {
     py::gil_scoped_release release;
     const auto start = std::chrono::steady_clock::now();
     if (estimator == "em") e = collector::estimate_em(*problem, em);
+    else if (estimator == "map") {
+      em.prior_strength = prior_strength ? *prior_strength : static_cast<double>(problem->cells());
+      if (!delta) em.tolerance = collector::map_tolerance;
+      e = collector::estimate_em(*problem, em);
+    }
     else if (estimator == "lasso") e = collector::estimate_lasso(*problem, lambda);
     else if (estimator == "lremh") e = collector::estimate_lremh(*problem, lambda, em);
     else if (estimator == "pairs") e = collector::estimate_cooccurrence(*problem);
@@ -895,8 +906,9 @@ PYBIND11_MODULE(_native, mod) {
   mod.def("estimate_joint", &estimate_joint, py::arg("counts"), py::arg("attributes"), py::arg("estimator") = "em",
           py::kw_only(), py::arg("stop") = "max-change", py::arg("delta") = py::none(),
           py::arg("max_iterations") = 10000, py::arg("lambda_") = 1e-3, py::arg("threads") = 2,
-          py::arg("track_likelihood") = false,
-          "the joint of the chosen attributes by one estimator (joint.hpp): a dict with p over the cells");
+          py::arg("track_likelihood") = false, py::arg("prior_strength") = py::none(),
+          "the joint of the chosen attributes by one estimator (joint.hpp): a dict with p over the cells; "
+          "map's prior_strength in reports (default: the number of cells)");
   mod.def("average_variation_distance", &collector::average_variation_distance, py::arg("p"), py::arg("q"));
 
   mod.def("mechanism_names", [](std::optional<std::string> kind) {

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The joint distribution of chosen attributes of multi-attribute record reports, as `tinyldp joint
-REPORTS --attributes a,b,c` computes it: the collector's estimators (EM on whole reports, the seed
-paper's LASSO, LREMH, the identifiable co-occurrence estimator `pairs`) and the baselines
+REPORTS --attributes a,b,c` computes it: the collector's estimators (EM on whole reports, `map`
+— EM for the posterior mode under a prior centred on the marginals' product —, the seed paper's
+LASSO, LREMH, the identifiable co-occurrence estimator `pairs`) and the baselines
 (`uniform`, `marginals`), from a record-counts file (`tinyldp joint simulate` / `merge`) or state.
 
     result = tinyldp.estimate_joint("n.tldpj", [0, 1, 2])           # every estimator, as the CLI
@@ -14,7 +15,7 @@ import numpy as np
 
 from . import _native
 
-ESTIMATORS = ("em", "lasso", "lremh", "pairs")
+ESTIMATORS = ("em", "map", "lasso", "lremh", "pairs")
 BASELINES = ("uniform", "marginals")
 
 
@@ -46,10 +47,11 @@ def cell_labels(counts, attributes):
 
 
 def estimate_joint(source, attributes, estimator="all", truth=None, stop="max-change", delta=None,
-                   max_iterations=10000, lambda_=1e-3, threads=2):
+                   max_iterations=10000, lambda_=1e-3, threads=2, prior_strength=None):
     """The joint of `attributes` (names or indices) from a record-counts file, state bytes or
-    RecordCounts, by `estimator` (em, lasso, lremh, pairs, or "all": those four) and the two
-    baselines, with the CLI's options and its JSON's fields: reports, patterns, attributes,
+    RecordCounts, by `estimator` (em, map, lasso, lremh, pairs, or "all": those five) and the two
+    baselines, with the CLI's options (`prior_strength`: map's prior in reports, default the
+    number of cells, as --prior-strength) and its JSON's fields: reports, patterns, attributes,
     epsilon_one, epsilon_infinity, cells (labels) and estimators[name] = {p, seconds, iterations,
     converged, alive, memory_bytes[, avd]}. `truth`: the true joint over the cells (AVD added)."""
     counts = _counts(source)
@@ -59,7 +61,9 @@ def estimate_joint(source, attributes, estimator="all", truth=None, stop="max-ch
         if name not in ESTIMATORS:
             raise ValueError(f"unknown joint estimator {name!r} ({', '.join(ESTIMATORS)} or all)")
     options = dict(stop=stop, delta=delta, max_iterations=max_iterations, lambda_=lambda_, threads=threads)
-    runs = {name: _native.estimate_joint(counts, attributes, name, **options) for name in [*names, *BASELINES]}
+    runs = {name: _native.estimate_joint(counts, attributes, name, **options,
+                                         **({"prior_strength": prior_strength} if name == "map" else {}))
+            for name in [*names, *BASELINES]}
     cells, chosen = cell_labels(counts, attributes)
     if truth is not None:
         truth = np.asarray(truth, dtype=float)

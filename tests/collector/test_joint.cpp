@@ -3,7 +3,8 @@
 // with a known joint and fixed seeds: the record-counts state (serialize, merge, refusals);
 // records privatized by the core (record_rr.hpp) estimated end to end; AVD shrinking like
 // 1/√n; the estimators agreeing within sampling error at small f; EM's likelihood never
-// decreasing; LREMH equal to EM when LASSO prunes nothing; the simplex projection.
+// decreasing; LREMH equal to EM when LASSO prunes nothing; map (EM with a prior) at the
+// posterior mode a grid search finds, one optimum from every start; the simplex projection.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -355,6 +356,73 @@ TEST(Joint, StopRulesAndTheIterationCap) {
   EXPECT_EQ(from_given.p[3], 0.0);
   EXPECT_EQ(from_given.p[7], 0.0);
   EXPECT_LE(from_given.alive, 10u);
+}
+
+// map's objective: the log-likelihood plus Σ α·M(ω) ln P(ω), M the product of the marginals.
+double map_objective(const JointProblem& pr, const std::vector<double>& p, double alpha) {
+  const auto centre = product_of_marginals(pr);
+  double v = log_likelihood(pr, p);
+  for (std::size_t c = 0; c < p.size(); ++c)
+    if (centre[c] > 0) v += alpha * centre[c] * std::log(p[c]);
+  return v;
+}
+
+TEST(Joint, MapIsThePosteriorModeAGridSearchFinds) {
+  // One binary attribute, few reports, a prior as heavy as the reports: the objective over
+  // P(0) ∈ (0, 1) searched on a grid of 10^-6; EM with the prior lands on its maximum, and plain
+  // EM (the planted violation: the prior left out) does not.
+  const auto pr = sampled({2}, {0.8, 0.2}, q_star(0.5), p_star(0.5), 300, 41);
+  const double alpha = 300;
+  double best = -INFINITY, at = 0;
+  for (int i = 1; i < 1000000; ++i) {
+    const double p0 = i * 1e-6, v = map_objective(pr, {p0, 1 - p0}, alpha);
+    if (v > best) best = v, at = p0;
+  }
+  EmOptions o{StopRule::max_change, 1e-12, 100000};
+  o.prior_strength = alpha;
+  const auto map = estimate_em(pr, o);
+  ASSERT_TRUE(map.converged);
+  EXPECT_NEAR(map.p[0], at, 2e-6);
+  o.prior_strength = 0;
+  const auto ml = estimate_em(pr, o);
+  EXPECT_GT(std::abs(ml.p[0] - at), 1e-3);  // 0.009 here: far beyond the grid's 10^-6
+  EXPECT_GE(map_objective(pr, map.p, alpha), map_objective(pr, ml.p, alpha));
+}
+
+TEST(Joint, MapObjectiveNeverDecreasesAndItsOptimumIsOne) {
+  const auto joint = known_joint();
+  const auto pr = sampled({2, 3, 2}, joint, q_star(0.75), p_star(0.75), 2000, 43);
+  const double alpha = 12;  // one report per cell
+  std::vector<std::vector<double>> ends;
+  for (bool accelerate : {false, true})
+    for (EmStart start : {EmStart::uniform, EmStart::marginals}) {
+      EmOptions o{StopRule::max_change, 1e-13, 200000};
+      o.prior_strength = alpha;
+      o.track_likelihood = true;
+      o.accelerate = accelerate;
+      o.start = start;
+      o.prune_below = 0;
+      const auto map = estimate_em(pr, o);
+      ASSERT_TRUE(map.converged) << accelerate << " " << static_cast<int>(start);
+      ASSERT_GT(map.log_likelihood.size(), 3u);
+      for (std::size_t i = 1; i < map.log_likelihood.size(); ++i)
+        EXPECT_GE(map.log_likelihood[i], map.log_likelihood[i - 1] - 1e-9 * std::abs(map.log_likelihood[i - 1]))
+            << accelerate << " " << i;
+      // What is tracked is the objective (not the bare likelihood).
+      EXPECT_NEAR(map.log_likelihood.back(), map_objective(pr, map.p, alpha), 1e-6);
+      ends.push_back(map.p);
+    }
+  // Strictly concave: from either start, with or without SQUAREM, the same point.
+  for (std::size_t e = 1; e < ends.size(); ++e)
+    for (std::size_t c = 0; c < ends[0].size(); ++c) EXPECT_NEAR(ends[e][c], ends[0][c], 1e-7) << e << " " << c;
+  // Plain EM's maximum is elsewhere: the prior moved it towards the marginals' product.
+  const auto ml = estimate_em(pr, {StopRule::max_change, 1e-13, 200000});
+  const auto centre = product_of_marginals(pr);
+  EXPECT_LT(average_variation_distance(ends[0], centre), average_variation_distance(ml.p, centre));
+  // A prior of 10^12 reports is the marginals' product.
+  EmOptions heavy{StopRule::max_change, 1e-13, 1000};
+  heavy.prior_strength = 1e12;
+  EXPECT_LT(average_variation_distance(estimate_em(pr, heavy).p, centre), 1e-6);
 }
 
 TEST(Joint, SimplexProjectionAndBaselines) {

@@ -33,7 +33,8 @@ def test_every_estimator_is_the_clis(cli, records):
     for options, keywords in [([], {}), (["--stop", "largest-cell", "--max-iterations", "50"],
                                          dict(stop="largest-cell", max_iterations=50)),
                               (["--delta", "1e-4", "--lambda", "0.01", "--threads", "1"],
-                               dict(delta=1e-4, lambda_=0.01, threads=1))]:
+                               dict(delta=1e-4, lambda_=0.01, threads=1)),
+                              (["--prior-strength", "500"], dict(prior_strength=500))]:
         j = cli.json("joint", path, "-a", "a,b,c", "--truth", csv, *options)
         result = tinyldp.estimate_joint(str(path), ["a", "b", "c"], truth=truth, **keywords)
         assert result["cells"] == j["cells"] and result["attributes"] == j["attributes"] == ["a", "b", "c"]
@@ -60,6 +61,17 @@ def test_one_estimator_by_index_and_likelihood(records):
     assert tinyldp.estimate_joint(counts, [0, 2], "pairs")["estimators"].keys() == {"pairs", "uniform", "marginals"}
 
 
+def test_map_prior_strength_on_the_cli(cli, records):
+    path, csv, _ = records
+    for bad in ["0", "-3", "nan", "inf", "12x", ""]:
+        p = cli("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", bad, expect=2)
+        assert "--prior-strength" in p.stderr and "positive number of reports or 'cells'" in p.stderr, (bad, p.stderr)
+    # cells (the default) is one report per cell: the same estimate as saying the count.
+    default = cli.json("joint", path, "-a", "a,b", "-E", "map")["estimators"]["map"]["p"]
+    assert cli.json("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", "6")["estimators"]["map"]["p"] == default
+    assert cli.json("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", "600")["estimators"]["map"]["p"] != default
+
+
 def test_record_counts_state(records, tmp_path):
     path, _, _ = records
     counts = tinyldp.RecordCounts.load(str(path))
@@ -81,6 +93,10 @@ def test_refusals_say_why(records):
         tinyldp.estimate_joint(str(path), ["a", "nosuch"])
     with pytest.raises(ValueError, match="unknown joint estimator"):
         tinyldp.estimate_joint(str(path), ["a"], "bayes")
+    with pytest.raises(ValueError, match="prior_strength must be a positive"):
+        tinyldp.estimate_joint(str(path), ["a"], "map", prior_strength=0)
+    with pytest.raises(ValueError, match="prior_strength is map's option"):
+        tinyldp._native.estimate_joint(tinyldp.RecordCounts.load(str(path)), ["a"], "em", prior_strength=5)
     with pytest.raises(ValueError, match="stop must be"):
         tinyldp.estimate_joint(str(path), ["a"], "em", stop="never")
     with pytest.raises(ValueError, match="truth has"):

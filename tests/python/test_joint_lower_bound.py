@@ -120,7 +120,7 @@ def estimators_on(vertices, cli, tmp_path, n, f, runs):
         ordered = np.array([truth[tuple(int(v) for v in label.split("|"))] for label in result["cells"]])
         for name, e in result["estimators"].items():
             avd.setdefault(name, []).append(0.5 * np.abs(np.asarray(e["p"]) - ordered).sum())
-    assert set(avd) == {"em", "lasso", "lremh", "pairs", "uniform", "marginals"}
+    assert set(avd) == {"em", "map", "lasso", "lremh", "pairs", "uniform", "marginals"}
     return avd
 
 

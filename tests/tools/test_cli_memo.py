@@ -215,4 +215,9 @@ with open(path("bloom.labels"), "w") as f:
     f.write("alpha\nbeta\n")
 p = run("aggregate", path("bloom.tldp"), "--labels", path("bloom.labels"), expect=2)
 check("--candidates" in p.stderr, f"aggregate --labels of Bloom reports says what to use: {p.stderr.strip()}")
+# Without candidates: the reports are described by what configures them (f, p, q give rappor's
+# epsilons), not by an epsilon field it does not use.
+p = run("aggregate", path("bloom.tldp"), expect=2)
+check("rappor, epsilon-one 1.07" in p.stderr and "epsilon-infinity 4.39" in p.stderr and "epsilon 0" not in p.stderr,
+      f"Bloom reports described by their epsilons: {p.stderr.strip()}")
 finish()

@@ -144,7 +144,8 @@ Dyadic parse_probability(const std::string& option, const std::string& text) {
 
 std::string describe(const Mechanism& m) {
   std::string out = std::string(collector::name_of(m.config().id)) + ", epsilon " + to_decimal(m.config().epsilon);
-  if (m.record() && m.memoized())  // configured by f, p, q: its epsilons follow
+  // Configured by f, p, q (RAPPOR and the record's memoized RR): its epsilons follow from them.
+  if (m.config().id == wire::MechanismId::two_stage || (m.record() && m.memoized()))
     out = std::string(collector::name_of(m.config().id)) + ", epsilon-one " + to_decimal(m.local_epsilon(), 4) +
           ", epsilon-infinity " + to_decimal(*m.epsilon_infinity(), 4);
   const auto params = m.parameters();

@@ -5,10 +5,12 @@
 //   joint simulate  a CSV of several columns → one record report per row (a record-counts file)
 //   joint ingest    device reports (a report file from wrap, or framed reports) → record counts
 //   joint merge     record-counts files of one schema → one
-//   joint REPORTS   the joint of --attributes by em, lasso, lremh, pairs (and the baselines)
+//   joint REPORTS   the joint of --attributes by em, map, lasso, lremh, pairs (and the baselines)
 // See docs/joint.md.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <fstream>
 #include <iostream>
@@ -55,6 +57,7 @@ struct JointOptions {
   // estimate
   std::string reports, attributes, estimator = "all", stop = "max-change", start = "marginals", format = "text",
               truth;
+  std::string prior_strength = "cells";
   double delta = -1, lambda = 1e-3, prune = 1e-12;
   bool no_accelerate = false;
   std::uint32_t max_iterations = 10000;
@@ -248,11 +251,23 @@ int run_estimate(const JointOptions& o) {
   em.accelerate = !o.no_accelerate;
   em.max_iterations = o.max_iterations;
   em.threads = o.threads;
-  std::vector<std::string> names = {"em", "lasso", "lremh", "pairs"};
+  std::vector<std::string> names = {"em", "map", "lasso", "lremh", "pairs"};
   if (o.estimator != "all") {
     if (std::find(names.begin(), names.end(), o.estimator) == names.end())
-      throw BadInput("--estimator: '" + o.estimator + "' is not em, lasso, lremh, pairs or all");
+      throw BadInput("--estimator: '" + o.estimator + "' is not em, map, lasso, lremh, pairs or all");
     names = {o.estimator};
+  }
+  // map has one optimum (its objective is strictly concave): it runs to it unless told otherwise.
+  collector::EmOptions map = em;
+  if (o.delta < 0) map.tolerance = collector::map_tolerance;
+  map.prior_strength = static_cast<double>(problem->cells());
+  if (o.prior_strength != "cells") {
+    const std::string& t = o.prior_strength;
+    double alpha = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), alpha);
+    if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !(alpha > 0) || !std::isfinite(alpha))
+      throw BadInput("--prior-strength: '" + t + "' is not a positive number of reports or 'cells'");
+    map.prior_strength = alpha;
   }
   std::optional<std::vector<double>> truth;
   if (!o.truth.empty()) truth = truth_of(o.truth, !o.no_header, s, chosen, parse_bins(o.bins));
@@ -265,6 +280,7 @@ int run_estimate(const JointOptions& o) {
   for (const auto& n : names) {
     const auto t0 = std::chrono::steady_clock::now();
     collector::JointEstimate e = n == "em"      ? collector::estimate_em(*problem, em)
+                                 : n == "map"   ? collector::estimate_em(*problem, map)
                                  : n == "lasso" ? collector::estimate_lasso(*problem, o.lambda)
                                  : n == "lremh" ? collector::estimate_lremh(*problem, o.lambda, em)
                                                 : collector::estimate_cooccurrence(*problem);
@@ -368,10 +384,13 @@ Subcommand add_joint(CLI::App& app) {
       "Full manual: docs/joint.md");
   j->add_option("reports", o->reports, "record-counts file (from joint simulate or merge) to estimate from");
   j->add_option("--attributes,-a", o->attributes, "the chosen attributes: names or numbers, comma-separated");
-  j->add_option("--estimator,-E", o->estimator, "em, lasso, lremh, pairs or all (default)");
+  j->add_option("--estimator,-E", o->estimator, "em, map, lasso, lremh, pairs or all (default)");
+  j->add_option("--prior-strength", o->prior_strength,
+                "map's prior in reports: a positive number, or cells (default: one report per cell), spread by "
+                "the product of the marginals");
   j->add_option("--stop", o->stop, "EM's stopping rule: max-change (default: max |ΔP| ≤ delta, default 1e-4) or "
                                    "largest-cell (the paper's: |Δ max P| ≤ delta, default 0.001)");
-  j->add_option("--delta", o->delta, "EM's tolerance for --stop");
+  j->add_option("--delta", o->delta, "EM's tolerance for --stop (map's default: 1e-8, to its optimum)");
   j->add_option("--max-iterations", o->max_iterations, "EM's cap on EM steps (default 10000)");
   j->add_option("--start", o->start, "EM's start: marginals (default: the product of the debiased marginals) or "
                                      "uniform");

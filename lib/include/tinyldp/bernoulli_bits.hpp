@@ -17,8 +17,8 @@
 // Draws arrive in whole words from RandomBits::each_word_run — every step's at once where d is
 // a multiple of the word, any bit offset, one loop (ladder_bulk) — or one draw per word from an
 // Rng without it. On cores without unaligned access (Cortex-M0, RV32) give the report a
-// word-aligned address: the lanes are then read and written as words, else bytewise (about 2×
-// slower there).
+// word-aligned address: the lanes are then read and written as words, else bytewise — 3.4×
+// the instructions per output bit at d = 1024 (docs/target-costs.md, "odd address").
 // Cost: no RAM beyond out on 32-bit targets; on 64-bit machines with a bulk-capable Rng
 // (RandomBits' draw64_block_raw) and d a multiple of 64 (≤ 2^14), several steps' draws arrive
 // at once in a 2 KiB stack block (plus 2 KiB of lanes) and each step is one vector operation

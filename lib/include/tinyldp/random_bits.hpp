@@ -120,21 +120,11 @@ class RandomBits {
   // reservoir's bit count, fixed for the whole call — one loop for every bit offset, aligned
   // or not, and no 64-bit shifts on a 32-bit core.
   // each_word_run(n ≥ 1, run) calls run(WordRun&) once per stretch of buffered words; run takes
-  // every word of it, with next() until done() or in runs of take(k, use) (the ladder: cut
-  // where its steps end, each piece in an out-of-line loop), and keeps a single copy of this
-  // code.
+  // its words in runs of take(k, use) until done() (the ladder cuts them where its steps end,
+  // each piece in an out-of-line loop), and keeps a single copy of this code.
   template <class Word>
   class WordRun {
    public:
-    __attribute__((always_inline)) Word next() {
-      Word v;
-      __builtin_memcpy(&v, __builtin_assume_aligned(p_, sizeof(Word)), sizeof v);  // (see p_)
-      v = le_native(v);
-      const Word w = static_cast<Word>(carry_ | static_cast<Word>(v << c_));
-      carry_ = shift_right_whole(v, 8 * sizeof(Word) - c_);  // v's top c bits
-      p_ += sizeof(Word);
-      return w;
-    }
     bool done() const { return p_ == end_; }
     size_t words_left() const { return static_cast<size_t>(end_ - p_) / sizeof(Word); }
     // use(w) for the next n (1 … words_left()) words, the run's state in locals meanwhile: a
@@ -203,7 +193,7 @@ class RandomBits {
   __attribute__((always_inline)) void each_word(size_t n, Use&& use) {
     if (n == 0) return;
     each_word_run<Word>(n, [&](WordRun<Word>& words) __attribute__((always_inline)) {
-      do use(words.next()); while (!words.done());
+      words.take(words.words_left(), use);
     });
   }
 

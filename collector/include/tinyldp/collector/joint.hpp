@@ -16,9 +16,16 @@
 //    ("alive" candidates only). A step costs 2 · G · (alive cells) kernel evaluations: with one
 //    channel for all chosen attributes, an AND, a popcount and a table look-up each (no
 //    likelihood matrix kept); both cores when G · C is large, identical iterates with 1 or 2.
-//    Memory: (G + C) × ⌈width/64⌉ words and 4–7 doubles per alive cell.
+//    Memory: (G + C) × ⌈width/64⌉ words and 4–7 doubles per alive cell (one more with a prior).
 //    Stop: max_ω |ΔP(ω)| ≤ δ (max_change, δ = 10^-4 by default), the paper's
 //    |Δ max_ω P(ω)| ≤ δ (largest_cell, its δ = 0.001), or the iteration cap.
+//  - map (EM with `prior_strength` α > 0): the posterior mode under a Dirichlet prior whose
+//    pseudo-counts α·M(ω) are centred on the product of the debiased marginals M, by the same EM
+//    with the pseudo-counts added to each step's expected counts. Its objective (log-likelihood
+//    + Σ α·M(ω) ln P(ω)) is strictly concave where M > 0, so the estimate is one point whatever
+//    the start, and EM's early stop stops being the regularizer: where the reports say little
+//    (large f, many cells) it stays near M, where they say much it follows them. α is in reports
+//    (the CLI's default: the number of cells, one pseudo-report per cell).
 //  - lasso: the seed paper's regression of the debiased per-bit (marginal) frequencies on the
 //    cells' indicator design, non-negative coordinate descent with an L1 weight λ, normalized.
 //    For k ≥ 2 marginals do not identify the joint: it returns *a* sparse joint that fits them.
@@ -95,14 +102,21 @@ struct EmOptions {
   EmStart start = EmStart::marginals;
   bool accelerate = true;            // SQUAREM with the monotone safeguard
   bool reference_kernel = false;     // the per-cell product even when the popcount kernel applies
+  // α > 0: the posterior mode under the Dirichlet prior of α pseudo-reports spread by the product
+  // of the marginals (see `map` above); the tracked log-likelihood is then that objective.
+  double prior_strength = 0;
 };
+// map's tolerance where none is given: it runs to its one optimum (a step of 10^-8 at most).
+inline constexpr double map_tolerance = 1e-8;
+
 struct JointEstimate {
   std::vector<double> p;             // over all cells (zeros where pruned)
   std::uint32_t iterations = 0;
   bool converged = true;
   std::uint64_t alive = 0;           // cells EM worked on
   std::size_t memory_bytes = 0;      // the estimator's working memory
-  std::vector<double> log_likelihood;  // per accepted iterate, the start first (track_likelihood)
+  std::vector<double> log_likelihood;  // per accepted iterate, the start first (track_likelihood);
+                                       // with a prior, the objective it maximizes
 };
 
 JointEstimate estimate_em(const JointProblem& problem, const EmOptions& options = {},
