@@ -3,6 +3,7 @@
 estimator and baseline giving `tinyldp joint --format json`'s numbers on the same file, with its
 options; the truth's AVD; refusals with reasons."""
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -70,6 +71,34 @@ def test_map_prior_strength_on_the_cli(cli, records):
     default = cli.json("joint", path, "-a", "a,b", "-E", "map")["estimators"]["map"]["p"]
     assert cli.json("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", "6")["estimators"]["map"]["p"] == default
     assert cli.json("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", "600")["estimators"]["map"]["p"] != default
+
+
+def test_plot(cli, records, tmp_path):
+    path, csv, truth = records
+    svg = tmp_path / "joint.svg"
+    j = cli.json("joint", path, "-a", "a,b,c", "-E", "map", "--truth", csv, "--plot", svg)
+    text = svg.read_text()
+    assert text.startswith("<svg") or text.startswith("<?xml"), text[:80]
+    assert "joint of a, b, c by map, AVD" in text and "6000 reports" in text
+    # One bar per cell (12: no cut), each with its tooltip: estimate, marginals' product, truth.
+    tips = re.findall(r"<title>([^<]*)</title>", text)
+    assert [t.split(":")[0] for t in tips] == j["cells"], tips
+    for tip, p, m, t in zip(tips, j["estimators"]["map"]["p"], j["estimators"]["marginals"]["p"], j["truth"]):
+        value, marg, true = (float(x) for x in re.findall(r"(?:: |marginals |true )([0-9.e-]+)", tip))
+        assert (value, marg, true) == pytest.approx((p, m, t), rel=1e-3, abs=1e-6), tip
+    assert "product of the marginals" in text and "cells largest" not in text
+    # A joint of more cells than the chart holds: its 30 largest, said in the legend.
+    rng = np.random.default_rng(5)
+    wide = write_csv(tmp_path / "wide.csv", x=rng.integers(0, 8, 3000), y=rng.integers(0, 8, 3000))
+    cli("joint", "simulate", "-i", wide, "--f", 0.2, "--seed", 3, "-o", tmp_path / "wide.tldpj")
+    many = tmp_path / "many.svg"
+    j = cli.json("joint", tmp_path / "wide.tldpj", "-a", "x,y", "-E", "em", "--plot", many)
+    tips = [t.split(":")[0] for t in re.findall(r"<title>([^<]*)</title>", many.read_text())]
+    largest = sorted(range(64), key=lambda c: -j["estimators"]["em"]["p"][c])[:30]
+    assert len(tips) == 30 and set(tips) == {j["cells"][c] for c in largest}
+    assert "the 30 of 64 cells largest in the estimate" in many.read_text()
+    p = cli("joint", path, "-a", "a,b", "--plot", tmp_path / "no" / "such" / "dir.svg", expect=2)
+    assert "cannot write" in p.stderr
 
 
 def test_record_counts_state(records, tmp_path):

@@ -27,6 +27,8 @@
 #include "record_table.hpp"
 #include "epsilon_text.hpp"
 #include "fleet_keys.hpp"
+#include "output.hpp"
+#include "svg_plot.hpp"
 #include "tinyldp/collector/joint.hpp"
 #include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -57,7 +59,7 @@ struct JointOptions {
   // estimate
   std::string reports, attributes, estimator = "all", stop = "max-change", start = "marginals", format = "text",
               truth;
-  std::string prior_strength = "cells";
+  std::string prior_strength = "cells", plot;
   double delta = -1, lambda = 1e-3, prune = 1e-12;
   bool no_accelerate = false;
   std::uint32_t max_iterations = 10000;
@@ -309,6 +311,46 @@ int run_estimate(const JointOptions& o) {
     for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "|" : "") + parts[i];
     return out;
   };
+  if (!o.plot.empty()) {
+    // The chosen estimator (em when all): its cells as bars, the truth and the marginals' product
+    // beside them; the chart_max_bars cells largest in the estimate or the truth, in cell order.
+    const auto& shown = rows.front();
+    const auto& product = rows.back().e.p;
+    std::vector<std::uint64_t> cells(problem->cells());
+    std::iota(cells.begin(), cells.end(), std::uint64_t{0});
+    auto weight = [&](std::uint64_t c) { return std::max(shown.e.p[c], truth ? (*truth)[c] : 0.0); };
+    const bool cut = cells.size() > chart_max_bars;
+    if (cut) {
+      std::stable_sort(cells.begin(), cells.end(), [&](auto a, auto b) { return weight(a) > weight(b); });
+      cells.resize(chart_max_bars);
+      std::sort(cells.begin(), cells.end());
+    }
+    Plot p;
+    std::string names;
+    for (std::size_t i = 0; i < chosen_names.size(); ++i) names += (i ? ", " : "") + chosen_names[i];
+    std::ostringstream avd;
+    if (truth) avd << ", AVD " << std::setprecision(3) << collector::average_variation_distance(shown.e.p, *truth);
+    p.title = {"joint of " + names + " by " + shown.name + avd.str(),
+               std::to_string(counts->reports()) + " reports; the record's ε₁ " + eps_text(m.epsilon_one()) +
+                   ", ε∞ " + eps_text(m.epsilon_infinity())};
+    p.x_name = "cell (" + names + ")";
+    p.y_name = "probability";
+    p.y_min = 0;
+    p.y_max = 1;
+    for (std::uint64_t c : cells)
+      p.bars.push_back({cell_label(c), shown.e.p[c], std::nullopt, std::nullopt,
+                        truth ? std::optional<double>((*truth)[c]) : std::nullopt, product[c]});
+    p.legend = {shown.name + " estimate", "true probability"};
+    if (!truth) p.legend.pop_back();
+    p.unbiased_legend = "product of the marginals (baseline)";
+    p.unbiased_name = "marginals";
+    if (cut)
+      p.legend.push_back("the " + std::to_string(cells.size()) + " of " + std::to_string(problem->cells()) +
+                         " cells largest in the estimate" + (truth ? " or the truth" : ""));
+    std::ofstream out(o.plot);
+    out << plot_svg(p);
+    if (!out) throw BadInput("cannot write " + o.plot);
+  }
   if (o.format == "json") {
     Json j;
     j["reports"] = counts->reports();
@@ -378,6 +420,7 @@ Subcommand add_joint(CLI::App& app) {
       "  tinyldp joint simulate -i nltcs.csv --no-header --sample 0.2 --f 0.5 -o n.tldpj\n"
       "  tinyldp joint n.tldpj --attributes 0,1,2 --truth nltcs.csv --no-header\n"
       "  tinyldp joint n.tldpj -a 0,1,2,3 --estimator em --stop largest-cell --start uniform\n"
+      "  tinyldp joint n.tldpj -a 0,1,2 -E map --truth nltcs.csv --no-header --plot joint.svg\n"
       "  tinyldp joint merge a.tldpj b.tldpj -o c.tldpj\n"
       "  tinyldp wrap uart.bin -m record --domains 2x16 --f 0.5 --p 0.5 --q 0.75 -o r.tldp\n"
       "  tinyldp joint ingest r.tldp -o n.tldpj\n"
@@ -402,6 +445,8 @@ Subcommand add_joint(CLI::App& app) {
   j->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
   j->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
   j->add_option("--format,-f", o->format, "text (default) or json");
+  j->add_option("--plot", o->plot, "write an SVG chart of the estimate (em with --estimator all), the truth and "
+                                   "the marginals' product; the 30 largest cells of a larger joint");
 
   auto* plan = j->add_subcommand("plan", "ε₁ and ε∞ of a record for RAPPOR's f, p, q");
   plan->add_option("--domains", o->domains, "the attributes' domain sizes: 2x16, or 3,5,2")->required();

@@ -206,7 +206,7 @@ std::string plot_svg(const Plot& p) {
   });
   const bool diamonds_cut = std::any_of(p.bars.begin(), p.bars.end(), [&](const PlotBar& b) { return outside(b.unbiased); });
   if (cut) add(Symbol::none, "arrowheads: intervals that reach past the axis");
-  if (diamonds_cut) add(Symbol::none, "diamonds on the axis's edge: unbiased estimates beyond it");
+  if (diamonds_cut) add(Symbol::none, "diamonds on the axis's edge: " + p.unbiased_name + " values beyond it");
 
   const double top = margin + 18 * static_cast<double>(title_lines.size()) + 16 * static_cast<double>(legend.size()) + 10;
   const double label_depth = level_labels ? font + 4 : diagonal * (widest_label + font) + 4;
@@ -259,7 +259,7 @@ std::string plot_svg(const Plot& p) {
     const double cx = left + slot * (static_cast<double>(i) + 0.5);
     s << "<g><title>" << escape(b.label) << ": " << significant(b.estimate);
     if (b.ci_low && b.ci_high) s << " [" << significant(*b.ci_low) << ", " << significant(*b.ci_high) << "]";
-    if (b.unbiased) s << ", unbiased " << significant(*b.unbiased);
+    if (b.unbiased) s << ", " << p.unbiased_name << " " << significant(*b.unbiased);
     if (b.truth) s << ", true " << significant(*b.truth);
     s << "</title>";
     s << "<rect x=\"" << cx - bar_w / 2 << "\" y=\"" << std::min(y(b.estimate), y(0)) << "\" width=\"" << bar_w

@@ -30,6 +30,7 @@ struct Plot {
   std::optional<double> y_min, y_max;  // hard limits of the y-axis (frequencies: −1 and 1)
   std::vector<std::string> legend;  // [0] the bars, [1] the truth (if any bar has one), then notes
   std::string unbiased_legend;      // the diamonds' entry (after the truth), if any bar has one
+  std::string unbiased_name = "unbiased";  // the diamonds' value in a bar's tooltip and notes
 };
 
 std::string plot_svg(const Plot& plot);
