@@ -133,6 +133,27 @@ def test_record_mechanisms_are_rows_of_the_table(cli):
     assert pickle.loads(pickle.dumps(m)) == m
 
 
+def test_plan_prints_a_records_epsilons(cli):
+    """`tinyldp plan -m <record protocol>`: ε of one report (and ε∞ with the memo) as `multi plan`
+    and `joint plan` print them, exactly (the issue asks `plan` for each)."""
+    for name in ["spl-grr", "spl-oue", "smp-grr", "smp-oue", "rsfd-grr", "rsfd-oue-z", "rsfd-oue-r"]:
+        j = json.loads(cli("plan", "-m", name, "-e", "1", "--domains", "3,4,2", "--json").stdout)
+        m = tinyldp.Mechanism(name, 1, attribute_sizes=[3, 4, 2])
+        assert j["attribute_sizes"] == [3, 4, 2] and "epsilon_infinity" not in j, j
+        assert j["epsilon_one"] == pytest.approx(m.local_epsilon, abs=1e-12), name
+        row = [line for line in cli("multi", "plan", "--domains", "3,4,2", "-e", "1", "-p", name).stdout.splitlines()
+               if line.startswith(name + " ")][0]
+        assert 0 <= j["epsilon_one"] - float(row.split()[2].rstrip("…")) < 1e-4, (name, row)  # printed to 4 digits
+        text = cli("plan", "-m", name, "-e", "1", "--domains", "3,4,2").stdout
+        assert "no memo: every report spends its epsilon again" in text and "tinyldp multi plan" in text
+    j = json.loads(cli("plan", "-m", "record", "--f", "0.5", "--p", "0.5", "--q", "0.75", "--domains", "2x16",
+                       "--json").stdout)
+    joint = cli("joint", "plan", "--domains", "2x16", "--f", "0.5").stdout.splitlines()[-1].split()
+    assert 0 <= j["epsilon_one"] - float(joint[1].rstrip("…")) < 1e-4, (j, joint)
+    assert 0 <= j["epsilon_infinity"] - float(joint[2].rstrip("…")) < 1e-4, (j, joint)
+    assert abs(j["epsilon_infinity"] - 35.2) < 0.05
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(name="spl-grr", epsilon=1), "give attribute_sizes"),
     (dict(name="spl-grr", epsilon=1, attribute_sizes=[3, 1]), "attribute 1 has 1 values"),

@@ -108,8 +108,9 @@ p = run("inspect", path("bad.tldp"), expect=3)
 check('#6 rejected="value outside the domain"' in p.stdout, "inspect marks the bad report")
 
 # Mechanism options: --domains is the records', and only theirs.
-p = run("plan", "-m", "spl-grr", "-e", "1", "--domains", "3,4,2", expect=2)
-check("plan takes one attribute per report: use tinyldp multi" in p.stderr, f"plan refuses: {p.stderr}")
+p = run("plan", "-m", "spl-grr", "-e", "1", "--domains", "3,4,2")
+check("spl-grr, epsilon 1, domains 3,4,2" in p.stdout and "tinyldp multi plan" in p.stdout,
+      f"plan prints a record protocol's epsilon and points to multi plan: {p.stdout}")
 p = run("simulate", "-m", "record", "--f", "0.5", "--p", "0.5", "--q", "0.75", "--domains", "2x3",
         "-i", path("t.csv"), "-o", path("x.tldp"), expect=2)
 check("use tinyldp joint" in p.stderr, f"simulate refuses: {p.stderr}")

@@ -127,6 +127,34 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
               << as_double(m.realized_epsilon()) << " = " << j["group_epsilon"].get<double>() << "\n";
 }
 
+// A record of several attributes: what one report and (memoized) every report of a record
+// cost, exactly; its estimates' accuracy is `multi`'s and `joint`'s (their plan has the table).
+int plan_record(const Mechanism& m, const PlanOptions& o) {
+  const bool memo = m.memoized();
+  const char* tool = memo ? "joint" : "multi";
+  if (o.json) {
+    Json j;
+    j["mechanism"] = o.mechanism.mechanism;
+    j["attribute_sizes"] = m.config().attribute_sizes;
+    j["epsilon_one"] = as_double(m.local_epsilon());
+    j["epsilon_one_q32"] = m.local_epsilon().q32;
+    if (memo) j["epsilon_infinity"] = as_double(*m.epsilon_infinity());
+    j["report_bytes"] = m.description().report_bytes(0);
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << describe(m) << "\n"
+            << "epsilon one report  " << to_decimal(m.local_epsilon(), 6) << "  (any two records)\n";
+  if (memo)
+    std::cout << "epsilon infinity    " << to_decimal(*m.epsilon_infinity(), 6)
+              << "  (every report of one record: the memo makes them dependent)\n";
+  else
+    std::cout << "no memo: every report spends its epsilon again\n";
+  std::cout << "report size         " << m.description().report_bytes(0) << " bytes\n"
+            << "per attribute and per protocol: tinyldp " << tool << " plan; estimates: tinyldp " << tool << "\n";
+  return 0;
+}
+
 // --compare: every categorical memoized protocol configured by ε∞ and ε₁, side by side.
 int compare(const PlanOptions& o);
 
@@ -135,7 +163,7 @@ int run(const PlanOptions& o) {
   bool exact = false;
   const Epsilon eps = epsilon_option(o.mechanism, &exact);
   const Mechanism m = configure(o.mechanism, eps, 2);  // categorical: 2 categories by default
-  refuse_record(m, "plan");
+  if (m.record()) return plan_record(m, o);
   const double v1 = per_report_variance(m);
   const double se = std::sqrt(v1 / static_cast<double>(o.n));
   Json j;
