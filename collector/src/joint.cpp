@@ -189,6 +189,13 @@ JointEstimate estimate_lasso(const JointProblem& pr, double lambda) {
   return out;
 }
 
+EmOptions map_options(const JointProblem& pr, EmOptions em, std::optional<double> prior_strength,
+                      std::optional<double> tolerance) {
+  em.prior_strength = prior_strength ? *prior_strength : static_cast<double>(pr.cells());
+  em.tolerance = tolerance ? *tolerance : map_tolerance;
+  return em;
+}
+
 JointEstimate estimate_lremh(const JointProblem& pr, double lambda, const EmOptions& o) {
   const JointEstimate start = estimate_lasso(pr, lambda);
   JointEstimate em = estimate_em(pr, o, &start.p);

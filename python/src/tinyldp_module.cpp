@@ -477,16 +477,15 @@ py::dict estimate(PyAggregator& a, const std::string& postprocess, double confid
   check_confidence(confidence);
   require_reports(a.aggregator);
   const auto options = em_options(em_tolerance, em_max_iterations);
+  // The numeric model is built (and kept) with the GIL held; the rest runs without it.
+  const collector::NumericModel* model = a.aggregator.mechanism().numeric() ? &a.numeric_model() : nullptr;
   std::vector<collector::ItemEstimate> items;
-  if (a.aggregator.mechanism().numeric()) {
-    const auto& model = a.numeric_model();
+  {
     py::gil_scoped_release release;
     const auto em = em_run(a, post, options);
-    items = collector::estimate_distribution(a.aggregator, model, post, confidence, em ? &*em : nullptr);
-  } else {
-    py::gil_scoped_release release;
-    const auto em = em_run(a, post, options);
-    items = collector::estimate(a.aggregator, post, confidence, em ? &*em : nullptr);
+    const collector::BayesianUpdateResult* run = em ? &*em : nullptr;
+    items = model ? collector::estimate_distribution(a.aggregator, *model, post, confidence, run)
+                  : collector::estimate(a.aggregator, post, confidence, run);
   }
   return estimate_columns(items);
 }
@@ -607,11 +606,7 @@ py::dict estimate_joint(const collector::RecordCounts& c, const py::iterable& at
     py::gil_scoped_release release;
     const auto start = std::chrono::steady_clock::now();
     if (estimator == "em") e = collector::estimate_em(*problem, em);
-    else if (estimator == "map") {
-      em.prior_strength = prior_strength ? *prior_strength : static_cast<double>(problem->cells());
-      if (!delta) em.tolerance = collector::map_tolerance;
-      e = collector::estimate_em(*problem, em);
-    }
+    else if (estimator == "map") e = collector::estimate_em(*problem, collector::map_options(*problem, em, prior_strength, delta));
     else if (estimator == "lasso") e = collector::estimate_lasso(*problem, lambda);
     else if (estimator == "lremh") e = collector::estimate_lremh(*problem, lambda, em);
     else if (estimator == "pairs") e = collector::estimate_cooccurrence(*problem);

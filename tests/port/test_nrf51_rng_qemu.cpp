@@ -15,8 +15,8 @@ namespace reg = tinyldp::port::nrf51_rng;
 
 namespace {
 // The emulated VALRDY comes from a QEMU timer in host time, which a loaded host (parallel ctest,
-// other jobs) can delay well past the default spin limit's ~0.1 s: a blocking request must not
-// call the peripheral dead then (it did, once, under load). The limit examples/common uses.
+// other jobs) can delay past the default spin limit: a blocking request must not call the
+// peripheral dead then (it did, once, under load). The limit examples/common uses.
 reg::Config emulated() {
   reg::Config c;
   c.max_spins_per_byte = 200000000;

@@ -13,6 +13,13 @@
 
 namespace tinyldp::tools {
 
+namespace {
+// RAPPOR and the record's memoized RR are configured by RAPPOR's f, p, q, not by an epsilon.
+bool set_by_f_p_q(wire::MechanismId id) {
+  return id == wire::MechanismId::two_stage || id == wire::MechanismId::record_rr;
+}
+}  // namespace
+
 using collector::Mechanism;
 using collector::MechanismConfig;
 using collector::MechanismKind;
@@ -95,7 +102,7 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   if (o.f) c.prr_f = parse_probability("f", *o.f);
   if (o.p) c.irr_p = parse_probability("p", *o.p);
   if (o.q) c.irr_q = parse_probability("q", *o.q);
-  if (epsilon.q32 == 0 && row->id != wire::MechanismId::two_stage && row->id != wire::MechanismId::record_rr)
+  if (epsilon.q32 == 0 && !set_by_f_p_q(row->id))
     throw BadInput("--epsilon is required for " + o.mechanism);
   Mechanism m;
   if (const auto r = Mechanism::configure(c, m); !r) throw BadInput(r.reason);
@@ -144,8 +151,7 @@ Dyadic parse_probability(const std::string& option, const std::string& text) {
 
 std::string describe(const Mechanism& m) {
   std::string out = std::string(collector::name_of(m.config().id)) + ", epsilon " + to_decimal(m.config().epsilon);
-  // Configured by f, p, q (RAPPOR and the record's memoized RR): its epsilons follow from them.
-  if (m.config().id == wire::MechanismId::two_stage || (m.record() && m.memoized()))
+  if (set_by_f_p_q(m.config().id))  // its epsilons follow from f, p, q
     out = std::string(collector::name_of(m.config().id)) + ", epsilon-one " + to_decimal(m.local_epsilon(), 4) +
           ", epsilon-infinity " + to_decimal(*m.epsilon_infinity(), 4);
   const auto params = m.parameters();

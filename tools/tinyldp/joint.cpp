@@ -28,7 +28,6 @@
 #include "epsilon_text.hpp"
 #include "fleet_keys.hpp"
 #include "output.hpp"
-#include "svg_plot.hpp"
 #include "tinyldp/collector/joint.hpp"
 #include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -260,17 +259,17 @@ int run_estimate(const JointOptions& o) {
     names = {o.estimator};
   }
   // map has one optimum (its objective is strictly concave): it runs to it unless told otherwise.
-  collector::EmOptions map = em;
-  if (o.delta < 0) map.tolerance = collector::map_tolerance;
-  map.prior_strength = static_cast<double>(problem->cells());
+  std::optional<double> alpha;
   if (o.prior_strength != "cells") {
     const std::string& t = o.prior_strength;
-    double alpha = 0;
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), alpha);
-    if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !(alpha > 0) || !std::isfinite(alpha))
+    double a = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), a);
+    if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !(a > 0) || !std::isfinite(a))
       throw BadInput("--prior-strength: '" + t + "' is not a positive number of reports or 'cells'");
-    map.prior_strength = alpha;
+    alpha = a;
   }
+  const collector::EmOptions map =
+      collector::map_options(*problem, em, alpha, o.delta < 0 ? std::nullopt : std::optional<double>(o.delta));
   std::optional<std::vector<double>> truth;
   if (!o.truth.empty()) truth = truth_of(o.truth, !o.no_header, s, chosen, parse_bins(o.bins));
   struct Row {
@@ -347,9 +346,7 @@ int run_estimate(const JointOptions& o) {
     if (cut)
       p.legend.push_back("the " + std::to_string(cells.size()) + " of " + std::to_string(problem->cells()) +
                          " cells largest in the estimate" + (truth ? " or the truth" : ""));
-    std::ofstream out(o.plot);
-    out << plot_svg(p);
-    if (!out) throw BadInput("cannot write " + o.plot);
+    write_svg(o.plot, p);
   }
   if (o.format == "json") {
     Json j;

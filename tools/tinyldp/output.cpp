@@ -238,9 +238,11 @@ void write_csv(std::ostream& out, const EstimateTable& t) {
   }
 }
 
-void write_svg(const std::string& path, const EstimateTable& t) {
+void write_svg(const std::string& path, const EstimateTable& t) { write_svg(path, chart_of(t)); }
+
+void write_svg(const std::string& path, const Plot& plot) {
   std::ofstream out(path);
-  out << plot_svg(chart_of(t));
+  out << plot_svg(plot);
   if (!out) throw BadInput("cannot write " + path);
 }
 

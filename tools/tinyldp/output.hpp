@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli_common.hpp"
+#include "svg_plot.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
 
@@ -57,6 +58,8 @@ void write_csv(std::ostream& out, const EstimateTable& t);
 // A bar chart with interval bars (and the truth) as a standalone SVG file; throws BadInput if
 // the file cannot be written.
 void write_svg(const std::string& path, const EstimateTable& t);
+// Any chart (svg_plot.hpp) to `path`; BadInput if it cannot be written.
+void write_svg(const std::string& path, const Plot& plot);
 
 // A CSV field as RFC 4180 wants it: quoted (quotes doubled) if it holds , " CR or LF.
 std::string csv_field(const std::string& text);

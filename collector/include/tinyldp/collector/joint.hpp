@@ -108,6 +108,10 @@ struct EmOptions {
 };
 // map's tolerance where none is given: it runs to its one optimum (a step of 10^-8 at most).
 inline constexpr double map_tolerance = 1e-8;
+// map's options from EM's: the prior of `prior_strength` reports (none: one per cell of the
+// problem) and, unless `tolerance` is given, map_tolerance. The CLI's and Python's defaults.
+EmOptions map_options(const JointProblem& problem, EmOptions em, std::optional<double> prior_strength,
+                      std::optional<double> tolerance);
 
 struct JointEstimate {
   std::vector<double> p;             // over all cells (zeros where pruned)
