@@ -240,7 +240,10 @@ nlohmann::json attack(const Fleet& fleet, bool keep_state) {
       if (drbg->seed(os) != EntropyResult::ok) fail("seeding the DRBG from the OS failed");
       Record<port::EmulatedFlash> record(flash, 0, 2);
       port::MemoKey key;
-      if (port::load_or_provision_memo_key(*drbg, record, key) != port::MemoKeyResult::ok) fail("no memo key");
+      port::MemoKeyResult loaded = port::load_memo_key(record, key);
+      if (loaded == port::MemoKeyResult::not_provisioned)  // a blank flash: the factory's step
+        loaded = port::provision_memo_key(*drbg, record, 0, key);
+      if (loaded != port::MemoKeyResult::ok) fail("no memo key");
       RandomBits<port::ChaCha20Drbg> rng(*drbg);
       report.clear();
       if (fleet.m.privatize(value, rng, key, wire::Header{}, report) != Status::ok) fail("a report failed");

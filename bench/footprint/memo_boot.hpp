@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the memoized footprint programs (losue_firmware, dbitflip) do before a report: the TRNG
-// seeds the application's ChaCha20 DRBG, and the memo key is loaded from (or provisioned into)
+// seeds the application's ChaCha20 DRBG, and the memo key is loaded from (or, on a blank flash, explicitly provisioned into)
 // the application's emulated flash. Always inlined, as each program wrote it out before (a call
 // of its own would change their flash and stack).
 #ifndef TINYLDP_BENCH_FOOTPRINT_MEMO_BOOT_HPP
@@ -20,7 +20,10 @@ __attribute__((always_inline)) inline bool footprint_memo_boot(tinyldp::port::Me
   if (app_drbg.seed(trng) != tinyldp::EntropyResult::ok) return false;
   tinyldp::port::EmulatedFlash flash(app_flash, {128, 2, 4, 0xFF});
   tinyldp::Record<tinyldp::port::EmulatedFlash> record(flash, 0, 1);
-  return tinyldp::port::load_or_provision_memo_key(app_drbg, record, key) == tinyldp::port::MemoKeyResult::ok;
+  const tinyldp::port::MemoKeyResult r = tinyldp::port::load_memo_key(record, key);
+  if (r != tinyldp::port::MemoKeyResult::not_provisioned) return r == tinyldp::port::MemoKeyResult::ok;
+  // A blank flash: the factory's explicit provisioning step (generation 0), done here.
+  return tinyldp::port::provision_memo_key(app_drbg, record, 0, key) == tinyldp::port::MemoKeyResult::ok;
 }
 
 #endif

@@ -58,7 +58,8 @@ typedef enum tinyldp_status {
   TINYLDP_STATUS_BUFFER_TOO_SMALL = 5,      /* the report buffer is shorter than needed */
   TINYLDP_STATUS_ENTROPY_NOT_READY = 6,     /* a non-blocking source had nothing yet */
   TINYLDP_STATUS_ENTROPY_FAILED = 7,        /* the source failed; final until re-initialised */
-  TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED = 8  /* the source cannot serve this request */
+  TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED = 8, /* the source cannot serve this request */
+  TINYLDP_STATUS_KEY_NOT_PROVISIONED = 9    /* a memoized report's memo key is not provisioned */
 } tinyldp_status;
 
 /* A short English reason ("bad epsilon", …), never NULL. */
@@ -395,27 +396,37 @@ uint32_t tinyldp_record_sequence(const tinyldp_record* record); /* 0: none yet *
  * (attribute, value, generation) as nonce — the same after a reboot or a power cut, different
  * for every value, unpredictable without the key. Keep the record in storage your threat model
  * treats as secret: whoever reads the key can undo the permanent randomized response.
+ * Boot loads the key and never creates one: a record with no readable key (never provisioned,
+ * erased, corrupt) is TINYLDP_MEMO_KEY_NOT_PROVISIONED and every memoized report refuses the
+ * unprovisioned key (TINYLDP_STATUS_KEY_NOT_PROVISIONED) until the explicit provisioning step,
+ * tinyldp_memo_key_provision: at the factory with generation 0; after a loss with a generation
+ * above every one the device reported under (the larger of tinyldp_ledger_generation + 1 and
+ * the fleet registry's), so the collector sees the re-key. Every write goes to both of the
+ * record's slots: damage to one slot never brings back an older key.
  * Cost: the context (40 bytes); a report's memo stream (88 bytes, with its block buffer) is on
  * the stack during the report. */
 typedef enum tinyldp_memo_key_result {
   TINYLDP_MEMO_KEY_OK = 0,
-  TINYLDP_MEMO_KEY_NOT_PROVISIONED = 1,  /* the record holds no key (or not one) */
-  TINYLDP_MEMO_KEY_STORAGE_FAILED = 2,   /* the record could not be read or written */
-  TINYLDP_MEMO_KEY_GENERATOR_FAILED = 3  /* the DRBG is not seeded or failed */
+  TINYLDP_MEMO_KEY_NOT_PROVISIONED = 1,     /* no readable key: never provisioned, erased, corrupt */
+  TINYLDP_MEMO_KEY_STORAGE_FAILED = 2,      /* the record could not be read or written */
+  TINYLDP_MEMO_KEY_GENERATOR_FAILED = 3,    /* the DRBG is not seeded or failed */
+  TINYLDP_MEMO_KEY_ALREADY_PROVISIONED = 4, /* provision: the record holds a readable key */
+  TINYLDP_MEMO_KEY_GENERATION_EXHAUSTED = 5 /* rekey: the generation is at 2^32 − 1 */
 } tinyldp_memo_key_result;
 
 /* Makes an unprovisioned key (no report may use it). */
 void tinyldp_memo_key_init(tinyldp_memo_key* key);
-/* Makes the key from `record`; anything but TINYLDP_MEMO_KEY_OK leaves it unprovisioned. */
+/* At boot: makes the key from `record`; anything but TINYLDP_MEMO_KEY_OK leaves it
+ * unprovisioned (never a new key). */
 tinyldp_memo_key_result tinyldp_memo_key_load(tinyldp_memo_key* key, tinyldp_record* record);
-/* At boot: the stored key, or — only when the record holds none — a new one from the DRBG
- * (generation 0), durable before it is used. A reboot never replaces the secret. */
-tinyldp_memo_key_result tinyldp_memo_key_load_or_provision(tinyldp_memo_key* key,
-                                                           tinyldp_record* record,
-                                                           tinyldp_chacha20_drbg* drbg);
+/* The explicit provisioning step: a new key from the DRBG with `generation`, durable (both
+ * slots) before it is used — only when the record holds no readable key; a readable one is
+ * left alone (TINYLDP_MEMO_KEY_ALREADY_PROVISIONED, `key` unprovisioned: load it). */
+tinyldp_memo_key_result tinyldp_memo_key_provision(tinyldp_memo_key* key, tinyldp_record* record,
+                                                   tinyldp_chacha20_drbg* drbg,
+                                                   uint32_t generation);
 /* A new key with the next generation, durable before it is used: every value gets a fresh
- * memo and costs ε∞ again. On failure the old key stays in the record and `key` is wiped
- * (load it again). */
+ * memo and costs ε∞ again. On failure `key` is wiped (load it again: the old key or the new). */
 tinyldp_memo_key_result tinyldp_memo_key_rekey(tinyldp_memo_key* key, tinyldp_record* record,
                                                tinyldp_chacha20_drbg* drbg);
 int tinyldp_memo_key_provisioned(const tinyldp_memo_key* key); /* 1 or 0 */
@@ -492,7 +503,7 @@ void tinyldp_two_stage_rr_describe_memo(const tinyldp_two_stage_rr* ctx,
                                         tinyldp_memo_description* out);
 
 /* A report of `value` with its memo keyed by `key` (provisioned: an unprovisioned key is
- * TINYLDP_STATUS_BAD_PARAMETER, with no report), the IRR from `source` as for every mechanism.
+ * TINYLDP_STATUS_KEY_NOT_PROVISIONED, with no report), the IRR from `source` as for every mechanism.
  * In report, the header fields the key fixes are the key's: TINYLDP_WIRE_MEMO_GENERATION
  * carries tinyldp_memo_key_generation(key) and, for a Bloom encoding, TINYLDP_WIRE_COHORT the
  * key's cohort — whatever the caller's header holds there. Charge the ledger first
@@ -512,13 +523,18 @@ tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint
  * its life, by basic composition. A one-shot report costs its ε (tinyldp_ledger_charge); a
  * memoized report costs ε∞ the first time its value is reported and nothing while the value
  * stays the same (per attribute slot; a value that changes and comes back is charged again; a
- * new key generation forgets every value). A charge is durable before it answers OK, and only
- * then may the report be made and sent; anything else means: send nothing. Epochs only move
- * forward, one roll at a time (a wrong clock cannot refill the budget). After a power cut the
- * record holds the totals before or after the interrupted charge.
+ * new key generation forgets every value; an older generation is refused). A charge is durable
+ * before it answers OK, and only then may the report be made and sent; anything else means:
+ * send nothing. tinyldp_ledger_charge_memo checks the report first (key provisioned, mechanism
+ * configured, value in its domain): a report that would be refused costs nothing. Epochs only
+ * move forward (a reset clock cannot refill the budget), any distance in one write. Opening
+ * never creates a ledger: a record without a readable one is TINYLDP_LEDGER_NOT_PROVISIONED
+ * until the explicit tinyldp_ledger_provision. Every write goes to both of the record's slots:
+ * damage to one slot at rest reads the last acknowledged totals, never an older charge. After a
+ * power cut the record holds the totals before or after the interrupted charge.
  * The C API's ledger has TINYLDP_LEDGER_ATTRIBUTES attribute slots (memoized values tracked at
  * once); its record needs a capacity of TINYLDP_LEDGER_RECORD_BYTES. Cost: the context (120
- * bytes) plus its record; a charge that changes the totals is one record write. */
+ * bytes) plus its record; a charge that changes the totals writes both slots (two erases). */
 #define TINYLDP_LEDGER_ATTRIBUTES 8
 #define TINYLDP_LEDGER_RECORD_BYTES (28 + 8 * TINYLDP_LEDGER_ATTRIBUTES) /* 92 */
 typedef enum tinyldp_ledger_result {
@@ -526,15 +542,28 @@ typedef enum tinyldp_ledger_result {
   TINYLDP_LEDGER_BUDGET_EXHAUSTED = 1, /* the charge would exceed the epoch's cap: nothing spent */
   TINYLDP_LEDGER_STORAGE_FAILED = 2,   /* not readable or not made durable: open again */
   TINYLDP_LEDGER_NOT_OPEN = 3,         /* tinyldp_ledger_open has not succeeded */
-  TINYLDP_LEDGER_BAD_ATTRIBUTE = 4     /* attribute slot ≥ TINYLDP_LEDGER_ATTRIBUTES */
+  TINYLDP_LEDGER_BAD_ATTRIBUTE = 4,    /* attribute slot ≥ TINYLDP_LEDGER_ATTRIBUTES */
+  TINYLDP_LEDGER_NOT_PROVISIONED = 5,  /* no readable ledger (blank, erased, corrupt): provision */
+  TINYLDP_LEDGER_ALREADY_PROVISIONED = 6, /* provision refused: the record holds a ledger */
+  TINYLDP_LEDGER_BAD_REPORT = 7,       /* the mechanism would refuse the report: nothing charged */
+  TINYLDP_LEDGER_KEY_NOT_PROVISIONED = 8, /* the memo key is not provisioned: nothing charged */
+  TINYLDP_LEDGER_STALE_GENERATION = 9, /* a memo generation older than the ledger's */
+  TINYLDP_LEDGER_BAD_EPOCH = 10        /* no epoch after 2^32 − 1 */
 } tinyldp_ledger_result;
 
 /* A closed ledger over `record` (kept by address: it must stay where it is and outlive the
  * ledger) that lets an epoch spend at most cap_q32 (ε · 2^32). */
 void tinyldp_ledger_init(tinyldp_ledger* ledger, tinyldp_record* record, uint64_t cap_q32);
-/* Loads the totals (a blank record: a new device, everything zero, written once). A record that
- * cannot be read or is not a ledger is TINYLDP_LEDGER_STORAGE_FAILED: never started over. */
+/* Loads the totals; never creates them: no readable ledger is TINYLDP_LEDGER_NOT_PROVISIONED,
+ * a record that cannot be read or is not a ledger TINYLDP_LEDGER_STORAGE_FAILED. */
 tinyldp_ledger_result tinyldp_ledger_open(tinyldp_ledger* ledger);
+/* The explicit provisioning step, only where open answers TINYLDP_LEDGER_NOT_PROVISIONED: at the
+ * factory (0, 0, 0, 0); after a loss, the epoch and memo generation the fleet registry last saw
+ * from the device, spent_q32 = the cap (the epoch counts as spent) and the lifetime it knows.
+ * Durable before it answers OK; the ledger is then open. */
+tinyldp_ledger_result tinyldp_ledger_provision(tinyldp_ledger* ledger, uint32_t epoch,
+                                               uint32_t generation, uint64_t spent_q32,
+                                               uint64_t lifetime_q32);
 /* Spends `cost_q32` in the current epoch (a one-shot report's realized ε), durably. */
 tinyldp_ledger_result tinyldp_ledger_charge(tinyldp_ledger* ledger, uint64_t cost_q32);
 /* A memoized report of the value with keyed tag `tag` (tinyldp_memo_key_value_tag) in slot
@@ -544,12 +573,20 @@ tinyldp_ledger_result tinyldp_ledger_charge_memoized(tinyldp_ledger* ledger, uin
                                                      uint64_t tag, uint32_t generation,
                                                      uint64_t epsilon_infinity_q32);
 /* The same for a report of `value` by `mechanism` under `key`, in slot `attribute`: the tag of
- * (the encoding's attribute, value), the key's generation, the mechanism's ε∞. */
+ * (the encoding's attribute, value), the key's generation, the mechanism's ε∞ — after checking
+ * the report would be made: an unprovisioned key is TINYLDP_LEDGER_KEY_NOT_PROVISIONED, an
+ * unconfigured mechanism or a value outside its domain TINYLDP_LEDGER_BAD_REPORT; nothing
+ * charged. */
 tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_t attribute,
                                                  const tinyldp_two_stage_rr* mechanism,
                                                  const tinyldp_memo_key* key, uint32_t value);
 /* Starts the next epoch (its spending starts at zero), durably. */
 tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger);
+/* Moves forward to `epoch` in one write, however far; an epoch not later than the current one
+ * changes nothing (OK). */
+tinyldp_ledger_result tinyldp_ledger_advance_epoch(tinyldp_ledger* ledger, uint32_t epoch);
+/* The memo key generation of the ledger's last memoized charge (or the provisioned one). */
+uint32_t tinyldp_ledger_generation(const tinyldp_ledger* ledger);
 int tinyldp_ledger_is_open(const tinyldp_ledger* ledger); /* 1 or 0 */
 uint32_t tinyldp_ledger_epoch(const tinyldp_ledger* ledger);
 uint64_t tinyldp_ledger_cap_q32(const tinyldp_ledger* ledger);

@@ -82,6 +82,7 @@ static_assert(TINYLDP_STATUS_OK == int(Status::ok) &&
               TINYLDP_STATUS_ENTROPY_NOT_READY == int(Status::entropy_not_ready) &&
               TINYLDP_STATUS_ENTROPY_FAILED == int(Status::entropy_failed) &&
               TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED == int(Status::entropy_not_supported));
+static_assert(TINYLDP_STATUS_KEY_NOT_PROVISIONED == int(Status::key_not_provisioned));
 static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_KRR == int(wire::MechanismId::krr) &&
               TINYLDP_MECHANISM_SUE == int(wire::MechanismId::sue) &&
@@ -99,12 +100,20 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
 static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
               TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
               TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
-              TINYLDP_MEMO_KEY_GENERATOR_FAILED == int(port::MemoKeyResult::generator_failed));
+              TINYLDP_MEMO_KEY_GENERATOR_FAILED == int(port::MemoKeyResult::generator_failed) &&
+              TINYLDP_MEMO_KEY_ALREADY_PROVISIONED == int(port::MemoKeyResult::already_provisioned) &&
+              TINYLDP_MEMO_KEY_GENERATION_EXHAUSTED == int(port::MemoKeyResult::generation_exhausted));
 static_assert(TINYLDP_LEDGER_OK == int(LedgerResult::ok) &&
               TINYLDP_LEDGER_BUDGET_EXHAUSTED == int(LedgerResult::budget_exhausted) &&
               TINYLDP_LEDGER_STORAGE_FAILED == int(LedgerResult::storage_failed) &&
               TINYLDP_LEDGER_NOT_OPEN == int(LedgerResult::not_open) &&
               TINYLDP_LEDGER_BAD_ATTRIBUTE == int(LedgerResult::bad_attribute) &&
+              TINYLDP_LEDGER_NOT_PROVISIONED == int(LedgerResult::not_provisioned) &&
+              TINYLDP_LEDGER_ALREADY_PROVISIONED == int(LedgerResult::already_provisioned) &&
+              TINYLDP_LEDGER_BAD_REPORT == int(LedgerResult::bad_report) &&
+              TINYLDP_LEDGER_KEY_NOT_PROVISIONED == int(LedgerResult::key_not_provisioned) &&
+              TINYLDP_LEDGER_STALE_GENERATION == int(LedgerResult::stale_generation) &&
+              TINYLDP_LEDGER_BAD_EPOCH == int(LedgerResult::bad_epoch) &&
               TINYLDP_LEDGER_RECORD_BYTES == CLedger::record_bytes);
 static_assert(TINYLDP_MEMO_ONE_HOT == int(MemoEncoding::one_hot) &&
               TINYLDP_MEMO_BLOOM == int(MemoEncoding::bloom) &&
@@ -459,12 +468,12 @@ tinyldp_memo_key_result tinyldp_memo_key_load(tinyldp_memo_key* key, tinyldp_rec
   return static_cast<tinyldp_memo_key_result>(
       port::load_memo_key(object<RecordContext>(record).record, k));
 }
-tinyldp_memo_key_result tinyldp_memo_key_load_or_provision(tinyldp_memo_key* key,
-                                                           tinyldp_record* record,
-                                                           tinyldp_chacha20_drbg* drbg) {
+tinyldp_memo_key_result tinyldp_memo_key_provision(tinyldp_memo_key* key, tinyldp_record* record,
+                                                   tinyldp_chacha20_drbg* drbg,
+                                                   uint32_t generation) {
   port::MemoKey& k = *new (Placement{}, key->opaque.bytes) port::MemoKey();
-  return static_cast<tinyldp_memo_key_result>(port::load_or_provision_memo_key(
-      object<port::ChaCha20Drbg>(drbg), object<RecordContext>(record).record, k));
+  return static_cast<tinyldp_memo_key_result>(port::provision_memo_key(
+      object<port::ChaCha20Drbg>(drbg), object<RecordContext>(record).record, generation, k));
 }
 tinyldp_memo_key_result tinyldp_memo_key_rekey(tinyldp_memo_key* key, tinyldp_record* record,
                                                tinyldp_chacha20_drbg* drbg) {
@@ -492,6 +501,8 @@ const char* tinyldp_memo_key_result_string(tinyldp_memo_key_result result) {
     case TINYLDP_MEMO_KEY_NOT_PROVISIONED: return "memo key not provisioned";
     case TINYLDP_MEMO_KEY_STORAGE_FAILED: return "memo key storage failed";
     case TINYLDP_MEMO_KEY_GENERATOR_FAILED: return "memo key generator not seeded or failed";
+    case TINYLDP_MEMO_KEY_ALREADY_PROVISIONED: return "memo key already provisioned (re-key instead)";
+    case TINYLDP_MEMO_KEY_GENERATION_EXHAUSTED: return "memo key generation exhausted";
   }
   return "unknown memo key result";
 }
@@ -539,7 +550,7 @@ tinyldp_status tinyldp_two_stage_rr_privatize(const tinyldp_two_stage_rr* ctx, u
   const port::MemoKey* k = usable_key(key);
   if (k == nullptr) {
     if (payload != nullptr) tinyldp::wipe(payload, payload_size);
-    return TINYLDP_STATUS_BAD_PARAMETER;
+    return key == nullptr ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_KEY_NOT_PROVISIONED;
   }
   return to_c(privatize_payload(object<TwoStageRr>(ctx), value, source, payload, payload_size, *k));
 }
@@ -553,7 +564,7 @@ tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint
   if (k == nullptr) {
     if (frame != nullptr) tinyldp::wipe(frame, frame_size);
     if (written != nullptr) *written = 0;
-    return TINYLDP_STATUS_BAD_PARAMETER;
+    return key == nullptr ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_KEY_NOT_PROVISIONED;
   }
   // The fields the key fixes come from the key.
   tinyldp_wire_header h = header != nullptr ? *header : tinyldp_wire_header{0, 0, 0, 0, 0};
@@ -572,6 +583,12 @@ void tinyldp_ledger_init(tinyldp_ledger* ledger, tinyldp_record* record, uint64_
 tinyldp_ledger_result tinyldp_ledger_open(tinyldp_ledger* ledger) {
   return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).open());
 }
+tinyldp_ledger_result tinyldp_ledger_provision(tinyldp_ledger* ledger, uint32_t epoch,
+                                               uint32_t generation, uint64_t spent_q32,
+                                               uint64_t lifetime_q32) {
+  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).provision(
+      epoch, generation, Epsilon::from_q32(spent_q32), Epsilon::from_q32(lifetime_q32)));
+}
 tinyldp_ledger_result tinyldp_ledger_charge(tinyldp_ledger* ledger, uint64_t cost_q32) {
   return static_cast<tinyldp_ledger_result>(
       object<CLedger>(ledger).charge(Epsilon::from_q32(cost_q32)));
@@ -585,14 +602,19 @@ tinyldp_ledger_result tinyldp_ledger_charge_memoized(tinyldp_ledger* ledger, uin
 tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_t attribute,
                                                  const tinyldp_two_stage_rr* mechanism,
                                                  const tinyldp_memo_key* key, uint32_t value) {
-  const TwoStageRr& m = object<TwoStageRr>(mechanism);
-  const port::MemoKey& k = object<port::MemoKey>(key);
-  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).charge_memoized(
-      attribute, k.memo_value_tag(m.memo_attribute_word(), value), k.generation(),
-      m.epsilon_infinity()));
+  if (key == nullptr) return TINYLDP_LEDGER_KEY_NOT_PROVISIONED;
+  if (mechanism == nullptr) return TINYLDP_LEDGER_BAD_REPORT;
+  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).charge_memo(
+      attribute, object<TwoStageRr>(mechanism), object<port::MemoKey>(key), value));
 }
 tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger) {
   return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).roll_epoch());
+}
+tinyldp_ledger_result tinyldp_ledger_advance_epoch(tinyldp_ledger* ledger, uint32_t epoch) {
+  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).advance_epoch(epoch));
+}
+uint32_t tinyldp_ledger_generation(const tinyldp_ledger* ledger) {
+  return object<CLedger>(ledger).generation();
 }
 int tinyldp_ledger_is_open(const tinyldp_ledger* ledger) {
   return object<CLedger>(ledger).is_open() ? 1 : 0;

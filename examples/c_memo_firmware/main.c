@@ -7,7 +7,9 @@
  *
  * The run: three boots. Boot 1 (epoch 0) reports 3, 3, 3, 5, 5, 9 — 3 and 5 cost ε∞ each, which
  * spends the epoch's cap (2 ε∞), so 9 is refused; boot 2 (same epoch) reports 5 (the memoized
- * value: free) and 3 (changed: refused); boot 3 moves to epoch 1 and reports 3 (ε∞ again). It
+ * value: free) and 3 (changed: refused); boot 3 moves to epoch 1 and reports 3 (ε∞ again). Before
+ * boot 1 the blank flash is refused (nothing is created at boot) and provisioned explicitly, as
+ * a factory would. It
  * checks those counts, the key generation kept across boots and the lifetime total (3 ε∞), and
  * exits non-zero otherwise, so ctest runs it under QEMU on every target. */
 #include "board.h"
@@ -77,9 +79,8 @@ static int seed(void) {
              : 2;
 }
 
-/* The key (provisioned on the first boot only), the mechanism, the ledger moved forward to
- * `epoch`: all made again from flash. */
-static int boot(uint32_t epoch) {
+/* The records, the mechanism and the (closed) ledger over its record. */
+static int contexts(void) {
   static const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(DOMAIN, 0);
   static const tinyldp_storage_device flash = {flash_read, flash_program, flash_erase, NULL,
                                                {SECTOR, SECTORS, 4, 0xFF}};
@@ -87,16 +88,30 @@ static int boot(uint32_t epoch) {
   if (tinyldp_record_init(&key_record, &flash, 0, 1) != TINYLDP_STORAGE_OK ||
       tinyldp_record_init(&ledger_record, &flash, 2, 1) != TINYLDP_STORAGE_OK)
     return 3;
-  if (tinyldp_memo_key_load_or_provision(&key, &key_record, &drbg) != TINYLDP_MEMO_KEY_OK) return 4;
   if (tinyldp_two_stage_rr_configure_chain(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE,
                                            TINYLDP_EPSILON_Q32(2, 1), TINYLDP_EPSILON_Q32(1, 1),
                                            &encoding) != TINYLDP_STATUS_OK)
     return 5;
   tinyldp_two_stage_rr_describe_memo(&l_osue, &memo);
   tinyldp_ledger_init(&ledger, &ledger_record, 2 * memo.epsilon_infinity_q32);
+  return 0;
+}
+
+/* The factory's step, once, on a blank flash: a memo key (generation 0) and a ledger at zero. */
+static int provision(void) {
+  if (contexts() != 0) return 3;
+  if (tinyldp_memo_key_provision(&key, &key_record, &drbg, 0) != TINYLDP_MEMO_KEY_OK) return 4;
+  if (tinyldp_ledger_provision(&ledger, 0, 0, 0, 0) != TINYLDP_LEDGER_OK) return 6;
+  return 0;
+}
+
+/* The key, the mechanism, the ledger moved forward to `epoch` (one write): all made again from
+ * flash. Never creates the key or the ledger: a blank flash is refused until provision(). */
+static int boot(uint32_t epoch) {
+  if (contexts() != 0) return 3;
+  if (tinyldp_memo_key_load(&key, &key_record) != TINYLDP_MEMO_KEY_OK) return 4;
   if (tinyldp_ledger_open(&ledger) != TINYLDP_LEDGER_OK) return 6;
-  while (tinyldp_ledger_epoch(&ledger) < epoch)
-    if (tinyldp_ledger_roll_epoch(&ledger) != TINYLDP_LEDGER_OK) return 7;
+  if (tinyldp_ledger_advance_epoch(&ledger, epoch) != TINYLDP_LEDGER_OK) return 7;
   return 0;
 }
 
@@ -127,7 +142,11 @@ int main(void) {
   size_t i;
   uint32_t lifetime_units;
   for (i = 0; i < sizeof flash_bytes; ++i) flash_bytes[i] = 0xFF; /* a blank device */
-  if (seed() != 0 || boot(0) != 0) {
+  if (seed() != 0 || boot(0) != 4) { /* refused: nothing provisioned yet */
+    example_print("c_memo_firmware: a blank device booted\n");
+    return 1;
+  }
+  if (provision() != 0 || boot(0) != 0) {
     example_print("c_memo_firmware: boot failed\n");
     return 1;
   }

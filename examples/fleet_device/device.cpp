@@ -34,24 +34,40 @@ __attribute__((noinline)) Result Device::boot(uint32_t epoch) {
   return boot(tinyldp::CEntropySource(tinyldp::to_c_source(checked), tinyldp::entropy_estimate(checked)), epoch);
 }
 
-__attribute__((noinline)) Result Device::boot(tinyldp::CEntropySource seed_source, uint32_t epoch) {
+Result Device::provision() {
+  Trng raw;
+  tinyldp::port::HealthTested<Trng> checked(raw, health);
+  return provision(tinyldp::CEntropySource(tinyldp::to_c_source(checked), tinyldp::entropy_estimate(checked)));
+}
+
+Result Device::provision(tinyldp::CEntropySource seed_source) {
   if (drbg_.seed(seed_source) != tinyldp::EntropyResult::ok) return Result::entropy_failed;
-  if (tinyldp::port::load_or_provision_memo_key(drbg_, key_record_, key_) !=
-      tinyldp::port::MemoKeyResult::ok)
+  if (tinyldp::port::provision_memo_key(drbg_, key_record_, 0, key_) != tinyldp::port::MemoKeyResult::ok)
     return Result::storage_failed;
-  if (ledger_.open() != tinyldp::LedgerResult::ok) return Result::storage_failed;
-  while (ledger_.epoch() < epoch) {
-    if (ledger_.roll_epoch() != tinyldp::LedgerResult::ok) return Result::storage_failed;
-  }
+  if (ledger_.provision(0, 0, tinyldp::Epsilon{0}, tinyldp::Epsilon{0}) != tinyldp::LedgerResult::ok)
+    return Result::storage_failed;
   return Result::ok;
 }
 
-// The ledger charges first, durably; only then is the report made and sent. The report is
-// privatized straight into the frame, after the wire header.
+__attribute__((noinline)) Result Device::boot(tinyldp::CEntropySource seed_source, uint32_t epoch) {
+  if (drbg_.seed(seed_source) != tinyldp::EntropyResult::ok) return Result::entropy_failed;
+  const tinyldp::port::MemoKeyResult k = tinyldp::port::load_memo_key(key_record_, key_);
+  if (k == tinyldp::port::MemoKeyResult::not_provisioned) return Result::not_provisioned;
+  if (k != tinyldp::port::MemoKeyResult::ok) return Result::storage_failed;
+  const tinyldp::LedgerResult l = ledger_.open();
+  if (l == tinyldp::LedgerResult::not_provisioned) return Result::not_provisioned;
+  if (l != tinyldp::LedgerResult::ok) return Result::storage_failed;
+  if (ledger_.advance_epoch(epoch) != tinyldp::LedgerResult::ok) return Result::storage_failed;
+  return Result::ok;
+}
+
+// The ledger checks the report (key, value) and charges first, durably; only then is the report
+// made and sent. The report is privatized straight into the frame, after the wire header.
 __attribute__((noinline)) Result Device::report(uint32_t value, uint32_t device_id) {
-  const tinyldp::LedgerResult charged = ledger_.charge_memoized(
-      0, key_.memo_value_tag(mechanism.memo_attribute_word(), value), key_.generation(), mechanism.epsilon_infinity());
+  const tinyldp::LedgerResult charged = ledger_.charge_memo(0, mechanism, key_, value);
   if (charged == tinyldp::LedgerResult::budget_exhausted) return Result::budget_exhausted;
+  if (charged == tinyldp::LedgerResult::key_not_provisioned) return Result::not_provisioned;
+  if (charged == tinyldp::LedgerResult::bad_report) return Result::report_failed;
   if (charged != tinyldp::LedgerResult::ok) return Result::storage_failed;
   uint8_t frame[tinyldp::serial::frame_bytes(report_bytes)];
   uint8_t* wire_report = frame + 4;  // after the serial frame's sync and length

@@ -53,6 +53,7 @@ enum class Result : int {
   storage_failed = 2,    // the key or the ledger could not be read or made durable: nothing sent
   budget_exhausted = 3,  // this epoch's budget is spent: nothing sent
   report_failed = 4,     // privatizing or framing failed: nothing sent
+  not_provisioned = 5,   // no readable memo key or ledger: nothing sent until provision()
 };
 
 class Device {
@@ -61,9 +62,15 @@ class Device {
       : drbg_(drbg), key_record_(flash, 0, 1), ledger_record_(flash, 2, 1),
         ledger_(ledger_record_, epoch_cap) {}
 
-  // At boot: seeds the DRBG from the TRNG (through fresh health tests), loads the memo key (or
-  // provisions it on the first boot) and opens the ledger; then moves the ledger forward to
-  // `epoch` (the collection round; epochs only move forward — an older one changes nothing).
+  // The factory's step, once per device on a blank flash: a new memo key (generation 0) and a
+  // ledger at zero, each durable. It refuses a flash that already holds either. (After a loss,
+  // provisioning takes the fleet registry's generation and epoch: docs/reports-over-time.md.)
+  Result provision();
+  Result provision(tinyldp::CEntropySource seed_source);  // seeded from another source
+  // At boot: seeds the DRBG from the TRNG (through fresh health tests), loads the memo key and
+  // opens the ledger — never creating either: a flash without them is not_provisioned —; then
+  // moves the ledger forward to `epoch` in one write (the collection round; epochs only move
+  // forward — an older one changes nothing).
   Result boot(uint32_t epoch);
   // The same with the DRBG seeded from another source (the fleet simulation seeds each device
   // from a generator that the TRNG seeded once: the nRF51's RNG gives a byte per 167–660 µs,

@@ -92,7 +92,12 @@ int run(int argc, char** argv) {
     drbg.wipe();
     fleet::Flash flash(flash_image, fleet::flash_geometry, d + 1);
     fleet::Device device(drbg, flash);
-    fleet::Result r = device.boot(device_seeds, round);
+    fleet::Result r = fleet::Result::ok;
+    if (got == 0) {  // a device new from the factory (no flash image yet): provisioned there
+      r = device.provision(device_seeds);
+      drbg.wipe();
+    }
+    if (r == fleet::Result::ok) r = device.boot(device_seeds, round);
     if (r == fleet::Result::ok) r = device.report(value, d);
     if (r == fleet::Result::ok) ++sent;
     else if (r == fleet::Result::budget_exhausted) ++refused;

@@ -386,8 +386,8 @@ struct BothKeys {
     CHECK_EQ(tinyldp_chacha20_drbg_seed(&c_drbg, &seed, TINYLDP_ENTROPY_ESTIMATE_FULL, 0, nullptr, 0),
              TINYLDP_ENTROPY_OK);
     CHECK_EQ(tinyldp_record_init(&c_record, &c_device, 0, 1), TINYLDP_STORAGE_OK);
-    CHECK(port::load_or_provision_memo_key(cpp_drbg, cpp_record, cpp_key) == port::MemoKeyResult::ok);
-    CHECK_EQ(tinyldp_memo_key_load_or_provision(&c_key, &c_record, &c_drbg), TINYLDP_MEMO_KEY_OK);
+    CHECK(port::provision_memo_key(cpp_drbg, cpp_record, 0, cpp_key) == port::MemoKeyResult::ok);
+    CHECK_EQ(tinyldp_memo_key_provision(&c_key, &c_record, &c_drbg, 0), TINYLDP_MEMO_KEY_OK);
   }
 };
 
@@ -480,7 +480,10 @@ TEST(memo_key_provisions_loads_and_rekeys_like_cpp) {
   tinyldp_memo_key rebooted;
   CHECK_EQ(tinyldp_memo_key_load(&rebooted, &record), TINYLDP_MEMO_KEY_OK);
   expect_same_key(keys.cpp_key, &rebooted);
-  CHECK_EQ(tinyldp_memo_key_load_or_provision(&rebooted, &record, &keys.c_drbg), TINYLDP_MEMO_KEY_OK);
+  // Provisioning never replaces a readable key (the key is left unprovisioned: load it).
+  CHECK_EQ(tinyldp_memo_key_provision(&rebooted, &record, &keys.c_drbg, 5), TINYLDP_MEMO_KEY_ALREADY_PROVISIONED);
+  CHECK_EQ(tinyldp_memo_key_provisioned(&rebooted), 0);
+  CHECK_EQ(tinyldp_memo_key_load(&rebooted, &record), TINYLDP_MEMO_KEY_OK);
   expect_same_key(keys.cpp_key, &rebooted);
   // Re-keying: the next generation, a new secret, durable; the same in both APIs.
   const uint64_t old_tag = tinyldp_memo_key_value_tag(&rebooted, TINYLDP_MECHANISM_L_OSUE, 1, 0);
@@ -506,8 +509,7 @@ TEST(memo_key_provisions_loads_and_rekeys_like_cpp) {
   CHECK_EQ(tinyldp_memo_key_load(&key, &blank), TINYLDP_MEMO_KEY_NOT_PROVISIONED);
   tinyldp_chacha20_drbg unseeded;
   tinyldp_chacha20_drbg_init(&unseeded);
-  CHECK_EQ(tinyldp_memo_key_load_or_provision(&key, &blank, &unseeded),
-           TINYLDP_MEMO_KEY_GENERATOR_FAILED);
+  CHECK_EQ(tinyldp_memo_key_provision(&key, &blank, &unseeded, 0), TINYLDP_MEMO_KEY_GENERATOR_FAILED);
   CHECK_EQ(tinyldp_memo_key_provisioned(&key), 0);
   flashes[0].broken = true;
   CHECK_EQ(tinyldp_memo_key_rekey(&rebooted, &record, &keys.c_drbg), TINYLDP_MEMO_KEY_STORAGE_FAILED);
@@ -602,7 +604,12 @@ TEST(memoized_refusals_leave_no_report) {
   for (uint8_t& b : frame) b = 0xEE;
   CHECK_EQ(tinyldp_two_stage_rr_report(&c, 3, &unprovisioned, &source, nullptr, frame, sizeof frame,
                                        &written),
-           TINYLDP_STATUS_BAD_PARAMETER);
+           TINYLDP_STATUS_KEY_NOT_PROVISIONED);
+  CHECK_EQ(written, 0u);
+  CHECK(all_zero(frame, sizeof frame));
+  for (uint8_t& b : frame) b = 0xEE;
+  CHECK_EQ(tinyldp_two_stage_rr_privatize(&c, 3, &unprovisioned, &source, frame, sizeof frame),
+           TINYLDP_STATUS_KEY_NOT_PROVISIONED);
   CHECK_EQ(written, 0u);
   CHECK(all_zero(frame, sizeof frame));
   for (uint8_t& b : frame) b = 0xEE;
@@ -666,6 +673,11 @@ TEST(ledger_charges_refuses_and_reboots_like_cpp) {
   const auto tag = [&](uint32_t value) { return keys.cpp_key.value_tag(wire::MechanismId::l_osue, 0, value); };
   const uint32_t generation = keys.cpp_key.generation();
   both(cpp.charge(eps_one), tinyldp_ledger_charge(&c, one), TINYLDP_LEDGER_NOT_OPEN);
+  // A blank record is not a ledger: opening refuses; the factory's step provisions it.
+  both(cpp.open(), tinyldp_ledger_open(&c), TINYLDP_LEDGER_NOT_PROVISIONED);
+  both(cpp.provision(0, 0, Epsilon{0}, Epsilon{0}), tinyldp_ledger_provision(&c, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
+  both(cpp.provision(0, 0, Epsilon{0}, Epsilon{0}), tinyldp_ledger_provision(&c, 0, 0, 0, 0),
+       TINYLDP_LEDGER_ALREADY_PROVISIONED);
   both(cpp.open(), tinyldp_ledger_open(&c), TINYLDP_LEDGER_OK);
   // A value: ε∞ once; again: free (tinyldp_ledger_charge_memo is the same as the tag by hand).
   both(cpp.charge_memoized(0, tag(3), generation, eps_inf),
@@ -735,7 +747,7 @@ TEST(ledger_charges_each_mechanism_memoizing_one_value) {
            TINYLDP_STATUS_OK);
   tinyldp_ledger ledger;
   tinyldp_ledger_init(&ledger, &record, 100 * one);
-  CHECK_EQ(tinyldp_ledger_open(&ledger), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
   CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 3), TINYLDP_LEDGER_OK);
   CHECK_EQ(tinyldp_ledger_charges(&ledger), 1u);
   CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_sue, &keys.c_key, 3), TINYLDP_LEDGER_OK);

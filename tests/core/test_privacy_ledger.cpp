@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The privacy budget ledger (privacy_ledger.hpp): basic composition per epoch, refusal at the
 // cap with nothing written, memoized values charged once per change, epochs that only move
-// forward — and, over ≥ 10^4 random power cuts during a provision / report / epoch-roll
-// workload on the emulated flash, no acknowledged total ever lost. The same workload against a
-// planted ledger that rewrites one flash sector in place must show violations.
+// forward (any distance in one write), a report checked before it is charged, a ledger never
+// created by open() — and, over ≥ 10^4 random power cuts during a provision / report /
+// epoch-roll workload on the emulated flash, no acknowledged total ever lost. The same workload
+// against a planted ledger that rewrites one flash sector in place must show violations. Every
+// byte of both slots corrupted or erased: the acknowledged totals or a refusal, never a reset.
 #include "check.hpp"
+#include "test_memo_key.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/privacy_ledger.hpp"
+#include "tinyldp/two_stage_rr.hpp"
 
 using tinyldp::Epsilon;
 using tinyldp::LedgerResult;
@@ -33,7 +37,8 @@ TEST(charges_compose_and_the_cap_refuses_without_writing) {
   Record<EmulatedFlash> record(flash, 0, 2);
   Ledger ledger(record, eps(8));  // cap 2
   CHECK(ledger.charge(eps(1)) == LedgerResult::not_open);
-  CHECK(ledger.open() == LedgerResult::ok);
+  CHECK(ledger.open() == LedgerResult::not_provisioned);  // a blank record is not a ledger
+  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
   CHECK(ledger.charge(eps(3)) == LedgerResult::ok);
   CHECK(ledger.charge(eps(4)) == LedgerResult::ok);
   CHECK_EQ(ledger.spent().q32, eps(7).q32);
@@ -59,7 +64,7 @@ TEST(epochs_only_move_forward_and_the_lifetime_total_stays) {
   flash.format();
   Record<EmulatedFlash> record(flash, 0, 2);
   Ledger ledger(record, eps(4));
-  CHECK(ledger.open() == LedgerResult::ok);
+  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
   CHECK(ledger.charge(eps(4)) == LedgerResult::ok);
   CHECK(ledger.charge(eps(1)) == LedgerResult::budget_exhausted);
   CHECK(ledger.roll_epoch() == LedgerResult::ok);
@@ -74,7 +79,7 @@ TEST(a_memoized_value_is_charged_once_per_change) {
   flash.format();
   Record<EmulatedFlash> record(flash, 0, 2);
   Ledger ledger(record, eps(100));
-  CHECK(ledger.open() == LedgerResult::ok);
+  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
   const Epsilon inf = eps(8);
   CHECK(ledger.charge_memoized(0, 0xAAAA, 0, inf) == LedgerResult::ok);
   const uint32_t erases = flash.counters().erases;
@@ -107,7 +112,7 @@ class InPlaceLedger {
   LedgerResult open() {
     uint8_t b[16];
     if (flash_.read(0, b, sizeof b) != StorageResult::ok) return LedgerResult::storage_failed;
-    epoch_ = b[0] == 0xFF ? 0 : tinyldp::get_le<uint32_t>(b);
+    epoch_ = b[0] == 0xFF ? 0 : tinyldp::get_le<uint32_t>(b);  // blank: zero (never refused)
     spent_ = b[0] == 0xFF ? 0 : tinyldp::get_le<uint64_t>(b + 4);
     lifetime_ = b[0] == 0xFF ? 0 : tinyldp::get_le<uint32_t>(b + 12);
     return LedgerResult::ok;
@@ -117,6 +122,7 @@ class InPlaceLedger {
     return write(epoch_, spent_ + cost.q32, lifetime_ + static_cast<uint32_t>(cost.q32 >> 28));
   }
   LedgerResult roll_epoch() { return write(epoch_ + 1, 0, lifetime_); }
+  LedgerResult provision() { return open(); }
   uint32_t epoch() const { return epoch_; }
   Epsilon spent() const { return Epsilon{spent_}; }
   Epsilon lifetime() const { return Epsilon{uint64_t{lifetime_} << 28}; }
@@ -164,16 +170,21 @@ CutResults violations_under_power_cuts(uint32_t cuts, MakeLedger make) {
   uint32_t random = 0x1234567u;
   CutResults results;
   Acknowledged acked;
+  bool provisioned = false;  // the factory's provisioning was acknowledged
   for (uint32_t cut = 0; cut < cuts; ++cut) {
     if (cut % 500 == 0) {
       flash.format();
       acked = {};
+      provisioned = false;
     }
     const PowerCut when = static_cast<PowerCut>(next_random(random) % 3);
     flash.cut_power(next_random(random) % 24, when);
     {
       auto ledger = make(flash);
-      if (ledger.open() == LedgerResult::ok) {
+      LedgerResult opened = ledger.open();
+      if (opened == LedgerResult::not_provisioned && !provisioned) opened = ledger.provision();
+      if (opened == LedgerResult::ok) {
+        provisioned = true;
         for (int op = 0; op < 12 && flash.powered(); ++op) {
           const bool roll = next_random(random) % 4 == 0;
           const LedgerResult r = roll ? ledger.roll_epoch() : ledger.charge(eps(1 + next_random(random) % 3));
@@ -193,7 +204,9 @@ CutResults violations_under_power_cuts(uint32_t cuts, MakeLedger make) {
     results.power_lost += flash.powered() ? 0u : 1u;
     flash.power_on();
     auto after = make(flash);
-    if (after.open() != LedgerResult::ok) {
+    const LedgerResult reopened = after.open();
+    if (reopened == LedgerResult::not_provisioned && !provisioned) continue;  // cut while provisioning
+    if (reopened != LedgerResult::ok) {
       ++results.violations;  // a ledger that cannot be read again
       continue;
     }
@@ -216,6 +229,7 @@ struct RecordLedger {  // a Record and the ledger over it, as a device holds the
   explicit RecordLedger(EmulatedFlash& flash) : record(flash, 0, 2), ledger(record, eps(40)) {}
   RecordLedger(const RecordLedger&) = delete;
   LedgerResult open() { return ledger.open(); }
+  LedgerResult provision() { return ledger.provision(0, 0, Epsilon{0}, Epsilon{0}); }
   LedgerResult charge(Epsilon e) { return ledger.charge(e); }
   LedgerResult roll_epoch() { return ledger.roll_epoch(); }
   uint32_t epoch() const { return ledger.epoch(); }
@@ -243,4 +257,213 @@ TEST(the_check_catches_a_ledger_rewritten_in_place) {
   tinyldp::test::print(" violations in ");
   tinyldp::test::print_u64(r.power_lost);
   tinyldp::test::print(" power cuts\n");
+}
+
+TEST(open_never_creates_a_ledger_and_provisioning_is_explicit) {
+  EmulatedFlash flash(memory, geometry);
+  flash.format();
+  Record<EmulatedFlash> record(flash, 0, 2);
+  Ledger ledger(record, eps(8));
+  const uint32_t erases = flash.counters().erases;
+  CHECK(ledger.open() == LedgerResult::not_provisioned);
+  CHECK(ledger.open() == LedgerResult::not_provisioned);  // and nothing was written meanwhile
+  CHECK_EQ(flash.counters().erases, erases);
+  CHECK(!ledger.is_open());
+  CHECK(ledger.charge(eps(1)) == LedgerResult::not_open);
+  // After a loss: the registry's epoch and generation, the epoch counted as spent.
+  CHECK(ledger.provision(41, 3, eps(8), eps(100)) == LedgerResult::ok);
+  CHECK(ledger.is_open());
+  CHECK_EQ(ledger.epoch(), 41u);
+  CHECK_EQ(ledger.generation(), 3u);
+  CHECK_EQ(ledger.remaining().q32, 0u);
+  CHECK(ledger.charge(Epsilon{1}) == LedgerResult::budget_exhausted);
+  // A readable ledger is never provisioned over.
+  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::already_provisioned);
+  CHECK(!ledger.is_open());
+  CHECK(ledger.open() == LedgerResult::ok);
+  CHECK_EQ(ledger.epoch(), 41u);
+  CHECK_EQ(ledger.lifetime().q32, eps(100).q32);
+  CHECK(tinyldp::to_string(LedgerResult::not_provisioned)[0] == 'p');
+}
+
+TEST(epochs_move_forward_any_distance_in_one_write) {
+  EmulatedFlash flash(memory, geometry);
+  flash.format();
+  Record<EmulatedFlash> record(flash, 0, 2);
+  Ledger ledger(record, eps(4));
+  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
+  CHECK(ledger.charge(eps(4)) == LedgerResult::ok);
+  uint32_t before = flash.counters().erases;
+  CHECK(ledger.advance_epoch(1) == LedgerResult::ok);
+  const uint32_t one_epoch = flash.counters().erases - before;
+  CHECK_EQ(ledger.spent().q32, 0u);
+  before = flash.counters().erases;
+  CHECK(ledger.advance_epoch(1000001) == LedgerResult::ok);  // 10^6 epochs
+  CHECK_EQ(flash.counters().erases - before, one_epoch);      // the same one write
+  CHECK_EQ(one_epoch, 4u);  // write_both: two slots of two sectors each
+  CHECK_EQ(ledger.epoch(), 1000001u);
+  before = flash.counters().erases;
+  CHECK(ledger.advance_epoch(7) == LedgerResult::ok);  // an older epoch changes nothing
+  CHECK(ledger.advance_epoch(1000001) == LedgerResult::ok);
+  CHECK_EQ(flash.counters().erases, before);
+  CHECK_EQ(ledger.epoch(), 1000001u);
+  CHECK(ledger.roll_epoch() == LedgerResult::ok);
+  CHECK_EQ(ledger.epoch(), 1000002u);
+  CHECK(ledger.advance_epoch(~uint32_t{0}) == LedgerResult::ok);
+  CHECK(ledger.roll_epoch() == LedgerResult::bad_epoch);  // no wrap back to epoch 0
+  CHECK_EQ(ledger.epoch(), ~uint32_t{0});
+  Record<EmulatedFlash> again(flash, 0, 2);
+  Ledger reopened(again, eps(4));
+  CHECK(reopened.open() == LedgerResult::ok);
+  CHECK_EQ(reopened.epoch(), ~uint32_t{0});
+}
+
+TEST(a_report_is_checked_before_it_is_charged) {
+  EmulatedFlash flash(memory, geometry);
+  flash.format();
+  Record<EmulatedFlash> record(flash, 0, 2);
+  Ledger ledger(record, eps(100));
+  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
+  constexpr tinyldp::TwoStageRr m = tinyldp::TwoStageRr::make_chain(
+      tinyldp::UeStage::oue, tinyldp::UeStage::sue, Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1),
+      tinyldp::TwoStageRr::one_hot(16));
+  const tinyldp::test::TestMemoKey key{5, 0, true}, unprovisioned{5, 0, false};
+  const tinyldp::TwoStageRr unconfigured{};
+  const uint32_t erases = flash.counters().erases;
+  CHECK(ledger.charge_memo(0, m, key, 16) == LedgerResult::bad_report);  // k = 16: out of the domain
+  CHECK(ledger.charge_memo(0, m, key, ~uint32_t{0}) == LedgerResult::bad_report);
+  CHECK(ledger.charge_memo(0, unconfigured, key, 3) == LedgerResult::bad_report);
+  CHECK(ledger.charge_memo(0, m, unprovisioned, 3) == LedgerResult::key_not_provisioned);
+  CHECK_EQ(ledger.spent().q32, 0u);  // nothing spent…
+  CHECK_EQ(ledger.charges(), 0u);
+  CHECK_EQ(flash.counters().erases, erases);  // …nothing written
+  CHECK(ledger.charge_memo(0, m, key, 15) == LedgerResult::ok);
+  CHECK_EQ(ledger.spent().q32, m.epsilon_infinity().q32);
+  // Memos under an older generation than the ledger's are refused.
+  const tinyldp::test::TestMemoKey newer{5, 2, true}, older{5, 1, true};
+  CHECK(ledger.charge_memo(0, m, newer, 15) == LedgerResult::ok);
+  CHECK_EQ(ledger.generation(), 2u);
+  CHECK(ledger.charge_memo(0, m, older, 15) == LedgerResult::stale_generation);
+  CHECK_EQ(ledger.charges(), 2u);
+}
+
+namespace {
+
+// The ledger's state as a test compares it.
+struct Totals {
+  uint32_t epoch, generation, charges;
+  uint64_t spent, lifetime;
+};
+Totals totals(const Ledger& l) {
+  return {l.epoch(), l.generation(), l.charges(), l.spent().q32, l.lifetime().q32};
+}
+bool same(const Totals& a, const Totals& b) {
+  return a.epoch == b.epoch && a.generation == b.generation && a.charges == b.charges &&
+         a.spent == b.spent && a.lifetime == b.lifetime;
+}
+
+struct DamageCount {
+  uint32_t cases = 0, right = 0, refused = 0, wrong = 0;
+};
+
+// Opens the ledger on the damaged flash: right (the acknowledged totals, and the next charge
+// adds to them), refused (not_provisioned / storage_failed: nothing reported), or wrong.
+void classify(EmulatedFlash& flash, const Totals& acked, DamageCount& count) {
+  Record<EmulatedFlash> record(flash, 0, 2);
+  Ledger ledger(record, eps(40));
+  const LedgerResult r = ledger.open();
+  ++count.cases;
+  if (r == LedgerResult::not_provisioned || r == LedgerResult::storage_failed) {
+    ++count.refused;
+    if (ledger.charge(eps(1)) != LedgerResult::not_open) ++count.wrong;  // a refusal is final
+    return;
+  }
+  if (r != LedgerResult::ok || !same(totals(ledger), acked)) {
+    ++count.wrong;
+    return;
+  }
+  ++count.right;
+}
+
+}  // namespace
+
+TEST(no_damage_to_either_slot_resets_or_rolls_back_the_ledger) {
+  // A ledger with three acknowledged charges (the last one a memo under generation 1): each
+  // byte of each slot's record (header and payload) in turn flipped in one bit, inverted, and
+  // erased (0xFF); then the same byte in both slots at once; then each slot wholly erased, and
+  // both. Damage to one slot must read the acknowledged totals (before the fix the newest slot
+  // alone held the last charge: damaging it rolled the charge back); damage to both must be
+  // refused (before the fix a blank record was a new ledger at zero).
+  EmulatedFlash flash(memory, geometry);
+  flash.format();
+  Totals acked{};
+  {
+    Record<EmulatedFlash> record(flash, 0, 2);
+    Ledger ledger(record, eps(40));
+    CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
+    CHECK(ledger.charge(eps(3)) == LedgerResult::ok);
+    CHECK(ledger.advance_epoch(2) == LedgerResult::ok);
+    CHECK(ledger.charge(eps(2)) == LedgerResult::ok);
+    CHECK(ledger.charge_memoized(1, 0xABCDEF, 1, eps(5)) == LedgerResult::ok);
+    acked = totals(ledger);
+  }
+  uint8_t saved[sizeof memory];
+  for (size_t i = 0; i < sizeof memory; ++i) saved[i] = memory[i];
+  const uint32_t slot_bytes = 2 * geometry.sector_size;
+  const uint32_t record_bytes = Record<EmulatedFlash>::header_bytes + Ledger::record_bytes;
+  const auto restore = [&] {
+    for (size_t i = 0; i < sizeof memory; ++i) memory[i] = saved[i];
+    flash.power_on();
+  };
+  const auto damage = [](uint8_t b, int mode) -> uint8_t {
+    return mode == 0 ? static_cast<uint8_t>(b ^ 0x01u) : mode == 1 ? static_cast<uint8_t>(~b) : 0xFFu;
+  };
+  DamageCount one_slot, both_slots;
+  for (uint32_t slot = 0; slot < 2; ++slot)
+    for (uint32_t i = 0; i < record_bytes; ++i)
+      for (int mode = 0; mode < 3; ++mode) {
+        restore();
+        uint8_t& b = memory[slot * slot_bytes + i];
+        b = damage(b, mode);
+        classify(flash, acked, one_slot);
+      }
+  for (uint32_t i = 0; i < record_bytes; ++i)
+    for (int mode = 0; mode < 3; ++mode) {
+      restore();
+      for (uint32_t slot = 0; slot < 2; ++slot) {
+        uint8_t& b = memory[slot * slot_bytes + i];
+        b = damage(b, mode);
+      }
+      classify(flash, acked, both_slots);
+    }
+  for (uint32_t erased = 0; erased < 3; ++erased) {  // slot 0, slot 1, both
+    restore();
+    for (uint32_t slot = 0; slot < 2; ++slot)
+      if (erased == slot || erased == 2)
+        for (uint32_t i = 0; i < slot_bytes; ++i) memory[slot * slot_bytes + i] = 0xFF;
+    classify(flash, acked, erased == 2 ? both_slots : one_slot);
+  }
+  CHECK_EQ(one_slot.cases, 2 * record_bytes * 3 + 2);
+  CHECK_EQ(one_slot.wrong, 0u);
+  CHECK_EQ(one_slot.right, one_slot.cases);  // one good slot always holds the acknowledged totals
+  CHECK_EQ(both_slots.wrong, 0u);
+  CHECK(both_slots.refused >= record_bytes);  // some bytes (padding, the erased ones) do not matter
+  // A refused ledger stays refused until the explicit provisioning step.
+  restore();
+  for (uint32_t i = 0; i < 2 * slot_bytes; ++i) memory[i] = 0xFF;
+  Record<EmulatedFlash> record(flash, 0, 2);
+  Ledger lost(record, eps(40));
+  CHECK(lost.open() == LedgerResult::not_provisioned);
+  CHECK(lost.provision(acked.epoch, acked.generation, eps(40), Epsilon{acked.lifetime}) == LedgerResult::ok);
+  CHECK(lost.charge(Epsilon{1}) == LedgerResult::budget_exhausted);  // the epoch counts as spent
+  restore();
+  tinyldp::test::print("    ledger damage: ");
+  tinyldp::test::print_u64(one_slot.cases + both_slots.cases);
+  tinyldp::test::print(" cases, ");
+  tinyldp::test::print_u64(one_slot.right + both_slots.right);
+  tinyldp::test::print(" read the acknowledged totals, ");
+  tinyldp::test::print_u64(one_slot.refused + both_slots.refused);
+  tinyldp::test::print(" refused, ");
+  tinyldp::test::print_u64(one_slot.wrong + both_slots.wrong);
+  tinyldp::test::print(" wrong (reset or rolled back)\n");
 }

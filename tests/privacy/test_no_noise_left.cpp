@@ -122,6 +122,7 @@ struct RecordingMemoKey {
   }
   uint32_t cohort(uint32_t cohorts) const { return device_key.cohort(cohorts); }
   uint32_t generation() const { return device_key.generation(); }
+  bool provisioned() const { return device_key.provisioned(); }
 };
 static_assert(MemoKey<RecordingMemoKey>);
 

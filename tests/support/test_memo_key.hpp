@@ -42,12 +42,21 @@ class CountedMemoDraws {
 struct TestMemoKey {
   uint64_t seed = 1;
   uint32_t gen = 0;
+  bool is_provisioned = true;  // false: the state of a key whose record could not be read
   TestMemoStream memo_stream(uint32_t attribute, uint32_t value) const {
     return {port::InsecureTestSource(seed * 0x9E3779B97F4A7C15u + uint64_t{attribute} * 0xD6E8FEB86659FD93u +
                                      (uint64_t{gen} << 32) + value + 1)};
   }
   uint32_t cohort(uint32_t cohorts) const { return static_cast<uint32_t>(seed % cohorts); }
   uint32_t generation() const { return gen; }
+  bool provisioned() const { return is_provisioned; }
+  // The privacy ledger's keyed tag of a value (memo_key.hpp's memo_value_tag): here the first two
+  // words of the value's stream — keyed by seed and generation, like the real one.
+  uint64_t memo_value_tag(uint32_t attribute, uint32_t value) const {
+    TestMemoStream s = memo_stream(attribute, value);
+    const uint64_t high = s.next_word();
+    return high << 32 | s.next_word();
+  }
 };
 static_assert(MemoKey<TestMemoKey>);
 

@@ -140,6 +140,7 @@ class OneBitMean {
   // A report of `value` (≤ m): α and the memo from `key`, the flip from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
+    if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     return detail::privatize_with_device_draw(
         key, memo_attribute_word(), [&](auto& offsets) { return rounding_offset(offsets); },
         [&](uint32_t alpha) { return grid_index(in_range(value), alpha); },

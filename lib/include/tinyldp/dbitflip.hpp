@@ -194,6 +194,7 @@ class DBitFlip {
   // A report of `value` (≤ m): α, S and the memo from `key`, the flips from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
+    if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     return detail::privatize_with_device_draw(
         key, memo_attribute_word(), [&](auto& draws) { return device_draw(draws); },
         [&](const DeviceDraw& d) { return slot(rounding().index(rounding().clamped(value), d.alpha), d); },

@@ -169,6 +169,7 @@ class Loloha {
   // A report of `value` (< d): the seed and the memo from `key`, the fresh stage from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
+    if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     return detail::privatize_with_device_draw(
         key, memo_attribute_word(), [](auto& seeds) { return hash_seed(seeds); },
         [&](uint32_t seed) { return local_hash(seed, value, range()); },

@@ -231,6 +231,9 @@ class LongitudinalGrr {
 
   constexpr uint32_t domain() const { return chain_.range(); }
   constexpr uint32_t attribute() const { return attribute_; }
+  // Whether privatize would report `value` (configured, value < k): the privacy ledger asks
+  // before it charges (charge_memo).
+  constexpr bool accepts(uint32_t value) const { return epsilon_infinity().q32 != 0 && value < domain(); }
   // The memos' attribute word (memo.hpp): key.memo_stream(memo_attribute_word(), value).
   constexpr uint32_t memo_attribute_word() const {
     return memo_attribute(wire::MechanismId::lgrr, attribute_);
@@ -269,6 +272,7 @@ class LongitudinalGrr {
   // A report of `value` (< k) with its memo keyed by `key`; the fresh stage draws from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
+    if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     auto stream = key.memo_stream(memo_attribute_word(), value);
     MemoDraws<decltype(stream)> memo(stream);
     return privatize_with_memo(value, memo, rng, report);

@@ -10,15 +10,20 @@
 // instructions; the stream is a PRF, so nothing is lost by the unused bits.) The
 // key also fixes the device's cohort among m (Bloom encodings), gives keyed 64-bit tags of
 // values for the privacy ledger (privacy_ledger.hpp), and names its generation (the re-key
-// counter that reports carry). The port is port/entropy/chacha20_drbg/…/memo_key.hpp
+// counter that reports carry), and says whether it was provisioned: a key that was not (never
+// provisioned, or its record could not be read) would draw its memos from the all-zero key,
+// which anyone can compute, so every memoized privatize refuses it (Status::key_not_provisioned,
+// an all-zero report) before it draws anything. The port is port/entropy/chacha20_drbg/…/memo_key.hpp
 // (ChaCha20 under the device secret, kept in a storage Record); tests substitute keys whose
 // streams they enumerate. Cost: nothing of its own.
 #ifndef TINYLDP_MEMO_HPP
 #define TINYLDP_MEMO_HPP
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tinyldp/entropy.hpp"
+#include "tinyldp/status.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp {
@@ -33,7 +38,26 @@ concept MemoKey = requires(const K& key, uint32_t attribute, uint32_t value, uin
   requires MemoStream<decltype(key.memo_stream(attribute, value))>;
   requires is_same_type<decltype(key.cohort(cohorts)), uint32_t>;
   requires is_same_type<decltype(key.generation()), uint32_t>;
+  requires is_same_type<decltype(key.provisioned()), bool>;
 };
+
+// The first step of every memoized privatize: true (the report zeroed; return
+// Status::key_not_provisioned) when `key` is not provisioned. Whether a key is provisioned is
+// public (the device's state, not its value), so it may decide a branch.
+template <MemoKey Key, class Report>
+constexpr bool refuse_unprovisioned(const Key& key, Report& report) {
+  if (key.provisioned()) return false;
+  report = Report{};
+  return true;
+}
+// The same for a report written into a buffer of n bytes (null: nothing to zero).
+template <MemoKey Key>
+constexpr bool refuse_unprovisioned(const Key& key, uint8_t* report, size_t n) {
+  if (key.provisioned()) return false;
+  if (report != nullptr)
+    for (size_t i = 0; i < n; ++i) report[i] = 0;
+  return true;
+}
 
 // The attribute word of a memo's PRF input: the mechanism's wire id in the top byte, the
 // attribute index (< 2^24) below it. Two memoized mechanisms given one attribute index on a

@@ -11,19 +11,35 @@
 // values × ε∞, which bounds what all reports reveal. A new memo key generation (re-keying)
 // forgets the tags: every memo is new.
 //
-// Epochs are a monotonic counter that only roll_epoch() advances (by one); there is no way to
-// set it, so a clock that is wrong or reset cannot refill the budget. The per-epoch cap
-// bounds what an epoch may spend; the lifetime total never decreases.
+// Epochs are a monotonic counter that only moves forward (roll_epoch: by one; advance_epoch:
+// to a later epoch in one write, however far); there is no way to move it back, so a clock
+// that is reset cannot refill the budget. The per-epoch cap bounds what an epoch may spend;
+// the lifetime total never decreases. The ledger also keeps the memo key generation of its
+// last memoized charge and refuses a charge under an older one (stale_generation): a key
+// provisioned again after a loss must take a later generation (memo_key.hpp), which the
+// collector then sees.
 //
-// The order that makes it safe: charge() makes the new totals durable *before* it answers ok,
-// and the caller privatizes and sends only after ok. A report that would exceed the cap is
-// refused (budget_exhausted) and nothing is written; a storage failure (power cut included)
-// answers storage_failed and no report may be sent. After a power cut the ledger holds the
-// totals before or after the interrupted charge, never less than any total that was
-// acknowledged (tests/port/test_privacy_ledger: 10^4 random cut points).
-// Cost: RAM sizeof(PrivacyLedger<D, A>) = 56 + 8·A bytes (test_context_sizes) plus the Record; a charge that
-// changes the totals is one Record write (one slot erase, 28 + 8·A bytes programmed); a
-// repeated memoized value costs no write. No heap, no floating point.
+// The order that makes it safe: charge_memo() checks that the report would be made (the key
+// provisioned, the mechanism configured, the value in its domain) *before* it charges — a
+// report that would be refused costs nothing —; a charge makes the new totals durable *before*
+// it answers ok, and the caller privatizes and sends only after ok. A report that would
+// exceed the cap is refused (budget_exhausted) and nothing is written; a storage failure
+// (power cut included) answers storage_failed and no report may be sent.
+//
+// What storage damage can do (tests/core/test_privacy_ledger, every byte of both slots
+// corrupted or erased): nothing silent. open() never creates a ledger: a record with no
+// readable ledger (blank, erased, corrupt in both slots) is not_provisioned and the device
+// reports nothing until the explicit provisioning step, provision(epoch, generation, spent,
+// lifetime) — at the factory zeros; after a loss the fleet registry's epoch and generation,
+// with the current epoch counted as spent (spent = cap). Every write goes to both slots
+// (Record::write_both), so at rest both hold the last acknowledged totals: damage confined to
+// one slot reads those totals from the other, never an older charge. After a power cut the
+// ledger holds the totals before or after the interrupted charge, never less than any total
+// that was acknowledged (10^4 random cut points).
+// Cost: RAM sizeof(PrivacyLedger<D, A>) = 56 + 8·A bytes (test_context_sizes) plus the Record;
+// a charge that changes the totals is one Record::write_both (two slot erases, 2 × (28 + 8·A)
+// bytes programmed), and so is moving forward any number of epochs; a repeated memoized value
+// costs no write. No heap, no floating point.
 #ifndef TINYLDP_PRIVACY_LEDGER_HPP
 #define TINYLDP_PRIVACY_LEDGER_HPP
 
@@ -43,6 +59,13 @@ enum class [[nodiscard]] LedgerResult : uint8_t {
   storage_failed,    // the ledger could not be read or made durable: send nothing
   not_open,          // open() has not succeeded
   bad_attribute,     // attribute index ≥ the ledger's attribute slots
+  not_provisioned,      // the record holds no readable ledger (blank, erased, corrupt): provision()
+  already_provisioned,  // provision() refused: the record holds a readable ledger
+  bad_report,           // charge_memo: the mechanism would refuse the report (not configured,
+                        // value out of its domain): nothing charged
+  key_not_provisioned,  // charge_memo: the memo key is not provisioned: nothing charged
+  stale_generation,     // a memo generation older than the ledger's: nothing charged
+  bad_epoch,            // roll_epoch past the last epoch (2^32 − 1)
 };
 
 constexpr const char* to_string(LedgerResult r) {
@@ -52,6 +75,12 @@ constexpr const char* to_string(LedgerResult r) {
     case LedgerResult::storage_failed: return "privacy ledger storage failed";
     case LedgerResult::not_open: return "privacy ledger not open";
     case LedgerResult::bad_attribute: return "attribute outside the ledger's slots";
+    case LedgerResult::not_provisioned: return "privacy ledger not provisioned (blank, erased or corrupt)";
+    case LedgerResult::already_provisioned: return "privacy ledger already provisioned";
+    case LedgerResult::bad_report: return "the report would be refused (configuration or value): nothing charged";
+    case LedgerResult::key_not_provisioned: return "memo key not provisioned: nothing charged";
+    case LedgerResult::stale_generation: return "memo key generation older than the ledger's";
+    case LedgerResult::bad_epoch: return "no epoch after the last one";
   }
   return "unknown ledger result";
 }
@@ -69,20 +98,41 @@ class PrivacyLedger {
   // `cap`: the most ε one epoch may spend.
   PrivacyLedger(Record<Device>& record, Epsilon cap) : record_(record), cap_(cap) {}
 
-  // Loads the totals (a blank record: a new device, everything zero, written once).
+  // Loads the totals. Never creates them: a record without a readable ledger is
+  // not_provisioned (provision() is the explicit step); one that cannot be read, or holds
+  // something that is not a ledger of this size, is storage_failed.
   LedgerResult open() {
     open_ = false;
+    state_ = State{};
     uint8_t bytes[record_bytes];
     size_t length = 0;
     const StorageResult r = record_.read(bytes, sizeof bytes, &length);
-    if (r == StorageResult::not_found) {
-      State fresh{};
-      if (!store(fresh)) return LedgerResult::storage_failed;
-    } else if (r != StorageResult::ok || length != record_bytes) {
-      return LedgerResult::storage_failed;  // unreadable or not a ledger: never start over
-    } else {
-      decode(bytes, state_);
+    if (r == StorageResult::not_found) return LedgerResult::not_provisioned;
+    if (r != StorageResult::ok || length != record_bytes) return LedgerResult::storage_failed;
+    decode(bytes, state_);
+    open_ = true;
+    return LedgerResult::ok;
+  }
+
+  // The explicit provisioning step, only where open() answers not_provisioned: at the factory
+  // provision(0, 0, Epsilon{0}, Epsilon{0}); after the record was lost, the epoch and memo
+  // generation the fleet registry last saw from the device, spent = cap() (the interrupted
+  // epoch counts as spent) and its lifetime as the registry knows it. Durable in both slots
+  // before it answers ok; the ledger is then open.
+  LedgerResult provision(uint32_t epoch, uint32_t generation, Epsilon spent, Epsilon lifetime) {
+    const LedgerResult r = open();
+    if (r == LedgerResult::ok) {
+      open_ = false;
+      state_ = State{};
+      return LedgerResult::already_provisioned;
     }
+    if (r != LedgerResult::not_provisioned) return r;
+    State fresh{};
+    fresh.epoch = epoch;
+    fresh.generation = generation;
+    fresh.spent = spent.q32;
+    fresh.lifetime = lifetime.q32 > spent.q32 ? lifetime.q32 : spent.q32;
+    if (!store(fresh)) return LedgerResult::storage_failed;
     open_ = true;
     return LedgerResult::ok;
   }
@@ -103,6 +153,7 @@ class PrivacyLedger {
                                Epsilon epsilon_infinity) {
     if (!open_) return LedgerResult::not_open;
     if (attribute >= Attributes) return LedgerResult::bad_attribute;
+    if (generation < state_.generation) return LedgerResult::stale_generation;
     State next = state_;
     if (next.generation != generation) {  // a new key: every memo is new
       next.generation = generation;
@@ -117,17 +168,44 @@ class PrivacyLedger {
     return store(next) ? LedgerResult::ok : LedgerResult::storage_failed;
   }
 
+  // A memoized report of `value` by `mechanism` under `key`, in slot `attribute`: checked
+  // first — the key provisioned (else key_not_provisioned), the mechanism configured and the
+  // value in its domain (mechanism.accepts(value), else bad_report) — and only then charged as
+  // charge_memoized(attribute, the key's tag of the value, the key's generation, the
+  // mechanism's ε∞). A refused report costs nothing. (Whether the value is in the domain is
+  // made public by the refusal, as privatize's status makes it: it may decide this branch.)
+  template <class Mechanism, class Key>
+  LedgerResult charge_memo(uint32_t attribute, const Mechanism& mechanism, const Key& key,
+                           uint32_t value) {
+    if (!open_) return LedgerResult::not_open;
+    if (!key.provisioned()) return LedgerResult::key_not_provisioned;
+    if (!mechanism.accepts(value)) return LedgerResult::bad_report;
+    return charge_memoized(attribute, key.memo_value_tag(mechanism.memo_attribute_word(), value),
+                           key.generation(), mechanism.epsilon_infinity());
+  }
+
   // Starts the next epoch: its spending starts at zero. Durable before it answers ok.
   LedgerResult roll_epoch() {
     if (!open_) return LedgerResult::not_open;
+    if (state_.epoch == ~uint32_t{0}) return LedgerResult::bad_epoch;
+    return advance_epoch(state_.epoch + 1u);
+  }
+
+  // Moves forward to `epoch` (its spending starts at zero) in one write, however many epochs
+  // that skips; an epoch that is not later than the current one changes nothing (ok, no write).
+  LedgerResult advance_epoch(uint32_t epoch) {
+    if (!open_) return LedgerResult::not_open;
+    if (epoch <= state_.epoch) return LedgerResult::ok;
     State next = state_;
-    ++next.epoch;
+    next.epoch = epoch;
     next.spent = 0;
     return store(next) ? LedgerResult::ok : LedgerResult::storage_failed;
   }
 
   bool is_open() const { return open_; }
   uint32_t epoch() const { return state_.epoch; }
+  // The memo key generation of the last memoized charge (or the provisioned one).
+  uint32_t generation() const { return state_.generation; }
   Epsilon cap() const { return cap_; }
   Epsilon spent() const { return Epsilon{state_.spent}; }
   Epsilon remaining() const { return Epsilon{cap_.q32 > state_.spent ? cap_.q32 - state_.spent : 0}; }
@@ -160,7 +238,7 @@ class PrivacyLedger {
     put_le(bytes + 16, next.lifetime);
     put_le(bytes + 24, next.charges);
     for (uint32_t a = 0; a < Attributes; ++a) put_le(bytes + 28 + 8 * a, next.tags[a]);
-    if (record_.write(bytes, sizeof bytes) != StorageResult::ok) {
+    if (record_.write_both(bytes, sizeof bytes) != StorageResult::ok) {
       open_ = false;  // what is stored is unknown until the next open()
       return false;
     }

@@ -117,6 +117,8 @@ class RecordRr {
   template <MemoKey Key, class Rng>
   Status privatize(const uint32_t* values, const Key& key, Rng& rng, uint8_t* report,
                    size_t report_size) const {
+    if (refuse_unprovisioned(key, report, report_size < report_bytes() ? report_size : report_bytes()))
+      return Status::key_not_provisioned;
     return each_attribute(values, report, report_size, [&](uint32_t j, uint8_t* at, size_t room) {
       return attr_[j].privatize(values[j], key, rng, at, room);
     });

@@ -21,6 +21,7 @@ enum class [[nodiscard]] Status : uint8_t {
   entropy_not_ready,      // a non-blocking source had no entropy yet; try again later
   entropy_failed,         // the source failed (health test, hardware error); final until reset
   entropy_not_supported,  // the source cannot serve this kind of request (e.g. from an ISR)
+  key_not_provisioned,    // a memoized report's memo key was never provisioned or not loaded
 };
 
 constexpr const char* to_string(Status s) {
@@ -34,6 +35,7 @@ constexpr const char* to_string(Status s) {
     case Status::entropy_not_ready: return "entropy not ready";
     case Status::entropy_failed: return "entropy failed";
     case Status::entropy_not_supported: return "entropy not supported";
+    case Status::key_not_provisioned: return "memo key not provisioned";
   }
   return "unknown status";
 }

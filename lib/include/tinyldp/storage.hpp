@@ -13,6 +13,11 @@
 //    power cut at any point leaves the old value or the new one, never a mix: a torn slot
 //    fails its CRC (or its magic) and the other slot wins. Mounting picks the valid slot with
 //    the larger sequence number (serial arithmetic, so the 32-bit counter may wrap).
+// A record whose loss would reset privacy state (the memo key, the privacy ledger) is written
+// with write_both(): the value goes to one slot and then to the other, so at rest both slots
+// hold it and damage to either one — any byte corrupted or erased — still reads the newest
+// value from the other; a power cut in between leaves the new value in one slot (and the call
+// fails, so nothing was acknowledged). The price: two slot writes per change.
 // Reads return not_found when neither slot holds a valid copy. On any result but ok, the
 // caller's read buffer holds no bytes of the record (what was read is zeroed). Storage calls
 // may take milliseconds (a flash erase) and are never made from an interrupt handler.
@@ -212,6 +217,13 @@ class Record {
     length_ = n;
     mounted_ = true;
     return StorageResult::ok;
+  }
+
+  // The same value written to both slots in turn (see the top of this file): on ok both hold
+  // it; on an error a later read returns this value or the previous one.
+  StorageResult write_both(const uint8_t* data, size_t length) {
+    const StorageResult r = write(data, length);
+    return r == StorageResult::ok ? write(data, length) : r;
   }
 
   // Sequence number of the newest copy (0: none; after a mount).

@@ -211,6 +211,12 @@ class TwoStageRr {
   }
 
   constexpr const Encoding& encoding() const { return enc_; }
+  // Whether privatize would report `value`: the mechanism configured, the value in its domain
+  // (one-hot: < k; Bloom: any). The privacy ledger asks before it charges (charge_memo); the
+  // answer is the one privatize's status would make public.
+  constexpr bool accepts(uint32_t value) const {
+    return eps_inf_.q32 != 0 && enc_.bits >= 1 && (enc_.kind == MemoEncoding::bloom || value < enc_.bits);
+  }
   constexpr uint32_t bits() const { return enc_.bits; }
   constexpr Dyadic p1() const { return p1_; }
   constexpr Dyadic q1() const { return q1_; }
@@ -284,6 +290,8 @@ class TwoStageRr {
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
                    size_t report_size) const {
+    if (refuse_unprovisioned(key, report, report_size < report_bytes() ? report_size : report_bytes()))
+      return Status::key_not_provisioned;
     auto stream = key.memo_stream(memo_attribute_word(), value);
     MemoDraws<decltype(stream)> memo(stream);
     const uint32_t cohort = enc_.kind == MemoEncoding::bloom ? key.cohort(enc_.cohorts) : 0u;

@@ -14,15 +14,23 @@
 // and increments the generation, durably, before the new key is used: every memo is new,
 // and the collector, which sees the generation in each report, accounts ε∞ per key.
 //
-// Provisioning (load_or_provision_memo_key) loads the key if the record holds one and creates
-// it otherwise: a reboot never replaces the secret. A storage failure leaves the key
-// unprovisioned (memo_stream then still works but `provisioned()` is false; the ledger and the
-// firmware refuse to report without it).
+// Boot loads the key (load_memo_key) and never creates one: a record that holds no readable
+// key — never provisioned, erased, or corrupt in both slots — is not_provisioned, the key stays
+// unprovisioned and every memoized report refuses it (Status::key_not_provisioned). A key is
+// created only by the explicit provisioning step, provision_memo_key(…, generation, …): at the
+// factory with generation 0; after a loss with a generation above every one the device has
+// reported under, so the collector sees the re-key — the larger of the privacy ledger's
+// generation + 1 (the ledger keeps the generation of its last memoized charge in its own
+// record: a second copy; it refuses charges under an older generation) and the fleet
+// registry's (the highest generation the collector has counted for the device, + 1).
+// provision_memo_key refuses a record that still holds a readable key (already_provisioned):
+// replacing a key is re-keying. Every write goes to both slots (Record::write_both), so damage
+// to one slot at rest never brings back an older key or generation.
 // Keep the record in storage the threat model treats as secret: whoever reads the key can
 // recompute every memo, that is, undo the permanent randomized response.
 // Cost: RAM sizeof(MemoKey) = 40 bytes; a memo stream object 88 bytes on 32-bit targets, 96 on
 // 64-bit hosts (test_context_sizes; its
-// block buffer included, on the stack during a report); one ChaCha20 block per 16 memo words. Storage: a Record with a 36-byte payload (key, generation).
+// block buffer included, on the stack during a report); one ChaCha20 block per 16 memo words. Storage: a Record with a 36-byte payload (key, generation), each write to both slots (two slot erases).
 #ifndef TINYLDP_PORT_MEMO_KEY_HPP
 #define TINYLDP_PORT_MEMO_KEY_HPP
 
@@ -135,9 +143,11 @@ class MemoKey {
 
 enum class MemoKeyResult : uint8_t {
   ok = 0,
-  not_provisioned,   // the record holds no key (or something that is not one)
+  not_provisioned,   // the record holds no readable key (never provisioned, erased, corrupt)
   storage_failed,    // the record could not be read or written: the key is not usable
   generator_failed,  // the DRBG was not seeded or failed
+  already_provisioned,   // provision_memo_key: the record holds a readable key (re-key instead)
+  generation_exhausted,  // rekey_memo_key: the generation is at its last value (2^32 − 1)
 };
 
 // Loads the key from `record`.
@@ -172,7 +182,7 @@ MemoKeyResult store_new_key(ChaCha20Drbg& drbg, Record<D>& record, uint32_t gene
     result = MemoKeyResult::generator_failed;
   } else {
     put_le(stored + memo_key_bytes, generation);
-    if (record.write(stored, sizeof stored) != StorageResult::ok)
+    if (record.write_both(stored, sizeof stored) != StorageResult::ok)
       result = MemoKeyResult::storage_failed;
     else
       key.set(stored, generation);
@@ -183,12 +193,17 @@ MemoKeyResult store_new_key(ChaCha20Drbg& drbg, Record<D>& record, uint32_t gene
 }
 }  // namespace memo_key_detail
 
-// At boot: the stored key, or — only when the record holds none — a new one (generation 0).
+// The explicit provisioning step (see the top of this file): a new key with `generation`, made
+// durable in both slots before it is used — only when the record holds no readable key
+// (load_memo_key answers not_provisioned). A readable key is left as it is
+// (already_provisioned; `key` wiped: load it); a read error is storage_failed.
 template <StorageDevice D>
-MemoKeyResult load_or_provision_memo_key(ChaCha20Drbg& drbg, Record<D>& record, MemoKey& key) {
-  const MemoKeyResult r = load_memo_key(record, key);
-  if (r != MemoKeyResult::not_provisioned) return r;
-  return memo_key_detail::store_new_key(drbg, record, 0, key);
+MemoKeyResult provision_memo_key(ChaCha20Drbg& drbg, Record<D>& record, uint32_t generation,
+                                 MemoKey& key) {
+  MemoKeyResult r = load_memo_key(record, key);
+  if (r == MemoKeyResult::not_provisioned) return memo_key_detail::store_new_key(drbg, record, generation, key);
+  key.wipe();
+  return r == MemoKeyResult::ok ? MemoKeyResult::already_provisioned : r;
 }
 
 // A new key with the next generation: every value gets a fresh memo (and a fresh ε∞). Until
@@ -196,6 +211,7 @@ MemoKeyResult load_or_provision_memo_key(ChaCha20Drbg& drbg, Record<D>& record, 
 template <StorageDevice D>
 MemoKeyResult rekey_memo_key(ChaCha20Drbg& drbg, Record<D>& record, MemoKey& key) {
   if (!key.provisioned()) return MemoKeyResult::not_provisioned;
+  if (key.generation() == ~uint32_t{0}) return MemoKeyResult::generation_exhausted;
   return memo_key_detail::store_new_key(drbg, record, key.generation() + 1u, key);
 }
 
