@@ -325,8 +325,10 @@ tinyldp_storage_result flash_program(void* c, uint32_t address, const uint8_t* d
   for (size_t i = 0; i < n; ++i) f->bytes[address + i] &= data[i];
   return TINYLDP_STORAGE_OK;
 }
+uint32_t sector_erases = 0;  // every sector erase of every Flash (the ledger's epoch test counts them)
 tinyldp_storage_result flash_erase(void* c, uint32_t sector) {
   Flash* f = static_cast<Flash*>(c);
+  ++sector_erases;
   for (size_t i = 0; i < 256; ++i) f->bytes[sector * 256 + i] = 0xFF;
   return TINYLDP_STORAGE_OK;
 }
@@ -759,4 +761,219 @@ TEST(ledger_charges_each_mechanism_memoizing_one_value) {
         tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_SUE, 0, 3));
   CHECK_EQ(tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_SUE, 0, 3),
            keys.cpp_key.memo_value_tag(memo_attribute(wire::MechanismId::l_sue, 0), 3));
+}
+
+// The ledger checks a report before it charges: a value outside the mechanism's domain, an
+// unconfigured mechanism or an unprovisioned key costs nothing and writes nothing (before the
+// fix tinyldp_ledger_charge_memo charged ε∞ for each, and the report was then refused). A memo
+// generation older than the ledger's is refused.
+TEST(ledger_checks_a_report_before_it_charges) {
+  BothKeys keys;
+  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
+                                         {256, 4, 4, 0xFF}};
+  tinyldp_record record;
+  CHECK_EQ(tinyldp_record_init(&record, &device, 2, 1), TINYLDP_STORAGE_OK);
+  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
+  tinyldp_two_stage_rr l_osue;
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE,
+                                                two, one, &encoding),
+           TINYLDP_STATUS_OK);
+  tinyldp_two_stage_rr unconfigured{};
+  tinyldp_memo_key unprovisioned;
+  tinyldp_memo_key_init(&unprovisioned);
+  tinyldp_ledger ledger;
+  tinyldp_ledger_init(&ledger, &record, 100 * one);
+  CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
+  static uint8_t before[sizeof flashes[0].bytes];
+  for (size_t i = 0; i < sizeof before; ++i) before[i] = flashes[0].bytes[i];
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 16), TINYLDP_LEDGER_BAD_REPORT);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 0xFFFFFFFFu), TINYLDP_LEDGER_BAD_REPORT);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &unconfigured, &keys.c_key, 3), TINYLDP_LEDGER_BAD_REPORT);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &unprovisioned, 3),
+           TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, nullptr, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
+  CHECK_EQ(tinyldp_ledger_spent_q32(&ledger), 0u);
+  CHECK_EQ(tinyldp_ledger_charges(&ledger), 0u);
+  CHECK(bytes_equal(before, flashes[0].bytes, sizeof before));  // nothing written
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 15), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charges(&ledger), 1u);
+  // Generations: a later one is a new key (every memo new); an older one is refused.
+  CHECK_EQ(tinyldp_ledger_charge_memoized(&ledger, 1, 0x1234, 5, one), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_generation(&ledger), 5u);
+  CHECK_EQ(tinyldp_ledger_charge_memoized(&ledger, 1, 0x1234, 4, one), TINYLDP_LEDGER_STALE_GENERATION);
+  CHECK_EQ(tinyldp_ledger_charges(&ledger), 2u);
+  CHECK_EQ(tinyldp_ledger_result_string(TINYLDP_LEDGER_BAD_REPORT)[0], 't');
+  CHECK_EQ(tinyldp_ledger_result_string(TINYLDP_LEDGER_STALE_GENERATION)[0], 'm');
+}
+
+TEST(ledger_moves_any_number_of_epochs_in_one_write) {
+  const tinyldp_storage_device device = blank_device(flashes[0]);
+  tinyldp_record record;
+  CHECK_EQ(tinyldp_record_init(&record, &device, 2, 1), TINYLDP_STORAGE_OK);
+  tinyldp_ledger ledger;
+  tinyldp_ledger_init(&ledger, &record, one);
+  CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge(&ledger, one), TINYLDP_LEDGER_OK);
+  uint32_t start = sector_erases;
+  CHECK_EQ(tinyldp_ledger_advance_epoch(&ledger, 1), TINYLDP_LEDGER_OK);
+  const uint32_t one_epoch = sector_erases - start;
+  start = sector_erases;
+  CHECK_EQ(tinyldp_ledger_advance_epoch(&ledger, 100001), TINYLDP_LEDGER_OK);  // 10^5 epochs
+  CHECK_EQ(sector_erases - start, one_epoch);
+  CHECK_EQ(one_epoch, 2u);  // both slots, one sector each
+  CHECK_EQ(tinyldp_ledger_epoch(&ledger), 100001u);
+  CHECK_EQ(tinyldp_ledger_spent_q32(&ledger), 0u);
+  start = sector_erases;
+  CHECK_EQ(tinyldp_ledger_advance_epoch(&ledger, 5), TINYLDP_LEDGER_OK);  // backwards: nothing
+  CHECK_EQ(sector_erases, start);
+  CHECK_EQ(tinyldp_ledger_epoch(&ledger), 100001u);
+  CHECK_EQ(tinyldp_ledger_advance_epoch(&ledger, 0xFFFFFFFFu), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_roll_epoch(&ledger), TINYLDP_LEDGER_BAD_EPOCH);
+}
+
+namespace {
+// What a boot on (possibly damaged) flashes[0] finds: the key in sectors 0–1 and the ledger in
+// 2–3. right: the acknowledged key (generation, tag) and totals; refused: NOT_PROVISIONED or
+// STORAGE_FAILED and nothing reported; anything else is wrong.
+struct Boot {
+  uint32_t right = 0, refused = 0, wrong = 0;
+};
+void boot_and_classify(uint32_t generation, uint64_t tag, uint64_t spent, uint32_t charges,
+                       Boot& key_count, Boot& ledger_count) {
+  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
+                                         {256, 4, 4, 0xFF}};
+  tinyldp_record key_record, ledger_record;
+  CHECK_EQ(tinyldp_record_init(&key_record, &device, 0, 1), TINYLDP_STORAGE_OK);
+  CHECK_EQ(tinyldp_record_init(&ledger_record, &device, 2, 1), TINYLDP_STORAGE_OK);
+  tinyldp_memo_key key;
+  const tinyldp_memo_key_result k = tinyldp_memo_key_load(&key, &key_record);
+  if (k == TINYLDP_MEMO_KEY_OK) {
+    const bool same = tinyldp_memo_key_generation(&key) == generation &&
+                      tinyldp_memo_key_value_tag(&key, TINYLDP_MECHANISM_L_OSUE, 0, 3) == tag;
+    ++(same ? key_count.right : key_count.wrong);
+  } else {
+    const bool refused = (k == TINYLDP_MEMO_KEY_NOT_PROVISIONED || k == TINYLDP_MEMO_KEY_STORAGE_FAILED) &&
+                         tinyldp_memo_key_provisioned(&key) == 0;
+    ++(refused ? key_count.refused : key_count.wrong);
+  }
+  tinyldp_ledger ledger;
+  tinyldp_ledger_init(&ledger, &ledger_record, 8 * one);
+  const tinyldp_ledger_result l = tinyldp_ledger_open(&ledger);
+  if (l == TINYLDP_LEDGER_OK) {
+    const bool same = tinyldp_ledger_spent_q32(&ledger) == spent && tinyldp_ledger_charges(&ledger) == charges &&
+                      tinyldp_ledger_generation(&ledger) == generation;
+    ++(same ? ledger_count.right : ledger_count.wrong);
+  } else {
+    const bool refused = (l == TINYLDP_LEDGER_NOT_PROVISIONED || l == TINYLDP_LEDGER_STORAGE_FAILED) &&
+                         tinyldp_ledger_charge(&ledger, 1) == TINYLDP_LEDGER_NOT_OPEN;
+    ++(refused ? ledger_count.refused : ledger_count.wrong);
+  }
+}
+}  // namespace
+
+// Corrupt or erased storage never resets privacy state (through the C API): every byte of the
+// memo key's and the ledger's records, in either slot and in both, flipped in one bit or
+// erased (0xFF); then each record wholly erased. Damage to one slot reads the acknowledged
+// state (before the fix the newest slot alone held the re-key and the last charge); damage to
+// both is refused (before the fix a boot provisioned a new key of generation 0, and an erased
+// ledger started over at zero spent). After a loss, the explicit step under a later
+// generation, which the reports then carry.
+TEST(damaged_key_and_ledger_records_are_read_right_or_refused) {
+  BothKeys keys;
+  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
+                                         {256, 4, 4, 0xFF}};
+  tinyldp_record ledger_record;
+  CHECK_EQ(tinyldp_record_init(&ledger_record, &device, 2, 1), TINYLDP_STORAGE_OK);
+  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
+  tinyldp_two_stage_rr l_osue;
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE,
+                                                two, one, &encoding),
+           TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_memo_key_rekey(&keys.c_key, &keys.c_record, &keys.c_drbg), TINYLDP_MEMO_KEY_OK);
+  tinyldp_ledger ledger;
+  tinyldp_ledger_init(&ledger, &ledger_record, 8 * one);
+  CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 1, &l_osue, &keys.c_key, 4), TINYLDP_LEDGER_OK);
+  const uint32_t generation = tinyldp_memo_key_generation(&keys.c_key);
+  const uint64_t tag = tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_OSUE, 0, 3);
+  const uint64_t spent = tinyldp_ledger_spent_q32(&ledger);
+  const uint32_t charges = tinyldp_ledger_charges(&ledger);
+  CHECK_EQ(generation, 1u);
+  CHECK_EQ(charges, 2u);
+  static uint8_t saved[sizeof flashes[0].bytes];
+  for (size_t i = 0; i < sizeof saved; ++i) saved[i] = flashes[0].bytes[i];
+  const auto restore = [] {
+    for (size_t i = 0; i < sizeof saved; ++i) flashes[0].bytes[i] = saved[i];
+  };
+  // The records' bytes in each slot (header + payload), then the same in both slots.
+  const uint32_t spans[2][2] = {{0, 16 + 36}, {512, 16 + TINYLDP_LEDGER_RECORD_BYTES}};
+  Boot one_key, one_ledger, both_key, both_ledger;
+  uint32_t cases = 0;
+  for (const auto& span : spans)
+    for (uint32_t i = 0; i < span[1]; ++i)
+      for (int erase = 0; erase < 2; ++erase)
+        for (uint32_t slots = 1; slots <= 3; ++slots) {  // slot 0, slot 1, both
+          restore();
+          for (uint32_t s = 0; s < 2; ++s)
+            if (slots & (1u << s)) {
+              uint8_t& b = flashes[0].bytes[span[0] + s * 256 + i];
+              b = erase ? 0xFF : static_cast<uint8_t>(b ^ 0x01u);
+            }
+          ++cases;
+          Boot& k = slots == 3 && span[0] == 0 ? both_key : one_key;
+          Boot& l = slots == 3 && span[0] == 512 ? both_ledger : one_ledger;
+          boot_and_classify(generation, tag, spent, charges, k, l);
+        }
+  for (uint32_t region = 0; region < 2; ++region) {  // each record wholly erased
+    restore();
+    for (uint32_t i = 0; i < 512; ++i) flashes[0].bytes[region * 512 + i] = 0xFF;
+    ++cases;
+    boot_and_classify(generation, tag, spent, charges, region == 0 ? both_key : one_key,
+                      region == 1 ? both_ledger : one_ledger);
+  }
+  CHECK_EQ(cases, 2u * 3 * (16 + 36 + 16 + TINYLDP_LEDGER_RECORD_BYTES) + 2);
+  CHECK_EQ(one_key.wrong + one_ledger.wrong + both_key.wrong + both_ledger.wrong, 0u);
+  CHECK_EQ(one_key.refused + one_ledger.refused, 0u);  // one good slot always suffices
+  CHECK(both_key.refused > 36 && both_ledger.refused > 92);
+  // A boot after the key record was lost: refused, the report too, until the explicit step —
+  // under the ledger's generation + 1, which the report's header then carries.
+  restore();
+  for (uint32_t i = 0; i < 512; ++i) flashes[0].bytes[i] = 0xFF;
+  tinyldp_record key_record;  // as after a reboot
+  CHECK_EQ(tinyldp_record_init(&key_record, &device, 0, 1), TINYLDP_STORAGE_OK);
+  tinyldp_memo_key key;
+  CHECK_EQ(tinyldp_memo_key_load(&key, &key_record), TINYLDP_MEMO_KEY_NOT_PROVISIONED);
+  InsecureTestSource noise(4);
+  const tinyldp_entropy_source source = to_c_source(noise);
+  uint8_t frame[32];
+  size_t written = 0;
+  CHECK_EQ(tinyldp_two_stage_rr_report(&l_osue, 3, &key, &source, nullptr, frame, sizeof frame, &written),
+           TINYLDP_STATUS_KEY_NOT_PROVISIONED);
+  CHECK(all_zero(frame, sizeof frame));
+  tinyldp_record ledger_again;
+  CHECK_EQ(tinyldp_record_init(&ledger_again, &device, 2, 1), TINYLDP_STORAGE_OK);
+  tinyldp_ledger reopened;
+  tinyldp_ledger_init(&reopened, &ledger_again, 8 * one);
+  CHECK_EQ(tinyldp_ledger_open(&reopened), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&reopened, 0, &l_osue, &key, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
+  const uint32_t next = tinyldp_ledger_generation(&reopened) + 1;
+  CHECK_EQ(tinyldp_memo_key_provision(&key, &key_record, &keys.c_drbg, next), TINYLDP_MEMO_KEY_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&reopened, 0, &l_osue, &key, 3), TINYLDP_LEDGER_OK);  // a new memo: ε∞
+  CHECK_EQ(tinyldp_ledger_charges(&reopened), charges + 1);
+  const tinyldp_wire_header header = {TINYLDP_WIRE_MEMO_GENERATION, 0, 0, 0, 0};
+  CHECK_EQ(tinyldp_two_stage_rr_report(&l_osue, 3, &key, &source, &header, frame, sizeof frame, &written),
+           TINYLDP_STATUS_OK);
+  CHECK_EQ(written, size_t{TINYLDP_WIRE_FIXED_HEADER_BYTES + 4 + 2});
+  // The only optional field, right after the fixed header: the collector sees the re-key.
+  CHECK_EQ(tinyldp::get_le<uint32_t>(frame + TINYLDP_WIRE_FIXED_HEADER_BYTES), 2u);
+  tinyldp::test::print("    damaged records: ");
+  tinyldp::test::print_u64(cases);
+  tinyldp::test::print(" cases, ");
+  tinyldp::test::print_u64(one_key.right + one_ledger.right + both_key.right + both_ledger.right);
+  tinyldp::test::print(" record reads right (two reads a case: the key and the ledger), ");
+  tinyldp::test::print_u64(both_key.refused + both_ledger.refused);
+  tinyldp::test::print(" refused, ");
+  tinyldp::test::print_u64(one_key.wrong + one_ledger.wrong + both_key.wrong + both_ledger.wrong);
+  tinyldp::test::print(" wrong\n");
 }

@@ -57,7 +57,8 @@ int tinyldp_h_c99_memo(const tinyldp_storage_device* flash, uint8_t* frame, size
   size_t written = 0;
   if (tinyldp_record_init(&record, flash, 0, 1) != TINYLDP_STORAGE_OK) return 1;
   if (tinyldp_record_init(&ledger_record, flash, 2, 1) != TINYLDP_STORAGE_OK) return 2;
-  loaded = tinyldp_memo_key_load_or_provision(&memo_key, &record, &drbg);
+  if (tinyldp_memo_key_load(&memo_key, &record) != TINYLDP_MEMO_KEY_NOT_PROVISIONED) return 12;
+  loaded = tinyldp_memo_key_provision(&memo_key, &record, &drbg, 0);
   if (loaded != TINYLDP_MEMO_KEY_OK) return tinyldp_memo_key_result_string(loaded)[0];
   if (tinyldp_two_stage_rr_configure_chain(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE,
                                            TINYLDP_EPSILON_Q32(2, 1), TINYLDP_EPSILON_Q32(1, 1),
@@ -67,7 +68,9 @@ int tinyldp_h_c99_memo(const tinyldp_storage_device* flash, uint8_t* frame, size
   tinyldp_two_stage_rr_describe(&l_osue, &description);
   tinyldp_two_stage_rr_describe_memo(&l_osue, &memo);
   tinyldp_ledger_init(&ledger, &ledger_record, 2 * memo.epsilon_infinity_q32);
-  if (tinyldp_ledger_open(&ledger) != TINYLDP_LEDGER_OK) return 5;
+  if (tinyldp_ledger_open(&ledger) != TINYLDP_LEDGER_NOT_PROVISIONED ||
+      tinyldp_ledger_provision(&ledger, 0, 0, 0, 0) != TINYLDP_LEDGER_OK)
+    return 5;
   charged = tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &memo_key, 7);
   if (charged != TINYLDP_LEDGER_OK) return tinyldp_ledger_result_string(charged)[0];
   if (tinyldp_ledger_charge_memoized(&ledger, 1,
@@ -76,7 +79,8 @@ int tinyldp_h_c99_memo(const tinyldp_storage_device* flash, uint8_t* frame, size
                                      memo.epsilon_infinity_q32) != TINYLDP_LEDGER_OK ||
       tinyldp_ledger_charge(&ledger, description.realized_epsilon_q32) != TINYLDP_LEDGER_BUDGET_EXHAUSTED)
     return 6;
-  if (tinyldp_ledger_roll_epoch(&ledger) != TINYLDP_LEDGER_OK || !tinyldp_ledger_is_open(&ledger) ||
+  if (tinyldp_ledger_advance_epoch(&ledger, 1) != TINYLDP_LEDGER_OK || !tinyldp_ledger_is_open(&ledger) ||
+      tinyldp_ledger_generation(&ledger) != 0 ||
       tinyldp_ledger_epoch(&ledger) != 1 || tinyldp_ledger_spent_q32(&ledger) != 0 ||
       tinyldp_ledger_remaining_q32(&ledger) != tinyldp_ledger_cap_q32(&ledger) ||
       tinyldp_ledger_lifetime_q32(&ledger) == 0 || tinyldp_ledger_charges(&ledger) != 2)

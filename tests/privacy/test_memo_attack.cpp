@@ -56,7 +56,10 @@ void run_device(bool memoized) {
     CHECK(drbg.seed(trng) == EntropyResult::ok);
     Record<EmulatedFlash> record(flash, 0, 2);
     MemoKey key;
-    CHECK(tinyldp::port::load_or_provision_memo_key(drbg, record, key) == MemoKeyResult::ok);
+    MemoKeyResult loaded = tinyldp::port::load_memo_key(record, key);
+    if (loaded == MemoKeyResult::not_provisioned)  // a blank flash: the factory's explicit step
+      loaded = tinyldp::port::provision_memo_key(drbg, record, 0, key);
+    CHECK(loaded == MemoKeyResult::ok);
     RandomBits<ChaCha20Drbg> rng(drbg);
     uint8_t report[k / 8];
     CHECK(rappor.privatize(value, key, rng, report, sizeof report) == Status::ok);
