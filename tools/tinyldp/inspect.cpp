@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // tinyldp inspect: decode report files, one report per line — its header fields and the
-// payload's fields by name, or the reason it is rejected.
+// payload's fields by name, or the reason it is rejected; then, on stderr, how many reports came
+// with each memo key generation (a generation that moves is a re-key).
 #include <iostream>
 #include <memory>
 
 #include "cli_common.hpp"
+#include "tinyldp/collector/memo_generations.hpp"
 #include "tinyldp/collector/report_file.hpp"
 
 namespace tinyldp::tools {
@@ -21,6 +23,7 @@ int run(const std::vector<std::string>& inputs, bool json) {
     const auto& d = m.description();
     std::vector<std::uint8_t> report;
     std::uint64_t index = 0;
+    collector::MemoGenerationCounts generations;
     while (reader.next(report)) {
       ++index;
       collector::ParseResult r = collector::parse_report(report, d);
@@ -34,6 +37,7 @@ int run(const std::vector<std::string>& inputs, bool json) {
         j["rejected"] = to_string(r.error);
         status = exit_rejected;
       } else {
+        generations.add(r.report.header);
         j["mechanism"] = collector::name_of(d.id);
         for (const auto& field : collector::header_fields(r.report.header)) j[field.name] = field.value;
         for (const auto& field : m.payload_fields(r.report.payload))
@@ -49,6 +53,8 @@ int run(const std::vector<std::string>& inputs, bool json) {
       }
     }
     if (!reader.ok()) throw BadInput(path + ": " + reader.error());
+    if (!generations.counts().empty())
+      std::cerr << path << ": memo key generations: " << generations.summary() << "\n";
   }
   return status;
 }
