@@ -28,12 +28,6 @@ std::optional<Dyadic> dyadic_from(const nlohmann::json& j) {
   return Dyadic{j[0].get<std::uint64_t>(), static_cast<std::uint8_t>(bits)};
 }
 
-void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
-  std::uint8_t b[8];
-  put_le(b, v);
-  out.insert(out.end(), b, b + 8);
-}
-
 }  // namespace
 
 std::vector<std::uint32_t> checked_attribute_sizes(const std::vector<RecordAttribute>& attributes,
@@ -140,16 +134,24 @@ std::vector<std::uint8_t> RecordCounts::serialize() const {
       {"epsilon_one_q32", m.epsilon_one().q32},
       {"epsilon_infinity_q32", m.epsilon_infinity().q32}};
   const std::string text = header.dump();
-  std::vector<std::uint8_t> out(magic, magic + 8);
-  std::uint8_t len[4];
-  put_le(len, static_cast<std::uint32_t>(text.size()));
-  out.insert(out.end(), len, len + 4);
-  out.insert(out.end(), text.begin(), text.end());
-  put_u64(out, patterns_.size());
-  put_u64(out, total_);
+  // Sized once and written through a cursor: appending to a growing vector here makes GCC 12 at
+  // -O3 report a memmove past the end (-Warray-bounds) that cannot happen.
+  std::size_t size = 12 + text.size() + 16;
+  for (const auto& entry : patterns_) size += entry.first.size() + 8;
+  std::vector<std::uint8_t> out(size);
+  std::uint8_t* at = out.data();
+  std::memcpy(at, magic, 8);
+  put_le(at + 8, static_cast<std::uint32_t>(text.size()));
+  at += 12;
+  std::memcpy(at, text.data(), text.size());
+  at += text.size();
+  put_le(at, std::uint64_t{patterns_.size()});
+  put_le(at + 8, total_);
+  at += 16;
   for (const auto& [pattern, count] : patterns_) {
-    out.insert(out.end(), pattern.begin(), pattern.end());
-    put_u64(out, count);
+    std::memcpy(at, pattern.data(), pattern.size());
+    put_le(at + pattern.size(), count);
+    at += pattern.size() + 8;
   }
   return out;
 }

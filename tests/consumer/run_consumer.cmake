@@ -66,8 +66,38 @@ if(MODE STREQUAL "package" OR MODE STREQUAL "port")
 endif()
 
 step("configuring the consumer" ${CMAKE_COMMAND} -S ${project_dir} -B ${build}
-  ${options})
+  ${options} -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
 step("building the consumer" ${CMAKE_COMMAND} --build ${build} --parallel 2)
+
+# tinyldp's sources, where the consumer compiles them, get its warnings but not -Werror (that
+# is TINYLDP_WERROR, for tinyldp's own builds): another compiler or build type may warn where
+# tinyldp's CI does not, and must not stop the consumer's build.
+file(READ ${build}/compile_commands.json commands)
+string(JSON count LENGTH "${commands}")
+set(compiled 0)
+if(count GREATER 0)
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON source GET "${commands}" ${i} file)
+    string(JSON command GET "${commands}" ${i} command)
+    file(TO_CMAKE_PATH "${source}" source)
+    if(source MATCHES "^${SOURCE_DIR}/(lib|port|c|collector)/")
+      math(EXPR compiled "${compiled} + 1")
+      if(command MATCHES "-Werror")
+        message(FATAL_ERROR "the consumer's build compiles ${source} with -Werror:\n${command}")
+      endif()
+      if(NOT command MATCHES "-Wall")
+        message(FATAL_ERROR "the consumer's build compiles ${source} without tinyldp's warnings:\n${command}")
+      endif()
+    endif()
+  endforeach()
+endif()
+if(MODE STREQUAL "subdirectory" OR MODE STREQUAL "fetchcontent")
+  if(compiled EQUAL 0)
+    message(FATAL_ERROR "no tinyldp source in the consumer's compile_commands.json")
+  endif()
+  message(STATUS "${compiled} of tinyldp's sources compiled with its warnings, without -Werror")
+endif()
 
 # What was built: one <target>.dir per target with sources. Only the consumer and tinyldp's
 # libraries may be there (no tests, examples, benchmarks, tools or board code).

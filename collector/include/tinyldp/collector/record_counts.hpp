@@ -83,7 +83,19 @@ class RecordCounts {
   // Adds other's counts; false (nothing changed) if its schema differs.
   bool merge(const RecordCounts& other);
   std::uint64_t reports() const { return total_; }
-  const std::map<std::vector<std::uint8_t>, std::uint64_t>& patterns() const { return patterns_; }
+  // Report patterns in byte order (every pattern of one schema has the same length). The
+  // comparison is a plain byte loop: std::less<std::vector> inlines a memcmp whose bound GCC 12
+  // at -O3 cannot prove, and reports as -Wstringop-overread.
+  struct PatternOrder {
+    bool operator()(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) const {
+      const std::size_t n = a.size() < b.size() ? a.size() : b.size();
+      for (std::size_t i = 0; i < n; ++i)
+        if (a[i] != b[i]) return a[i] < b[i];
+      return a.size() < b.size();
+    }
+  };
+  using Patterns = std::map<std::vector<std::uint8_t>, std::uint64_t, PatternOrder>;
+  const Patterns& patterns() const { return patterns_; }
 
   std::vector<std::uint8_t> serialize() const;
   static std::optional<RecordCounts> deserialize(std::span<const std::uint8_t> bytes, std::string& error);
@@ -92,7 +104,7 @@ class RecordCounts {
 
  private:
   RecordSchema schema_;
-  std::map<std::vector<std::uint8_t>, std::uint64_t> patterns_;
+  Patterns patterns_;
   std::uint64_t total_ = 0;
 };
 
