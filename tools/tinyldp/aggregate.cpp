@@ -143,7 +143,7 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
     if (!reader.ok()) throw BadInput(path + ": " + reader.error());
     progress.finish(bytes, read);
     if (!reader.has_trailer())
-      std::cerr << "tinyldp: warning: " << path << " has no trailer (written before tinyldp 0.3): a file cut short "
+      std::cerr << "tinyldp: warning: " << path << " has no trailer (written before report files had trailers): a file cut short "
                    "at a record boundary cannot be told from a whole one\n";
     if (reader.digest().records > 0) {
       const collector::Source source{reader.digest().sum, o.epoch};

@@ -27,7 +27,7 @@ void print_summary(const std::string& path, const collector::ReportFileReader& r
   j["epochs"] = Json::array();
   for (const auto& [epoch, count] : epochs)
     j["epochs"].push_back({{"epoch", epoch ? Json(*epoch) : Json(nullptr)}, {"reports", count}});
-  j["trailer"] = reader.has_trailer() ? "verified" : "absent (written before tinyldp 0.3)";
+  j["trailer"] = reader.has_trailer() ? "verified" : "absent (written before report files had trailers)";
   if (json) {
     std::cout << j.dump() << "\n";
     return;

@@ -17,13 +17,13 @@
 // every record is still parsed strictly on its own. The header is the collector's one
 // serialized configuration: saved aggregate states embed it too.
 //
-// Completeness: files written since 0.3 carry, right after the header, a zero-length record
+// Completeness: files written now carry, right after the header, a zero-length record
 // followed by "TLDPTRL1" (the promise of a trailer) and end with a zero-length record followed
 // by the trailer, "TLDPEND1", the record count (u64) and the records' digest (u64: the sum mod
 // 2^64 of record_digest over the records, so ranges of a file can be digested apart and added).
 // A reader of such a file refuses one that ends without its trailer (cut short, even at a record
 // boundary), whose count or digest differs, or that goes on after it. A file without the promise
-// (written before 0.3) is read as before, with a warning: a cut at a record boundary cannot be
+// (written before trailers) is read as before, with a warning: a cut at a record boundary cannot be
 // seen there. The digest also identifies a file's contents: the same file given twice, or a
 // copy of it, is refused by `aggregate` (and by merges of states that counted it). Host only.
 #ifndef TINYLDP_COLLECTOR_REPORT_FILE_HPP
@@ -123,7 +123,7 @@ class ReportFileReader {
   std::uint64_t records_read() const { return records_.records; }
   // The records read so far (all of them, once next() returned false with ok()).
   const RecordsDigest& digest() const { return records_; }
-  // Whether the file promised a trailer (written since 0.3): only then is a cut detected.
+  // Whether the file promised a trailer (all files written now): only then is a cut detected.
   bool has_trailer() const { return promised_; }
 
  private:
