@@ -149,6 +149,14 @@ const std::vector<double>& em_distribution(const BayesianUpdateResult* em, std::
   return em->p;
 }
 
+double same_device_pairs(const Aggregator& aggregator) {
+  double pairs = 0;
+  for (auto r = aggregator.epochs().begin(); r != aggregator.epochs().end(); ++r)
+    for (auto s = std::next(r); s != aggregator.epochs().end(); ++s)
+      pairs += 2 * static_cast<double>(std::min(r->second, s->second));
+  return pairs;
+}
+
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
                                    double confidence, const BayesianUpdateResult* em) {
   if (aggregator.mechanism().deconvolved())  // no (p, q) channel
@@ -156,12 +164,19 @@ std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess pos
   const Channel ch = aggregator.mechanism().channel();
   const std::uint64_t n = aggregator.reports();
   const double nd = static_cast<double>(n);
+  const std::optional<MemoCovariance> memo = aggregator.mechanism().memo_covariance();
+  const double pairs = memo && aggregator.pools_epochs() ? same_device_pairs(aggregator) : 0;
   std::vector<ItemEstimate> out(aggregator.support().size());
   for (std::size_t i = 0; i < out.size() && n > 0; ++i) {
     ItemEstimate& e = out[i];
     const double count = estimate_count(aggregator.support()[i], n, ch);
     e.unbiased_frequency = count / nd;
-    e.standard_error = std::sqrt(count_variance(n, std::clamp(count, 0.0, nd), ch)) / nd;
+    double variance = count_variance(n, std::clamp(count, 0.0, nd), ch);
+    if (pairs > 0) {  // the epochs' reports of one device share its memo (epoch_series.hpp)
+      const double d = ch.p - ch.q;
+      variance += pairs * memo->per_device(std::clamp(e.unbiased_frequency, 0.0, 1.0)) / (d * d);
+    }
+    e.standard_error = std::sqrt(variance) / nd;
   }
   if (post == Postprocess::em && n > 0)
     finish_estimates(out, post, n, confidence, em_distribution(em, out.size()));

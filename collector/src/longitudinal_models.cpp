@@ -39,6 +39,11 @@ Channel composed_channel(const GrrChain& chain) {
   return {ratio(same, all), ratio(other, all)};
 }
 
+MemoCovariance chain_covariance(const GrrChain& chain, double collision) {
+  const Channel memo = channel_of(chain.memo_stage()), fresh = channel_of(chain.fresh_stage());
+  return {memo.p, memo.q, fresh.p, fresh.q, collision};
+}
+
 // --- L-GRR --------------------------------------------------------------------------------
 
 std::string LgrrModel::check_parameters(const MechanismConfig& c) {

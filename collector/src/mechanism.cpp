@@ -363,6 +363,11 @@ Channel TwoStageModel::channel() const {
   return {p1 * p2 + (1 - p1) * q2, q1 * p2 + (1 - q1) * q2};
 }
 
+std::optional<MemoCovariance> TwoStageModel::memo_covariance() const {
+  if (bloom()) return std::nullopt;  // a value sets h bits: its supports are not one bit's
+  return MemoCovariance{as_double(core.p1()), as_double(core.q1()), as_double(core.p2()), as_double(core.q2()), 0};
+}
+
 std::string TwoStageModel::fractions() const {
   return "memo: p1 = " + as_text(core.p1()) + ", q1 = " + as_text(core.q1()) + "; report: p2 = " +
          as_text(core.p2()) + ", q2 = " + as_text(core.q2());
@@ -563,6 +568,17 @@ std::optional<std::uint32_t> Mechanism::most_memos() const {
       [](const auto& m) -> std::optional<std::uint32_t> {
         if constexpr (std::decay_t<decltype(m)>::memoized)
           return m.most_memos();
+        else
+          return std::nullopt;
+      },
+      model_);
+}
+
+std::optional<MemoCovariance> Mechanism::memo_covariance() const {
+  return std::visit(
+      [](const auto& m) -> std::optional<MemoCovariance> {
+        if constexpr (std::decay_t<decltype(m)>::memoized)
+          return m.memo_covariance();
         else
           return std::nullopt;
       },

@@ -14,7 +14,18 @@ constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '2'};
 constexpr char magic_v3[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '3'};
 constexpr char magic_v4[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '4'};
 constexpr char magic_v5[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '5'};
+constexpr char promise_magic[8] = {'T', 'L', 'D', 'P', 'T', 'R', 'L', '1'};
+constexpr char trailer_magic[8] = {'T', 'L', 'D', 'P', 'E', 'N', 'D', '1'};
 constexpr std::size_t label_digest_at = report_file_header_v2_bytes;
+
+// splitmix64's finalizer: every input bit reaches every output bit.
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
 constexpr std::size_t memo_block_at = report_file_header_v3_bytes;
 }  // namespace
 
@@ -193,11 +204,53 @@ std::optional<Mechanism> parse_report_file_header(std::span<const std::uint8_t> 
   return config->mechanism;
 }
 
+std::uint64_t record_digest(std::span<const std::uint8_t> report) {
+  std::uint64_t h = mix(0x9E3779B97F4A7C15ull ^ report.size());
+  std::size_t i = 0;
+  for (; i + 8 <= report.size(); i += 8) h = mix(h ^ get_le<std::uint64_t>(report.data() + i));
+  std::uint64_t tail = 0;
+  for (std::size_t k = 0; i + k < report.size(); ++k) tail |= std::uint64_t{report[i + k]} << (8 * k);
+  return mix(h ^ tail ^ 0xD6E8FEB86659FD93ull);
+}
+
+void RecordsDigest::add(std::span<const std::uint8_t> report) {
+  ++records;
+  sum += record_digest(report);
+}
+
+std::vector<std::uint8_t> report_file_promise() {
+  std::vector<std::uint8_t> out(report_file_promise_bytes, 0);  // a zero length, then the magic
+  std::memcpy(out.data() + 2, promise_magic, 8);
+  return out;
+}
+
+bool is_report_file_promise(std::span<const std::uint8_t> bytes) {
+  return bytes.size() >= report_file_promise_bytes && bytes[0] == 0 && bytes[1] == 0 &&
+         std::memcmp(bytes.data() + 2, promise_magic, 8) == 0;
+}
+
+std::vector<std::uint8_t> report_file_trailer(const RecordsDigest& d) {
+  std::vector<std::uint8_t> out(report_file_trailer_bytes, 0);  // a zero length, the magic, count, digest
+  std::memcpy(out.data() + 2, trailer_magic, 8);
+  put_le(out.data() + 10, d.records);
+  put_le(out.data() + 18, d.sum);
+  return out;
+}
+
+std::optional<RecordsDigest> parse_report_file_trailer(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() != report_file_trailer_bytes || bytes[0] != 0 || bytes[1] != 0 ||
+      std::memcmp(bytes.data() + 2, trailer_magic, 8) != 0)
+    return std::nullopt;
+  return RecordsDigest{get_le<std::uint64_t>(bytes.data() + 10), get_le<std::uint64_t>(bytes.data() + 18)};
+}
+
 ReportFileWriter::ReportFileWriter(const std::string& path, const Mechanism& m,
                                    const LabelMappingId& labels)
     : out_(path, std::ios::binary | std::ios::trunc), labelled_(labels.has_value()) {
   const auto h = report_file_header(m, labels);
   out_.write(reinterpret_cast<const char*>(h.data()), static_cast<std::streamsize>(h.size()));
+  const auto promise = report_file_promise();
+  out_.write(reinterpret_cast<const char*>(promise.data()), static_cast<std::streamsize>(promise.size()));
 }
 
 void ReportFileWriter::set_labels(const LabelDigest& labels) {
@@ -212,15 +265,21 @@ void ReportFileWriter::set_labels(const LabelDigest& labels) {
 }
 
 bool ReportFileWriter::close() {
+  if (!out_.is_open()) return false;
+  const auto trailer = report_file_trailer(digest_);
+  out_.write(reinterpret_cast<const char*>(trailer.data()), static_cast<std::streamsize>(trailer.size()));
   out_.close();
   return static_cast<bool>(out_);
 }
 
 void ReportFileWriter::write(std::span<const std::uint8_t> report) {
-  if (report.size() > 0xFFFF) {  // a record's length is a u16: a larger report cannot be written
+  // A record's length is a u16: a larger report cannot be written; an empty one would read as
+  // the trailer.
+  if (report.empty() || report.size() > 0xFFFF) {
     out_.setstate(std::ios::failbit);
     return;
   }
+  digest_.add(report);
   std::uint8_t len[2];
   put_le(len, static_cast<std::uint16_t>(report.size()));
   out_.write(reinterpret_cast<const char*>(len), 2);
@@ -246,16 +305,50 @@ ReportFileReader::ReportFileReader(const std::string& path) : in_(path, std::ios
     return;
   }
   config_ = parse_report_file_config(h, error_);
-  if (!config_) error_ = path + ": " + error_;
+  if (!config_) {
+    error_ = path + ": " + error_;
+    return;
+  }
+  std::uint8_t promise[report_file_promise_bytes];
+  in_.read(reinterpret_cast<char*>(promise), sizeof promise);
+  promised_ = in_.gcount() == sizeof promise && is_report_file_promise(promise);
+  if (!promised_) {  // an older file: its records start right after the header
+    in_.clear();
+    in_.seekg(static_cast<std::streamoff>(size));
+  }
 }
 
 bool ReportFileReader::next(std::vector<std::uint8_t>& report) {
-  if (!ok()) return false;
+  if (!ok() || ended_) return false;
+  const std::string after = " after record " + std::to_string(records_.records);
   std::uint8_t len[2];
   in_.read(reinterpret_cast<char*>(len), 2);
-  if (in_.gcount() == 0) return false;  // clean end of file
+  if (in_.gcount() == 0) {  // end of file
+    ended_ = true;
+    if (promised_) error_ = "cut short" + after + ": the file promised a trailer and ends without it";
+    return false;
+  }
   if (in_.gcount() != 2) {
-    error_ = "truncated record length after record " + std::to_string(records_);
+    error_ = "truncated record length" + after;
+    return false;
+  }
+  if (len[0] == 0 && len[1] == 0) {  // the trailer
+    ended_ = true;
+    std::uint8_t rest[report_file_trailer_bytes];
+    rest[0] = rest[1] = 0;
+    in_.read(reinterpret_cast<char*>(rest + 2), sizeof rest - 2);
+    const auto trailer = in_.gcount() == static_cast<std::streamsize>(sizeof rest - 2)
+                             ? parse_report_file_trailer(rest)
+                             : std::nullopt;
+    if (!promised_ || !trailer) {
+      error_ = "an empty record" + after + " that is not a trailer";
+    } else if (*trailer != records_) {
+      error_ = "the trailer counts " + std::to_string(trailer->records) + " record(s) with digest " +
+               std::to_string(trailer->sum) + "; the file holds " + std::to_string(records_.records) +
+               " with digest " + std::to_string(records_.sum) + " (records lost, added or changed)";
+    } else if (in_.peek() != std::char_traits<char>::eof()) {
+      error_ = "bytes after the trailer";
+    }
     return false;
   }
   // The declared length is bounded by the mechanism's largest report: nothing proportional
@@ -263,17 +356,17 @@ bool ReportFileReader::next(std::vector<std::uint8_t>& report) {
   const std::size_t n = get_le<std::uint16_t>(len);
   const std::size_t largest = config_->mechanism.description().report_bytes(wire::known_fields);
   if (n > largest) {
-    error_ = "record " + std::to_string(records_) + " declares " + std::to_string(n) +
+    error_ = "record " + std::to_string(records_.records) + " declares " + std::to_string(n) +
              " bytes, more than any report of this mechanism (" + std::to_string(largest) + ")";
     return false;
   }
   report.resize(n);
   in_.read(reinterpret_cast<char*>(report.data()), static_cast<std::streamsize>(n));
   if (static_cast<std::size_t>(in_.gcount()) != n) {
-    error_ = "truncated record " + std::to_string(records_);
+    error_ = "truncated record " + std::to_string(records_.records);
     return false;
   }
-  ++records_;
+  records_.add(report);
   return true;
 }
 

@@ -24,6 +24,9 @@ const char* to_string(ParseError e) {
     case ParseError::nonzero_padding: return "nonzero padding bits";
     case ParseError::value_out_of_range: return "value outside the domain";
     case ParseError::missing_cohort: return "a Bloom-filter report without its cohort field";
+    case ParseError::other_epoch:
+      return "a memoized report of another epoch than the aggregate's (epochs share memos: aggregate them per "
+             "epoch, or pool them explicitly)";
   }
   return "unknown error";
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tinyldp/collector/aggregator.hpp"
+#include "tinyldp/collector/epoch_series.hpp"
 #include "tinyldp/collector/report_file.hpp"
 
 namespace tinyldp::python {
@@ -38,11 +39,16 @@ struct Reports {
   }
 };
 
-// A report file's header: the configuration it records, its size, and the file's size.
+// A report file's header: the configuration it records, where its records start and end, and
+// the file's size. A file written now promises a trailer (report_file.hpp): its records
+// start after the promise and end before the trailer, which read_file_header reads (a promised
+// file without one is cut short: refused); an older file's records run from the header to the end.
 struct FileHeader {
   collector::ReportFileConfig config;
-  std::uint64_t header_bytes = 0;
+  std::uint64_t header_bytes = 0;  // where the records start (after the promise, if any)
   std::uint64_t file_bytes = 0;
+  std::uint64_t records_end = 0;   // where they end (before the trailer, if any)
+  std::optional<collector::RecordsDigest> trailer;
   // The length of the first record (0 if the file has none): a file whose records all have it
   // splits at header_bytes + k·(2 + first_record_bytes).
   std::uint64_t first_record_bytes = 0;
@@ -61,18 +67,24 @@ struct RangeNotAtRecords : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// What reading a range produced: its aggregate, the rejected reports by reason, the records read.
+// What reading a range produced: its aggregate (per epoch), the rejected reports by reason, the
+// records read and their digest. A range that is the whole file is checked against the trailer
+// (a mismatch throws) and records the file as the series' source (aggregator.hpp's Source).
 struct RangeAggregate {
-  collector::Aggregator aggregator;
+  collector::EpochSeries series;
   std::map<std::string, std::uint64_t> rejected;
-  std::uint64_t records = 0;
+  collector::RecordsDigest digest;
+  std::uint64_t records() const { return digest.records; }
 };
 // Aggregates the records of path in [start, end) (defaults: after the header; the end of the
-// file). Throws as read_file_header, and std::invalid_argument if the range does not start after the header, a record is
+// file's records). Throws as read_file_header, and std::invalid_argument if the range is not within the records, a record is
 // broken (longer than any report of the mechanism, or cut by the end of the file), or the last
 // record crosses `end`.
 RangeAggregate aggregate_file_range(const std::string& path, std::optional<std::uint64_t> start,
                                     std::optional<std::uint64_t> end);
+// Whether a whole file's records match its trailer: throws std::invalid_argument naming the
+// file if not (nothing to check in a file written before trailers).
+void check_trailer(const std::string& where, const FileHeader& h, const collector::RecordsDigest& read);
 // Every record of the file, read whole; the same errors.
 Reports read_file_records(const std::string& path, const FileHeader& header);
 // The same from a report file held in memory (its header first).

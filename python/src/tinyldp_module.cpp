@@ -687,7 +687,39 @@ py::tuple aggregate_range(const std::string& path, std::optional<std::uint64_t> 
     py::gil_scoped_release release;
     r.emplace(aggregate_file_range(path, start, end));
   }
-  return py::make_tuple(PyAggregator{std::move(r->aggregator), nullptr}, r->rejected, r->records);
+  return py::make_tuple(std::move(r->series), r->rejected, r->records(), py::make_tuple(r->digest.records, r->digest.sum));
+}
+
+// --- the time series (epoch_series.hpp) ------------------------------------------------------
+
+using collector::EpochSeries;
+
+py::bytes serialize_series(const EpochSeries& s) { return as_bytes(s.serialize()); }
+
+EpochSeries deserialize_series(const py::bytes& b) {
+  const std::string s = b;
+  std::string error;
+  auto series = EpochSeries::deserialize({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}, error);
+  if (!series) throw py::value_error("not a valid aggregate state: " + error);
+  return std::move(*series);
+}
+
+void merge_series(EpochSeries& into, const EpochSeries& other) {
+  using Error = collector::MergeResult::Error;
+  const auto result = into.merge(other);
+  if (result) return;
+  if (result.error == Error::same_source)
+    throw py::value_error("cannot merge: both count the same report file (the same records' digest): its reports "
+                          "would count twice");
+  Aggregator a(into.mechanism(), into.labels()), b(other.mechanism(), other.labels());
+  throw py::value_error(merge_refusal(a, b, result));
+}
+
+py::dict series_epochs(const EpochSeries& s) {
+  py::dict out;
+  for (const auto& [epoch, a] : s.epochs())
+    out[epoch ? py::cast(*epoch) : py::none()] = PyAggregator{a, nullptr};
+  return out;
 }
 
 }  // namespace
@@ -864,13 +896,57 @@ PYBIND11_MODULE(_native, mod) {
     d["labels_digest"] = digest_to_python(h.config.labels);
     d["header_bytes"] = h.header_bytes;
     d["file_bytes"] = h.file_bytes;
+    d["records_end"] = h.records_end;
+    d["trailer"] = h.trailer ? py::object(py::make_tuple(h.trailer->records, h.trailer->sum)) : py::object(py::none());
     d["first_record_bytes"] = h.first_record_bytes;
     return d;
   }, py::arg("path"), "a report file's header, sizes and first record's length, without reading the records");
   mod.def("aggregate_range", &aggregate_range, py::arg("path"), py::arg("start") = py::none(),
           py::arg("end") = py::none(),
-          "(Aggregator, rejected by reason, records) of the records in [start, end); RangeNotAtRecords if the "
-          "range's last record runs past its end");
+          "(EpochSeries, rejected by reason, records, (records, digest)) of the records in [start, end) (default: "
+          "all, checked against the file's trailer); RangeNotAtRecords if the range's last record runs past its end");
+
+  py::class_<EpochSeries>(mod, "EpochSeries",
+                          "Aggregates per epoch (a time series): memoized reports of several epochs share memos")
+      .def(py::init([](const Mechanism& m, const std::optional<py::bytes>& labels) {
+             return EpochSeries(m, digest_from(labels));
+           }),
+           py::arg("mechanism"), py::arg("labels_digest") = py::none())
+      .def("ingest", [](EpochSeries& s, const py::handle& reports) {
+             const auto r = reports_from(reports);
+             std::map<std::string, std::uint64_t> rejected;
+             py::gil_scoped_release release;
+             for (std::size_t i = 0; i < r->size(); ++i)
+               if (const ParseError e = s.ingest((*r)[i]); e != ParseError::none) ++rejected[collector::to_string(e)];
+             return rejected;
+           }, py::arg("reports"), "counts valid reports into their epoch's aggregate; the rejected ones by reason")
+      .def("merge", &merge_series, py::arg("other"), "adds another series epoch by epoch; ValueError with the reason")
+      .def("epochs", &series_epochs, "{epoch (None: reports without one): Aggregator}")
+      .def("pooled", [](const EpochSeries& s) -> std::optional<PyAggregator> {
+             auto a = s.pooled();
+             if (!a) return std::nullopt;
+             return PyAggregator{std::move(*a), nullptr};
+           },
+           "every epoch in one Aggregator (memoized: standard errors that account for the shared memos), or None "
+           "where the mechanism has no model of them")
+      .def("add_source", [](EpochSeries& s, std::uint64_t digest, std::optional<std::uint32_t> epoch) {
+             return s.add_source({digest, epoch});
+           }, py::arg("digest"), py::arg("epoch") = py::none(),
+           "records a report file counted (its records' digest); False if it overlaps one already counted")
+      .def_property_readonly("sources", [](const EpochSeries& s) {
+             py::list out;
+             for (const auto& source : s.sources().list())
+               out.append(py::make_tuple(source.digest, source.epoch ? py::cast(*source.epoch) : py::none()));
+             return out;
+           })
+      .def("assume_labels", [](EpochSeries& s, const py::bytes& d) { return s.assume_labels(*digest_from(d)); })
+      .def_property_readonly("mechanism", [](const EpochSeries& s) { return s.mechanism(); })
+      .def_property_readonly("labels_digest", [](const EpochSeries& s) { return digest_to_python(s.labels()); })
+      .def_property_readonly("reports", [](const EpochSeries& s) { return s.reports(); })
+      .def("serialize", &serialize_series)
+      .def_static("deserialize", &deserialize_series, py::arg("state"),
+                  "a series' state, or any aggregate state (a series of its one epoch)")
+      .def(py::pickle(&serialize_series, &deserialize_series));
   mod.def("record_boundaries", &record_boundaries, py::arg("path"), py::arg("parts"),
           "offsets at which `parts` ranges of about equal size start (one pass over the file)");
 

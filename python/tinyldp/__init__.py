@@ -16,10 +16,10 @@ with the CLI's columns from one call.
 The C++ collector does the work (tinyldp._native); tinyldp.dask spreads report files over a
 Dask cluster. docs/python.md is the guide.
 """
-from ._native import (PARSE_ERRORS, Aggregator, Mechanism, RangeNotAtRecords, RecordCounts, ReportFile, Reports,
+from ._native import (PARSE_ERRORS, Aggregator, EpochSeries, Mechanism, RangeNotAtRecords, RecordCounts, ReportFile, Reports,
                       mechanism_names, normal_quantile_two_sided, parse_report_file, read_report_file,
                       report_file_info, write_report_file)
-from .frame import COLUMNS, Aggregate, aggregate, simulate, to_dataframe, write_reports
+from .frame import COLUMNS, Aggregate, TimeSeries, aggregate, simulate, to_dataframe, write_reports
 from .joint import estimate_joint, joint_dataframe
 from .labels import LabelMapping
 
@@ -27,7 +27,7 @@ POSTPROCESS = ("none", "clip", "norm-sub", "simplex", "em")
 
 __all__ = [
     "Aggregate", "Aggregator", "COLUMNS", "LabelMapping", "Mechanism", "PARSE_ERRORS", "POSTPROCESS",
-    "RangeNotAtRecords", "RecordCounts", "ReportFile", "Reports", "aggregate", "estimate_joint",
+    "RangeNotAtRecords", "RecordCounts", "EpochSeries", "TimeSeries", "ReportFile", "Reports", "aggregate", "estimate_joint",
     "joint_dataframe", "mechanism_names", "normal_quantile_two_sided", "parse_report_file", "read_report_file",
     "report_file_info", "simulate", "to_dataframe", "write_report_file", "write_reports",
 ]

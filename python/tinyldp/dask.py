@@ -21,8 +21,10 @@ install the tinyldp package where the workers' Python finds it (docs/dask.md).
 """
 import os
 
+import warnings
+
 from . import _native
-from .frame import Aggregate, resolve_labels
+from .frame import finish_series
 
 DEFAULT_PARTITION_BYTES = 64 << 20
 
@@ -31,7 +33,7 @@ def plan_file(path, partition_bytes=DEFAULT_PARTITION_BYTES):
     """The byte ranges [(path, start, end)] a file is cut into, assuming its records all have the
     first one's length (checked when they are read); exact ones when its size rules that out."""
     info = _native.report_file_info(path)
-    start, end = info["header_bytes"], info["file_bytes"]
+    start, end = info["header_bytes"], info["records_end"]
     record = 2 + info["first_record_bytes"]
     body = end - start
     if body == 0:
@@ -45,25 +47,31 @@ def plan_file(path, partition_bytes=DEFAULT_PARTITION_BYTES):
 def exact_plan(path, partition_bytes=DEFAULT_PARTITION_BYTES):
     """Ranges at the true record boundaries, from one pass over the file's length prefixes."""
     info = _native.report_file_info(path)
-    parts = max(1, -(-(info["file_bytes"] - info["header_bytes"]) // partition_bytes))
+    parts = max(1, -(-(info["records_end"] - info["header_bytes"]) // partition_bytes))
     starts = _native.record_boundaries(path, parts)
-    ends = starts[1:] + [info["file_bytes"]]
+    ends = starts[1:] + [info["records_end"]]
     return [(path, s, e) for s, e in zip(starts, ends)]
 
 
 def aggregate_range(path, start, end):
-    """One task: (state bytes, rejected by reason, records, what it covers)."""
-    aggregator, rejected, records = _native.aggregate_range(path, start, end)
-    return aggregator.serialize(), rejected, records, f"{path}[{start}:{end}]"
+    """One task: (state bytes, rejected by reason, records, what it covers, {path: [records,
+    digest]}) — the digest of its records, which the client adds up per file and checks against
+    the file's trailer."""
+    series, rejected, records, digest = _native.aggregate_range(path, start, end)
+    return series.serialize(), rejected, records, f"{path}[{start}:{end}]", {path: list(digest)}
 
 
 def merge_results(*results):
-    """Merges task results exactly; a state of another mechanism, parameters or label mapping is
-    refused with the reason, naming what it covers."""
+    """Merges task results exactly (per epoch: an EpochSeries); a state of another mechanism,
+    parameters or label mapping is refused with the reason, naming what it covers."""
     total = None
-    rejected, records, covered = {}, 0, []
-    for state, r, n, what in results:
-        a = _native.Aggregator.deserialize(state)
+    rejected, records, covered, digests = {}, 0, [], {}
+    for state, r, n, what, d in results:
+        for path, (count, digest) in d.items():
+            mine = digests.setdefault(path, [0, 0])
+            mine[0] += count
+            mine[1] = (mine[1] + digest) % (1 << 64)
+        a = _native.EpochSeries.deserialize(state)
         if total is None:
             total = a
         else:
@@ -75,7 +83,8 @@ def merge_results(*results):
             rejected[reason] = rejected.get(reason, 0) + count
         records += n
         covered.append(what)
-    return total.serialize(), rejected, records, covered[0] if len(covered) == 1 else f"{len(covered)} parts"
+    return (total.serialize(), rejected, records, covered[0] if len(covered) == 1 else f"{len(covered)} parts",
+            digests)
 
 
 def _tree_merge(client, futures, fan_in):
@@ -85,10 +94,11 @@ def _tree_merge(client, futures, fan_in):
     return futures[0]
 
 
-def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_in=8, labels=None):
+def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_in=8, labels=None, epochs="auto"):
     """Aggregates report files on the cluster behind `client` (default: the current
-    distributed client): an Aggregate (aggregator, labels, rejected reports by reason), equal
-    to tinyldp.aggregate(paths) — the same serialized state."""
+    distributed client): what tinyldp.aggregate(paths, epochs=…) returns — an Aggregate, or a
+    TimeSeries for memoized reports of several epochs — from the same serialized state. Each
+    file's records are checked against its trailer; a file given twice is refused."""
     from distributed import default_client, wait
 
     if isinstance(paths, (str, os.PathLike)):
@@ -96,6 +106,11 @@ def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_i
     paths = [os.fspath(p) for p in paths]
     if not paths:
         raise ValueError("nothing to aggregate: give report files")
+    seen = {}
+    for p in paths:  # the same file by two names is caught by its digest, below
+        if os.path.realpath(p) in seen:
+            raise ValueError(f"{p} is given twice (as {seen[os.path.realpath(p)]} too): every report in it would count twice")
+        seen[os.path.realpath(p)] = p
     client = client or default_client()
     plans = client.gather([client.submit(plan_file, p, partition_bytes, pure=False) for p in paths])
     futures = {p: [client.submit(aggregate_range, *r, pure=False) for r in plan] for p, plan in zip(paths, plans)}
@@ -114,6 +129,19 @@ def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_i
         plan = client.submit(exact_plan, p, partition_bytes, pure=False).result()
         futures[p] = [client.submit(aggregate_range, *r, pure=False) for r in plan]
     ordered = [f for p in paths for f in futures[p]]
-    state, rejected, _, _ = _tree_merge(client, ordered, fan_in).result()
-    total = _native.Aggregator.deserialize(state)
-    return Aggregate(total, resolve_labels(total, labels, paths[0]), rejected)
+    state, rejected, _, _, digests = _tree_merge(client, ordered, fan_in).result()
+    total = _native.EpochSeries.deserialize(state)
+    for p in dict.fromkeys(paths):  # each file once: its ranges' digests against its trailer
+        info = _native.report_file_info(p)
+        count, digest = digests.get(p, [0, 0])
+        if info["trailer"] is None:
+            warnings.warn(f"{p} has no trailer (written before report files had trailers): a file cut short at a record boundary "
+                          f"cannot be told from a whole one", stacklevel=2)
+        elif tuple(info["trailer"]) != (count, digest):
+            raise ValueError(f"{p}: the trailer counts {info['trailer'][0]} record(s) with digest {info['trailer'][1]}; "
+                             f"the file holds {count} with digest {digest} (records lost, added or changed)")
+        # A file read as one range was recorded by its task already (a whole file's range is).
+        if count > 0 and (digest, None) not in total.sources and not total.add_source(digest):
+            raise ValueError(f"{p} counts the same reports as another file given (the same records' digest): "
+                             f"given twice, every report in it would count twice")
+    return finish_series(total, rejected, labels, paths[0], epochs)

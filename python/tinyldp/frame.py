@@ -21,12 +21,19 @@ COLUMNS = ["kind", "item", "estimate", "count", "ci_low", "ci_high", "unbiased_e
 
 
 class Aggregate:
-    """An aggregator with its label mapping (when known) and the rejected reports by reason."""
+    """An aggregator with its label mapping (when known) and the rejected reports by reason;
+    `series`, when it came from report files or states, is the EpochSeries it was made of (the
+    files it counted, per epoch), whose bytes serialize() gives, as `--save-state` writes them."""
 
-    def __init__(self, aggregator, labels=None, rejected=None):
+    def __init__(self, aggregator, labels=None, rejected=None, series=None):
         self.aggregator = aggregator
         self.labels = labels
         self.rejected = dict(rejected or {})
+        self.series = series
+
+    def serialize(self):
+        """The state `tinyldp aggregate --save-state` writes for the same inputs."""
+        return (self.series or self.aggregator).serialize()
 
     @property
     def mechanism(self):
@@ -157,18 +164,87 @@ def _state_bytes(state):
         return f.read()
 
 
-def aggregate(paths=(), states=(), labels=None):
-    """Aggregates report files and saved states (bytes or paths) into one Aggregate, as `tinyldp
-    aggregate FILES --merge-state S…` does: same mechanism, parameters and label mapping, or a
-    ValueError with the reason."""
+class TimeSeries:
+    """Estimates per epoch, as `tinyldp aggregate` prints memoized reports of several epochs: a
+    device's reports of several epochs share its memo, so each epoch is estimated on its own.
+    `epochs` maps each epoch (None: reports without the field) to its Aggregate."""
+
+    def __init__(self, series, labels=None, rejected=None):
+        self.series = series
+        self.labels = labels
+        self.rejected = dict(rejected or {})
+        self.epochs = {e: Aggregate(a, labels, {}) for e, a in series.epochs().items()}
+
+    def serialize(self):
+        """The state `tinyldp aggregate --save-state` writes for the same inputs."""
+        return self.series.serialize()
+
+    @property
+    def mechanism(self):
+        return self.series.mechanism
+
+    @property
+    def reports(self):
+        return self.series.reports
+
+    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None):
+        """The CLI's time series: an `epoch` column, then each epoch's table. `truth`: a dict
+        {epoch: raw values} (each epoch's truth), as `aggregate --truth-rounds` gives it."""
+        import pandas as pd
+
+        frames = []
+        for epoch, a in self.epochs.items():
+            f = a.to_dataframe(postprocess, confidence, None if truth is None else truth[epoch])
+            f.insert(0, "epoch", epoch)
+            frames.append(f)
+        return pd.concat(frames, ignore_index=True)
+
+
+def _file_digest_check(path, records, digest, info):
+    """Warns about a file written before trailers (a cut there cannot be seen)."""
+    if info is not None and info["trailer"] is None:
+        warnings.warn(f"{path} has no trailer (written before report files had trailers): a file cut short at a record boundary "
+                      f"cannot be told from a whole one", stacklevel=4)
+
+
+def finish_series(series, rejected, labels, first_path, epochs):
+    """An Aggregate (one epoch, or the epochs pooled) or a TimeSeries, as `aggregate` decides."""
+    if epochs not in ("auto", "by-epoch", "pool"):
+        raise ValueError(f"epochs={epochs!r}: 'auto', 'by-epoch' or 'pool'")
+    parts = series.epochs()
+    m = series.mechanism
+    if len(parts) <= 1:
+        mapping = resolve_labels(series, labels, first_path)  # before the epoch's copy is taken
+        a = next(iter(series.epochs().values())) if parts else _native.Aggregator(m, series.labels_digest)
+        return Aggregate(a, mapping, rejected, series)
+    if epochs == "pool" or (epochs == "auto" and not m.memoized):
+        pooled = series.pooled()
+        if pooled is None:
+            raise ValueError(f"{m.name}: its reports of {len(parts)} epochs share memos and tinyldp has no model of "
+                             f"how they covary, so they cannot be pooled with an honest standard error: "
+                             f"aggregate them per epoch (epochs='by-epoch')")
+        mapping = resolve_labels(series, labels, first_path)
+        return Aggregate(series.pooled(), mapping, rejected, series)
+    return TimeSeries(series, resolve_labels(series, labels, first_path), rejected)
+
+
+def aggregate(paths=(), states=(), labels=None, epochs="auto"):
+    """Aggregates report files and saved states (bytes or paths), as `tinyldp aggregate FILES
+    --merge-state S…` does: same mechanism, parameters and label mapping, or a ValueError with
+    the reason; a file given twice (or counted by a state) is refused. Reports of several epochs:
+    a TimeSeries for a memoized mechanism (its epochs share memos), pooled for the others;
+    epochs="by-epoch" or "pool" chooses (pooling memoized epochs accounts for the shared memos,
+    and is refused where tinyldp cannot)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     total, rejected = None, {}
-    parts = [(p, lambda p=p: _native.aggregate_range(os.fspath(p))) for p in paths]
+    parts = [(os.fspath(p), lambda p=p: _native.aggregate_range(os.fspath(p))) for p in paths]
     parts += [(s if not isinstance(s, (bytes, bytearray)) else "a state",
-               lambda s=s: (_native.Aggregator.deserialize(_state_bytes(s)), {}, 0)) for s in states]
+               lambda s=s: (_native.EpochSeries.deserialize(_state_bytes(s)), {}, 0, None)) for s in states]
     for name, load in parts:
-        a, r, _ = load()
+        a, r, _, digest = load()
+        if digest is not None:
+            _file_digest_check(name, *digest, _native.report_file_info(name))
         for reason, count in r.items():
             rejected[reason] = rejected.get(reason, 0) + count
         if total is None:
@@ -181,13 +257,13 @@ def aggregate(paths=(), states=(), labels=None):
     if total is None:
         raise ValueError("nothing to aggregate: give report files or states")
     first = os.fspath(paths[0]) if paths else None
-    return Aggregate(total, resolve_labels(total, labels, first), rejected)
+    return finish_series(total, rejected, labels, first, epochs)
 
 
 def to_dataframe(source, postprocess="none", confidence=0.95, labels=None, truth=None, states=()):
-    """One call from report files (a path or a list), an Aggregator or an Aggregate to the
-    CLI's tidy table (see Aggregate.to_dataframe)."""
-    if isinstance(source, Aggregate):
+    """One call from report files (a path or a list), an Aggregator, an Aggregate or a TimeSeries
+    to the CLI's tidy table (see Aggregate.to_dataframe, TimeSeries.to_dataframe)."""
+    if isinstance(source, (Aggregate, TimeSeries)):
         result = source
     elif isinstance(source, _native.Aggregator):
         result = Aggregate(source, resolve_labels(source, labels))

@@ -187,7 +187,7 @@ TEST(NumericAggregator, ShardsMergeAndSerializeExactly) {
     EXPECT_EQ(merged.reports(), 3000u);
     EXPECT_EQ(merged.support(), whole.support());
     const auto bytes = whole.serialize();
-    EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 8), "TLDPAGG3");
+    EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 8), "TLDPAGG4");
     EXPECT_EQ(std::string(bytes.begin() + 8, bytes.begin() + 16), "TLDPREP2");  // its record
     std::string error;
     const auto back = Aggregator::deserialize(bytes, error);

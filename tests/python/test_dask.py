@@ -56,7 +56,7 @@ def test_two_workers_give_the_clis_state_bit_for_bit(client, cli, shards):
     # Small ranges: many tasks per file, a three-level merge tree, and the mixed file re-planned.
     for partition_bytes in (4096, 1 << 20):
         result = tinyldp.dask.aggregate(paths, client=client, partition_bytes=partition_bytes, fan_in=3)
-        assert result.aggregator.serialize() == expected, partition_bytes
+        assert result.serialize() == expected, partition_bytes
         assert result.reports == j["reports"] == 23000 and result.rejected == {}
         assert result.labels == tinyldp.LabelMapping.read(f"{paths[0]}.labels")
         e = result.estimate("norm-sub")
@@ -71,8 +71,8 @@ def test_the_plan_cuts_uniform_files_arithmetically_and_mixed_ones_exactly(shard
     info = tinyldp.report_file_info(paths[0])
     record = 2 + info["first_record_bytes"]
     plan = tinyldp.dask.plan_file(paths[0], 100 * record)
-    assert [s for _, s, _ in plan] == list(range(info["header_bytes"], info["file_bytes"], 100 * record))
-    assert plan[-1][2] == info["file_bytes"]
+    assert [s for _, s, _ in plan] == list(range(info["header_bytes"], info["records_end"], 100 * record))
+    assert plan[-1][2] == info["records_end"] == info["file_bytes"] - 26  # the trailer after the records
     # The mixed file's size divides by its first record's length, so the arithmetic cut is tried
     # and some range finds out it is wrong; the exact plan reads.
     guessed = tinyldp.dask.plan_file(paths[3], 4096)
@@ -85,12 +85,13 @@ def test_the_plan_cuts_uniform_files_arithmetically_and_mixed_ones_exactly(shard
             first_error = error
             break
     assert isinstance(first_error, tinyldp.RangeNotAtRecords), first_error
-    whole, _, _ = tinyldp._native.aggregate_range(paths[3])
+    whole, _, _, _ = tinyldp._native.aggregate_range(paths[3])
     total = None
     for path, s, e in tinyldp.dask.exact_plan(paths[3], 4096):
-        part, _, _ = tinyldp._native.aggregate_range(path, s, e)
+        part, _, _, _ = tinyldp._native.aggregate_range(path, s, e)
         total = part if total is None else (total.merge(part) or total)
-    assert total.serialize() == whole.serialize()
+    assert ({e: a.serialize() for e, a in total.epochs().items()} ==
+            {e: a.serialize() for e, a in whole.epochs().items()})
 
 
 def test_a_shard_of_other_parameters_is_refused_naming_it(client, shards, tmp_path):
@@ -100,3 +101,25 @@ def test_a_shard_of_other_parameters_is_refused_naming_it(client, shards, tmp_pa
     tinyldp.write_report_file(str(tmp_path / "other.tldp"), other, reports)
     with pytest.raises(ValueError, match=r"other\.tldp.*different mechanisms or parameters"):
         tinyldp.dask.aggregate([paths[0], str(tmp_path / "other.tldp")], client=client)
+
+
+def test_epochs_and_repeated_files_as_in_one_process(client, cli, shards, tmp_path):
+    """Memoized reports of several epochs come back as the same TimeSeries as tinyldp.aggregate
+    (every epoch's state bit for bit); a file given twice is refused; a cut file is refused."""
+    _, paths = shards
+    with pytest.raises(ValueError, match="twice"):
+        tinyldp.dask.aggregate([paths[0], paths[0]], client=client, partition_bytes=4096)
+    values = tmp_path / "v.txt"
+    values.write_text("\n".join(str(i % 6) for i in range(900)) + "\n")
+    cli("simulate", "-m", "l-grr", "-e", 2, "--epsilon-one", 1, "-d", 6, "-i", values, "-o", tmp_path / "g.tldp",
+        "--rounds", 3, "--seed", 2)
+    local = tinyldp.aggregate(tmp_path / "g.tldp")
+    spread = tinyldp.dask.aggregate([str(tmp_path / "g.tldp")], client=client, partition_bytes=1024)
+    assert isinstance(spread, tinyldp.TimeSeries) and sorted(spread.epochs) == [0, 1, 2]
+    assert spread.serialize() == local.serialize()
+    pooled = tinyldp.dask.aggregate([str(tmp_path / "g.tldp")], client=client, partition_bytes=1024, epochs="pool")
+    assert pooled.reports == 2700
+    data = (tmp_path / "g.tldp").read_bytes()
+    (tmp_path / "cut.tldp").write_bytes(data[:-26])  # the trailer gone
+    with pytest.raises(ValueError, match="cut short"):
+        tinyldp.dask.aggregate([str(tmp_path / "cut.tldp")], client=client)

@@ -98,16 +98,19 @@ def test_broken_files_say_why(tmp_path):
     tinyldp.write_report_file(str(path), m, r)
     data = path.read_bytes()
     (tmp_path / "cut.tldp").write_bytes(data[:-3])
-    with pytest.raises(ValueError, match="truncated record at byte"):
+    with pytest.raises(ValueError, match="cut short: the file promised a trailer"):
         tinyldp.read_report_file(str(tmp_path / "cut.tldp"))
-    with pytest.raises(ValueError, match="truncated record at byte"):
+    with pytest.raises(ValueError, match="cut short: the file promised a trailer"):
         tinyldp.parse_report_file(data[:-3])
+    old = data[:40] + data[50:-26]  # as written before trailers (no promise, no trailer), then cut in a record
+    with pytest.raises(ValueError, match="truncated record at byte"):
+        tinyldp.parse_report_file(old[:-3])
     with pytest.raises(ValueError, match="bad magic"):
         tinyldp.parse_report_file(b"not a report file at all")
     with pytest.raises(FileNotFoundError, match="cannot open .*nosuch.tldp: No such file"):
         tinyldp.read_report_file(str(tmp_path / "nosuch.tldp"))
     big = bytearray(data)
-    big[40:42] = (5000).to_bytes(2, "little")  # a record longer than any OUE report
+    big[50:52] = (5000).to_bytes(2, "little")  # a record longer than any OUE report (after the promise)
     with pytest.raises(ValueError, match="declares 5000 bytes, more than any report"):
         tinyldp.parse_report_file(bytes(big))
 
@@ -120,15 +123,17 @@ def test_byte_ranges_split_only_at_record_boundaries(tmp_path):
                             [plain[i] for i in range(400, 800)])
     path = str(tmp_path / "mixed.tldp")
     tinyldp.write_report_file(path, m, mixed)
-    whole, rejected, records = tinyldp._native.aggregate_range(path)
+    whole, rejected, records, digest = tinyldp._native.aggregate_range(path)
     assert (rejected, records, whole.reports) == ({}, 1600, 1600)
+    assert tinyldp.report_file_info(path)["trailer"] == digest and whole.sources == [(digest[1], None)]
     starts = tinyldp._native.record_boundaries(path, 5)
     assert len(starts) == 5 and starts[0] == tinyldp.report_file_info(path)["header_bytes"]
-    ends = starts[1:] + [tinyldp.report_file_info(path)["file_bytes"]]
-    total = tinyldp.Aggregator(m)
+    ends = starts[1:] + [tinyldp.report_file_info(path)["records_end"]]
+    total = tinyldp.EpochSeries(m)
     for s, e in zip(starts, ends):
-        part, _, _ = tinyldp._native.aggregate_range(path, s, e)
+        part, _, _, _ = tinyldp._native.aggregate_range(path, s, e)
         total.merge(part)
+    assert total.add_source(digest[1])  # the ranges make up the file: the client records it
     assert total.serialize() == whole.serialize()
     # A cut one byte off a boundary: the range's last record runs past its end.
     with pytest.raises(tinyldp.RangeNotAtRecords, match="does not end at a record boundary"):

@@ -13,6 +13,8 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from cli_harness import old_state, report_file, split_report_file
+
 TINYLDP = sys.argv[1]
 failures = 0
 
@@ -97,7 +99,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(both == merged, "merged shard states give the same estimates")
     # A saved state is untrusted input: a report count that would overflow on merging, and a
     # non-canonical configuration, are refused with the reason (docs/cli.md).
-    state = bytearray(open(path("a.state"), "rb").read())
+    state = bytearray(old_state(open(path("a.state"), "rb").read()))
     reports_at = len(state) - 8 * 8 - 8  # k-RR over 8 items: 8 support counts after the count
     state[reports_at:reports_at + 8] = (2 ** 64 - 3).to_bytes(8, "little")
     open(path("huge.state"), "wb").write(bytes(state))
@@ -107,7 +109,7 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("0\n1\n1\n0\n1\n")
     run("simulate", "-m", "rr", "-e", "1", "-d", 2, "-i", path("bits.txt"), "-o", path("rr.tldp"), "--seed", 1)
     run("aggregate", path("rr.tldp"), "--save-state", path("rr.state"))
-    state = bytearray(open(path("rr.state"), "rb").read())
+    state = bytearray(old_state(open(path("rr.state"), "rb").read()))
     state[8 + 17:8 + 21] = (12345).to_bytes(4, "little")  # its record's domain: rr's is 2 (not in its digest)
     open(path("odd.state"), "wb").write(bytes(state))
     err = run("aggregate", "--merge-state", path("odd.state"), expect=2).stderr
@@ -181,9 +183,10 @@ with tempfile.TemporaryDirectory() as tmp:
           f"inspect text line: {lines[1]}")
     values_seen = [int(l.rsplit("value=", 1)[1]) for l in lines]
     check(all(0 <= v < 8 for v in values_seen) and len(set(values_seen)) == 8, "inspect: k-RR values in range")
-    data = bytearray(open(path("krr.tldp"), "rb").read())
-    data[40 + 2 + 3] ^= 0xFF  # first record, a digest byte
-    open(path("damaged.tldp"), "wb").write(data)
+    header, records = split_report_file(open(path("krr.tldp"), "rb").read())
+    first = bytearray(records[0])
+    first[3] ^= 0xFF  # first record, a digest byte
+    open(path("damaged.tldp"), "wb").write(report_file(header, [bytes(first)] + records[1:]))
     p = run("inspect", path("damaged.tldp"), expect=3)
     check("rejected" in p.stdout.splitlines()[0], "inspect names a rejected report")
     p = run("aggregate", path("damaged.tldp"), expect=3)
@@ -240,8 +243,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(run("aggregate", path("sd_seed0.tldp"), path("sd_seed1.tldp")).stdout ==
           run("aggregate", "--merge-state", path("sd1.state"), "--merge-state", path("sd0.state")).stdout,
           "sd: merged states give the same estimates")
-    check(open(path("sd0.state"), "rb").read(16) == b"TLDPAGG3TLDPREP2",
-          "numeric aggregate state is version 3 holding the version-2 configuration record")
+    check(old_state(open(path("sd0.state"), "rb").read())[:16] == b"TLDPAGG3TLDPREP2",
+          "numeric aggregate state holds the version-2 configuration record")
     check("another mechanism" in run("aggregate", path("sd_seed0.tldp"), path("sd2.tldp"), expect=2).stderr,
           "sd files of other levels do not mix")
     # plan: sd with L = 2 is binary RR of a randomly rounded value: worst-case mean SE
@@ -269,9 +272,10 @@ with tempfile.TemporaryDirectory() as tmp:
     lines = run("inspect", path("dlaplace2.tldp")).stdout.splitlines()
     seen = [int(l.rsplit("value=", 1)[1]) for l in lines]
     check(len(seen) == len(ages) and all(10 <= v <= 70 for v in seen), "inspect dlaplace: values in range")
-    data = bytearray(open(path("dlaplace2.tldp"), "rb").read())
-    data[64 + 2 + 2] ^= 0x10  # first record, a digest byte (after the 64-byte header)
-    open(path("damaged_dl.tldp"), "wb").write(data)
+    header, records = split_report_file(open(path("dlaplace2.tldp"), "rb").read())
+    first = bytearray(records[0])
+    first[2] ^= 0x10  # first record, a digest byte
+    open(path("damaged_dl.tldp"), "wb").write(report_file(header, [bytes(first)] + records[1:]))
     check("digest mismatch" in run("aggregate", path("damaged_dl.tldp"), expect=3).stderr, "dlaplace: rejected record")
     for args, needle in [
         (("plan", "-m", "sd", "-e", "1"), "sd needs a value range with hi above lo (got [0, 0])"),

@@ -9,20 +9,14 @@ import os
 import re
 import tempfile
 
-from cli_harness import check, finish, run
+from cli_harness import check, finish, run, split_report_file
 
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
 def reports(tldp):
-    """The number of records in a report file (header size from its magic)."""
-    data = open(tldp, "rb").read()
-    at = {b"TLDPREP1": 40, b"TLDPREP2": 64, b"TLDPREP3": 96}[data[:8]]
-    n = 0
-    while at < len(data):
-        at += 2 + int.from_bytes(data[at:at + 2], "little")
-        n += 1
-    return n
+    """The number of records in a report file."""
+    return len(split_report_file(open(tldp, "rb").read())[1])
 
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -12,7 +12,7 @@ import random
 import struct
 import tempfile
 import zlib
-from cli_harness import check, finish, run
+from cli_harness import check, finish, run, report_file, split_report_file
 
 work = tempfile.mkdtemp(prefix="tinyldp-memo-")
 
@@ -155,13 +155,9 @@ check(m1 != m3, "another fleet key: other memos")
 
 # wrap: the reports of r.tldp as serial frames in a noisy capture, back into a report file.
 data = open(path("r.tldp"), "rb").read()
-header_size = 160  # TLDPREP4
 check(data[:8] == b"TLDPREP4", "memoized report files have the version 4 header")
-reports, at = [], header_size
-while at < len(data):
-    (n,) = struct.unpack_from("<H", data, at)
-    reports.append(data[at + 2:at + 2 + n])
-    at += 2 + n
+header, reports = split_report_file(data)
+check(report_file(header, reports) == data, "the file is its header, the promise, the records and their trailer")
 capture = bytearray(b"\x00\xa5boot\n")
 for i, r in enumerate(reports[:500]):
     frame = b"\xa5\x5a" + struct.pack("<H", len(r)) + r
@@ -173,7 +169,7 @@ open(path("uart.bin"), "wb").write(bytes(capture))
 p = run("wrap", path("uart.bin"), *MECH, "-o", path("w.tldp"), expect=3)
 check("499 frame(s) found" in p.stderr and "1 broken frame" in p.stderr, f"wrap's counts: {p.stderr.strip()}")
 wrapped = open(path("w.tldp"), "rb").read()
-expected = data[:header_size] + b"".join(struct.pack("<H", len(r)) + r for i, r in enumerate(reports[:500]) if i != 7)
+expected = report_file(header, [r for i, r in enumerate(reports[:500]) if i != 7])
 check(wrapped == expected, "wrap writes exactly the good frames' reports, in order, under the same header")
 p = run("wrap", path("uart.bin"), "-m", "oue", "-e", "1", "-d", "12", "-o", path("x.tldp"), expect=2)
 check("no report of oue" in p.stderr and "refused 499" in p.stderr, f"frames of another mechanism: {p.stderr.strip()}")

@@ -13,7 +13,7 @@ import random
 import struct
 import tempfile
 import zlib
-from cli_harness import check, finish, run
+from cli_harness import check, finish, run, report_file, split_report_file
 
 work = tempfile.mkdtemp(prefix="tinyldp-records-")
 
@@ -97,9 +97,11 @@ for protocol, report_bytes in (("spl-grr", 7 + 1), ("smp-oue", 7 + 2)):
 p = run("multi", "ingest", path("spl-grr.tldp"), "--schema", path("smp-oue.tldpm"), "-o", path("x.tldpm"), expect=2)
 check("holds reports of spl-grr, epsilon 1, domains 3,4,2, not of the schema's smp-oue" in p.stderr,
       f"another schema: {p.stderr}")
-data = bytearray(open(path("spl-grr.tldp"), "rb").read())
-data[416 + 5 * 10 + 2 + 7] |= 0x3  # report 6's colour (2 bits) holds 3 of 3
-open(path("bad.tldp"), "wb").write(data)
+header, records = split_report_file(open(path("spl-grr.tldp"), "rb").read())
+bad = bytearray(records[5])
+bad[7] |= 0x3  # report 6's colour (2 bits) holds 3 of 3
+records[5] = bytes(bad)
+open(path("bad.tldp"), "wb").write(report_file(header, records))  # its trailer vouches for it: the report is refused
 p = run("multi", "ingest", path("bad.tldp"), "-o", path("x.tldpm"), expect=2)
 check("record 6: value outside the domain" in p.stderr and "5 reports before it were good" in p.stderr,
       f"a bad report: {p.stderr}")

@@ -2,6 +2,7 @@
 // tinyldp aggregate: parse report files (and saved states), merge them, estimate the
 // frequency of every item — and for the numeric mechanisms the mean — with intervals, and
 // write them through the one writer (output.hpp).
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/bayesian_update.hpp"
 #include "tinyldp/collector/bloom_decode.hpp"
+#include "tinyldp/collector/epoch_series.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
 #include "tinyldp/collector/report_file.hpp"
 
@@ -24,6 +26,7 @@ namespace tinyldp::tools {
 namespace {
 
 using collector::Aggregator;
+using collector::EpochSeries;
 using collector::Mechanism;
 
 struct AggregateOptions {
@@ -35,22 +38,24 @@ struct AggregateOptions {
   bool truth_no_header = false, allow_rejected = false;
   ValueSource truth_fields;  // --missing, --clamp
   std::optional<std::uint32_t> epoch;
+  bool by_epoch = false, pool_epochs = false;
+  std::optional<std::string> truth_rounds;
   collector::BayesianUpdateOptions em;  // --em-tolerance, --em-max-iterations
 };
 
-// Every report file and saved state, merged into one aggregate; rejected reports counted by
-// reason.
+// Every report file and saved state, merged into one time series (an aggregate per epoch);
+// rejected reports counted by reason.
 struct Merged {
-  std::optional<Aggregator> total;
+  std::optional<EpochSeries> total;
   std::map<std::string, std::uint64_t> rejected;
   std::uint64_t other_epochs = 0;  // reports left out by --epoch
 };
 
 // Whether a report belongs to the epoch --epoch asks for (every report without the option).
 // A report that does not parse is left to ingest(), which counts its reason.
-bool in_epoch(std::span<const std::uint8_t> report, const Aggregator& a, std::optional<std::uint32_t> epoch) {
+bool in_epoch(std::span<const std::uint8_t> report, const Mechanism& m, std::optional<std::uint32_t> epoch) {
   if (!epoch) return true;
-  const collector::ParseResult p = collector::parse_report(report, a.mechanism().description());
+  const collector::ParseResult p = collector::parse_report(report, m.description());
   if (!p.ok()) return true;
   return (p.report.header.fields & wire::field_epoch) != 0 && p.report.header.epoch == *epoch;
 }
@@ -80,7 +85,8 @@ std::string bloom_labels_refusal(const std::string& path) {
 Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& labels) {
   Merged out;
   std::string first;  // the file that fixed the mechanism
-  auto add = [&](Aggregator a, const std::string& from) {
+  std::vector<std::pair<collector::Source, std::string>> counted;  // the files counted, named
+  auto add = [&](EpochSeries a, const std::string& from) {
     if (labels && !a.labels() && !a.mechanism().numeric() && !a.mechanism().bloom()) {
       std::cerr << "tinyldp: warning: " << from << " records no label mapping (written without --labels, or "
                    "before tinyldp recorded them): taking " << *o.labels << " as its mapping, unchecked\n";
@@ -95,6 +101,17 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
         throw BadInput(from + " holds reports of another mechanism or other parameters (" +
                        describe(a.mechanism()) + ") than " + first + " (" +
                        describe(out.total->mechanism()) + ")");
+      if (merged.error == Error::same_source) {
+        std::string which = "a report file already counted";  // the first counting it overlaps
+        for (const auto& [theirs, name] : counted)
+          if (std::any_of(a.sources().list().begin(), a.sources().list().end(),
+                          [&](const collector::Source& mine) { return mine.overlaps(theirs); })) {
+            which = name;
+            break;
+          }
+        throw BadInput(from + " counts the same reports as " + which +
+                       " (the same records' digest): given twice, every report in it would count twice");
+      }
       if (merged.error == Error::other_labels)
         throw BadInput(from + " numbers its items by another label mapping (" + collector::describe(a.labels()) +
                        ") than " + first + " (" + collector::describe(out.total->labels()) +
@@ -111,10 +128,10 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
     collector::ReportFileReader reader(path);
     if (!reader.ok()) throw BadInput(reader.error());
     refuse_record(reader.mechanism(), "aggregate (" + path + ")");
-    Aggregator a(reader.mechanism(), reader.labels());
+    EpochSeries a(reader.mechanism(), reader.labels());
     std::vector<std::uint8_t> report;
     while (reader.next(report)) {
-      if (!in_epoch(report, a, o.epoch)) {
+      if (!in_epoch(report, a.mechanism(), o.epoch)) {
         ++out.other_epochs;
         continue;
       }
@@ -125,6 +142,14 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
     }
     if (!reader.ok()) throw BadInput(path + ": " + reader.error());
     progress.finish(bytes, read);
+    if (!reader.has_trailer())
+      std::cerr << "tinyldp: warning: " << path << " has no trailer (written before report files had trailers): a file cut short "
+                   "at a record boundary cannot be told from a whole one\n";
+    if (reader.digest().records > 0) {
+      const collector::Source source{reader.digest().sum, o.epoch};
+      a.add_source(source);
+      counted.emplace_back(source, path);
+    }
     add(std::move(a), path);
   }
   for (const auto& path : o.merge_states) {
@@ -133,9 +158,11 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
     const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
     if (in.bad()) throw BadInput("cannot read " + path + ": " + std::strerror(errno));
     std::string error;
-    auto a = Aggregator::deserialize(bytes, error);
+    auto a = EpochSeries::deserialize(bytes, error);
     if (!a) throw BadInput(path + ": " + error);
     refuse_record(a->mechanism(), "aggregate (" + path + ")");
+    for (const collector::Source& source : a->sources().list())
+      counted.emplace_back(source, "a file that " + path + " counted");
     add(std::move(*a), path);
   }
   if (!out.total) throw BadInput("nothing to aggregate: give report files or --merge-state");
@@ -373,16 +400,106 @@ EstimateTable bloom_table(const Aggregator& total, const AggregateOptions& o, co
   return t;
 }
 
+// --truth-rounds FILE (simulate --rounds' OUTPUT.rounds.csv: round,value,true_count): each
+// epoch's true frequency of every item.
+std::map<std::uint32_t, std::vector<double>> read_truth_rounds(const std::string& path, const Mechanism& m) {
+  std::ifstream in(path);
+  if (!in) throw BadInput("cannot open " + path + ": " + std::strerror(errno));
+  std::map<std::uint32_t, std::vector<double>> counts;
+  std::map<std::uint32_t, double> totals;
+  std::string line;
+  std::getline(in, line);
+  if (line.rfind("round,value,true_count", 0) != 0)
+    throw BadInput(path + ": not a rounds file (its header is not round,value,true_count)");
+  for (std::uint64_t row = 2; std::getline(in, line); ++row) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    std::uint32_t round = 0;
+    long long value = 0;
+    unsigned long long count = 0;
+    char tail = 0;
+    if (std::sscanf(line.c_str(), "%u,%lld,%llu%c", &round, &value, &count, &tail) != 3)
+      throw BadInput(path + ":" + std::to_string(row) + ": expected round,value,true_count");
+    auto& c = counts[round];
+    c.resize(m.domain(), 0.0);
+    for (const auto& [item, weight] : m.item_weights(value)) c[item] += weight * static_cast<double>(count);
+    totals[round] += static_cast<double>(count);
+  }
+  for (auto& [round, c] : counts)
+    for (double& x : c) x /= totals[round];
+  return counts;
+}
+
+// How the epochs of the merged reports are estimated: one table per epoch (a time series), or
+// one table of them pooled.
+struct Plan {
+  std::vector<std::pair<std::optional<std::uint32_t>, Aggregator>> tables;
+  bool series = false;
+};
+
+Plan plan_epochs(const EpochSeries& series, const AggregateOptions& o) {
+  const Mechanism& m = series.mechanism();
+  Plan plan;
+  if (series.epochs().size() <= 1) {
+    if (series.epochs().empty())
+      plan.tables.emplace_back(std::nullopt, Aggregator(m, series.labels()));
+    else
+      plan.tables.emplace_back(series.epochs().begin()->first, series.epochs().begin()->second);
+    return plan;
+  }
+  const std::size_t n = series.epochs().size();
+  if (o.pool_epochs || (!m.memoized() && !o.by_epoch)) {
+    auto pooled = series.pooled();
+    if (!pooled)
+      throw BadInput(describe(m) + ": its reports of " + std::to_string(n) +
+                     " epochs share memos, and tinyldp has no model of how they covary for this mechanism, so "
+                     "they cannot be pooled with an honest standard error: drop --pool-epochs to get one row per "
+                     "epoch and item (or --epoch E for one)");
+    if (m.memoized())
+      std::cerr << "tinyldp: pooling " << n << " epochs of memoized reports: a device's reports share its memo, and "
+                   "the standard errors account for it (at most "
+                << collector::same_device_pairs(*pooled)
+                << " pairs of reports from one device; exact when every device reports every epoch with the same "
+                   "value, an upper bound otherwise)\n";
+    else
+      std::cerr << "tinyldp: note: pooling the reports of " << n
+                << " epochs as independent reports (fresh noise in each); --by-epoch gives one row per epoch\n";
+    plan.tables.emplace_back(std::nullopt, std::move(*pooled));
+    return plan;
+  }
+  plan.series = true;
+  for (const auto& [epoch, a] : series.epochs()) plan.tables.emplace_back(epoch, a);
+  std::cerr << "tinyldp: " << n << " epochs: one row per epoch and item"
+            << (m.memoized() ? " (memoized reports of several epochs share memos: each epoch is estimated apart; "
+                               "--pool-epochs pools them with standard errors that account for it)"
+                             : "")
+            << "\n";
+  return plan;
+}
+
+// The chart of one epoch of a series: FILE.svg becomes FILE-epochE.svg.
+std::string epoch_plot_path(const std::string& path, std::optional<std::uint32_t> epoch) {
+  const std::string suffix = "-epoch" + (epoch ? std::to_string(*epoch) : std::string("none"));
+  const auto dot = path.rfind('.');
+  const auto slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path + suffix;
+  return path.substr(0, dot) + suffix + path.substr(dot);
+}
+
 int run(const AggregateOptions& o) {
   const auto post = collector::postprocess_from_name(o.postprocess);
   if (!post) throw BadInput("unknown --postprocess \"" + o.postprocess + "\" (none, clip, norm-sub, simplex, em)");
   if (!(o.em.tolerance >= 0)) throw BadInput("--em-tolerance must be at least 0");
   if (o.em.max_iterations == 0) throw BadInput("--em-max-iterations must be at least 1");
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
+  if (o.pool_epochs && o.by_epoch) throw BadInput("--pool-epochs and --by-epoch ask for opposite things: give one");
+  if (o.epoch && (o.pool_epochs || o.by_epoch))
+    throw BadInput("--epoch E estimates one epoch; --pool-epochs and --by-epoch are for several");
+  if (o.truth && o.truth_rounds) throw BadInput("--truth and --truth-rounds both give the truth: give one");
   collector::LabelMappingId labels;
   if (o.labels) labels = LabelMap::read(*o.labels, collector::max_collector_domain, "--labels").digest();
   const Merged merged = merge_inputs(o, labels);
-  const Aggregator& total = *merged.total;
+  const EpochSeries& total = *merged.total;
   if (o.save_state) {
     const auto bytes = total.serialize();
     std::ofstream out(*o.save_state, std::ios::binary);
@@ -401,15 +518,63 @@ int run(const AggregateOptions& o) {
   if (total.reports() == 0)
     throw BadInput(rejected > 0 ? "every report was rejected; nothing to estimate from"
                                 : "the inputs hold no reports; nothing to estimate from");
-  if (o.candidates && !total.mechanism().bloom())
-    throw BadInput("--candidates decodes Bloom-filter reports; these are " + describe(total.mechanism()));
-  const EstimateTable t = total.mechanism().bloom() ? bloom_table(total, o, *post, rejected)
-                                                    : estimate_table(total, o, *post, rejected);
-  if (o.format == "json")
-    write_json(std::cout, t);
-  else
-    write_csv(std::cout, t);
-  if (o.plot) write_svg(*o.plot, t);
+  const Mechanism& m = total.mechanism();
+  if (o.candidates && !m.bloom())
+    throw BadInput("--candidates decodes Bloom-filter reports; these are " + describe(m));
+  const Plan plan = plan_epochs(total, o);
+  if (o.truth && plan.series)
+    throw BadInput("--truth gives one truth for every epoch; a time series needs each epoch's: give "
+                   "--truth-rounds FILE (simulate --rounds writes OUTPUT.rounds.csv), or --epoch E");
+  std::optional<std::map<std::uint32_t, std::vector<double>>> rounds;
+  if (o.truth_rounds) {
+    if (m.bloom()) throw BadInput("--truth-rounds is for one-hot items; Bloom-filter reports take --truth");
+    rounds = read_truth_rounds(*o.truth_rounds, m);
+  }
+  std::vector<EpochTable> tables;
+  for (const auto& [epoch, aggregate] : plan.tables) {
+    EstimateTable t = m.bloom() ? bloom_table(aggregate, o, *post, rejected) : estimate_table(aggregate, o, *post, rejected);
+    if (rounds) {
+      const std::optional<std::uint32_t> key = epoch ? epoch : o.epoch;
+      const auto at = key ? rounds->find(*key) : rounds->end();
+      if (at == rounds->end())
+        throw BadInput(*o.truth_rounds + ": no truth for " + (key ? "epoch " + std::to_string(*key) : std::string("these reports")) +
+                       (plan.series ? "" : " (pooled epochs: give --by-epoch)"));
+      t.truth = at->second;
+    }
+    if (plan.series) {
+      t.about["epoch"] = epoch ? Json(*epoch) : Json(nullptr);
+      t.about["rejected"] = nullptr;  // counted over every epoch, in the series' about
+    }
+    if (aggregate.pools_epochs()) {
+      t.about["epochs_pooled"] = aggregate.epochs().size();
+      t.about["standard_error_note"] = "accounts for memos shared by one device's reports of several epochs";
+    }
+    tables.push_back({epoch, std::move(t)});
+  }
+  if (!plan.series) {
+    const EstimateTable& t = tables.front().table;
+    if (o.format == "json")
+      write_json(std::cout, t);
+    else
+      write_csv(std::cout, t);
+    if (o.plot) write_svg(*o.plot, t);
+  } else {
+    Json about = tables.front().table.about;
+    about.erase("epoch");
+    about["reports"] = total.reports();
+    about["rejected"] = rejected;
+    about["epochs"] = tables.size();
+    if (o.format == "json")
+      write_json(std::cout, about, tables);
+    else
+      write_csv(std::cout, tables);
+    if (o.plot)
+      for (const auto& e : tables) {
+        const std::string path = epoch_plot_path(*o.plot, e.epoch);
+        write_svg(path, e.table);
+        std::cerr << "tinyldp: wrote " << path << "\n";
+      }
+  }
   return rejected > 0 && !o.allow_rejected ? exit_rejected : 0;
 }
 
@@ -444,6 +609,12 @@ Subcommand add_aggregate(CLI::App& app) {
   a->add_flag("--allow-rejected", o->allow_rejected, "exit 0 even if reports were rejected");
   a->add_option("--epoch", o->epoch,
                 "count only the reports of this epoch (a round of simulate --rounds, a device's epoch field)");
+  a->add_flag("--by-epoch", o->by_epoch,
+              "one row per epoch and item (the default for memoized mechanisms, whose epochs share memos)");
+  a->add_flag("--pool-epochs", o->pool_epochs,
+              "memoized: pool the epochs into one estimate whose standard errors account for the shared memos");
+  a->add_option("--truth-rounds", o->truth_rounds,
+                "each epoch's truth: the OUTPUT.rounds.csv simulate --rounds writes (round,value,true_count)");
   return {a, [o] { return run(*o); }};
 }
 

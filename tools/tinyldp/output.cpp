@@ -194,8 +194,9 @@ std::string csv_field(const std::string& text) {
   return out + "\"";
 }
 
-void write_json(std::ostream& out, const EstimateTable& t) {
-  Json j = t.about;
+namespace {
+// The mean and items of a table into j.
+void add_estimates(Json& j, const EstimateTable& t) {
   if (t.mean) {
     Json jm = {{"estimate", t.mean->mean}, {"standard_error", t.mean->standard_error},
                {"ci_low", t.mean->ci_low}, {"ci_high", t.mean->ci_high}};
@@ -214,28 +215,61 @@ void write_json(std::ostream& out, const EstimateTable& t) {
     if (t.truth) item["true_frequency"] = (*t.truth)[i];
     j["items"].push_back(item);
   }
-  out << j.dump(2) << "\n";
 }
 
-void write_csv(std::ostream& out, const EstimateTable& t) {
-  out << "kind,item,estimate,count,ci_low,ci_high,unbiased_estimate,standard_error"
-      << (t.truth || t.true_mean ? ",true_value" : "") << "\n";
+// The rows of one table, each after `prefix` (a time series' epoch column).
+void write_csv_rows(std::ostream& out, const EstimateTable& t, const std::string& prefix, bool truth_column) {
   if (t.mean) {
     const auto& m = *t.mean;
     // Values of the attribute's own scale: 10 significant digits, as the items' values.
-    out << "mean,," << number(m.mean, 10) << ",," << number(m.ci_low, 10) << "," << number(m.ci_high, 10) << ","
+    out << prefix << "mean,," << number(m.mean, 10) << ",," << number(m.ci_low, 10) << "," << number(m.ci_high, 10) << ","
         << number(m.mean, 10) << "," << number(m.standard_error);
-    if (t.truth || t.true_mean) out << "," << (t.true_mean ? number(*t.true_mean, 10) : "");
+    if (truth_column) out << "," << (t.true_mean ? number(*t.true_mean, 10) : "");
     out << "\n";
   }
   for (std::size_t i = 0; i < t.items.size(); ++i) {
     const auto& e = t.items[i];
-    out << "frequency," << csv_field(t.item_text[i]) << "," << number(e.frequency) << "," << count_text(e.count)
+    out << prefix << "frequency," << csv_field(t.item_text[i]) << "," << number(e.frequency) << "," << count_text(e.count)
         << "," << number(e.ci_low) << "," << number(e.ci_high) << "," << number(e.unbiased_frequency) << ","
         << number(e.standard_error);
-    if (t.truth || t.true_mean) out << "," << (t.truth ? number((*t.truth)[i]) : "");
+    if (truth_column) out << "," << (t.truth ? number((*t.truth)[i]) : "");
     out << "\n";
   }
+}
+
+const char* csv_columns = "kind,item,estimate,count,ci_low,ci_high,unbiased_estimate,standard_error";
+}  // namespace
+
+void write_json(std::ostream& out, const EstimateTable& t) {
+  Json j = t.about;
+  add_estimates(j, t);
+  out << j.dump(2) << "\n";
+}
+
+void write_csv(std::ostream& out, const EstimateTable& t) {
+  const bool truth = t.truth || t.true_mean;
+  out << csv_columns << (truth ? ",true_value" : "") << "\n";
+  write_csv_rows(out, t, "", truth);
+}
+
+void write_json(std::ostream& out, const Json& about, const std::vector<EpochTable>& series) {
+  Json j = about;
+  j["epochs"] = Json::array();
+  for (const auto& e : series) {
+    Json entry = {{"epoch", e.epoch ? Json(*e.epoch) : Json(nullptr)}, {"reports", e.table.about.value("reports", std::uint64_t{0})}};
+    for (const char* key : {"em_iterations", "em_converged"})
+      if (e.table.about.contains(key)) entry[key] = e.table.about[key];
+    add_estimates(entry, e.table);
+    j["epochs"].push_back(entry);
+  }
+  out << j.dump(2) << "\n";
+}
+
+void write_csv(std::ostream& out, const std::vector<EpochTable>& series) {
+  bool truth = false;
+  for (const auto& e : series) truth = truth || e.table.truth || e.table.true_mean;
+  out << "epoch," << csv_columns << (truth ? ",true_value" : "") << "\n";
+  for (const auto& e : series) write_csv_rows(out, e.table, (e.epoch ? std::to_string(*e.epoch) : "") + ",", truth);
 }
 
 void write_svg(const std::string& path, const EstimateTable& t) { write_svg(path, chart_of(t)); }

@@ -55,6 +55,15 @@ std::vector<std::uint32_t> chart_bins(const std::vector<double>& values);
 // kind,item,estimate,count,ci_low,ci_high,unbiased_estimate,standard_error[,true_value].
 void write_json(std::ostream& out, const EstimateTable& t);
 void write_csv(std::ostream& out, const EstimateTable& t);
+// A time series: one table per epoch (`about` then holds the epoch), written as one table —
+// JSON: the series' `about`, then "epochs", each {epoch, reports, [mean], items}; CSV: the
+// columns above with `epoch` first.
+struct EpochTable {
+  std::optional<std::uint32_t> epoch;
+  EstimateTable table;
+};
+void write_json(std::ostream& out, const Json& about, const std::vector<EpochTable>& series);
+void write_csv(std::ostream& out, const std::vector<EpochTable>& series);
 // A bar chart with interval bars (and the truth) as a standalone SVG file; throws BadInput if
 // the file cannot be written.
 void write_svg(const std::string& path, const EstimateTable& t);

@@ -11,6 +11,7 @@
 #define TINYLDP_COLLECTOR_AGGREGATOR_HPP
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,10 +27,49 @@ namespace tinyldp::collector {
 // The outcome of a merge: true when the other shard's counts were added; otherwise why not
 // (nothing changed).
 struct MergeResult {
-  enum class Error : std::uint8_t { none, other_parameters, other_labels, count_overflow, inconsistent };
+  enum class Error : std::uint8_t {
+    none,
+    other_parameters,
+    other_labels,
+    count_overflow,
+    inconsistent,
+    other_epochs,   // memoized reports of different epochs, neither side pooling them
+    same_source,    // both sides counted one report file (its digest)
+    bloom_cohorts,  // a Bloom state whose cohort cells are not self-consistent
+  };
   Error error = Error::none;
   explicit operator bool() const { return error == Error::none; }
   const char* reason() const;
+};
+
+// A report file counted into an aggregate: its records' digest (report_file.hpp) and, when only
+// one epoch of it was counted (aggregate --epoch), that epoch.
+struct Source {
+  std::uint64_t digest = 0;
+  std::optional<std::uint32_t> epoch;  // nullopt: the whole file
+  // Two countings share reports: one file, counted whole by either or for one same epoch.
+  bool overlaps(const Source& o) const { return digest == o.digest && (!epoch || !o.epoch || *epoch == *o.epoch); }
+  bool operator==(const Source&) const = default;
+};
+
+// The files an aggregate counted, none overlapping another. Serialized as a count (u32) and,
+// per source, its digest (u64), whether it names an epoch (u8) and the epoch (u32).
+class Sources {
+ public:
+  // False (nothing changes) if `s` overlaps one already here.
+  bool add(const Source& s);
+  // The first of other's that overlaps one of these, if any.
+  std::optional<Source> overlap(const Sources& other) const;
+  void append(const Sources& other) { list_.insert(list_.end(), other.list_.begin(), other.list_.end()); }
+  const std::vector<Source>& list() const { return list_; }
+  bool empty() const { return list_.empty(); }
+  void clear() { list_.clear(); }
+  void serialize(std::vector<std::uint8_t>& out) const;
+  // Reads them from the front of `bytes` (advanced past them); false if they are malformed.
+  static bool read(std::span<const std::uint8_t>& bytes, Sources& out);
+
+ private:
+  std::vector<Source> list_;
 };
 
 class Aggregator {
@@ -37,8 +77,27 @@ class Aggregator {
   // `labels`: the label mapping of the items, when they have one (report_file.hpp records it).
   explicit Aggregator(const Mechanism& mechanism, const LabelMappingId& labels = {});
 
-  // Parses, checks and counts one report; on any error the state is unchanged.
+  // Parses, checks and counts one report; on any error the state is unchanged. A memoized
+  // mechanism's aggregate holds one epoch (its first report's; a report without the epoch
+  // field is its own "epoch") unless it pools them (pool_epochs): a report of another is
+  // ParseError::other_epoch.
   ParseError ingest(std::span<const std::uint8_t> report);
+
+  // Reports counted per epoch field (std::nullopt: reports without one). A state saved before
+  // epochs were recorded (TLDPAGG3 and older) knows none: epochs_known() is false.
+  const std::map<std::optional<std::uint32_t>, std::uint64_t>& epochs() const { return epochs_; }
+  bool epochs_known() const { return epochs_known_; }
+  // Pooling epochs of a memoized mechanism: allowed only where the mechanism states how two
+  // reports of one device covary (Mechanism::memo_covariance), so the estimate's standard error
+  // can account for the shared memos (estimates.hpp); false otherwise (nothing changes).
+  bool pool_epochs();
+  bool pools_epochs() const { return pooled_; }
+
+  // The report files this aggregate counted, by their digest (report_file.hpp): a merge refuses
+  // a shard that counted one of them too. add_source is false (nothing changes) if it overlaps.
+  bool add_source(const Source& source) { return sources_.add(source); }
+  const Sources& sources() const { return sources_; }
+  void clear_sources() { sources_.clear(); }
 
   const Mechanism& mechanism() const { return mechanism_; }
   const LabelMappingId& labels() const { return labels_; }
@@ -56,10 +115,11 @@ class Aggregator {
   // report count).
   MergeResult merge(const Aggregator& other);
 
-  // "TLDPAGG3", the report-file header of the reports it counts (the one configuration
+  // "TLDPAGG4", the report-file header of the reports it counts (the one configuration
   // record, report_file.hpp; header version 3 when it records a label mapping), the report
-  // count, the support counts (LE). deserialize also reads the states of versions 1 and 2
-  // (docs/wire-format.md), whose label mapping is unknown (none recorded).
+  // count, the support counts, then the epochs, whether it pools them, and the sources (LE;
+  // docs/wire-format.md). deserialize also reads versions 1–3, whose epochs and sources are
+  // unknown and whose label mapping (1, 2) is unknown.
   std::vector<std::uint8_t> serialize() const;
   static std::optional<Aggregator> deserialize(std::span<const std::uint8_t> bytes,
                                                std::string& error);
@@ -72,6 +132,10 @@ class Aggregator {
   // support() (and everything that reads the counts) flushes first.
   mutable std::vector<std::uint64_t> support_;
   mutable std::optional<BitColumnCounter> columns_;
+  std::map<std::optional<std::uint32_t>, std::uint64_t> epochs_;
+  bool epochs_known_ = true;
+  bool pooled_ = false;
+  Sources sources_;
 };
 
 }  // namespace tinyldp::collector

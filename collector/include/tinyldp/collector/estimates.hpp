@@ -54,6 +54,16 @@ double normal_quantile_two_sided(double confidence);
 // estimate_distribution (numeric_estimate.hpp), which inverts the noise kernel. `em`: EM's run
 // on this aggregate (bayesian_update), needed when post is Postprocess::em and there are
 // reports (std::invalid_argument without it, or with another number of items).
+// An aggregate that pools epochs of a memoized mechanism (Aggregator::pool_epochs) counts
+// several reports of one device, which share its memo: the most ordered pairs of reports that
+// can come from one device in two epochs, Σ_{r≠s} min(n_r, n_s) over the epochs' report counts
+// (every device of the smaller epoch also reporting in the larger). estimate() adds that many
+// times the memo covariance (MemoCovariance, with the estimate's frequency) to each item's
+// variance: exact for a fleet that reports every epoch with unchanged values, an upper bound
+// when values change or devices miss epochs (their reports then share fewer memos). 0 for an
+// aggregate of one epoch.
+double same_device_pairs(const Aggregator& aggregator);
+
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
                                    double confidence = 0.95, const BayesianUpdateResult* em = nullptr);
 

@@ -151,6 +151,10 @@ class Mechanism {
   // one-hot chains and L-GRR: the domain; LOLOHA: g; 1BitMean: the grid's J + 1 points), so
   // its lifetime budget is at most that many times ε∞; else nullopt.
   std::optional<std::uint32_t> most_memos() const;
+  // How two reports of one device holding one value covary through their shared memo
+  // (mechanism_models.hpp): what pooling epochs needs; nullopt where tinyldp has no such model
+  // (not memoized, Bloom filters, 1BitMean, dBitFlip, records) and epochs are aggregated apart.
+  std::optional<MemoCovariance> memo_covariance() const;
   // What a memoized mechanism keeps a memo per: "value", "hashed value" (LOLOHA), "grid point"
   // (1BitMean); "" for the others.
   const char* memos_of() const;

@@ -161,9 +161,32 @@ std::string check_rappor_probabilities(const MechanismConfig& c);
 // The memoized chains' budgets: epsilon-one (ε₁ of one report) given and below epsilon (ε∞ of
 // the memo); RAPPOR's f, p, q refused.
 std::string check_memo_epsilons(const MechanismConfig& c);
+// Two reports of one device that holds the same value share its memo, so their supports of an
+// item are correlated: with M the memo, Cov = Var(E[support | M]) = (a1 − a0)² π(1 − π), where
+// π = P(the memo supports the item) is memo_held for a device holding the item and memo_other
+// otherwise (LOLOHA: memo_held also when the value hashes onto the item, with probability
+// `collision`), and a1, a0 = P(the report supports it | the memo does, does not). Pooling the
+// epochs of a memoized mechanism needs it (estimates.cpp); a model without one (Bloom filters,
+// the numeric and record ones) is aggregated per epoch only.
+struct MemoCovariance {
+  double memo_held = 0, memo_other = 0;
+  double report_given_memo = 0, report_given_no_memo = 0;
+  double collision = 0;
+  // Σ over devices of Cov, per device, for an item of frequency f (the expected share of devices
+  // whose memo supports the item with probability memo_held).
+  double per_device(double f) const {
+    const double held = f + (1 - f) * collision;
+    const double a = report_given_memo - report_given_no_memo;
+    return a * a * (held * memo_held * (1 - memo_held) + (1 - held) * memo_other * (1 - memo_other));
+  }
+};
+
 // A GRR chain's composed channel (longitudinal_grr.hpp), from its exact integers: p = p* (the
 // report is the value), q = q* (it is another given value).
 Channel composed_channel(const GrrChain& chain);
+// A GRR chain's memo covariance (MemoCovariance): the memo k-RR keeps the value or moves it to a
+// given other one, the fresh k-RR keeps the memo or reports a given other value.
+MemoCovariance chain_covariance(const GrrChain& chain, double collision);
 // local_hash_key(i) for every item i < d (local hashing's support counting).
 std::vector<std::uint32_t> local_hash_keys(std::uint32_t d);
 // support[i] += [H(r.seed, i) = r.value] over [g] for every item i, by the keys of
@@ -403,6 +426,7 @@ struct SheModel : ModelDefaults {
 struct MemoizedDefaults : ModelDefaults {
   static constexpr bool memoized = true;
   static constexpr const char* memos_of = "value";
+  std::optional<MemoCovariance> memo_covariance() const { return std::nullopt; }
   template <class Rng, class Value>
   Status privatize(Value, Rng&, std::uint8_t*) const {
     return Status::bad_parameter;  // without the device's memo key the memo cannot be made
@@ -435,6 +459,7 @@ struct TwoStageModel : MemoizedDefaults {
   }
   Channel channel() const;
   std::string fractions() const;
+  std::optional<MemoCovariance> memo_covariance() const;  // one-hot only
   Epsilon local_epsilon() const { return core.epsilon_one(); }
   void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
     for (std::uint32_t i = 0; i < core.bits(); ++i) support[i] += (payload[i / 8] >> (i % 8)) & 1u;
@@ -457,6 +482,7 @@ struct LgrrModel : MemoizedDefaults {
   std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return composed_channel(core.chain()); }
   std::string fractions() const;
+  std::optional<MemoCovariance> memo_covariance() const { return chain_covariance(core.chain(), 0); }
   Epsilon local_epsilon() const { return core.epsilon_one(); }
   std::uint32_t most_memos() const { return core.domain(); }
   std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
@@ -484,6 +510,9 @@ struct LolohaModel : MemoizedDefaults {
   std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return {composed_channel(core.chain()).p, 1.0 / static_cast<double>(core.range())}; }
   std::string fractions() const;
+  std::optional<MemoCovariance> memo_covariance() const {
+    return chain_covariance(core.chain(), 1.0 / static_cast<double>(core.range()));
+  }
   Epsilon local_epsilon() const { return core.epsilon_one(); }
   std::uint32_t most_memos() const { return core.range(); }  // one memo per hashed value
   ParseError check(std::span<const std::uint8_t> payload) const {

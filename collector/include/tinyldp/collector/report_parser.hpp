@@ -28,6 +28,7 @@ enum class ParseError : std::uint8_t {
   nonzero_padding,    // payload bits beyond payload_bits are not zero
   value_out_of_range, // payload decodes to a value outside the domain
   missing_cohort,     // a Bloom-filter report without its cohort field
+  other_epoch,        // memoized: another epoch than the aggregate's (Aggregator::ingest)
 };
 
 const char* to_string(ParseError e);
