@@ -72,6 +72,11 @@ check(len(j["epochs"]) == ROUNDS and j["reports"] == ROUNDS * DEVICES and "items
       "JSON: the series' about, no pooled items")
 check([e["epoch"] for e in j["epochs"]] == [0, 1, 2] and all(len(e["items"]) == D and e["reports"] == DEVICES
                                                              for e in j["epochs"]), "JSON: one entry per epoch")
+budget = [e["budget"] for e in j["epochs"]]
+check([b["memos_at_most"] for b in budget] == [1, 2, 3] and
+      all(abs(b["lifetime_epsilon_at_most"] - b["memos_at_most"] * b["epsilon_infinity"]) < 1e-9 and
+          abs(b["epsilon_infinity"] - 2) < 1e-6 and abs(b["epsilon_per_report"] - 1) < 1e-3 for b in budget),
+      f"each epoch's budget: at most one new memo per epoch, ε∞ each: {budget}")
 p = run("aggregate", path("r.tldp"), "--truth", path("values.txt"), expect=2)
 check("--truth-rounds" in p.stderr, f"one truth for a time series is refused: {p.stderr.strip()}")
 p = run("aggregate", path("r.tldp"), "--plot", path("chart.svg"))

@@ -544,6 +544,19 @@ int run(const AggregateOptions& o) {
     if (plan.series) {
       t.about["epoch"] = epoch ? Json(*epoch) : Json(nullptr);
       t.about["rejected"] = nullptr;  // counted over every epoch, in the series' about
+      if (m.memoized()) {
+        // What a device of the fleet has spent by the end of this epoch, within the epochs
+        // given: one report's ε₁, and at most one new memo per epoch (ε∞ each), capped by the
+        // memos a device can hold. Epochs before the first given are not seen here.
+        const std::uint64_t seen = static_cast<std::uint64_t>(tables.size()) + 1;
+        const std::uint64_t memos = std::min<std::uint64_t>(seen, *m.most_memos());
+        const double eps_inf = as_double(*m.epsilon_infinity());
+        t.about["budget"] = {{"epsilon_per_report", as_double(m.local_epsilon())},
+                             {"epsilon_infinity", eps_inf},
+                             {"epochs_so_far", seen},
+                             {"memos_at_most", memos},
+                             {"lifetime_epsilon_at_most", static_cast<double>(memos) * eps_inf}};
+      }
     }
     if (aggregate.pools_epochs()) {
       t.about["epochs_pooled"] = aggregate.epochs().size();

@@ -257,7 +257,7 @@ void write_json(std::ostream& out, const Json& about, const std::vector<EpochTab
   j["epochs"] = Json::array();
   for (const auto& e : series) {
     Json entry = {{"epoch", e.epoch ? Json(*e.epoch) : Json(nullptr)}, {"reports", e.table.about.value("reports", std::uint64_t{0})}};
-    for (const char* key : {"em_iterations", "em_converged"})
+    for (const char* key : {"em_iterations", "em_converged", "budget"})
       if (e.table.about.contains(key)) entry[key] = e.table.about[key];
     add_estimates(entry, e.table);
     j["epochs"].push_back(entry);
