@@ -18,8 +18,8 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT "-static")
 set(CMAKE_CROSSCOMPILING_EMULATOR "${TINYLDP_QEMU_USER};-L;/usr/${TINYLDP_TRIPLE}")
 # Libraries and headers only from the target's sysroot: the host's x86-64 libraries (GoogleTest,
 # OpenSSL, …) are not the target's, and what is missing there is skipped by name at configure time.
+# (Packages: both, so that a consumer finds an installed tinyldp outside the sysroot.)
 set(CMAKE_FIND_ROOT_PATH /usr/${TINYLDP_TRIPLE})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
