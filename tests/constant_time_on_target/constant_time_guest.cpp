@@ -5,7 +5,10 @@
 // tinyldp_ct_begin() and tinyldp_ct_end(), from a random stream that is the same in every run
 // (a fixed table: no arithmetic of its own), so the executed instructions may depend on
 // nothing but the code — and, if the code leaks, on the value. The value is chosen outside
-// the window from the run's argument (0 … 3); every mechanism is configured at compile time.
+// the window from the run's argument (0 … 3); every mechanism is configured at compile time,
+// and the mechanisms whose parameters would otherwise be divided or multiplied on the report
+// path (SHE, 1BitMean, dBitFlip) once more as if at run time (the rt_* cases: see
+// configure_at_run_time), so that the compiler folds nothing of their configuration.
 // The memoized mechanisms draw their memos from the real ChaCha20 memo key under one fixed
 // secret (the key is a long-lived secret, the same in every run: only the value changes, and
 // with it the memo stream's nonce and every memo bit). Record mechanisms change every
@@ -128,6 +131,26 @@ constexpr Loloha biloloha = Loloha::make_binary(eps_inf, one, 96);
 constexpr OneBitMean one_bit_mean = OneBitMean::make(eps_inf, one, OneBitMean::Grid{100, 10});
 constexpr DBitFlip dbitflip = DBitFlip::make(eps_inf, one, DBitFlip::Layout{100, 10, 3, 0});
 
+// Configured at run time, as far as the report paths can tell: main copies the compile-time
+// contexts into these globals behind a compiler barrier (opaque: the asm may have rewritten
+// them), so the code of the rt_* cases reads m, s, J, k, d and SHE's component width from
+// memory and folds nothing — the code a context configured by configure() at run time gets.
+// (Calling configure() on the target itself would add millions of traced instructions of
+// configuration-time arithmetic before the first window.)
+OneBitMean rt_one_bit_mean;
+DBitFlip rt_dbitflip;
+SummationHistogram rt_she;
+template <class T>
+void opaque(T& object) {
+  __asm__ __volatile__("" : : "r"(&object) : "memory");
+}
+void configure_at_run_time() {
+  rt_one_bit_mean = one_bit_mean;
+  rt_dbitflip = dbitflip;
+  rt_she = she;
+  opaque(rt_one_bit_mean), opaque(rt_dbitflip), opaque(rt_she);
+}
+
 // Records of four attributes: the memoized record RR, SPL, SMP and RS+FD over GRR and OUE.
 constexpr uint32_t attributes = 4;
 constexpr uint32_t record_domains[attributes] = {2, 5, 17, 3};
@@ -199,6 +222,9 @@ TINYLDP_CT_CASE(loloha, [&] { LocalHashingReport r{}; return loloha.privatize(va
 TINYLDP_CT_CASE(biloloha, [&] { LocalHashingReport r{}; return biloloha.privatize(value, memo_key, rng, r); }())
 TINYLDP_CT_CASE(one_bit_mean, [&] { uint8_t r = 0; return one_bit_mean.privatize(value, memo_key, rng, r); }())
 TINYLDP_CT_CASE(dbitflip, [&] { DBitFlipReport r{}; return dbitflip.privatize(value, memo_key, rng, r); }())
+TINYLDP_CT_CASE(rt_she, rt_she.privatize(value, rng, she_report, sizeof she_report))
+TINYLDP_CT_CASE(rt_one_bit_mean, [&] { uint8_t r = 0; return rt_one_bit_mean.privatize(value, memo_key, rng, r); }())
+TINYLDP_CT_CASE(rt_dbitflip, [&] { DBitFlipReport r{}; return rt_dbitflip.privatize(value, memo_key, rng, r); }())
 TINYLDP_CT_RECORD_CASE(record_rr, record_rr.privatize(value, memo_key, rng, payload, sizeof payload))
 TINYLDP_CT_RECORD_CASE(spl_grr, spl_grr.privatize(value, rng, payload, sizeof payload))
 TINYLDP_CT_RECORD_CASE(spl_oue, spl_oue.privatize(value, rng, payload, sizeof payload))
@@ -257,6 +283,9 @@ const Case cases[] = {
     {"biloloha", ct_report_biloloha, {0, 5, 50, 95}},
     {"one_bit_mean", ct_report_one_bit_mean, {0, 37, 99, 100}},
     {"dbitflip", ct_report_dbitflip, {0, 37, 99, 100}},
+    {"rt_she", ct_report_rt_she, {0, 5, 9, 15}},
+    {"rt_one_bit_mean", ct_report_rt_one_bit_mean, {0, 37, 99, 100}},
+    {"rt_dbitflip", ct_report_rt_dbitflip, {0, 37, 99, 100}},
     {"record_rr", nullptr, {}, ct_report_record_rr},
     {"spl_grr", nullptr, {}, ct_report_spl_grr},
     {"spl_oue", nullptr, {}, ct_report_spl_oue},
@@ -298,6 +327,7 @@ int main() {
     tinyldp_board_exit(2);
   }
   memo_key = test::device_memo_key(1, 29, 101);
+  configure_at_run_time();
   for (const Case& c : cases) {
     write("case ");
     write(c.name);

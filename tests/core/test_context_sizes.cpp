@@ -3,6 +3,7 @@
 // documentation true on every target (and the sizes constexpr).
 #include "check.hpp"
 #include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
@@ -33,7 +34,10 @@ TEST(documented_context_sizes_hold) {
   static_assert(sizeof(tinyldp::ThresholdHistogram) == 56);
   static_assert(sizeof(tinyldp::LongitudinalGrr) == 104);
   static_assert(sizeof(tinyldp::Loloha) == 112);
-  static_assert(sizeof(tinyldp::OneBitMean) == 112);
+  // 1BitMean and dBitFlip keep J = m/s (k = J + 1) from their configuration: no division on
+  // the report path of a context configured at run time (8 bytes with the alignment).
+  static_assert(sizeof(tinyldp::OneBitMean) == 120);
+  static_assert(sizeof(tinyldp::DBitFlip) == 136);
   static_assert(sizeof(tinyldp::TwoStageRr) == 128);
   static_assert(sizeof(tinyldp::port::MemoKey) == 40);
   // The ledger: 56 + 8 bytes per attribute slot (a Record reference, the cap, the totals).

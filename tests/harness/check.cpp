@@ -115,8 +115,8 @@ int run_tests(const char* only) {
 }  // namespace
 
 // usage: <test binary> [test name]. On an emulated MCU the arguments come from semihosting
-// (toolchains/qemu-run passes them on).
-#if defined(TINYLDP_TEST_ON_TARGET)
+// (toolchains/qemu-run passes them on); hosted programs (the host, Linux under qemu-user) have argv.
+#if defined(TINYLDP_TEST_SEMIHOSTING)
 int main() {
   static char line[160];
   if (tinyldp_board_command_line(line, sizeof line) != 0) {

@@ -134,6 +134,10 @@ __attribute__((noinline)) uintptr_t stack_pointer() {
   __asm__ __volatile__("mv %0, sp" : "=r"(sp));
 #elif defined(__x86_64__)
   __asm__ __volatile__("mov %%rsp, %0" : "=r"(sp));
+#elif defined(__aarch64__)
+  __asm__ __volatile__("mov %0, sp" : "=r"(sp));
+#elif defined(__powerpc__)
+  __asm__ __volatile__("mr %0, 1" : "=r"(sp));
 #else
   sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
 #endif

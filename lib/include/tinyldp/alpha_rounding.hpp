@@ -10,7 +10,10 @@
 // {0, …, s − 1}, so E[j·s] = x.
 // Branch-free in x: the index is a restoring division by s with a fixed trip count
 // (⌈log2(J + 1)⌉ compare-and-subtract steps, counted without a division); α is drawn by mask-and-reject (uniform.hpp) from
-// the device's memo stream, which does not depend on x. Cost: nothing stored but m and s.
+// the device's memo stream, which does not depend on x. Cost: m, s and J = m/s, the quotient
+// computed once at configuration (the mechanisms store it): m/s on the report path would be a
+// division instruction (a libgcc call on Cortex-M0, UDIV on M3/M4, DIVU on RV32: variable time,
+// even if of public operands), and a context configured at run time cannot fold it.
 #ifndef TINYLDP_ALPHA_ROUNDING_HPP
 #define TINYLDP_ALPHA_ROUNDING_HPP
 
@@ -25,13 +28,16 @@ class AlphaRounding {
  public:
   static constexpr uint32_t max_value = uint32_t{1} << 30;
 
-  constexpr AlphaRounding(uint32_t m, uint32_t s) : m_(m), s_(s) {}
+  // At configuration (divides): J from m and s.
+  constexpr AlphaRounding(uint32_t m, uint32_t s) : m_(m), s_(s), cells_(s == 0 ? 0 : m / s) {}
+  // On the report path: J as the context stored it.
+  constexpr AlphaRounding(uint32_t m, uint32_t s, uint32_t cells) : m_(m), s_(s), cells_(cells) {}
   // 1 ≤ m ≤ 2^30, 1 ≤ s ≤ m, s divides m.
   static constexpr bool valid(uint32_t m, uint32_t s) {
     return m >= 1 && m <= max_value && s >= 1 && s <= m && m % s == 0;
   }
 
-  constexpr uint32_t cells() const { return m_ / s_; }  // J; the grid points are 0 … J
+  constexpr uint32_t cells() const { return cells_; }  // J; the grid points are 0 … J
 
   // α, uniform in {0, …, s − 1}, from `draws` (a memo stream: the same for every report).
   template <class Rng>
@@ -66,7 +72,7 @@ class AlphaRounding {
   constexpr uint32_t clamped(uint32_t x) const { return x & ct::mask(in_range(x)); }
 
  private:
-  uint32_t m_, s_;
+  uint32_t m_, s_, cells_;
 };
 
 }  // namespace tinyldp

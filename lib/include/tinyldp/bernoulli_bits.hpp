@@ -283,10 +283,13 @@ class BernoulliBits {
     const Word mask = bit_mask(q_bits), flip = static_cast<Word>(mask ^ bit_mask(q_bits >> 1));
 #if defined(TINYLDP_BYTEWISE_LANES)
     if ((reinterpret_cast<__UINTPTR_TYPE__>(word) & (sizeof(Word) - 1)) == 0) {
-      // Word-aligned lanes (the report's address decides, public): whole-word access.
+      // Word-aligned lanes (the report's address decides, public): whole-word access. The lanes
+      // are little-endian in memory on every machine; mask and flip are all zeros or all ones,
+      // so byte-swapping the draw instead of the lane word is the same step — le_native is the
+      // identity on little-endian cores (no cost there), one swap per word on big-endian ones.
       run.take(n, [&](Word u) __attribute__((always_inline)) {
         Word* const lane = static_cast<Word*>(__builtin_assume_aligned(word, sizeof(Word)));
-        *lane = static_cast<Word>((*lane & (u ^ mask)) ^ flip);
+        *lane = static_cast<Word>((*lane & (le_native(u) ^ mask)) ^ flip);
         word += sizeof(Word);
       });
       return;

@@ -31,7 +31,7 @@
 // with σ_i = q* + (x_i/m)(p* − q*) — at most m²/(4n(p* − q*)²).
 // Branch-free in the value: the rounding is alpha_rounding.hpp's (shared with dBitFlip), z one
 // 32×32→64 product and a comparison, the RR stages KaryRr::randomize; the memo stream keyed by j is ChaCha20 (constant time).
-// Cost: context 112 bytes; report 1 bit (a byte here); per report two ChaCha20 blocks (α's
+// Cost: context 120 bytes; report 1 bit (a byte here); per report two ChaCha20 blocks (α's
 // stream, the memo's: a word per draw, two for the memo), fresh q2.bits. Limits: 1 ≤ m ≤ 2^30, s | m,
 // 1 ≤ R ≤ 32. Run-time configure works on 384-bit integers on the stack (make(): none).
 #ifndef TINYLDP_BIT_FLIP_MEAN_HPP
@@ -68,6 +68,7 @@ class OneBitMean {
     const Status s = GrrChain::configure(eps_inf, eps_one, 2, chain, precision);
     if (s != Status::ok) return s;
     out.grid_ = layout;
+    out.cells_ = AlphaRounding(layout.max_value, layout.step).cells();
     out.chain_ = chain;
     return Status::ok;
   }
@@ -78,6 +79,7 @@ class OneBitMean {
     const Status s = GrrChain::from_stages(q1, gamma, 2, chain);
     if (s != Status::ok) return s;
     out.grid_ = layout;
+    out.cells_ = AlphaRounding(layout.max_value, layout.step).cells();
     out.chain_ = chain;
     return Status::ok;
   }
@@ -92,7 +94,7 @@ class OneBitMean {
   constexpr uint32_t memo_attribute_word() const {
     return memo_attribute(wire::MechanismId::bit_mean, grid_.attribute);
   }
-  constexpr uint32_t cells() const { return rounding().cells(); }  // J
+  constexpr uint32_t cells() const { return cells_; }  // J = m/s, stored at configuration
   constexpr const GrrChain& chain() const { return chain_; }
   constexpr Dyadic flip_probability() const { return chain_.fresh_stage().other_probability(); }
   constexpr Epsilon epsilon_infinity() const { return chain_.epsilon_infinity(); }
@@ -127,7 +129,7 @@ class OneBitMean {
   static constexpr Report unpack(const uint8_t* payload) { return payload[0] & 1u; }
 
   // The α-point rounding (alpha_rounding.hpp) of this grid.
-  constexpr AlphaRounding rounding() const { return {grid_.max_value, grid_.step}; }
+  constexpr AlphaRounding rounding() const { return {grid_.max_value, grid_.step, cells_}; }
   // α, drawn from `offsets` — privatize draws it from key.memo_stream(memo_attribute_word(), 0xFFFFFFFF)
   // (MemoDraws), so it is the same for every report of the device.
   template <class OffsetRng>
@@ -177,6 +179,7 @@ class OneBitMean {
   constexpr uint32_t in_range(uint32_t x) const { return rounding().clamped(x); }
 
   Grid grid_{};
+  uint32_t cells_ = 1;  // J = m/s: no division on the report path, however configured
   GrrChain chain_{};
 };
 

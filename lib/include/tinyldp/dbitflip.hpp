@@ -35,7 +35,7 @@
 // Branch-free in the value: the rounding, the slot (d masked compares), the memo stream keyed by
 // the slot (ChaCha20), the stages (KaryRr::randomize per bit). The sample's draws and sorting
 // branch on the sample, which the report sends in the clear.
-// Cost: context 112 bytes; report d·⌈log2 k⌉ + d bits (a Report of 34 bytes here); per report
+// Cost: context 136 bytes; report d·⌈log2 k⌉ + d bits (a Report of 34 bytes here); per report
 // two ChaCha20 blocks or more (the device stream: α and S, ~2d words; the memo's: d words),
 // fresh d·γ.bits. Limits: d ≤ 16, k ≤ 2^16, m ≤ 2^30. Run-time configure works on 384-bit
 // integers on the stack (make(): none).
@@ -108,8 +108,8 @@ class DBitFlip {
   }
 
   constexpr const Layout& layout() const { return layout_; }
-  constexpr AlphaRounding rounding() const { return {layout_.max_value, layout_.step}; }
-  constexpr uint32_t buckets() const { return rounding().cells() + 1; }  // k
+  constexpr AlphaRounding rounding() const { return {layout_.max_value, layout_.step, buckets_ - 1}; }
+  constexpr uint32_t buckets() const { return buckets_; }  // k = m/s + 1, stored at configuration
   constexpr uint32_t sampled() const { return layout_.sampled; }         // d
   constexpr const GrrChain& chain() const { return chain_; }
   constexpr Dyadic flip_probability() const { return chain_.fresh_stage().other_probability(); }
@@ -228,6 +228,7 @@ class DBitFlip {
   static constexpr Status from_chain(const GrrChain& chain, const Layout& layout, DBitFlip& out) {
     DBitFlip m;
     m.layout_ = layout;
+    m.buckets_ = AlphaRounding(layout.max_value, layout.step).cells() + 1;
     m.chain_ = chain;
     m.eps_inf_ = chain.epsilon_infinity();
     m.eps_one_ = chain.epsilon_one();
@@ -247,6 +248,7 @@ class DBitFlip {
   }
 
   Layout layout_{};
+  uint32_t buckets_ = 2;  // k = m/s + 1: no division on the report path, however configured
   GrrChain chain_{};
   Epsilon eps_inf_{}, eps_one_{};
 };

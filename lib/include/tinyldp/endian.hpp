@@ -2,8 +2,8 @@
 // tinyldp/endian.hpp — little-endian loads and stores of whole words from byte buffers.
 //
 // Reports and random streams are defined byte by byte, least significant first, so results
-// are identical on every architecture. On little-endian machines (every supported target)
-// these compile to one load or store (unaligned-safe: the compiler picks byte accesses where
+// are identical on every architecture (big-endian ones too: the ppc32-linux preset). On
+// little-endian machines these compile to one load or store (unaligned-safe: the compiler picks byte accesses where
 // the core cannot load unaligned words, e.g. Cortex-M0).
 #ifndef TINYLDP_ENDIAN_HPP
 #define TINYLDP_ENDIAN_HPP

@@ -176,11 +176,14 @@ class SummationHistogram {
     clear_report(report, n);  // the components are ORed in
     const uint32_t in_domain = ct::less(value, d_);
     const unsigned k = component_bits();
-    for (uint32_t i = 0; i < d_; ++i) {
+    // Component i's first bit, i·k, as a running sum: a product here is a long multiply (UMULL,
+    // variable latency on Cortex-M3; __aeabi_lmul on M0) wherever k is not a compile-time
+    // constant, i.e. in every context configured at run time.
+    uint64_t first = 0;
+    for (uint32_t i = 0; i < d_; ++i, first += k) {
       // x_i + T: x_i ∈ {0, 1}, so the offset into the noise's range [−T, T + 1] is always in it.
       const uint32_t x = ct::is_zero(i ^ value);
       const uint32_t shifted = noise_.noisy_offset(uint64_t{x} + truncation_, rng) & ct::mask(in_domain);
-      const uint64_t first = uint64_t{i} * k;
       for (unsigned b = 0; b < k; ++b) {
         const uint64_t at = first + b;
         report[at / 8] = static_cast<uint8_t>(report[at / 8] | (((shifted >> b) & 1u) << (at % 8)));
