@@ -22,7 +22,7 @@ install the tinyldp package where the workers' Python finds it (docs/dask.md).
 import os
 
 from . import _native
-from .frame import Aggregate, resolve_labels
+from .frame import REJECTED, Aggregate, _refuse_rejected, resolve_labels
 
 DEFAULT_PARTITION_BYTES = 64 << 20
 
@@ -85,12 +85,16 @@ def _tree_merge(client, futures, fan_in):
     return futures[0]
 
 
-def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_in=8, labels=None):
+def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_in=8, labels=None,
+              rejected="raise"):
     """Aggregates report files on the cluster behind `client` (default: the current
     distributed client): an Aggregate (aggregator, labels, rejected reports by reason), equal
-    to tinyldp.aggregate(paths) — the same serialized state."""
+    to tinyldp.aggregate(paths) — the same serialized state. Rejected reports raise
+    RejectedReport unless rejected="collect", as tinyldp.aggregate."""
     from distributed import default_client, wait
 
+    if rejected not in REJECTED:
+        raise ValueError(f"rejected must be one of {', '.join(REJECTED)}, not {rejected!r}")
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
@@ -114,6 +118,8 @@ def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_i
         plan = client.submit(exact_plan, p, partition_bytes, pure=False).result()
         futures[p] = [client.submit(aggregate_range, *r, pure=False) for r in plan]
     ordered = [f for p in paths for f in futures[p]]
-    state, rejected, _, _ = _tree_merge(client, ordered, fan_in).result()
+    state, counts, _, _ = _tree_merge(client, ordered, fan_in).result()
+    if rejected == "raise":
+        _refuse_rejected(counts, ", ".join(paths))
     total = _native.Aggregator.deserialize(state)
-    return Aggregate(total, resolve_labels(total, labels, paths[0]), rejected)
+    return Aggregate(total, resolve_labels(total, labels, paths[0]), counts)

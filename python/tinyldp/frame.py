@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """From report files to one pandas DataFrame, as `tinyldp aggregate` makes its tidy CSV.
 
-`aggregate(paths)` reads report files (and saved states), merges them exactly and keeps the
-rejected reports' reasons; the labels file next to the first report file (`FILE.labels`, as
+`aggregate(paths)` reads report files (and saved states) and merges them exactly; a report the
+collector rejects raises RejectedReport (`tinyldp aggregate` exits 3), unless
+`rejected="collect"` keeps the reasons and estimates from the rest. The labels file next to the
+first report file (`FILE.labels`, as
 `simulate --labels` writes it) names the items when its digest is the one the reports record.
 `Aggregate.to_dataframe()` is the CLI's table: kind, item, estimate, count, ci_low, ci_high,
 unbiased_estimate, standard_error (and true_value with `truth=`), the numbers the CLI computes,
 unrounded. `simulate` privatizes an array of values (labels too) for notebooks.
+
+Missing values (None, NaN, pandas' NA and NaT) are refused with the index of the first, unless
+`missing="drop"` (dropped, with a warning that counts them — the CLI's `--missing skip`) or
+`missing="as-label"` (one label "", the CLI's `--missing category`): never the label "nan".
 """
 import math
 import os
@@ -16,6 +22,66 @@ import numpy as np
 
 from . import _native
 from .labels import LabelMapping, as_mapping, describe
+
+MISSING = ("refuse", "drop", "as-label")
+REJECTED = ("raise", "collect")
+RejectedReport = _native.RejectedReport
+
+
+def missing_mask(values):
+    """Which values are missing: None, a floating NaN, pandas' NA or NaT (a bool array)."""
+    values = np.asarray(values)
+    if values.dtype.kind in "fc":
+        return np.isnan(values)
+    if values.dtype.kind in "mM":
+        return np.isnat(values)
+    if values.dtype.kind != "O":
+        return np.zeros(values.shape, dtype=bool)
+    return np.fromiter((v is None or (isinstance(v, (float, np.floating)) and math.isnan(v))
+                        or type(v).__name__ in ("NAType", "NaTType") for v in values.ravel()),
+                       dtype=bool, count=values.size).reshape(values.shape)
+
+
+def handle_missing(values, missing, what="values"):
+    """The values with their missing ones treated as `missing` says (MISSING): refused (ValueError
+    naming the first one's index and the choices), dropped (a warning counts them), or all made
+    the label "" (as `--missing category`)."""
+    if missing not in MISSING:
+        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    # A list is looked at as it is: numpy would turn ["a", nan] into the strings "a", "nan".
+    raw = values if hasattr(values, "dtype") else np.asarray(values, dtype=object)
+    raw = np.asarray(raw)
+    mask = missing_mask(raw)
+    if not mask.any():
+        return np.asarray(values)
+    values = raw
+    count = int(mask.sum())
+    if missing == "refuse":
+        i = int(np.argmax(mask))
+        raise ValueError(f"{what}: {count} missing value(s), the first {values[i]!r} at index {i}: "
+                         f"missing=\"drop\" drops them, missing=\"as-label\" makes them the label \"\"")
+    if missing == "drop":
+        warnings.warn(f"{what}: dropped {count} missing value(s) of {values.size} (missing=\"drop\")", stacklevel=3)
+        kept = values[~mask]
+        return np.asarray(kept.tolist()) if kept.dtype.kind == "O" and kept.size else kept
+    out = values.astype(object)
+    out[mask] = ""
+    return out
+
+
+def _refuse_rejected(rejected, where):
+    """RejectedReport for reports a file or state held that the collector rejected."""
+    if not rejected:
+        return
+    total = sum(rejected.values())
+    reasons = ", ".join(f"{reason}: {count}" for reason, count in sorted(rejected.items()))
+    error = RejectedReport(f"{where}: {total} report(s) rejected ({reasons}), as tinyldp aggregate exits 3; "
+                           f"rejected=\"collect\" keeps their count in Aggregate.rejected and estimates from the rest")
+    error.reason = max(rejected, key=rejected.get)
+    error.index = None
+    error.rejected = dict(rejected)
+    raise error
+
 
 COLUMNS = ["kind", "item", "estimate", "count", "ci_low", "ci_high", "unbiased_estimate", "standard_error"]
 
@@ -56,10 +122,11 @@ class Aggregate:
             return [self.labels[i] if i < len(self.labels) else str(i) for i in range(m.domain)]
         return list(range(m.domain))
 
-    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None):
+    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None, missing="refuse"):
         """One tidy table with the CLI's columns: a `mean` row first for the numeric mechanisms,
         then a `frequency` row per item. `truth`: the raw values (labels or category indices;
-        numbers for sd/dlaplace) to add `true_value`, as `aggregate --truth` does."""
+        numbers for sd/dlaplace) to add `true_value`, as `aggregate --truth` does; its missing
+        values as `missing` says (refuse, drop, as-label)."""
         import pandas as pd
 
         m = self.mechanism
@@ -77,7 +144,7 @@ class Aggregate:
         })
         true_values = None
         if truth is not None:
-            indices = self.encode(truth)
+            indices = self.encode(truth, missing)
             true_values = list(m.true_frequencies(indices))
         if m.numeric:
             mu = self.mean(confidence)
@@ -93,10 +160,11 @@ class Aggregate:
             frame["true_value"] = true_values
         return frame
 
-    def encode(self, values):
-        """Raw values as the mechanism takes them: labels through the mapping, numbers as int64."""
+    def encode(self, values, missing="refuse"):
+        """Raw values as the mechanism takes them: labels through the mapping, numbers as int64;
+        missing values refused (or dropped, or the label "": `missing`)."""
         m = self.mechanism
-        values = np.asarray(values)
+        values = handle_missing(values, missing, "truth")
         if not m.numeric and values.dtype.kind in "OUS":
             if self.labels is None:
                 raise ValueError("the values are labels but the aggregate has no label mapping")
@@ -157,20 +225,25 @@ def _state_bytes(state):
         return f.read()
 
 
-def aggregate(paths=(), states=(), labels=None):
+def aggregate(paths=(), states=(), labels=None, rejected="raise"):
     """Aggregates report files and saved states (bytes or paths) into one Aggregate, as `tinyldp
     aggregate FILES --merge-state S…` does: same mechanism, parameters and label mapping, or a
-    ValueError with the reason."""
+    ValueError with the reason. A rejected report raises RejectedReport (file, reasons and
+    counts), as the CLI exits 3; rejected="collect" keeps them in Aggregate.rejected instead."""
+    if rejected not in REJECTED:
+        raise ValueError(f"rejected must be one of {', '.join(REJECTED)}, not {rejected!r}")
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    total, rejected = None, {}
+    total, counted = None, {}
     parts = [(p, lambda p=p: _native.aggregate_range(os.fspath(p))) for p in paths]
     parts += [(s if not isinstance(s, (bytes, bytearray)) else "a state",
                lambda s=s: (_native.Aggregator.deserialize(_state_bytes(s)), {}, 0)) for s in states]
     for name, load in parts:
         a, r, _ = load()
+        if rejected == "raise":
+            _refuse_rejected(r, name)
         for reason, count in r.items():
-            rejected[reason] = rejected.get(reason, 0) + count
+            counted[reason] = counted.get(reason, 0) + count
         if total is None:
             total = a
             continue
@@ -181,28 +254,41 @@ def aggregate(paths=(), states=(), labels=None):
     if total is None:
         raise ValueError("nothing to aggregate: give report files or states")
     first = os.fspath(paths[0]) if paths else None
-    return Aggregate(total, resolve_labels(total, labels, first), rejected)
+    return Aggregate(total, resolve_labels(total, labels, first), counted)
 
 
-def to_dataframe(source, postprocess="none", confidence=0.95, labels=None, truth=None, states=()):
+def to_dataframe(source, postprocess="none", confidence=0.95, labels=None, truth=None, states=(),
+                 rejected="raise", missing="refuse"):
     """One call from report files (a path or a list), an Aggregator or an Aggregate to the
-    CLI's tidy table (see Aggregate.to_dataframe)."""
+    CLI's tidy table (see Aggregate.to_dataframe). Rejected reports — in the files, or counted
+    in an Aggregate — raise RejectedReport unless rejected="collect"; missing truth values are
+    refused unless `missing` says how to treat them."""
+    if rejected not in REJECTED:
+        raise ValueError(f"rejected must be one of {', '.join(REJECTED)}, not {rejected!r}")
     if isinstance(source, Aggregate):
         result = source
+        if rejected == "raise":
+            _refuse_rejected(result.rejected, "the aggregate")
     elif isinstance(source, _native.Aggregator):
         result = Aggregate(source, resolve_labels(source, labels))
     else:
-        result = aggregate(source, states=states, labels=labels)
-    return result.to_dataframe(postprocess, confidence, truth)
+        result = aggregate(source, states=states, labels=labels, rejected=rejected)
+    return result.to_dataframe(postprocess, confidence, truth, missing)
 
 
-def simulate(values, mechanism, seed=None, labels=None, device_ids=False, epoch=None, cohort=None):
+def simulate(values, mechanism, seed=None, labels=None, device_ids=False, epoch=None, cohort=None,
+             missing="refuse"):
     """Privatizes values as a fleet of devices would: (Reports, LabelMapping or None).
 
     Text values are labels: numbered by `labels` (a mapping, a labels file or a list) or in order
     of first appearance. seed: the DETERMINISTIC test source — the same reports as `tinyldp
-    simulate --seed` on the same values, and NOT private; without it, the OS's entropy."""
-    values = np.asarray(values)
+    simulate --seed` on the same values, and NOT private; without it, the OS's entropy.
+    missing: "refuse" (default: a ValueError naming the first missing value's index), "drop"
+    (a warning counts them) or "as-label" (the label "", as `--missing category`)."""
+    if missing == "as-label" and mechanism.numeric:
+        raise ValueError(f"missing=\"as-label\" makes missing values a label; {mechanism.name} privatizes numbers "
+                         f"(refuse or drop them)")
+    values = handle_missing(values, missing)
     mapping = as_mapping(labels)
     if values.dtype.kind in "OUS":
         if mechanism.numeric:

@@ -100,3 +100,16 @@ def test_a_shard_of_other_parameters_is_refused_naming_it(client, shards, tmp_pa
     tinyldp.write_report_file(str(tmp_path / "other.tldp"), other, reports)
     with pytest.raises(ValueError, match=r"other\.tldp.*different mechanisms or parameters"):
         tinyldp.dask.aggregate([paths[0], str(tmp_path / "other.tldp")], client=client)
+
+
+def test_rejected_reports_raise_unless_collected(client, tmp_path):
+    m = tinyldp.Mechanism("oue", 1, domain=16)
+    reports, _ = tinyldp.simulate(np.arange(16).repeat(4), m, seed=2)
+    batch = [bytes(r) for r in reports]
+    batch[5] = batch[5][:-1]
+    path = str(tmp_path / "damaged.tldp")
+    tinyldp.write_report_file(path, m, batch)
+    with pytest.raises(tinyldp.RejectedReport, match=r"1 report\(s\) rejected \(truncated report: 1\)"):
+        tinyldp.dask.aggregate(path, client=client)
+    collected = tinyldp.dask.aggregate(path, client=client, rejected="collect")
+    assert collected.rejected == {"truncated report": 1} and collected.reports == 63
