@@ -425,7 +425,10 @@ int recommend(const PlanOptions& o) {
         std::cout << ", in " << second["flash_bytes"].get<std::uint64_t>() << " B of flash instead of "
                   << first["flash_bytes"].get<std::uint64_t>();
       std::cout << ".\n";
-      if (se2 == se1) std::cout << "(equal error: the smaller report is ranked first.)\n";
+      if (se2 == se1)
+        std::cout << "(equal error: the smaller report is ranked first.)\n";
+      else if (ratio < 1.02)
+        std::cout << "(within 2 %: practically equal — the report size, flash or RAM may decide.)\n";
     }
     // What the limits cost: the best mechanism they excluded.
     const Json* best_excluded = nullptr;
