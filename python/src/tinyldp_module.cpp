@@ -376,12 +376,46 @@ struct PyAggregator {
   }
 };
 
-std::map<std::string, std::uint64_t> ingest(PyAggregator& a, const py::handle& reports) {
+// Raises tinyldp.RejectedReport (a ValueError) with the reason and the report's index.
+[[noreturn]] void raise_rejected(const std::string& reason, std::size_t index, std::size_t of) {
+  const py::object type = py::module_::import("tinyldp._native").attr("RejectedReport");
+  const py::object error = type("report " + std::to_string(index) + " of " + std::to_string(of) +
+                                " is rejected: " + reason +
+                                " (nothing was counted; rejected=\"collect\" counts the valid reports and "
+                                "returns the rejected ones' count by reason)");
+  error.attr("reason") = reason;
+  error.attr("index") = index;
+  error.attr("rejected") = py::dict(py::arg(reason.c_str()) = 1);
+  PyErr_SetObject(type.ptr(), error.ptr());
+  throw py::error_already_set();
+}
+
+// rejected "raise" (the default): every report valid, or nothing counted and RejectedReport
+// naming the first invalid one — the reports are counted apart and merged only when all are
+// valid. "collect": the valid ones counted, the rejected ones' count by reason returned (as the
+// CLI reports them).
+std::map<std::string, std::uint64_t> ingest(PyAggregator& a, const py::handle& reports, const std::string& mode) {
+  if (mode != "raise" && mode != "collect")
+    throw py::value_error("rejected must be \"raise\" or \"collect\", not \"" + mode + "\"");
   const auto r = reports_from(reports);
   std::map<std::string, std::uint64_t> rejected;
-  py::gil_scoped_release release;
-  for (std::size_t i = 0; i < r->size(); ++i)
-    if (const ParseError e = a.aggregator.ingest((*r)[i]); e != ParseError::none) ++rejected[collector::to_string(e)];
+  if (mode == "collect") {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < r->size(); ++i)
+      if (const ParseError e = a.aggregator.ingest((*r)[i]); e != ParseError::none) ++rejected[collector::to_string(e)];
+    return rejected;
+  }
+  std::optional<std::pair<std::size_t, ParseError>> first;
+  collector::MergeResult merged;
+  {
+    py::gil_scoped_release release;
+    Aggregator batch(a.aggregator.mechanism(), a.aggregator.labels());
+    for (std::size_t i = 0; i < r->size() && !first; ++i)
+      if (const ParseError e = batch.ingest((*r)[i]); e != ParseError::none) first.emplace(i, e);
+    if (!first) merged = a.aggregator.merge(batch);
+  }
+  if (first) raise_rejected(collector::to_string(first->second), first->first, r->size());
+  if (!merged) throw py::value_error(std::string("cannot count these reports: ") + merged.reason());
   return rejected;
 }
 
@@ -730,6 +764,12 @@ PYBIND11_MODULE(_native, mod) {
   using namespace tinyldp::python;
   mod.doc() = "tinyldp's collector (C++), for Python: see the tinyldp package";
   py::register_exception<RangeNotAtRecords>(mod, "RangeNotAtRecords", PyExc_ValueError);
+  // Reports the collector rejects, where the caller did not ask to collect them: `reason` (the
+  // first's), `index` (its position, or None for a file), `rejected` (count by reason).
+  mod.attr("RejectedReport") = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+      "tinyldp._native.RejectedReport",
+      "reports the collector rejects (as tinyldp aggregate exits 3): reason, index, rejected by reason",
+      PyExc_ValueError, nullptr));
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -859,9 +899,10 @@ PYBIND11_MODULE(_native, mod) {
              return PyAggregator{Aggregator(m, digest_from(labels)), nullptr};
            }),
            py::arg("mechanism"), py::arg("labels_digest") = py::none())
-      .def("ingest", &ingest, py::arg("reports"),
-           "Counts valid reports (bytes, Reports, 2-D uint8 array or a sequence of bytes); returns the "
-           "rejected ones' count by reason")
+      .def("ingest", &ingest, py::arg("reports"), py::kw_only(), py::arg("rejected") = "raise",
+           "Counts reports (bytes, Reports, 2-D uint8 array or a sequence of bytes). rejected=\"raise\" "
+           "(default): all valid, or none counted and RejectedReport (a ValueError: reason, index); "
+           "\"collect\": the valid ones counted, returns the rejected ones' count by reason")
       .def("merge", &merge, py::arg("other"), "adds another shard's counts exactly; ValueError with the reason")
       .def("serialize", &serialize)
       .def_static("deserialize", &deserialize, py::arg("state"))

@@ -19,15 +19,17 @@ Dask cluster. docs/python.md is the guide.
 from ._native import (PARSE_ERRORS, Aggregator, EpochSeries, Mechanism, RangeNotAtRecords, RecordCounts, ReportFile, Reports,
                       mechanism_names, normal_quantile_two_sided, parse_report_file, read_report_file,
                       report_file_info, write_report_file)
-from .frame import COLUMNS, Aggregate, TimeSeries, aggregate, simulate, to_dataframe, write_reports
+from .frame import (COLUMNS, MISSING, REJECTED, Aggregate, RejectedReport, TimeSeries, aggregate, simulate,
+                    to_dataframe, write_reports)
 from .joint import estimate_joint, joint_dataframe
 from .labels import LabelMapping
 
 POSTPROCESS = ("none", "clip", "norm-sub", "simplex", "em")
 
 __all__ = [
-    "Aggregate", "Aggregator", "COLUMNS", "LabelMapping", "Mechanism", "PARSE_ERRORS", "POSTPROCESS",
-    "RangeNotAtRecords", "RecordCounts", "EpochSeries", "TimeSeries", "ReportFile", "Reports", "aggregate", "estimate_joint",
+    "Aggregate", "Aggregator", "COLUMNS", "EpochSeries", "LabelMapping", "MISSING", "Mechanism", "PARSE_ERRORS",
+    "POSTPROCESS", "REJECTED", "RangeNotAtRecords", "RejectedReport", "RecordCounts", "ReportFile", "Reports",
+    "TimeSeries", "aggregate", "estimate_joint",
     "joint_dataframe", "mechanism_names", "normal_quantile_two_sided", "parse_report_file", "read_report_file",
     "report_file_info", "simulate", "to_dataframe", "write_report_file", "write_reports",
 ]

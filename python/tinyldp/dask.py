@@ -24,7 +24,7 @@ import os
 import warnings
 
 from . import _native
-from .frame import finish_series
+from .frame import REJECTED, _refuse_rejected, finish_series
 
 DEFAULT_PARTITION_BYTES = 64 << 20
 
@@ -94,13 +94,17 @@ def _tree_merge(client, futures, fan_in):
     return futures[0]
 
 
-def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_in=8, labels=None, epochs="auto"):
+def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_in=8, labels=None,
+              rejected="raise", epochs="auto"):
     """Aggregates report files on the cluster behind `client` (default: the current
-    distributed client): what tinyldp.aggregate(paths, epochs=…) returns — an Aggregate, or a
-    TimeSeries for memoized reports of several epochs — from the same serialized state. Each
-    file's records are checked against its trailer; a file given twice is refused."""
+    distributed client): what tinyldp.aggregate(paths, rejected=…, epochs=…) returns — an
+    Aggregate, or a TimeSeries for memoized reports of several epochs — from the same serialized
+    state. Each file's records are checked against its trailer; a file given twice is refused.
+    Rejected reports raise RejectedReport unless rejected="collect", as tinyldp.aggregate."""
     from distributed import default_client, wait
 
+    if rejected not in REJECTED:
+        raise ValueError(f"rejected must be one of {', '.join(REJECTED)}, not {rejected!r}")
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
@@ -129,7 +133,9 @@ def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_i
         plan = client.submit(exact_plan, p, partition_bytes, pure=False).result()
         futures[p] = [client.submit(aggregate_range, *r, pure=False) for r in plan]
     ordered = [f for p in paths for f in futures[p]]
-    state, rejected, _, _, digests = _tree_merge(client, ordered, fan_in).result()
+    state, counts, _, _, digests = _tree_merge(client, ordered, fan_in).result()
+    if rejected == "raise":
+        _refuse_rejected(counts, ", ".join(paths))
     total = _native.EpochSeries.deserialize(state)
     for p in dict.fromkeys(paths):  # each file once: its ranges' digests against its trailer
         info = _native.report_file_info(p)
@@ -144,4 +150,4 @@ def aggregate(paths, client=None, partition_bytes=DEFAULT_PARTITION_BYTES, fan_i
         if count > 0 and (digest, None) not in total.sources and not total.add_source(digest):
             raise ValueError(f"{p} counts the same reports as another file given (the same records' digest): "
                              f"given twice, every report in it would count twice")
-    return finish_series(total, rejected, labels, paths[0], epochs)
+    return finish_series(total, counts, labels, paths[0], epochs)

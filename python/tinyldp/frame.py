@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """From report files to one pandas DataFrame, as `tinyldp aggregate` makes its tidy CSV.
 
-`aggregate(paths)` reads report files (and saved states), merges them exactly and keeps the
-rejected reports' reasons; the labels file next to the first report file (`FILE.labels`, as
+`aggregate(paths)` reads report files (and saved states) and merges them exactly; a report the
+collector rejects raises RejectedReport (`tinyldp aggregate` exits 3), unless
+`rejected="collect"` keeps the reasons and estimates from the rest. The labels file next to the
+first report file (`FILE.labels`, as
 `simulate --labels` writes it) names the items when its digest is the one the reports record.
 `Aggregate.to_dataframe()` is the CLI's table: kind, item, estimate, count, ci_low, ci_high,
 unbiased_estimate, standard_error (and true_value with `truth=`), the numbers the CLI computes,
 unrounded. `simulate` privatizes an array of values (labels too) for notebooks.
+
+Missing values (None, NaN, pandas' NA and NaT) are refused with the index of the first, unless
+`missing="drop"` (dropped, with a warning that counts them — the CLI's `--missing skip`) or
+`missing="as-label"` (one label "", the CLI's `--missing category`): never the label "nan".
 """
 import math
 import os
@@ -16,6 +22,66 @@ import numpy as np
 
 from . import _native
 from .labels import LabelMapping, as_mapping, describe
+
+MISSING = ("refuse", "drop", "as-label")
+REJECTED = ("raise", "collect")
+RejectedReport = _native.RejectedReport
+
+
+def missing_mask(values):
+    """Which values are missing: None, a floating NaN, pandas' NA or NaT (a bool array)."""
+    values = np.asarray(values)
+    if values.dtype.kind in "fc":
+        return np.isnan(values)
+    if values.dtype.kind in "mM":
+        return np.isnat(values)
+    if values.dtype.kind != "O":
+        return np.zeros(values.shape, dtype=bool)
+    return np.fromiter((v is None or (isinstance(v, (float, np.floating)) and math.isnan(v))
+                        or type(v).__name__ in ("NAType", "NaTType") for v in values.ravel()),
+                       dtype=bool, count=values.size).reshape(values.shape)
+
+
+def handle_missing(values, missing, what="values"):
+    """The values with their missing ones treated as `missing` says (MISSING): refused (ValueError
+    naming the first one's index and the choices), dropped (a warning counts them), or all made
+    the label "" (as `--missing category`)."""
+    if missing not in MISSING:
+        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    # A list is looked at as it is: numpy would turn ["a", nan] into the strings "a", "nan".
+    raw = values if hasattr(values, "dtype") else np.asarray(values, dtype=object)
+    raw = np.asarray(raw)
+    mask = missing_mask(raw)
+    if not mask.any():
+        return np.asarray(values)
+    values = raw
+    count = int(mask.sum())
+    if missing == "refuse":
+        i = int(np.argmax(mask))
+        raise ValueError(f"{what}: {count} missing value(s), the first {values[i]!r} at index {i}: "
+                         f"missing=\"drop\" drops them, missing=\"as-label\" makes them the label \"\"")
+    if missing == "drop":
+        warnings.warn(f"{what}: dropped {count} missing value(s) of {values.size} (missing=\"drop\")", stacklevel=3)
+        kept = values[~mask]
+        return np.asarray(kept.tolist()) if kept.dtype.kind == "O" and kept.size else kept
+    out = values.astype(object)
+    out[mask] = ""
+    return out
+
+
+def _refuse_rejected(rejected, where):
+    """RejectedReport for reports a file or state held that the collector rejected."""
+    if not rejected:
+        return
+    total = sum(rejected.values())
+    reasons = ", ".join(f"{reason}: {count}" for reason, count in sorted(rejected.items()))
+    error = RejectedReport(f"{where}: {total} report(s) rejected ({reasons}), as tinyldp aggregate exits 3; "
+                           f"rejected=\"collect\" keeps their count in Aggregate.rejected and estimates from the rest")
+    error.reason = max(rejected, key=rejected.get)
+    error.index = None
+    error.rejected = dict(rejected)
+    raise error
+
 
 COLUMNS = ["kind", "item", "estimate", "count", "ci_low", "ci_high", "unbiased_estimate", "standard_error"]
 
@@ -63,10 +129,11 @@ class Aggregate:
             return [self.labels[i] if i < len(self.labels) else str(i) for i in range(m.domain)]
         return list(range(m.domain))
 
-    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None):
+    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None, missing="refuse"):
         """One tidy table with the CLI's columns: a `mean` row first for the numeric mechanisms,
         then a `frequency` row per item. `truth`: the raw values (labels or category indices;
-        numbers for sd/dlaplace) to add `true_value`, as `aggregate --truth` does."""
+        numbers for sd/dlaplace) to add `true_value`, as `aggregate --truth` does; its missing
+        values as `missing` says (refuse, drop, as-label)."""
         import pandas as pd
 
         m = self.mechanism
@@ -84,7 +151,7 @@ class Aggregate:
         })
         true_values = None
         if truth is not None:
-            indices = self.encode(truth)
+            indices = self.encode(truth, missing)
             true_values = list(m.true_frequencies(indices))
         if m.numeric:
             mu = self.mean(confidence)
@@ -100,10 +167,11 @@ class Aggregate:
             frame["true_value"] = true_values
         return frame
 
-    def encode(self, values):
-        """Raw values as the mechanism takes them: labels through the mapping, numbers as int64."""
+    def encode(self, values, missing="refuse"):
+        """Raw values as the mechanism takes them: labels through the mapping, numbers as int64;
+        missing values refused (or dropped, or the label "": `missing`)."""
         m = self.mechanism
-        values = np.asarray(values)
+        values = handle_missing(values, missing, "truth")
         if not m.numeric and values.dtype.kind in "OUS":
             if self.labels is None:
                 raise ValueError("the values are labels but the aggregate has no label mapping")
@@ -187,14 +255,14 @@ class TimeSeries:
     def reports(self):
         return self.series.reports
 
-    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None):
+    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None, missing="refuse"):
         """The CLI's time series: an `epoch` column, then each epoch's table. `truth`: a dict
         {epoch: raw values} (each epoch's truth), as `aggregate --truth-rounds` gives it."""
         import pandas as pd
 
         frames = []
         for epoch, a in self.epochs.items():
-            f = a.to_dataframe(postprocess, confidence, None if truth is None else truth[epoch])
+            f = a.to_dataframe(postprocess, confidence, None if truth is None else truth[epoch], missing)
             f.insert(0, "epoch", epoch)
             frames.append(f)
         return pd.concat(frames, ignore_index=True)
@@ -228,16 +296,19 @@ def finish_series(series, rejected, labels, first_path, epochs):
     return TimeSeries(series, resolve_labels(series, labels, first_path), rejected)
 
 
-def aggregate(paths=(), states=(), labels=None, epochs="auto"):
+def aggregate(paths=(), states=(), labels=None, rejected="raise", epochs="auto"):
     """Aggregates report files and saved states (bytes or paths), as `tinyldp aggregate FILES
     --merge-state S…` does: same mechanism, parameters and label mapping, or a ValueError with
-    the reason; a file given twice (or counted by a state) is refused. Reports of several epochs:
-    a TimeSeries for a memoized mechanism (its epochs share memos), pooled for the others;
-    epochs="by-epoch" or "pool" chooses (pooling memoized epochs accounts for the shared memos,
-    and is refused where tinyldp cannot)."""
+    the reason; a file given twice (or counted by a state) is refused. A rejected report raises
+    RejectedReport (file, reasons and counts), as the CLI exits 3; rejected="collect" keeps them
+    in .rejected instead. Reports of several epochs: a TimeSeries for a memoized mechanism (its
+    epochs share memos), pooled for the others; epochs="by-epoch" or "pool" chooses (pooling
+    memoized epochs accounts for the shared memos, and is refused where tinyldp cannot)."""
+    if rejected not in REJECTED:
+        raise ValueError(f"rejected must be one of {', '.join(REJECTED)}, not {rejected!r}")
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    total, rejected = None, {}
+    total, counted = None, {}
     parts = [(os.fspath(p), lambda p=p: _native.aggregate_range(os.fspath(p))) for p in paths]
     parts += [(s if not isinstance(s, (bytes, bytearray)) else "a state",
                lambda s=s: (_native.EpochSeries.deserialize(_state_bytes(s)), {}, 0, None)) for s in states]
@@ -245,8 +316,10 @@ def aggregate(paths=(), states=(), labels=None, epochs="auto"):
         a, r, _, digest = load()
         if digest is not None:
             _file_digest_check(name, *digest, _native.report_file_info(name))
+        if rejected == "raise":
+            _refuse_rejected(r, name)
         for reason, count in r.items():
-            rejected[reason] = rejected.get(reason, 0) + count
+            counted[reason] = counted.get(reason, 0) + count
         if total is None:
             total = a
             continue
@@ -257,28 +330,41 @@ def aggregate(paths=(), states=(), labels=None, epochs="auto"):
     if total is None:
         raise ValueError("nothing to aggregate: give report files or states")
     first = os.fspath(paths[0]) if paths else None
-    return finish_series(total, rejected, labels, first, epochs)
+    return finish_series(total, counted, labels, first, epochs)
 
 
-def to_dataframe(source, postprocess="none", confidence=0.95, labels=None, truth=None, states=()):
+def to_dataframe(source, postprocess="none", confidence=0.95, labels=None, truth=None, states=(),
+                 rejected="raise", missing="refuse"):
     """One call from report files (a path or a list), an Aggregator, an Aggregate or a TimeSeries
-    to the CLI's tidy table (see Aggregate.to_dataframe, TimeSeries.to_dataframe)."""
+    to the CLI's tidy table (see Aggregate.to_dataframe, TimeSeries.to_dataframe). Rejected
+    reports — in the files, or counted in an aggregate — raise RejectedReport unless
+    rejected="collect"; missing truth values are refused unless `missing` says how to treat them."""
+    if rejected not in REJECTED:
+        raise ValueError(f"rejected must be one of {', '.join(REJECTED)}, not {rejected!r}")
     if isinstance(source, (Aggregate, TimeSeries)):
         result = source
+        if rejected == "raise":
+            _refuse_rejected(result.rejected, "the aggregate")
     elif isinstance(source, _native.Aggregator):
         result = Aggregate(source, resolve_labels(source, labels))
     else:
-        result = aggregate(source, states=states, labels=labels)
-    return result.to_dataframe(postprocess, confidence, truth)
+        result = aggregate(source, states=states, labels=labels, rejected=rejected)
+    return result.to_dataframe(postprocess, confidence, truth, missing)
 
 
-def simulate(values, mechanism, seed=None, labels=None, device_ids=False, epoch=None, cohort=None):
+def simulate(values, mechanism, seed=None, labels=None, device_ids=False, epoch=None, cohort=None,
+             missing="refuse"):
     """Privatizes values as a fleet of devices would: (Reports, LabelMapping or None).
 
     Text values are labels: numbered by `labels` (a mapping, a labels file or a list) or in order
     of first appearance. seed: the DETERMINISTIC test source — the same reports as `tinyldp
-    simulate --seed` on the same values, and NOT private; without it, the OS's entropy."""
-    values = np.asarray(values)
+    simulate --seed` on the same values, and NOT private; without it, the OS's entropy.
+    missing: "refuse" (default: a ValueError naming the first missing value's index), "drop"
+    (a warning counts them) or "as-label" (the label "", as `--missing category`)."""
+    if missing == "as-label" and mechanism.numeric:
+        raise ValueError(f"missing=\"as-label\" makes missing values a label; {mechanism.name} privatizes numbers "
+                         f"(refuse or drop them)")
+    values = handle_missing(values, missing)
     mapping = as_mapping(labels)
     if values.dtype.kind in "OUS":
         if mechanism.numeric:

@@ -123,3 +123,16 @@ def test_epochs_and_repeated_files_as_in_one_process(client, cli, shards, tmp_pa
     (tmp_path / "cut.tldp").write_bytes(data[:-26])  # the trailer gone
     with pytest.raises(ValueError, match="cut short"):
         tinyldp.dask.aggregate([str(tmp_path / "cut.tldp")], client=client)
+
+
+def test_rejected_reports_raise_unless_collected(client, tmp_path):
+    m = tinyldp.Mechanism("oue", 1, domain=16)
+    reports, _ = tinyldp.simulate(np.arange(16).repeat(4), m, seed=2)
+    batch = [bytes(r) for r in reports]
+    batch[5] = batch[5][:-1]
+    path = str(tmp_path / "damaged.tldp")
+    tinyldp.write_report_file(path, m, batch)
+    with pytest.raises(tinyldp.RejectedReport, match=r"1 report\(s\) rejected \(truncated report: 1\)"):
+        tinyldp.dask.aggregate(path, client=client)
+    collected = tinyldp.dask.aggregate(path, client=client, rejected="collect")
+    assert collected.rejected == {"truncated report": 1} and collected.reports == 63

@@ -81,7 +81,7 @@ def test_rejections_have_the_clis_reasons(cli, tmp_path):
         "report of another mechanism"]
     assert (codes != 0).sum() == 3
     a = tinyldp.Aggregator(m)
-    rejected = a.ingest([bytes(x) for x in reports])
+    rejected = a.ingest([bytes(x) for x in reports], rejected="collect")
     assert sum(rejected.values()) == 3 and a.reports == 397
     path = tmp_path / "damaged.tldp"
     tinyldp.write_report_file(str(path), m, [bytes(x) for x in reports])

@@ -131,6 +131,52 @@ with tempfile.TemporaryDirectory() as tmp:
     check(open(path("crlf.tldp"), "rb").read() == before and not os.path.exists(path("crlf.tldp.partial")),
           "a failed simulate neither clobbers the old output nor leaves a partial one")
 
+    # A CSV of several columns without --column: refused, naming the columns (it was read as
+    # whole lines, its header one more label); one column without --column stays one value per line.
+    people = write("people.csv", "age,colour\n30,red\n40,blue\n")
+    p = run(*krr, "-i", people, "--labels", "-o", path("w.tldp"), expect=2)
+    check("people.csv has 2 columns (age, colour): choose one with --column" in p.stderr and
+          not os.path.exists(path("w.tldp")), f"several columns need --column: {p.stderr.strip()}")
+    p = run(*sd, "-i", people, "-o", path("w.tldp"), expect=2)
+    check("has 2 columns (age, colour)" in p.stderr, f"numeric too: {p.stderr.strip()}")
+    quoted_one = write("quoted-one.csv", '"green, light"\nred\n')
+    run(*krr, "-i", quoted_one, "--labels", "-o", path("w.tldp"))
+    check(open(path("w.tldp.labels")).read() == '"green, light"\nred\n',
+          "a quoted comma is one column: the line is still one value")
+    run(*krr, "-i", write("ints.txt", "1\n2\n"), "-o", path("i.tldp"))
+    p = run("aggregate", path("i.tldp"), "--truth", people, expect=2)
+    check("has 2 columns (age, colour)" in p.stderr, f"aggregate --truth too: {p.stderr.strip()}")
+
+    # --delimiter, and a UTF-8 byte-order mark before the header (spreadsheet exports).
+    semi = write("semi.csv", "\ufeffage;colour\n30;red\n40;blue\n30;red\n")
+    p = run(*krr, "-i", semi, "-c", "colour", "--labels", "-o", path("d.tldp"), expect=2)
+    check("look separated by ';': pass --delimiter ';'" in p.stderr, f"a ;-separated file read by commas: {p.stderr}")
+    run(*krr, "-i", semi, "-c", "colour", "--delimiter", ";", "--labels", "-o", path("d.tldp"))
+    check(open(path("d.tldp.labels")).read() == "red\nblue\n" and reports(path("d.tldp")) == 3, "--delimiter ;")
+    run(*sd, "-i", semi, "-c", "age", "--delimiter", ";", "-o", path("d.tldp"))
+    check(reports(path("d.tldp")) == 3, "the BOM is not part of the first column's name")
+    p = run(*krr, "-i", semi, "--delimiter", ";", "--labels", "-o", path("d.tldp"), expect=2)
+    check("has 2 columns (age, colour)" in p.stderr, f"the BOM is not in the names either: {p.stderr.strip()}")
+    tabs = write("tabs.tsv", "age\tcolour\n30\tred, dark\n")
+    run(*krr, "-i", tabs, "-c", "colour", "--delimiter", "tab", "--labels", "-o", path("t.tldp"))
+    check(open(path("t.tldp.labels")).read() == "red, dark\n", "--delimiter tab: commas are text")
+    bom_one = write("bom-one.txt", "\ufeff3\n4\n")
+    run(*krr, "-i", bom_one, "-o", path("b.tldp"))
+    check(reports(path("b.tldp")) == 2, "a BOM before one value per line")
+    run("aggregate", path("d.tldp"), "--truth", semi, "--delimiter", ";", "-c", "age", "-f", "json")
+    for bad in [";;", '"', ""]:
+        p = run(*krr, "-i", semi, "-c", "colour", "--delimiter", bad, "--labels", "-o", path("x.tldp"), expect=1)
+        check("give one character" in p.stderr, f"--delimiter {bad!r} refused: {p.stderr.strip()}")
+    # joint and multi read their CSVs the same way.
+    records = write("records.csv", "\ufeffa;b\nx;1\ny;0\nx;1\n")
+    run("multi", "simulate", "-i", records, "--delimiter", ";", "-p", "spl-grr", "-e", "1", "-o", path("m.tldpm"),
+        "--seed", 1)
+    p = run("multi", path("m.tldpm"), "--truth", records, "--delimiter", ";", "--format", "json")
+    check('"a"' in p.stdout and '"b"' in p.stdout, f"multi: the BOM is not in the first name: {p.stdout[:200]}")
+    run("joint", "simulate", "-i", records, "--delimiter", ";", "--f", "0.5", "-o", path("j.tldpj"), "--seed", 1)
+    p = run("joint", path("j.tldpj"), "-a", "a,b", "--truth", records, "--delimiter", ";", "-E", "em")
+    check(p.returncode == 0, "joint: --delimiter for the truth")
+
     # --version: the project's version, written once in project(VERSION).
     version = re.search(r"project\(tinyldp VERSION (\d+\.\d+\.\d+)", open(os.path.join(SOURCE, "CMakeLists.txt")).read())
     check(run("--version").stdout.strip() == f"tinyldp {version.group(1)}", "--version prints the project version")

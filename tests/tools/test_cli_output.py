@@ -120,6 +120,17 @@ with tempfile.TemporaryDirectory() as tmp:
     p = subprocess.run([TINYLDP, "aggregate", path("age.tldp"), "--postprocess", "em", "--em-max-iterations", "3"],
                        capture_output=True, text=True)
     check(p.returncode == 0 and "em stopped at --em-max-iterations 3" in p.stderr, f"em at its cap: {p.stderr}")
+    # The default chart of a numeric distribution draws EM's bars: stopped at its cap, the chart's
+    # title and stderr say so (once converged, neither does).
+    for cap, tolerance, converged in [("3", "1e-9", False), ("10000", "1e-3", True)]:
+        svg = path(f"age-cap{cap}.svg")
+        p = subprocess.run([TINYLDP, "aggregate", path("age.tldp"), "--plot", svg, "--em-max-iterations", cap,
+                            "--em-tolerance", tolerance], capture_output=True, text=True)
+        with open(svg) as f:
+            drawn = f.read()
+        said = f"warning: em not converged after {cap} iterations" in drawn
+        check(p.returncode == 0 and said != converged and ("em stopped" in p.stderr) != converged,
+              f"unconverged chart (cap {cap}): title {said}, stderr {p.stderr}")
     p = subprocess.run([TINYLDP, "aggregate", path("age.tldp"), "--postprocess", "em", "--em-max-iterations", "0"],
                        capture_output=True, text=True)
     check(p.returncode != 0 and "--em-max-iterations must be at least 1" in p.stderr, f"cap 0 refused: {p.stderr}")

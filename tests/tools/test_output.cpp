@@ -248,6 +248,21 @@ TEST(Chart, APostProcessedChartShowsTheUnbiasedEstimatesBesideTheBars) {
   EXPECT_EQ(chart(t).source.find("<polygon"), std::string::npos);
 }
 
+TEST(Chart, AnUnconvergedEstimateSaysSoInTheTitle) {
+  // EM stopped at its cap draws bars that are not the maximum-likelihood estimate: the title
+  // says so (a line of its own, within the canvas); a converged run adds nothing.
+  EstimateTable t = table(8, 0.01);
+  t.about["postprocess"] = "em";
+  EXPECT_EQ(chart(t).source.find("not converged"), std::string::npos);
+  t.chart_warning = "em not converged after 10000 iterations: the bars are not yet the maximum-likelihood estimate";
+  const Svg svg = chart(t);
+  expect_all_text_inside(svg);
+  bool in_title = false;
+  for (const Text& text : svg.texts)
+    in_title = in_title || text.content.find("warning: em not converged after 10000 iterations") == 0;
+  EXPECT_TRUE(in_title);
+}
+
 TEST(Chart, LevelValuesAreRoundedForPeople) {
   EstimateTable t = table(8, 0.01);
   t.mean = collector::MeanEstimate{38.58, 0.73, 37.1, 40.0};

@@ -184,13 +184,17 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
 collector::BayesianUpdateResult run_em(const Aggregator& total, const collector::ObservationModel& model,
                                        const AggregateOptions& o, collector::Postprocess post, EstimateTable& t) {
   auto run = collector::bayesian_update(model, total.support(), total.reports(), o.em);
+  if (!run.converged) {  // the table's answer (-p em) or the chart's bars: said in both places
+    t.chart_warning = "em not converged after " + std::to_string(run.iterations) +
+                      " iterations: the bars are not yet the maximum-likelihood estimate";
+    std::cerr << "tinyldp: warning: em stopped at --em-max-iterations " << o.em.max_iterations
+              << " with frequencies still moving by more than --em-tolerance " << o.em.tolerance
+              << ": the estimate " << (post == collector::Postprocess::em ? "" : "the chart draws ")
+              << "after that many steps, not yet the maximum (docs/accuracy.md)\n";
+  }
   if (post != collector::Postprocess::em) return run;
   t.about["em_iterations"] = run.iterations;
   t.about["em_converged"] = run.converged;
-  if (!run.converged)
-    std::cerr << "tinyldp: warning: em stopped at --em-max-iterations " << o.em.max_iterations
-              << " with frequencies still moving by more than --em-tolerance " << o.em.tolerance
-              << ": the estimate after that many steps, not yet the maximum (docs/accuracy.md)\n";
   return run;
 }
 

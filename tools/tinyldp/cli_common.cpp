@@ -196,6 +196,16 @@ void add_field_options(CLI::App& app, ValueSource& source, const std::string& wh
       ->option_text("error|skip|category");
   app.add_option("--missing-as", source.missing_as,
                  "also treat this " + what + "field as missing, e.g. \"?\" (repeatable)");
+  app.add_option("--delimiter", source.delimiter,
+                 "the " + what + "CSV's field separator: one character, e.g. \";\" or \"|\", or tab (default \",\")")
+      ->check([](const std::string& text) {
+        try {
+          parse_delimiter(text);
+          return std::string();
+        } catch (const std::exception& e) {
+          return std::string(e.what());
+        }
+      });
   app.add_flag("--clamp", source.clamp,
                "numeric: move " + what + "values outside [--lo, --hi] to the nearer end (default: an error "
                "naming the row and value)");

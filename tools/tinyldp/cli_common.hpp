@@ -81,7 +81,7 @@ std::string describe(const collector::Mechanism& m);
 // The value a numeric item stands for, as printed (10 significant digits).
 std::string value_text(double v);
 
-// --missing and --clamp, how the fields of an input column are read (`what`: "" for
+// --missing, --missing-as, --delimiter and --clamp, how the fields of an input column are read (`what`: "" for
 // simulate's input, "--truth " for aggregate's).
 void add_field_options(CLI::App& app, ValueSource& source, const std::string& what);
 

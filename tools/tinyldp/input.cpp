@@ -92,6 +92,14 @@ struct CsvColumn {
       std::string names;
       for (const auto& h : header) names += (names.empty() ? "" : ", ") + h;
       error = source->path + ": no column named \"" + c + "\" (the header has: " + names + ")";
+      // One header field holding another separator: the file is not comma-separated.
+      if (header.size() == 1)
+        for (const char sep : {';', '\t', '|'})
+          if (header[0].find(sep) != std::string::npos) {
+            error += "; its fields look separated by '" + std::string(sep == '\t' ? "tab" : std::string(1, sep)) +
+                     "': pass --delimiter " + (sep == '\t' ? "tab" : "'" + std::string(1, sep) + "'");
+            break;
+          }
     }
     header_looks_like_data = true;
     for (const auto& h : header) header_looks_like_data = header_looks_like_data && looks_like_a_number(h);
@@ -130,6 +138,34 @@ void on_row(int, void* context) {
   }
 }
 
+// The fields of a line split at the delimiter outside double quotes, spaces around each
+// dropped and one level of quotes removed: what the first line of a column-less input holds.
+std::vector<std::string> line_fields(std::string_view line, char delimiter) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (const char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == delimiter && !quoted) fields.emplace_back();
+    else fields.back() += c;
+  }
+  for (auto& f : fields) {
+    const auto a = f.find_first_not_of(" \t\r"), b = f.find_last_not_of(" \t\r");
+    f = a == std::string::npos ? "" : f.substr(a, b - a + 1);
+  }
+  return fields;
+}
+
+void check_one_column(const std::string& path, std::string_view first_line, char delimiter) {
+  const std::vector<std::string> fields = line_fields(first_line, delimiter);
+  if (fields.size() < 2) return;
+  std::string names;
+  for (std::size_t i = 0; i < fields.size() && i < 12; ++i) names += (i ? ", " : "") + fields[i];
+  if (fields.size() > 12) names += ", …";
+  throw std::runtime_error(path + " has " + std::to_string(fields.size()) + " columns (" + names +
+                           "): choose one with --column NAME (or a 0-based index, with --no-header when the "
+                           "first line is data); without --column a file is one value per line");
+}
+
 // Calls take(field, row) for every value of the column; row is the CSV record number (the
 // header is row 1) or the line number.
 template <class Take>
@@ -137,19 +173,33 @@ void for_each_field(const ValueSource& source, Take take) {
   InputFile file(source.path);
   Progress progress("reading " + source.path, "rows", file.size());
   std::uint64_t rows = 0;
+  const char delimiter = parse_delimiter(source.delimiter);
+  bool first_chunk = true;
+  // A byte-order mark is not part of the first field (it would make the header "\uFEFFage").
+  const auto next_chunk = [&] {
+    std::string_view chunk = file.read();
+    if (first_chunk && chunk.substr(0, utf8_bom.size()) == utf8_bom) chunk.remove_prefix(utf8_bom.size());
+    first_chunk = false;
+    return chunk;
+  };
   if (!source.column) {  // one value per line; blank lines are not rows
     std::string line;
     std::uint64_t number = 0;
+    bool first_line = true;
     const auto finish_line = [&] {
       ++number;
       while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
       if (!line.empty()) {
+        // A CSV of several columns read as whole lines would make every line one value (and
+        // its header one more): refused, naming the columns found.
+        if (first_line) check_one_column(source.path, line, delimiter);
+        first_line = false;
         take(std::string_view(line), number);
         ++rows;
       }
       line.clear();
     };
-    for (std::string_view chunk = file.read(); !chunk.empty(); chunk = file.read()) {
+    for (std::string_view chunk = next_chunk(); !chunk.empty(); chunk = next_chunk()) {
       for (std::size_t at = 0; at < chunk.size();) {
         const std::size_t end = chunk.find('\n', at);
         line.append(chunk.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
@@ -173,6 +223,7 @@ void for_each_field(const ValueSource& source, Take take) {
   csv_parser parser;
   if (csv_init(&parser, 0) != 0) throw std::runtime_error("cannot initialise libcsv");
   const std::unique_ptr<csv_parser, void (*)(csv_parser*)> guard(&parser, csv_free);
+  csv_set_delim(&parser, static_cast<unsigned char>(delimiter));
   // libcsv trims spaces and tabs around unquoted fields by default: "a, b" (Adult's style) →
   // fields "a" and "b". (A custom space function would cost a call per byte.)
   bool warned = false;
@@ -194,7 +245,7 @@ void for_each_field(const ValueSource& source, Take take) {
     state.entries.clear();
     state.text.clear();
   };
-  for (std::string_view chunk = file.read(); !chunk.empty(); chunk = file.read()) {
+  for (std::string_view chunk = next_chunk(); !chunk.empty(); chunk = next_chunk()) {
     const std::size_t parsed = csv_parse(&parser, chunk.data(), chunk.size(), on_field, on_row, &state);
     if (!state.error.empty()) deliver();  // throws: the column is checked before any data
     if (parsed != chunk.size())
@@ -222,6 +273,14 @@ std::uint32_t parse_index(std::string_view text, std::uint32_t domain, const std
 }
 
 }  // namespace
+
+char parse_delimiter(const std::string& text) {
+  if (text == "tab" || text == "\\t" || text == "\t") return '\t';
+  if (text.size() != 1 || text[0] == '"' || text[0] == '\n' || text[0] == '\r')
+    throw std::runtime_error("--delimiter \"" + text +
+                             "\": give one character (e.g. ; or |, or tab), not a quote or a line break");
+  return text[0];
+}
 
 InputCounts for_each_private_value(const ValueSource& source, const collector::Mechanism& m,
                                    LabelMap* labels, const std::function<void(std::int64_t)>& take) {

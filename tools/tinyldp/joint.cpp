@@ -45,7 +45,7 @@ struct JointOptions {
   std::vector<std::string> f_values = {"0.1", "0.5", "0.7", "0.9"};
   std::string domains;
   // simulate
-  std::string input, output, columns = "all", bins;
+  std::string input, output, columns = "all", bins, delimiter = ",";
   bool no_header = false;
   double sample = 1.0;
   std::string f = "0.5", p = "0.5", q = "0.75";
@@ -97,7 +97,7 @@ int run_plan(const JointOptions& o) {
 int run_simulate(const JointOptions& o) {
   if (o.input.empty() || o.output.empty()) throw BadInput("joint simulate: --input and --output are required");
   if (!(o.sample > 0 && o.sample <= 1)) throw BadInput("--sample must be in (0, 1]");
-  const Table t = read_table(o.input, !o.no_header);
+  const Table t = read_table(o.input, !o.no_header, parse_delimiter(o.delimiter));
   const Encoded e = encode(t, choose_columns(t, o.columns), parse_bins(o.bins));
   std::string error;
   auto schema = RecordSchema::make(e.attributes, parse_probability("--f", o.f), parse_probability("--p", o.p),
@@ -192,9 +192,9 @@ int run_merge(const JointOptions& o) {
 }
 
 // The true joint of the chosen attributes in a CSV, with the labels of the schema.
-std::vector<double> truth_of(const std::string& path, bool header, const RecordSchema& s,
+std::vector<double> truth_of(const std::string& path, bool header, char delimiter, const RecordSchema& s,
                              const std::vector<std::uint32_t>& chosen, const std::map<std::string, std::uint32_t>& bins) {
-  const Table t = read_table(path, header);
+  const Table t = read_table(path, header, delimiter);
   std::vector<std::size_t> cols;
   for (std::uint32_t j : chosen) {
     const auto& name = s.attributes()[j].name;
@@ -271,7 +271,7 @@ int run_estimate(const JointOptions& o) {
   const collector::EmOptions map =
       collector::map_options(*problem, em, alpha, o.delta < 0 ? std::nullopt : std::optional<double>(o.delta));
   std::optional<std::vector<double>> truth;
-  if (!o.truth.empty()) truth = truth_of(o.truth, !o.no_header, s, chosen, parse_bins(o.bins));
+  if (!o.truth.empty()) truth = truth_of(o.truth, !o.no_header, parse_delimiter(o.delimiter), s, chosen, parse_bins(o.bins));
   struct Row {
     std::string name;
     collector::JointEstimate e;
@@ -440,6 +440,7 @@ Subcommand add_joint(CLI::App& app) {
   j->add_option("--threads", o->threads, "EM's threads (default 2)");
   j->add_option("--truth", o->truth, "CSV with the true records: AVD of every estimator against it");
   j->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
+  j->add_option("--delimiter", o->delimiter, "the CSVs' field separator: one character, or tab (default \",\")");
   j->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
   j->add_option("--format,-f", o->format, "text (default) or json");
   j->add_option("--plot", o->plot, "write an SVG chart of the estimate (em with --estimator all), the truth and "
@@ -456,6 +457,7 @@ Subcommand add_joint(CLI::App& app) {
   sim->add_option("--output,-o", o->output, "record-counts file to write")->required();
   sim->add_option("--columns,-c", o->columns, "columns to use, comma-separated (default all)");
   sim->add_flag("--no-header", o->no_header, "the CSV has no header line (columns are named 0, 1, …)");
+  sim->add_option("--delimiter", o->delimiter, "the CSV's field separator: one character, or tab (default \",\")");
   sim->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins");
   sim->add_option("--sample", o->sample, "fraction of the rows that report (without replacement; default 1)");
   sim->add_option("--f", o->f, "PRR flip probability (default 0.5)");

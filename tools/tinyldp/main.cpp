@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Examples:\n"
       "  tinyldp plan --mechanism oue --epsilon 1 --domain 16 --n 100000\n"
+      "  tinyldp plan --epsilon 1 --domain 16 --n 100000 --max-flash 1500 --explain\n"
       "  tinyldp simulate --mechanism oue --epsilon 1 --domain 16 --input ages.txt --output r.tldp\n"
       "  tinyldp aggregate r.tldp --postprocess norm-sub --truth ages.txt --plot ages.svg\n"
       "  tinyldp simulate -m krr -e 0.5 -d 16 -i adult.csv -c education --labels -o edu.tldp\n"

@@ -34,7 +34,7 @@ using wire::MechanismId;
 
 struct MultiOptions {
   std::string protocol = "all", domains, epsilons = "0.5,1,5", epsilon = "1";
-  std::string input, output, columns = "all", bins, framed, schema, format = "text", truth, counts;
+  std::string input, output, columns = "all", bins, framed, schema, format = "text", truth, counts, delimiter = ",";
   std::vector<std::string> inputs;
   bool no_header = false;
   std::optional<std::uint64_t> seed;
@@ -161,7 +161,7 @@ std::vector<std::vector<double>> truth_of(const Encoded& e) {
 int run_simulate(const MultiOptions& o) {
   if (o.protocol == "all" || o.protocol.find(',') != std::string::npos)
     throw BadInput("multi simulate: --protocol names one of " + collector::multi_attribute_names());
-  const Table t = read_table(o.input, !o.no_header);
+  const Table t = read_table(o.input, !o.no_header, parse_delimiter(o.delimiter));
   const Encoded e = encode(t, choose_columns(t, o.columns), parse_bins(o.bins));
   MultiAttributeCounts counts(make_schema(protocols_of(o.protocol)[0], o.epsilon, e.attributes));
   const auto& s = counts.schema();
@@ -264,7 +264,7 @@ int run_estimate(const MultiOptions& o) {
   if (o.format != "text" && o.format != "json") throw BadInput("--format: '" + o.format + "' is not text or json");
   std::optional<std::vector<std::vector<double>>> truth;
   if (!o.truth.empty()) {
-    const Table t = read_table(o.truth, !o.no_header);
+    const Table t = read_table(o.truth, !o.no_header, parse_delimiter(o.delimiter));
     std::vector<std::size_t> cols;
     for (const auto& a : counts->schema().attributes()) cols.push_back(choose_columns(t, a.name)[0]);
     const Encoded e = encode(t, cols, parse_bins(o.bins));
@@ -296,6 +296,7 @@ Subcommand add_multi(CLI::App& app) {
   m->add_option("counts", o->counts, "counts file (from multi simulate, ingest or merge) to estimate from");
   m->add_option("--truth", o->truth, "CSV with the true records: MSE of the marginals against it");
   m->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
+  m->add_option("--delimiter", o->delimiter, "the CSVs' field separator: one character, or tab (default \",\")");
   m->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
   m->add_option("--format,-f", o->format, "text (default) or json");
 
@@ -311,6 +312,7 @@ Subcommand add_multi(CLI::App& app) {
   sim->add_option("--epsilon,-e", o->epsilon, "epsilon (spl: split over the attributes; rsfd: the paper's)");
   sim->add_option("--columns,-c", o->columns, "columns to use, comma-separated (default all)");
   sim->add_flag("--no-header", o->no_header, "the CSV has no header line (columns are named 0, 1, …)");
+  sim->add_option("--delimiter", o->delimiter, "the CSV's field separator: one character, or tab (default \",\")");
   sim->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins");
   sim->add_option("--seed", o->seed, "deterministic simulation (NOT private): noise from the seed");
   sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");

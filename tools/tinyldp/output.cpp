@@ -147,6 +147,7 @@ Plot chart_of(const EstimateTable& t) {
                          : post == "em" ? ", bars: maximum likelihood (em)"
                                         : ", post-processed: " + post) +
                         ", " + confidence + " % intervals"};
+  if (!t.chart_warning.empty()) p.title.push_back("warning: " + t.chart_warning);
   p.x_name = t.column.empty() ? (numeric ? "value" : "category") : t.column;
   p.y_name = "frequency";
   p.y_min = -1;

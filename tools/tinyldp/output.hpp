@@ -40,6 +40,9 @@ struct EstimateTable {
   // bins are then estimated with it.
   std::string chart_postprocess;
   std::vector<collector::ItemEstimate> chart_items;  // empty: the table's items
+  // Why the drawn estimate is not what its name promises (EM stopped at its iteration cap):
+  // a line of the chart's title, so that the picture never hides it. Empty: nothing to say.
+  std::string chart_warning;
 };
 
 // The most bars a chart draws: a longer categorical domain shows its most frequent items and

@@ -26,7 +26,40 @@ struct PlanOptions {
   std::uint32_t rounds = 1;
   double change_prob = 0;
   bool json = false, compare = false;
+  // Without --mechanism: the recommendation's inputs.
+  std::optional<std::string> kind;  // categorical | numeric (default: numeric when --lo/--hi are given)
+  std::optional<std::uint64_t> max_report_bytes, max_flash, max_ram;
+  std::string target = "cortex-m0";
+  bool explain = false;
 };
+
+// One measured program of bench/footprint (footprint_figures.inc, generated from
+// docs/footprint.md by scripts/plan-footprint-table).
+struct FootprintFigure {
+  const char* program;
+  const char* target;
+  std::uint32_t flash, stack;
+};
+#include "footprint_figures.inc"
+
+// The bench/footprint program that measures a mechanism: its own program (privatize + wire
+// encode + send) or, for l-osue, the whole memoized firmware (DRBG, memo key in flash, framing);
+// nullptr when none does.
+const char* footprint_program(std::string_view mechanism) {
+  static constexpr std::string_view own[] = {"rr", "krr", "sue", "oue", "blh", "olh", "hr", "sd", "dlaplace", "she", "the"};
+  for (const auto name : own)
+    if (mechanism == name) return name.data();
+  if (mechanism == "l-osue") return "losue_firmware";
+  return nullptr;
+}
+
+std::optional<FootprintFigure> footprint_of(std::string_view mechanism, const std::string& target) {
+  const char* program = footprint_program(mechanism);
+  if (program == nullptr) return std::nullopt;
+  for (const auto& f : footprint_figures)
+    if (std::string_view(f.program) == program && f.target == target) return f;
+  return std::nullopt;
+}
 
 // Over `rounds` reports per device whose value changes before each later round with
 // probability c (to a value not memoized before, the worst case): the expected number of
@@ -157,9 +190,15 @@ int plan_record(const Mechanism& m, const PlanOptions& o) {
 
 // --compare: every categorical memoized protocol configured by ε∞ and ε₁, side by side.
 int compare(const PlanOptions& o);
+// Without --mechanism: the mechanisms of the kind, ranked by expected error.
+int recommend(const PlanOptions& o);
 
 int run(const PlanOptions& o) {
   if (o.compare) return compare(o);
+  if (o.mechanism.mechanism.empty()) return recommend(o);
+  if (o.kind || o.max_report_bytes || o.max_flash || o.max_ram || o.explain)
+    throw BadInput("--kind, --max-report-bytes, --max-flash, --max-ram and --explain are for the recommendation "
+                   "(plan without --mechanism)");
   bool exact = false;
   const Epsilon eps = epsilon_option(o.mechanism, &exact);
   const Mechanism m = configure(o.mechanism, eps, 2);  // categorical: 2 categories by default
@@ -264,6 +303,149 @@ int compare(const PlanOptions& o) {
   return 0;
 }
 
+int recommend(const PlanOptions& o) {
+  if (o.mechanism.epsilon.empty())
+    throw BadInput("plan without --mechanism recommends one: give --epsilon (with --epsilon-one for reports over "
+                   "time: ε∞ and ε₁), the value kind (--kind, or --lo/--hi for numbers) and --domain or the range");
+  const bool numeric_kind = o.kind ? *o.kind == "numeric" : (o.mechanism.lo || o.mechanism.hi);
+  if (o.kind && *o.kind != "numeric" && *o.kind != "categorical")
+    throw BadInput("--kind is categorical or numeric, not " + *o.kind);
+  if (numeric_kind && (!o.mechanism.lo || !o.mechanism.hi))
+    throw BadInput("numeric values: give their range, --lo and --hi");
+  if (!numeric_kind && !o.mechanism.domain) throw BadInput("categorical values: give the number of categories, --domain");
+  if (o.max_flash || o.max_ram) {
+    bool known = false;
+    for (const auto& f : footprint_figures) known = known || o.target == f.target;
+    if (!known) throw BadInput("--target " + o.target + ": no measured figures (cortex-m0, cortex-m3, cortex-m4f, rv32imac)");
+  }
+  const bool over_time = o.mechanism.epsilon_one.has_value();
+  const auto kind = numeric_kind ? collector::MechanismKind::numeric : collector::MechanismKind::categorical;
+  Json ranked = Json::array(), excluded = Json::array();
+  for (const auto& row : collector::mechanism_table()) {
+    if (row.configure == nullptr || row.kind != kind) continue;
+    collector::Mechanism probe;
+    const bool memoized = collector::Mechanism::configure(row.example, probe) && probe.memoized();
+    if (memoized != over_time) continue;  // one report at ε, or reports over time at ε∞ and ε₁
+    MechanismOptions mo = o.mechanism;
+    mo.mechanism = row.name;
+    Json j;
+    j["mechanism"] = row.name;
+    std::optional<Mechanism> m;
+    try {
+      m = configure(mo, epsilon_option(mo));
+    } catch (const BadInput& e) {
+      j["excluded"] = std::string("not configured by these options: ") + e.what();
+      excluded.push_back(j);
+      continue;
+    }
+    const double se = std::sqrt(per_report_variance(*m) / static_cast<double>(o.n));
+    const std::uint64_t bytes = m->description().report_bytes(0);
+    const auto fp = footprint_of(row.name, o.target);
+    j[m->numeric() ? "mean_standard_error" : "frequency_standard_error"] = se;
+    j["realized_epsilon"] = as_double(m->realized_epsilon());
+    if (m->memoized()) j["epsilon_infinity"] = as_double(*m->epsilon_infinity());
+    j["report_bytes"] = bytes;
+    j["flash_bytes"] = fp ? Json(fp->flash) : Json(nullptr);
+    j["ram_bytes"] = fp ? Json(fp->stack) : Json(nullptr);
+    if (fp && std::string_view(fp->program) != row.name) j["footprint_of"] = fp->program;
+    std::string why;
+    if (o.max_report_bytes && bytes > *o.max_report_bytes)
+      why = "report " + std::to_string(bytes) + " B > --max-report-bytes " + std::to_string(*o.max_report_bytes);
+    else if ((o.max_flash || o.max_ram) && !fp)
+      why = "no measured flash or RAM (no bench/footprint program), so the limits cannot be checked";
+    else if (o.max_flash && fp->flash > *o.max_flash)
+      why = "flash " + std::to_string(fp->flash) + " B > --max-flash " + std::to_string(*o.max_flash);
+    else if (o.max_ram && fp->stack > *o.max_ram)
+      why = "RAM " + std::to_string(fp->stack) + " B > --max-ram " + std::to_string(*o.max_ram);
+    if (!why.empty()) {
+      j["excluded"] = why;
+      excluded.push_back(j);
+    } else {
+      ranked.push_back(j);
+    }
+  }
+  const std::string se_key = numeric_kind ? "mean_standard_error" : "frequency_standard_error";
+  // Smallest expected error first; then the smaller report, then the smaller flash.
+  std::stable_sort(ranked.begin(), ranked.end(), [&](const Json& a, const Json& b) {
+    const double sa = a[se_key].get<double>(), sb = b[se_key].get<double>();
+    if (sa != sb) return sa < sb;
+    return a["report_bytes"].get<std::uint64_t>() < b["report_bytes"].get<std::uint64_t>();
+  });
+  std::string request = numeric_kind ? "numbers of [" + std::to_string(*o.mechanism.lo) + ", " +
+                                           std::to_string(*o.mechanism.hi) + "]"
+                                     : std::to_string(*o.mechanism.domain) + " categories";
+  request += over_time ? ", ε∞ " + o.mechanism.epsilon + " and ε₁ " + *o.mechanism.epsilon_one
+                       : ", ε " + o.mechanism.epsilon;
+  request += ", n = " + std::to_string(o.n);
+  const std::string source = std::string("docs/footprint.md at ") + footprint_commit + ", " + o.target +
+                             ", MinSizeRel, measured at that page's parameters, not at these";
+  if (o.json) {
+    Json j;
+    j["request"] = request;
+    j["ranked"] = ranked;
+    j["excluded"] = excluded;
+    j["footprint_source"] = source;
+    std::cout << j.dump(2) << "\n";
+    return ranked.empty() ? exit_bad_input : 0;
+  }
+  const std::string error_name = numeric_kind ? "mean SE" : "frequency SE";
+  std::cout << "mechanisms for " << request << ", by expected error (best first)\n";
+  std::printf("%-5s %-10s %14s %8s %8s %8s\n", "rank", "mechanism", error_name.c_str(), "report", "flash", "RAM");
+  std::size_t rank = 0;
+  const auto bytes_text = [](const Json& v) { return v.is_null() ? std::string("—") : std::to_string(v.get<std::uint64_t>()) + " B"; };
+  for (const auto& j : ranked)
+    std::printf("%-5zu %-10s %14.6g %8s %8s %8s%s\n", ++rank, j["mechanism"].get<std::string>().c_str(),
+                j[se_key].get<double>(), bytes_text(j["report_bytes"]).c_str(), bytes_text(j["flash_bytes"]).c_str(),
+                bytes_text(j["ram_bytes"]).c_str(),
+                j.contains("footprint_of") ? ("  (" + j["footprint_of"].get<std::string>() + ")").c_str() : "");
+  if (ranked.empty()) std::cout << "(none meets the limits)\n";
+  for (const auto& j : excluded)
+    std::cout << "not ranked: " << j["mechanism"].get<std::string>() << ": " << j["excluded"].get<std::string>() << "\n";
+  std::cout << error_name << ": at n = " << o.n << ", from each mechanism's channel in the collector ("
+            << (numeric_kind ? "a report's mean score, worst case over the data" : "an item nobody holds") << ")\n"
+            << "flash, RAM: " << source << " (RAM: worst-case stack; no static RAM); —: no program measures it\n";
+  if (o.explain && !ranked.empty()) {
+    std::cout.precision(4);
+    const Json& first = ranked[0];
+    const double se1 = first[se_key].get<double>();
+    const bool limited = o.max_report_bytes || o.max_flash || o.max_ram;
+    std::cout << "\nwhy " << first["mechanism"].get<std::string>() << " first: its " << error_name << " at n = " << o.n
+              << " is " << se1 << ", the smallest of the " << ranked.size() << " mechanisms that configure"
+              << (limited ? " and meet the limits" : "") << ".\n";
+    if (ranked.size() > 1) {
+      const Json& second = ranked[1];
+      const double se2 = second[se_key].get<double>();
+      const double ratio = se2 / se1;
+      std::cout << "the next, " << second["mechanism"].get<std::string>() << ", has " << se2 << " (×" << ratio
+                << "): it needs " << ratio * ratio << "× the reports for the same error";
+      const auto b1 = first["report_bytes"].get<std::uint64_t>(), b2 = second["report_bytes"].get<std::uint64_t>();
+      if (b2 < b1) std::cout << ", with reports of " << b2 << " bytes instead of " << b1;
+      if (!first["flash_bytes"].is_null() && !second["flash_bytes"].is_null() &&
+          second["flash_bytes"].get<std::uint64_t>() < first["flash_bytes"].get<std::uint64_t>())
+        std::cout << ", in " << second["flash_bytes"].get<std::uint64_t>() << " B of flash instead of "
+                  << first["flash_bytes"].get<std::uint64_t>();
+      std::cout << ".\n";
+      if (se2 == se1)
+        std::cout << "(equal error: the smaller report is ranked first.)\n";
+      else if (ratio < 1.02)
+        std::cout << "(within 2 %: practically equal — the report size, flash or RAM may decide.)\n";
+    }
+    // What the limits cost: the best mechanism they excluded.
+    const Json* best_excluded = nullptr;
+    for (const auto& j : excluded)
+      if (j.contains(se_key) && j[se_key].get<double>() < se1 &&
+          (best_excluded == nullptr || j[se_key].get<double>() < (*best_excluded)[se_key].get<double>()))
+        best_excluded = &j;
+    if (best_excluded != nullptr)
+      std::cout << "without the limits " << (*best_excluded)["mechanism"].get<std::string>() << " would be first ("
+                << (*best_excluded)[se_key].get<double>() << "): " << (*best_excluded)["excluded"].get<std::string>()
+                << ".\n";
+    std::cout << "the error is each collector model's variance per report at this ε and domain, over n (tinyldp plan -m "
+              << first["mechanism"].get<std::string>() << " shows the probabilities behind it).\n";
+  }
+  return ranked.empty() ? exit_bad_input : 0;
+}
+
 }  // namespace
 
 Subcommand add_plan(CLI::App& app) {
@@ -285,6 +467,19 @@ Subcommand add_plan(CLI::App& app) {
               "memoized protocols side by side at --epsilon (ε∞) and --epsilon-one (ε₁): error per round, "
               "budget over --rounds (give any memoized --mechanism, e.g. l-osue)");
   p->add_flag("--json", o->json, "machine-readable output");
+  // Without --mechanism, plan recommends one.
+  p->get_option("--mechanism")->required(false)->description(
+      "the mechanism to plan; without it, plan ranks the mechanisms for --kind, --domain or --lo/--hi, --epsilon "
+      "(and --epsilon-one: reports over time) and --n by expected error");
+  p->add_option("--kind", o->kind, "recommendation: the values are categorical or numeric (default: numeric when "
+                                   "--lo/--hi are given)")
+      ->check(CLI::IsMember({"categorical", "numeric"}));
+  p->add_option("--max-report-bytes", o->max_report_bytes, "recommendation: the largest report the link carries");
+  p->add_option("--max-flash", o->max_flash, "recommendation: the most flash (bytes) on --target");
+  p->add_option("--max-ram", o->max_ram, "recommendation: the most RAM (worst-case stack, bytes) on --target");
+  p->add_option("--target", o->target, "recommendation: whose flash and RAM figures (default cortex-m0)")
+      ->check(CLI::IsMember({"cortex-m0", "cortex-m3", "cortex-m4f", "rv32imac"}));
+  p->add_flag("--explain", o->explain, "recommendation: say why the first is first");
   return {p, [o] { return run(*o); }};
 }
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "cli_common.hpp"
+#include "input.hpp"
 
 namespace tinyldp::tools {
 
@@ -46,7 +47,7 @@ std::vector<std::uint32_t> parse_domains(const std::string& text) {
   return sizes;
 }
 
-Table read_table(const std::string& path, bool header) {
+Table read_table(const std::string& path, bool header, char delimiter) {
   std::ifstream in(path);
   if (!in) throw BadInput("cannot open " + path + ": " + std::strerror(errno));
   Table t;
@@ -54,10 +55,11 @@ Table read_table(const std::string& path, bool header) {
   std::size_t line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
+    if (line_no == 1 && line.starts_with(utf8_bom)) line.erase(0, utf8_bom.size());
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     if (line.find('"') != std::string::npos)
       throw BadInput(path + ":" + std::to_string(line_no) + ": quoted fields are not supported by joint simulate");
-    auto fields = split(line, ',');
+    auto fields = split(line, delimiter);
     if (t.names.empty() && t.rows.empty()) {
       if (header) {
         t.names = fields;

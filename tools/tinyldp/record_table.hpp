@@ -21,12 +21,13 @@ std::vector<std::string> split(const std::string& s, char sep);
 // "2x16" or "2,3,5" → domain sizes.
 std::vector<std::uint32_t> parse_domains(const std::string& text);
 
-// The CSV: rows of fields (commas; spaces around fields dropped). Simple files only: no quotes.
+// The CSV: rows of fields (split at `delimiter`, --delimiter; spaces around fields dropped; a
+// UTF-8 byte-order mark before the first field dropped). Simple files only: no quotes.
 struct Table {
   std::vector<std::string> names;
   std::vector<std::vector<std::string>> rows;
 };
-Table read_table(const std::string& path, bool header);
+Table read_table(const std::string& path, bool header, char delimiter = ',');
 bool numeric(const std::string& s, double& x);
 
 // The chosen columns as attributes, and every row's values.

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""`tinyldp plan` without --mechanism recommends one: the mechanisms of the value kind ranked by
+expected error — each the same number `plan -m X` prints (the collector's channel, not a second
+formula) —, with report size, flash and RAM (docs/footprint.md's figures) beside each; limits
+exclude with the reason; --explain says why the first is first; `plan -m X` is unchanged.
+usage: test_cli_recommend.py <path to tinyldp>"""
+import json
+import math
+import os
+import re
+
+from cli_harness import check, finish, run
+
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def recommend(*args, expect=0):
+    return json.loads(run("plan", *args, "--json", expect=expect).stdout)
+
+
+# Categorical, ε = 1, 16 items: every mechanism's error and report size are plan -m's own.
+r = recommend("-e", 1, "-d", 16, "--n", 32561)
+ranked = r["ranked"]
+names = [j["mechanism"] for j in ranked]
+check(set(names) == {"krr", "sue", "oue", "blh", "olh", "hr", "she", "the"}, f"the one-report categorical ones: {names}")
+errors = [j["frequency_standard_error"] for j in ranked]
+check(errors == sorted(errors), f"ranked by error: {errors}")
+for j in ranked:
+    own = json.loads(run("plan", "-m", j["mechanism"], "-e", 1, "-d", 16, "--n", 32561, "--json").stdout)
+    check(own["frequency_standard_error"] == j["frequency_standard_error"] and own["report_bytes"] == j["report_bytes"],
+          f"{j['mechanism']}: the same error and size as plan -m ({own['frequency_standard_error']})")
+check([e["mechanism"] for e in r["excluded"]] == ["rr"] and "binary" in r["excluded"][0]["excluded"],
+      f"rr is binary: not ranked, and why: {r['excluded']}")
+# OUE's 4e^ε/(e^ε−1)² against k-RR's (e^ε+k−2)/(e^ε−1)²: k-RR wins below k = 3e^ε + 2.
+e = math.e
+check(names.index("oue") < names.index("krr"), "16 items at ε = 1: OUE before k-RR")
+small = [j["mechanism"] for j in recommend("-e", 2, "-d", 3)["ranked"]]
+check(small[0] == "krr", f"3 items at ε = 2 (< 3e² + 2): k-RR first, got {small}")
+check(abs(recommend("-e", 2, "-d", 3, "--n", 1)["ranked"][0]["frequency_standard_error"] -
+          math.sqrt((e ** 2 + 1) / (e ** 2 - 1) ** 2)) < 1e-4, "k-RR's closed form")
+
+# Flash and RAM are docs/footprint.md's (cortex-m0 by default, --target another).
+doc = open(os.path.join(SOURCE, "docs", "footprint.md"), encoding="utf-8").read()
+oue = re.search(r"^\| `oue` \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|", doc, re.M)
+by_name = {j["mechanism"]: j for j in ranked}
+check((by_name["oue"]["flash_bytes"], by_name["oue"]["ram_bytes"]) == (int(oue[1]), int(oue[2])),
+      f"oue's cortex-m0 figures: {by_name['oue']}")
+m3 = {j["mechanism"]: j for j in recommend("-e", 1, "-d", 16, "--target", "cortex-m3")["ranked"]}
+check(m3["oue"]["flash_bytes"] == int(oue[3]), "--target cortex-m3")
+check("docs/footprint.md at" in r["footprint_source"], "the figures' source is stated")
+
+# Limits: excluded with the reason; none left is exit 2.
+limited = recommend("-e", 1, "-d", 16, "--max-report-bytes", 8, "--max-flash", 1000)
+check([j["mechanism"] for j in limited["ranked"]] == ["hr", "krr"], f"8 bytes, 1000 B of flash: {limited['ranked']}")
+reasons = {j["mechanism"]: j["excluded"] for j in limited["excluded"]}
+check(reasons["oue"].startswith("report 9 B > --max-report-bytes 8") and "--max-flash 1000" in reasons.get("krr", "--max-flash 1000"),
+      f"reasons: {reasons}")
+p = run("plan", "-e", 1, "-d", 16, "--max-flash", 100, expect=2)
+check("(none meets the limits)" in p.stdout, f"nothing fits: {p.stdout}")
+memo = recommend("-e", 2, "--epsilon-one", 1, "-d", 16, "--max-flash", 8000)
+check([j["mechanism"] for j in memo["ranked"]] == ["l-osue"] and
+      all("no measured flash" in j["excluded"] for j in memo["excluded"] if j["mechanism"] != "rappor"),
+      f"over time: only what is measured passes a flash limit: {memo}")
+
+# Numeric values: ranked by the mean's error; reports over time by ε∞ and ε₁.
+numeric = recommend("-e", 2, "--lo", 17, "--hi", 90)
+check([j["mechanism"] for j in numeric["ranked"]] == ["sd", "dlaplace"] and "mean_standard_error" in numeric["ranked"][0],
+      f"numeric: {numeric['ranked']}")
+check({j["mechanism"] for j in recommend("-e", 2, "--epsilon-one", 1, "--lo", 0, "--hi", 100)["ranked"]} ==
+      {"1bitmean", "dbitflip"}, "numeric over time")
+
+# --explain, the text table, and the errors.
+p = run("plan", "-e", 1, "-d", 16, "--max-flash", 1500, "--explain")
+check(p.stdout.splitlines()[2].split()[:2] == ["1", "olh"] and "why olh first" in p.stdout and
+      "without the limits oue would be first" in p.stdout, f"--explain: {p.stdout}")
+check("needs" in p.stdout and "× the reports for the same error" in p.stdout, "the next one's cost in reports")
+p = run("plan", "-e", 1, "--kind", "numeric", expect=2)
+check("--lo and --hi" in p.stderr, f"numeric needs a range: {p.stderr}")
+p = run("plan", "-d", 16, expect=2)
+check("give --epsilon" in p.stderr, f"no ε: {p.stderr}")
+p = run("plan", "-m", "oue", "-e", 1, "-d", 16, "--explain", expect=2)
+check("are for the recommendation" in p.stderr, f"recommendation options with -m: {p.stderr}")
+p = run("plan", "-m", "oue", "-e", 1, "-d", 16)
+check(p.stdout.startswith("mechanism           oue over 16 items\n"), f"plan -m as before: {p.stdout}")
+
+finish()
