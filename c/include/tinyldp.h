@@ -21,10 +21,12 @@
  *
  * ε: an unsigned 64-bit fixed-point value, ε · 2^32 (the core's own representation, so C and
  * C++ configure the same probabilities). TINYLDP_EPSILON_Q32(num, den) writes num/den, rounded
- * down (never more privacy loss than asked for); valid budgets are (0, 20].
+ * down (never more privacy loss than asked for); valid budgets are [2^-16, 20].
  *
  * Status: every fallible call returns a tinyldp_status (TINYLDP_STATUS_OK = 0). A report call
- * that fails leaves no report: the caller's buffer is zeroed and nothing may be sent.
+ * that fails leaves no report: the caller's buffer is zeroed and nothing may be sent. A
+ * mechanism context that is all zero, or whose configure failed, refuses every report
+ * (TINYLDP_STATUS_NOT_CONFIGURED, the whole buffer zeroed).
  *
  * Entropy: mechanisms draw from any tinyldp_entropy_source — in production the DRBG
  * (tinyldp_chacha20_drbg_source), seeded from a health-tested TRNG. Seeding needs the source's
@@ -58,15 +60,41 @@ typedef enum tinyldp_status {
   TINYLDP_STATUS_BUFFER_TOO_SMALL = 5,      /* the report buffer is shorter than needed */
   TINYLDP_STATUS_ENTROPY_NOT_READY = 6,     /* a non-blocking source had nothing yet */
   TINYLDP_STATUS_ENTROPY_FAILED = 7,        /* the source failed; final until re-initialised */
-  TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED = 8  /* the source cannot serve this request */
+  TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED = 8, /* the source cannot serve this request */
+  TINYLDP_STATUS_NOT_CONFIGURED = 9,        /* a context never configured, or whose configure
+                                               failed: its reports are refused (all zero) */
+  TINYLDP_STATUS_EPSILON_TOO_SMALL = 10     /* ε (or one component's share) below 2^-16 */
 } tinyldp_status;
 
 /* A short English reason ("bad epsilon", …), never NULL. */
 const char* tinyldp_status_string(tinyldp_status status);
 
-/* ε = num/den as ε · 2^32, rounded down (num < 2^32, den > 0): TINYLDP_EPSILON_Q32(1, 2) is 0.5. */
-#define TINYLDP_EPSILON_Q32(num, den) ((uint64_t)(((uint64_t)(num) << 32) / (uint64_t)(den)))
+/* ε = num/den as ε · 2^32, rounded down (num < 2^32, den > 0): TINYLDP_EPSILON_Q32(1, 2) is 0.5.
+ * Outside that (num ≥ 2^32 would wrap, den = 0 has no value) it is 0, which every configure
+ * refuses (TINYLDP_STATUS_BAD_EPSILON); with constant arguments it is a compile error (GCC,
+ * Clang). The arguments are evaluated more than once. */
+#define TINYLDP_EPSILON_Q32(num, den)                                                  \
+  (TINYLDP_EPSILON_Q32_CONSTANT_AND_INVALID_(num, den)                                 \
+       ? tinyldp_epsilon_q32_arguments_out_of_range()                                  \
+       : TINYLDP_EPSILON_Q32_INVALID_(num, den)                                        \
+             ? (uint64_t)0                                                             \
+             : (uint64_t)(((uint64_t)(num) << 32) /                                    \
+                          ((uint64_t)(den) + (uint64_t)((uint64_t)(den) == 0))))
+#define TINYLDP_EPSILON_Q32_INVALID_(num, den) \
+  ((uint64_t)(num) > (uint64_t)0xFFFFFFFFu || (uint64_t)(den) == 0)
+#if defined(__GNUC__)
+/* Never defined: a call that survives to code generation is the compile error. */
+uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void)
+    __attribute__((error("TINYLDP_EPSILON_Q32(num, den) needs num < 2^32 and den > 0")));
+#define TINYLDP_EPSILON_Q32_CONSTANT_AND_INVALID_(num, den) \
+  (__builtin_constant_p(TINYLDP_EPSILON_Q32_INVALID_(num, den)) && TINYLDP_EPSILON_Q32_INVALID_(num, den))
+#else
+uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void);
+#define TINYLDP_EPSILON_Q32_CONSTANT_AND_INVALID_(num, den) 0
+#endif
 #define TINYLDP_EPSILON_MAX_Q32 ((uint64_t)20 << 32)
+/* The smallest ε a configure accepts (2^-16 ≈ 1.5e-5); below it, TINYLDP_STATUS_EPSILON_TOO_SMALL. */
+#define TINYLDP_EPSILON_MIN_Q32 ((uint64_t)1 << 16)
 
 /* ---- contexts: caller-owned, sized here --------------------------------------------------- */
 

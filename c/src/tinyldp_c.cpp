@@ -32,8 +32,10 @@ using namespace tinyldp;
 
 // The C++ objects behind the contexts that hold more than one.
 struct HealthContext {
+  // A C source has no estimate of its own: the plan's claim (per byte) is the caller's
+  // statement of it, the same the health tests check.
   HealthContext(tinyldp_entropy_source source, const port::HealthPlan& plan)
-      : raw(source), tested(raw, plan) {}
+      : raw(source, port::claimed_estimate_q8(plan.config)), tested(raw, plan) {}
   CEntropySource raw;
   port::HealthTested<CEntropySource> tested;
 };
@@ -81,7 +83,10 @@ static_assert(TINYLDP_STATUS_OK == int(Status::ok) &&
               TINYLDP_STATUS_BUFFER_TOO_SMALL == int(Status::buffer_too_small) &&
               TINYLDP_STATUS_ENTROPY_NOT_READY == int(Status::entropy_not_ready) &&
               TINYLDP_STATUS_ENTROPY_FAILED == int(Status::entropy_failed) &&
-              TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED == int(Status::entropy_not_supported));
+              TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED == int(Status::entropy_not_supported) &&
+              TINYLDP_STATUS_NOT_CONFIGURED == int(Status::not_configured) &&
+              TINYLDP_STATUS_EPSILON_TOO_SMALL == int(Status::epsilon_too_small) &&
+              TINYLDP_EPSILON_MIN_Q32 == min_epsilon.q32);
 static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_KRR == int(wire::MechanismId::krr) &&
               TINYLDP_MECHANISM_SUE == int(wire::MechanismId::sue) &&
@@ -177,6 +182,12 @@ concept HasReportType = requires { typename M::Report; };
 template <class M, class Value, class... Key>
 Status privatize_payload(const M& m, Value value, const tinyldp_entropy_source* source,
                          uint8_t* payload, size_t size, const Key&... key) {
+  // An unconfigured context (all zero, or its configure failed) has no payload size to trust:
+  // the whole buffer the caller gave is zeroed.
+  if (!m.configured()) {
+    if (payload != nullptr) tinyldp::wipe(payload, size);
+    return Status::not_configured;
+  }
   CEntropySource from(source != nullptr ? *source : tinyldp_entropy_source{nullptr, nullptr});
   RandomBits<CEntropySource, 8> rng(from);
   if constexpr (HasReportType<M>) {
@@ -207,8 +218,8 @@ tinyldp_status report_into(const M& m, Value value, const tinyldp_entropy_source
   if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
   const wire::Description d = m.description();
   size_t length = 0;
-  Status s = Status::buffer_too_small;
-  if (frame != nullptr && frame_size >= d.report_bytes(h.fields)) {
+  Status s = m.configured() ? Status::buffer_too_small : Status::not_configured;
+  if (m.configured() && frame != nullptr && frame_size >= d.report_bytes(h.fields)) {
     uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
     s = (h.fields & ~wire::known_fields) != 0
             ? Status::bad_parameter
