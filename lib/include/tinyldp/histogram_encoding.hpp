@@ -98,8 +98,8 @@ class SummationHistogram {
     const uint32_t t = truncation == use_default_truncation ? default_truncation(eps) : truncation;
     if (t > max_truncation) return Status::bad_parameter;
     if (table == nullptr || table_size < table_entries(t)) return Status::buffer_too_small;
-    const Epsilon half{eps.q32 / 2};
-    if (half.q32 == 0) return Status::bad_epsilon;
+    const Epsilon half{eps.q32 / 2};  // each component's noise: its share, at least min_epsilon
+    if (half < min_epsilon) return Status::epsilon_too_small;
     const int32_t lo = -static_cast<int32_t>(t), hi = static_cast<int32_t>(t) + 1;
     SummationHistogram r;
     const Status s =

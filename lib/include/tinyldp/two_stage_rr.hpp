@@ -154,13 +154,14 @@ class TwoStageRr {
     if (!valid_encoding(e)) return Status::bad_parameter;
     if (!is_valid_precision(precision)) return Status::bad_parameter;
     if (precision.max_bits > max_stage_bits) precision.max_bits = max_stage_bits;
-    // A Bloom encoding sets h bits per value, so each bit gets ε∞/h and ε₁/h: h times the
-    // per-bit figures is then at most what was asked (never h times the request).
+    // A Bloom encoding sets h bits per value, so each bit gets ε∞/h and ε₁/h (and 1/h of the
+    // tolerance): h times the per-bit figures is then what was asked, never h times it.
     const Epsilon inf_share{eps_inf.q32 / e.hashes};
     if (Epsilon{eps_one.q32 / e.hashes} < min_epsilon) return Status::epsilon_too_small;
+    const Precision per_bit{precision.max_bits, precision.tolerance_q32 / e.hashes};
     UnaryEncoding s1;
-    const Status s = first == UeStage::sue ? UnaryEncoding::configure_sue(inf_share, 2, s1, precision)
-                                           : UnaryEncoding::configure_oue(inf_share, 2, s1, precision);
+    const Status s = first == UeStage::sue ? UnaryEncoding::configure_sue(inf_share, 2, s1, per_bit)
+                                           : UnaryEncoding::configure_oue(inf_share, 2, s1, per_bit);
     if (s != Status::ok) return s;
     // Stage 2 over its own denominator 2^b (b ≤ 32): SUE moves p2 = n/2^b (q2 = 1 − p2) up from 1/2,
     // OUE moves q2 = n/2^b (p2 = 1/2) down from 1/2; either way ε₁ grows monotonically along
