@@ -547,12 +547,13 @@ tinyldp_status tinyldp_two_stage_rr_privatize(const tinyldp_two_stage_rr* ctx, u
                                               const tinyldp_memo_key* key,
                                               const tinyldp_entropy_source* source,
                                               uint8_t* payload, size_t payload_size) {
+  const TwoStageRr& m = object<TwoStageRr>(ctx);
   const port::MemoKey* k = usable_key(key);
-  if (k == nullptr) {
+  if (!m.configured() || k == nullptr) {
     if (payload != nullptr) tinyldp::wipe(payload, payload_size);
-    return TINYLDP_STATUS_BAD_PARAMETER;
+    return m.configured() ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_NOT_CONFIGURED;
   }
-  return to_c(privatize_payload(object<TwoStageRr>(ctx), value, source, payload, payload_size, *k));
+  return to_c(privatize_payload(m, value, source, payload, payload_size, *k));
 }
 tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint32_t value,
                                            const tinyldp_memo_key* key,
@@ -561,10 +562,10 @@ tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint
                                            size_t frame_size, size_t* written) {
   const TwoStageRr& m = object<TwoStageRr>(ctx);
   const port::MemoKey* k = usable_key(key);
-  if (k == nullptr) {
+  if (!m.configured() || k == nullptr) {
     if (frame != nullptr) tinyldp::wipe(frame, frame_size);
     if (written != nullptr) *written = 0;
-    return TINYLDP_STATUS_BAD_PARAMETER;
+    return m.configured() ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_NOT_CONFIGURED;
   }
   // The fields the key fixes come from the key.
   tinyldp_wire_header h = header != nullptr ? *header : tinyldp_wire_header{0, 0, 0, 0, 0};
