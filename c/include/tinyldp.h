@@ -383,7 +383,9 @@ tinyldp_status tinyldp_health_plan_make(const tinyldp_health_config* config,
                                         tinyldp_health_plan* out);
 
 /* Wraps `raw` (kept by value) with the plan's tests; TINYLDP_STATUS_BAD_PARAMETER for a plan
- * out of range (a zero cutoff, sample_bits other than 1 or 8). */
+ * out of range (a zero cutoff, sample_bits other than 1 or 8). The plan's claim is the raw
+ * source's estimate (a C source states none of its own). A context never initialised (all
+ * zero) fails every fill (buffer zeroed), has no estimate and reports TINYLDP_HEALTH_BAD_CONFIG. */
 tinyldp_status tinyldp_health_init(tinyldp_health* health, const tinyldp_entropy_source* raw,
                                    const tinyldp_health_plan* plan);
 tinyldp_entropy_result tinyldp_health_fill(tinyldp_health* health, uint8_t* out, size_t length,

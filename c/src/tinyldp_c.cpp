@@ -38,6 +38,9 @@ struct HealthContext {
       : raw(source, port::claimed_estimate_q8(plan.config)), tested(raw, plan) {}
   CEntropySource raw;
   port::HealthTested<CEntropySource> tested;
+  // Made by tinyldp_health_init: the tests read this context's own raw source. A context of
+  // zero bytes (never initialised) refers to none and is treated as a failed source.
+  bool made() const { return &tested.raw_source() == &raw; }
 };
 struct RecordContext {
   RecordContext(const tinyldp_storage_device& driver, uint32_t first_sector,
@@ -418,19 +421,30 @@ tinyldp_status tinyldp_health_init(tinyldp_health* health, const tinyldp_entropy
 }
 tinyldp_entropy_result tinyldp_health_fill(tinyldp_health* health, uint8_t* out, size_t length,
                                            uint32_t flags) {
-  return static_cast<tinyldp_entropy_result>(
-      object<HealthContext>(health).tested.fill(out, length, flags));
+  HealthContext& h = object<HealthContext>(health);
+  if (!h.made()) {
+    if (out != nullptr) tinyldp::wipe(out, length);
+    return TINYLDP_ENTROPY_FAILED;
+  }
+  return static_cast<tinyldp_entropy_result>(h.tested.fill(out, length, flags));
 }
 tinyldp_entropy_source tinyldp_health_source(tinyldp_health* health) {
-  return to_c_source(object<HealthContext>(health).tested);
+  HealthContext& h = object<HealthContext>(health);
+  return h.made() ? to_c_source(h.tested) : tinyldp_entropy_source{nullptr, nullptr};
 }
 uint16_t tinyldp_health_min_entropy_q8(const tinyldp_health* health) {
-  return object<HealthContext>(health).tested.min_entropy_q8();
+  const HealthContext& h = object<HealthContext>(health);
+  return h.made() ? h.tested.min_entropy_q8() : uint16_t{TINYLDP_ENTROPY_ESTIMATE_UNKNOWN};
 }
 int tinyldp_health_failure(const tinyldp_health* health) {
-  return static_cast<int>(object<HealthContext>(health).tested.monitor().failure());
+  const HealthContext& h = object<HealthContext>(health);
+  return h.made() ? static_cast<int>(h.tested.monitor().failure())
+                  : static_cast<int>(port::HealthFailure::bad_config);
 }
-void tinyldp_health_reinit(tinyldp_health* health) { object<HealthContext>(health).tested.reinit(); }
+void tinyldp_health_reinit(tinyldp_health* health) {
+  HealthContext& h = object<HealthContext>(health);
+  if (h.made()) h.tested.reinit();
+}
 
 // ---- storage -------------------------------------------------------------------------------
 

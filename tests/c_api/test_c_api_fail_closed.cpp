@@ -5,8 +5,9 @@
 // writes nothing past it and reports 0 bytes written (a zeroed UE context used to loop and write
 // past the buffer); TINYLDP_EPSILON_Q32 with arguments it cannot represent is 0 at run time,
 // which configure refuses (it used to wrap, or divide by zero); ε below 2^-16 is
-// TINYLDP_STATUS_EPSILON_TOO_SMALL; a Bloom chain meets ε∞ and ε₁ as asked. Runs on the host and
-// on every QEMU target.
+// TINYLDP_STATUS_EPSILON_TOO_SMALL; a Bloom chain meets ε∞ and ε₁ as asked; a health context never
+// initialised is a failed source with no estimate (it used to follow a null reference). Runs on
+// the host and on every QEMU target.
 #include "check.hpp"
 #include "tinyldp.h"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -206,4 +207,30 @@ TEST(bloom_chains_meet_the_requested_epsilons) {
   CHECK_LE(d.epsilon_one_q32, one);
   CHECK_LE(2 * one - d.epsilon_infinity_q32, (uint64_t{1} << 11) + 8);
   CHECK_LE(one - d.epsilon_one_q32, (uint64_t{1} << 11) + 8);
+}
+
+TEST(a_health_context_never_initialised_is_a_failed_source) {
+  tinyldp_health health;
+  zero_bytes(health);
+  Guarded<32> out;
+  CHECK_EQ(tinyldp_health_fill(&health, out.buffer, sizeof out.buffer, TINYLDP_ENTROPY_BLOCKING),
+           TINYLDP_ENTROPY_FAILED);
+  CHECK(out.zero());
+  CHECK(out.guards_intact());
+  CHECK_EQ(tinyldp_health_min_entropy_q8(&health), 0u);
+  CHECK_EQ(tinyldp_health_failure(&health), int{TINYLDP_HEALTH_BAD_CONFIG});
+  tinyldp_health_reinit(&health);
+  const tinyldp_entropy_source source = tinyldp_health_source(&health);
+  tinyldp_chacha20_drbg drbg;
+  tinyldp_chacha20_drbg_init(&drbg);
+  CHECK(tinyldp_chacha20_drbg_seed(&drbg, &source, TINYLDP_ENTROPY_ESTIMATE_FULL, TINYLDP_ENTROPY_BLOCKING, nullptr,
+                                   0) != TINYLDP_ENTROPY_OK);
+  CHECK_EQ(tinyldp_chacha20_drbg_seeded(&drbg), 0);
+  // Initialised, the claim is its estimate (C sources state none of their own).
+  InsecureTestSource raw_source(5);
+  const tinyldp_entropy_source raw = tinyldp::to_c_source(raw_source);
+  const tinyldp_health_plan plan = TINYLDP_HEALTH_PLAN_DEFAULT;
+  CHECK_EQ(tinyldp_health_init(&health, &raw, &plan), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_health_min_entropy_q8(&health), plan.config.h_q8);
+  CHECK_EQ(tinyldp_health_fill(&health, out.buffer, sizeof out.buffer, TINYLDP_ENTROPY_BLOCKING), TINYLDP_ENTROPY_OK);
 }

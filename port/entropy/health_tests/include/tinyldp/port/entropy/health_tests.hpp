@@ -115,6 +115,7 @@ class HealthTested {
 
   uint16_t min_entropy_q8() const { return lower_estimate(entropy_estimate(raw_), claim_); }
   const HealthMonitor& monitor() const { return monitor_; }
+  const Raw& raw_source() const { return raw_; }
   // Re-initialisation after a trip (or to re-run the start-up test): all history forgotten.
   void reinit() {
     monitor_.reset();
