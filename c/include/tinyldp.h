@@ -21,10 +21,12 @@
  *
  * ε: an unsigned 64-bit fixed-point value, ε · 2^32 (the core's own representation, so C and
  * C++ configure the same probabilities). TINYLDP_EPSILON_Q32(num, den) writes num/den, rounded
- * down (never more privacy loss than asked for); valid budgets are (0, 20].
+ * down (never more privacy loss than asked for); valid budgets are [2^-16, 20].
  *
  * Status: every fallible call returns a tinyldp_status (TINYLDP_STATUS_OK = 0). A report call
- * that fails leaves no report: the caller's buffer is zeroed and nothing may be sent.
+ * that fails leaves no report: the caller's buffer is zeroed and nothing may be sent. A
+ * mechanism context that is all zero, or whose configure failed, refuses every report
+ * (TINYLDP_STATUS_NOT_CONFIGURED, the whole buffer zeroed).
  *
  * Entropy: mechanisms draw from any tinyldp_entropy_source — in production the DRBG
  * (tinyldp_chacha20_drbg_source), seeded from a health-tested TRNG. Seeding needs the source's
@@ -59,15 +61,41 @@ typedef enum tinyldp_status {
   TINYLDP_STATUS_ENTROPY_NOT_READY = 6,     /* a non-blocking source had nothing yet */
   TINYLDP_STATUS_ENTROPY_FAILED = 7,        /* the source failed; final until re-initialised */
   TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED = 8, /* the source cannot serve this request */
-  TINYLDP_STATUS_KEY_NOT_PROVISIONED = 9    /* a memoized report's memo key is not provisioned */
+  TINYLDP_STATUS_KEY_NOT_PROVISIONED = 9,   /* a memoized report's memo key is not provisioned */
+  TINYLDP_STATUS_NOT_CONFIGURED = 10,        /* a context never configured, or whose configure
+                                               failed: its reports are refused (all zero) */
+  TINYLDP_STATUS_EPSILON_TOO_SMALL = 11     /* ε (or one component's share) below 2^-16 */
 } tinyldp_status;
 
 /* A short English reason ("bad epsilon", …), never NULL. */
 const char* tinyldp_status_string(tinyldp_status status);
 
-/* ε = num/den as ε · 2^32, rounded down (num < 2^32, den > 0): TINYLDP_EPSILON_Q32(1, 2) is 0.5. */
-#define TINYLDP_EPSILON_Q32(num, den) ((uint64_t)(((uint64_t)(num) << 32) / (uint64_t)(den)))
+/* ε = num/den as ε · 2^32, rounded down (num < 2^32, den > 0): TINYLDP_EPSILON_Q32(1, 2) is 0.5.
+ * Outside that (num ≥ 2^32 would wrap, den = 0 has no value) it is 0, which every configure
+ * refuses (TINYLDP_STATUS_BAD_EPSILON); with constant arguments it is a compile error (GCC,
+ * Clang). The arguments are evaluated more than once. */
+#define TINYLDP_EPSILON_Q32(num, den)                                                  \
+  (TINYLDP_EPSILON_Q32_CONSTANT_AND_INVALID_(num, den)                                 \
+       ? tinyldp_epsilon_q32_arguments_out_of_range()                                  \
+       : TINYLDP_EPSILON_Q32_INVALID_(num, den)                                        \
+             ? (uint64_t)0                                                             \
+             : (uint64_t)(((uint64_t)(num) << 32) /                                    \
+                          ((uint64_t)(den) + (uint64_t)((uint64_t)(den) == 0))))
+#define TINYLDP_EPSILON_Q32_INVALID_(num, den) \
+  ((uint64_t)(num) > (uint64_t)0xFFFFFFFFu || (uint64_t)(den) == 0)
+#if defined(__GNUC__)
+/* Never defined: a call that survives to code generation is the compile error. */
+uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void)
+    __attribute__((error("TINYLDP_EPSILON_Q32(num, den) needs num < 2^32 and den > 0")));
+#define TINYLDP_EPSILON_Q32_CONSTANT_AND_INVALID_(num, den) \
+  (__builtin_constant_p(TINYLDP_EPSILON_Q32_INVALID_(num, den)) && TINYLDP_EPSILON_Q32_INVALID_(num, den))
+#else
+uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void);
+#define TINYLDP_EPSILON_Q32_CONSTANT_AND_INVALID_(num, den) 0
+#endif
 #define TINYLDP_EPSILON_MAX_Q32 ((uint64_t)20 << 32)
+/* The smallest ε a configure accepts (2^-16 ≈ 1.5e-5); below it, TINYLDP_STATUS_EPSILON_TOO_SMALL. */
+#define TINYLDP_EPSILON_MIN_Q32 ((uint64_t)1 << 16)
 
 /* ---- contexts: caller-owned, sized here --------------------------------------------------- */
 
@@ -356,7 +384,9 @@ tinyldp_status tinyldp_health_plan_make(const tinyldp_health_config* config,
                                         tinyldp_health_plan* out);
 
 /* Wraps `raw` (kept by value) with the plan's tests; TINYLDP_STATUS_BAD_PARAMETER for a plan
- * out of range (a zero cutoff, sample_bits other than 1 or 8). */
+ * out of range (a zero cutoff, sample_bits other than 1 or 8). The plan's claim is the raw
+ * source's estimate (a C source states none of its own). A context never initialised (all
+ * zero) fails every fill (buffer zeroed), has no estimate and reports TINYLDP_HEALTH_BAD_CONFIG. */
 tinyldp_status tinyldp_health_init(tinyldp_health* health, const tinyldp_entropy_source* raw,
                                    const tinyldp_health_plan* plan);
 tinyldp_entropy_result tinyldp_health_fill(tinyldp_health* health, uint8_t* out, size_t length,

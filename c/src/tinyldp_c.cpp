@@ -32,10 +32,15 @@ using namespace tinyldp;
 
 // The C++ objects behind the contexts that hold more than one.
 struct HealthContext {
+  // A C source has no estimate of its own: the plan's claim (per byte) is the caller's
+  // statement of it, the same the health tests check.
   HealthContext(tinyldp_entropy_source source, const port::HealthPlan& plan)
-      : raw(source), tested(raw, plan) {}
+      : raw(source, port::claimed_estimate_q8(plan.config)), tested(raw, plan) {}
   CEntropySource raw;
   port::HealthTested<CEntropySource> tested;
+  // Made by tinyldp_health_init: the tests read this context's own raw source. A context of
+  // zero bytes (never initialised) refers to none and is treated as a failed source.
+  bool made() const { return &tested.raw_source() == &raw; }
 };
 struct RecordContext {
   RecordContext(const tinyldp_storage_device& driver, uint32_t first_sector,
@@ -81,8 +86,11 @@ static_assert(TINYLDP_STATUS_OK == int(Status::ok) &&
               TINYLDP_STATUS_BUFFER_TOO_SMALL == int(Status::buffer_too_small) &&
               TINYLDP_STATUS_ENTROPY_NOT_READY == int(Status::entropy_not_ready) &&
               TINYLDP_STATUS_ENTROPY_FAILED == int(Status::entropy_failed) &&
-              TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED == int(Status::entropy_not_supported));
-static_assert(TINYLDP_STATUS_KEY_NOT_PROVISIONED == int(Status::key_not_provisioned));
+              TINYLDP_STATUS_ENTROPY_NOT_SUPPORTED == int(Status::entropy_not_supported) &&
+              TINYLDP_STATUS_KEY_NOT_PROVISIONED == int(Status::key_not_provisioned) &&
+              TINYLDP_STATUS_NOT_CONFIGURED == int(Status::not_configured) &&
+              TINYLDP_STATUS_EPSILON_TOO_SMALL == int(Status::epsilon_too_small) &&
+              TINYLDP_EPSILON_MIN_Q32 == min_epsilon.q32);
 static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_KRR == int(wire::MechanismId::krr) &&
               TINYLDP_MECHANISM_SUE == int(wire::MechanismId::sue) &&
@@ -186,6 +194,12 @@ concept HasReportType = requires { typename M::Report; };
 template <class M, class Value, class... Key>
 Status privatize_payload(const M& m, Value value, const tinyldp_entropy_source* source,
                          uint8_t* payload, size_t size, const Key&... key) {
+  // An unconfigured context (all zero, or its configure failed) has no payload size to trust:
+  // the whole buffer the caller gave is zeroed.
+  if (!m.configured()) {
+    if (payload != nullptr) tinyldp::wipe(payload, size);
+    return Status::not_configured;
+  }
   CEntropySource from(source != nullptr ? *source : tinyldp_entropy_source{nullptr, nullptr});
   RandomBits<CEntropySource, 8> rng(from);
   if constexpr (HasReportType<M>) {
@@ -216,8 +230,8 @@ tinyldp_status report_into(const M& m, Value value, const tinyldp_entropy_source
   if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
   const wire::Description d = m.description();
   size_t length = 0;
-  Status s = Status::buffer_too_small;
-  if (frame != nullptr && frame_size >= d.report_bytes(h.fields)) {
+  Status s = m.configured() ? Status::buffer_too_small : Status::not_configured;
+  if (m.configured() && frame != nullptr && frame_size >= d.report_bytes(h.fields)) {
     uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
     s = (h.fields & ~wire::known_fields) != 0
             ? Status::bad_parameter
@@ -416,19 +430,30 @@ tinyldp_status tinyldp_health_init(tinyldp_health* health, const tinyldp_entropy
 }
 tinyldp_entropy_result tinyldp_health_fill(tinyldp_health* health, uint8_t* out, size_t length,
                                            uint32_t flags) {
-  return static_cast<tinyldp_entropy_result>(
-      object<HealthContext>(health).tested.fill(out, length, flags));
+  HealthContext& h = object<HealthContext>(health);
+  if (!h.made()) {
+    if (out != nullptr) tinyldp::wipe(out, length);
+    return TINYLDP_ENTROPY_FAILED;
+  }
+  return static_cast<tinyldp_entropy_result>(h.tested.fill(out, length, flags));
 }
 tinyldp_entropy_source tinyldp_health_source(tinyldp_health* health) {
-  return to_c_source(object<HealthContext>(health).tested);
+  HealthContext& h = object<HealthContext>(health);
+  return h.made() ? to_c_source(h.tested) : tinyldp_entropy_source{nullptr, nullptr};
 }
 uint16_t tinyldp_health_min_entropy_q8(const tinyldp_health* health) {
-  return object<HealthContext>(health).tested.min_entropy_q8();
+  const HealthContext& h = object<HealthContext>(health);
+  return h.made() ? h.tested.min_entropy_q8() : uint16_t{TINYLDP_ENTROPY_ESTIMATE_UNKNOWN};
 }
 int tinyldp_health_failure(const tinyldp_health* health) {
-  return static_cast<int>(object<HealthContext>(health).tested.monitor().failure());
+  const HealthContext& h = object<HealthContext>(health);
+  return h.made() ? static_cast<int>(h.tested.monitor().failure())
+                  : static_cast<int>(port::HealthFailure::bad_config);
 }
-void tinyldp_health_reinit(tinyldp_health* health) { object<HealthContext>(health).tested.reinit(); }
+void tinyldp_health_reinit(tinyldp_health* health) {
+  HealthContext& h = object<HealthContext>(health);
+  if (h.made()) h.tested.reinit();
+}
 
 // ---- storage -------------------------------------------------------------------------------
 
@@ -547,12 +572,14 @@ tinyldp_status tinyldp_two_stage_rr_privatize(const tinyldp_two_stage_rr* ctx, u
                                               const tinyldp_memo_key* key,
                                               const tinyldp_entropy_source* source,
                                               uint8_t* payload, size_t payload_size) {
+  const TwoStageRr& m = object<TwoStageRr>(ctx);
   const port::MemoKey* k = usable_key(key);
-  if (k == nullptr) {
+  if (!m.configured() || k == nullptr) {
     if (payload != nullptr) tinyldp::wipe(payload, payload_size);
+    if (!m.configured()) return TINYLDP_STATUS_NOT_CONFIGURED;  // before the key: nothing to report with
     return key == nullptr ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_KEY_NOT_PROVISIONED;
   }
-  return to_c(privatize_payload(object<TwoStageRr>(ctx), value, source, payload, payload_size, *k));
+  return to_c(privatize_payload(m, value, source, payload, payload_size, *k));
 }
 tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint32_t value,
                                            const tinyldp_memo_key* key,
@@ -561,9 +588,10 @@ tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint
                                            size_t frame_size, size_t* written) {
   const TwoStageRr& m = object<TwoStageRr>(ctx);
   const port::MemoKey* k = usable_key(key);
-  if (k == nullptr) {
+  if (!m.configured() || k == nullptr) {
     if (frame != nullptr) tinyldp::wipe(frame, frame_size);
     if (written != nullptr) *written = 0;
+    if (!m.configured()) return TINYLDP_STATUS_NOT_CONFIGURED;  // before the key: nothing to report with
     return key == nullptr ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_KEY_NOT_PROVISIONED;
   }
   // The fields the key fixes come from the key.

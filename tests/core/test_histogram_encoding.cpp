@@ -99,7 +99,7 @@ TEST(she_rejects_bad_parameters) {
   const Epsilon one = Epsilon::from_ratio(1, 1);
   CHECK(SummationHistogram::configure(one, 1, table, table_size, she) == Status::bad_parameter);
   CHECK(SummationHistogram::configure(Epsilon::from_q32(0), 4, table, table_size, she) == Status::bad_epsilon);
-  CHECK(SummationHistogram::configure(Epsilon::from_q32(1), 4, table, table_size, she, 10) == Status::bad_epsilon);
+  CHECK(SummationHistogram::configure(Epsilon::from_q32(1), 4, table, table_size, she, 10) == Status::epsilon_too_small);
   CHECK(SummationHistogram::configure(one, 4, table, 29, she) == Status::buffer_too_small);
   CHECK(SummationHistogram::configure(one, 4, nullptr, 30, she) == Status::buffer_too_small);
   CHECK(SummationHistogram::configure(one, 4, table, table_size, she, SummationHistogram::max_truncation + 1) ==

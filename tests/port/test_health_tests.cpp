@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SP 800-90B health-test wrapper: a stuck source trips the repetition count at exactly its
 // cutoff, a low-entropy source trips the adaptive proportion test, a good source runs clean,
-// a trip fails closed until reinit, and raw-source failures pass through.
+// a trip fails closed until reinit, and raw-source failures pass through; the estimate is the
+// claim, never more than the raw source's, and none for a raw source that states none.
 #include "tinyldp/port/entropy/health_tests.hpp"
 
 #include "check.hpp"
+#include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 
 using tinyldp::EntropyResult;
@@ -199,4 +201,29 @@ TEST(a_compile_time_plan_is_the_same_monitor) {
   bad.sample_bits = 3;
   HealthMonitor bad_plan(tinyldp::port::HealthPlan::make(bad));
   CHECK(bad_plan.failure() == HealthFailure::bad_config);
+}
+
+TEST(a_raw_source_without_an_estimate_gives_none_and_seeds_nothing) {
+  // The raw source states no estimate: the health tests check a claim, they do not make one,
+  // so the DRBG refuses the tested source as it refuses the raw one.
+  InsecureTestSource raw(11);
+  raw.set_min_entropy_q8(TINYLDP_ENTROPY_ESTIMATE_UNKNOWN);
+  HealthTested<InsecureTestSource> tested(raw, bytes_full());
+  CHECK_EQ(tested.min_entropy_q8(), uint16_t{TINYLDP_ENTROPY_ESTIMATE_UNKNOWN});
+  tinyldp::port::ChaCha20Drbg from_raw, from_tested;
+  CHECK(from_raw.seed(raw) == EntropyResult::not_supported);
+  CHECK(from_tested.seed(tested) == EntropyResult::not_supported);
+  CHECK(!from_raw.seeded());
+  CHECK(!from_tested.seeded());
+  // An estimate below the claim is the one reported; above it, the claim (bit samples: 8H).
+  raw.set_min_entropy_q8(512);
+  CHECK_EQ(tested.min_entropy_q8(), 512u);
+  HealthTested<InsecureTestSource> bits(raw, bits_h1(20));
+  raw.set_min_entropy_q8(TINYLDP_ENTROPY_ESTIMATE_FULL);
+  CHECK_EQ(bits.min_entropy_q8(), 2048u);
+  raw.set_min_entropy_q8(1024);
+  CHECK_EQ(bits.min_entropy_q8(), 1024u);
+  // With an estimate, the tested source seeds the DRBG.
+  CHECK(from_tested.seed(tested) == EntropyResult::ok);
+  CHECK(from_tested.seeded());
 }

@@ -37,6 +37,13 @@ p = run("plan", "-m", "oue", "-e", "1", "-d", 8, "--rounds", 3, expect=2)
 check("for the memoized mechanisms" in p.stderr, f"--rounds refused for one-shot mechanisms: {p.stderr.strip()}")
 p = run("plan", "-m", "l-osue", "-e", "1", "--epsilon-one", "2", "-d", 8, expect=2)
 check("must be below epsilon" in p.stderr, f"epsilon-one above epsilon refused: {p.stderr.strip()}")
+# A Bloom chain meets ε∞ and ε₁ as asked (each of the h bits at ε/h), not h times them (ε∞ was 8).
+p = run("plan", "-m", "l-osue", "-e", "2", "--epsilon-one", "1", "--bloom-bits", 64, "--hashes", 4, "--json")
+j = json.loads(p.stdout)
+check(2 - 1e-5 < j["epsilon_infinity"] <= 2 and 1 - 1e-5 < j["epsilon_one"] <= 1, f"bloom chain's epsilons: {j}")
+# ε below 2^-16 is refused with its own reason.
+p = run("plan", "-m", "oue", "-e", "0.00001", "-d", 8, expect=2)
+check("epsilon below the smallest supported" in p.stderr, f"tiny epsilon refused: {p.stderr.strip()}")
 p = run("plan", "-m", "rappor", "--f", "0.5", "--p", "0.5", "--q", "0.75", "-d", 8, "--json")
 check(abs(json.loads(p.stdout)["epsilon_infinity"] - 2 * 1.0986122886681098) < 1e-6,
       "rappor f = 1/2: epsilon infinity = 2 ln 3")

@@ -89,6 +89,9 @@ class OneBitMean {
         [&](auto& r) { return configure(eps_inf, eps_one, layout, r, precision); });
   }
 
+  // Set by a configure that succeeded (the grid with the chain); privatize refuses otherwise,
+  // before the rounding, whose loop a zeroed grid would not end.
+  constexpr bool configured() const { return chain_.configured(); }
   constexpr const Grid& grid() const { return grid_; }
   // The memos' attribute word (memo.hpp): key.memo_stream(memo_attribute_word(), …).
   constexpr uint32_t memo_attribute_word() const {
@@ -142,6 +145,7 @@ class OneBitMean {
   // A report of `value` (≤ m): α and the memo from `key`, the flip from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     return detail::privatize_with_device_draw(
         key, memo_attribute_word(), [&](auto& offsets) { return rounding_offset(offsets); },
@@ -154,6 +158,7 @@ class OneBitMean {
   template <class MemoRng, class Rng>
   Status privatize_with_memo(uint32_t value, uint32_t alpha, MemoRng& memo, Rng& rng,
                              Report& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     const uint32_t in_domain = rounding().in_range(value);
     const uint32_t memo_bit = memoize(grid_index(in_range(value), alpha), memo);
     const uint8_t y = static_cast<uint8_t>(chain_.refresh(memo_bit, rng));

@@ -90,6 +90,7 @@ class DBitFlip {
     if (!valid(layout)) return Status::bad_parameter;
     if (!is_valid_epsilon(eps_inf) || !is_valid_epsilon(eps_one)) return Status::bad_epsilon;
     const uint32_t c = changed_bits(layout);
+    if (Epsilon{eps_one.q32 / c} < min_epsilon) return Status::epsilon_too_small;  // each bit's share
     GrrChain chain;
     const Status s = GrrChain::configure(Epsilon{eps_inf.q32 / c}, Epsilon{eps_one.q32 / c}, 2, chain, precision);
     if (s != Status::ok) return s;
@@ -107,6 +108,9 @@ class DBitFlip {
     return detail::configured<DBitFlip>([&](auto& r) { return configure(eps_inf, eps_one, layout, r, precision); });
   }
 
+  // Set by a configure that succeeded (the layout with the chain); privatize refuses otherwise,
+  // before the device draw, whose loops a zeroed layout would not end.
+  constexpr bool configured() const { return chain_.configured(); }
   constexpr const Layout& layout() const { return layout_; }
   constexpr AlphaRounding rounding() const { return {layout_.max_value, layout_.step, buckets_ - 1}; }
   constexpr uint32_t buckets() const { return buckets_; }  // k = m/s + 1, stored at configuration
@@ -194,6 +198,7 @@ class DBitFlip {
   // A report of `value` (≤ m): α, S and the memo from `key`, the flips from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     return detail::privatize_with_device_draw(
         key, memo_attribute_word(), [&](auto& draws) { return device_draw(draws); },
@@ -206,6 +211,7 @@ class DBitFlip {
   template <class MemoRng, class Rng>
   Status privatize_with_memo(uint32_t value, const DeviceDraw& draw, MemoRng& memo, Rng& rng,
                              Report& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     const uint32_t in_domain = rounding().in_range(value);
     const uint32_t s = slot(rounding().index(rounding().clamped(value), draw.alpha), draw);
     Report r;

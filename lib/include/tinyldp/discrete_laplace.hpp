@@ -59,6 +59,7 @@ class DiscreteLaplace {
                                     uint64_t* table, size_t table_size, DiscreteLaplace& out,
                                     unsigned bits = default_bits) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (hi <= lo) return Status::bad_parameter;
     const uint64_t width64 = static_cast<uint64_t>(int64_t{hi} - int64_t{lo});
     if (width64 > max_width || sensitivity < 1 || sensitivity > width64 || bits < 2 || bits > 62)
@@ -120,6 +121,9 @@ class DiscreteLaplace {
     return s;
   }
 
+  // Set by a configure that succeeded (or a table's bind()): the weights are there; privatize
+  // refuses otherwise.
+  constexpr bool configured() const { return table_ != nullptr; }
   constexpr int32_t low() const { return lo_; }
   constexpr int32_t high() const { return static_cast<int32_t>(int64_t{lo_} + width_); }
   constexpr uint32_t sensitivity() const { return sensitivity_; }
@@ -158,6 +162,7 @@ class DiscreteLaplace {
 
   template <class Rng>
   Status privatize(int32_t value, Rng& rng, int32_t& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});
     const uint32_t in_domain = static_cast<uint32_t>(ct::less64(offset, uint64_t{width_} + 1));
     const uint32_t y = noisy_offset(offset & ct::mask64(in_domain), rng);

@@ -27,10 +27,14 @@ struct Epsilon {
   uint64_t q32 = 0;  // ε · 2^32
 
   static constexpr Epsilon from_q32(uint64_t value) { return Epsilon{value}; }
-  // ⌊num/den · 2^32⌋ / 2^32 (den > 0): rounding down never asks for more privacy loss.
+  // ⌊num/den · 2^32⌋ / 2^32: rounding down never asks for more privacy loss. den = 0 gives 0
+  // and a quotient beyond the 64-bit grid gives the largest Epsilon: both invalid, so every
+  // configure refuses them (bad_epsilon) instead of using a wrapped value.
   static constexpr Epsilon from_ratio(uint64_t num, uint64_t den) {
     using W = UInt<4>;
-    return Epsilon{floor_div(W::from(num).shl(32), W::from(den)).low64()};
+    if (den == 0) return Epsilon{0};
+    const W q = floor_div(W::from(num).shl(32), W::from(den));
+    return Epsilon{q.fits_u64() ? q.low64() : ~uint64_t{0}};
   }
   // Compile time only; rounds down.
   static consteval Epsilon from_double(double e) {
@@ -45,6 +49,12 @@ struct Epsilon {
 inline constexpr Epsilon max_epsilon = Epsilon{uint64_t{20} << 32};
 
 constexpr bool is_valid_epsilon(Epsilon e) { return e.q32 > 0 && e.q32 <= max_epsilon.q32; }
+
+// The smallest ε a mechanism accepts, 2^-16 ≈ 1.5e-5 (no useful budget is near it): every
+// mechanism configures at it with the default precision. Below it, configure answers
+// epsilon_too_small — also when the share of ε one component gets (an attribute of SPL, a bit
+// of dBitFlip, a hash of a Bloom chain) falls below it.
+inline constexpr Epsilon min_epsilon = Epsilon{uint64_t{1} << 16};
 
 // count · e exactly: false (e unchanged) when the product does not fit the 64-bit grid — a
 // configuration that multiplies a realized ε (h hashes, two buckets) refuses it.

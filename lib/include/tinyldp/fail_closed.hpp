@@ -61,6 +61,20 @@ constexpr bool refuse_small_buffer(uint8_t* report, size_t report_size, size_t n
   if (report != nullptr) clear_report(report, report_size);
   return true;
 }
+// A mechanism that was never configured — default-constructed, all-zero bytes, or left so by a
+// configure that failed — makes no report: it is all zero (the whole buffer the caller gave) and
+// the status is not_configured. Whether a mechanism is configured is public: branching on it says
+// nothing about the value.
+template <class Report>
+constexpr Status refuse_unconfigured(Report& report) {
+  report = Report{};
+  return Status::not_configured;
+}
+constexpr Status refuse_unconfigured(uint8_t* report, size_t report_size) {
+  if (report != nullptr) clear_report(report, report_size);
+  return Status::not_configured;
+}
+
 // Publishes a drawn report (see above) and returns the privatize call's status. Always
 // inlined: as a call of its own it would tip GCC's -Os inliner into keeping some mechanisms'
 // privatize out of line (more flash and stack in docs/footprint.md).

@@ -62,6 +62,8 @@ class HadamardResponse {
         [&](auto& r) { return configure(eps, d, r, precision); });
   }
 
+  // Set by a configure that succeeded (d ≥ 2); privatize refuses otherwise.
+  constexpr bool configured() const { return d_ != 0; }
   constexpr uint32_t domain() const { return d_; }
   constexpr unsigned row_bits() const { return log_k_; }
   constexpr const BinaryRr& randomizer() const { return rr_; }
@@ -92,6 +94,7 @@ class HadamardResponse {
 
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, HadamardReport& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t row = static_cast<uint32_t>(rng.draw(log_k_));
     const uint8_t bit = rr_.randomize(hadamard_bit(row, value), rng);

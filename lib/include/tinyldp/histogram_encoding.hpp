@@ -93,12 +93,13 @@ class SummationHistogram {
                                     uint32_t truncation = use_default_truncation,
                                     unsigned noise_bits = 0) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (d < 2 || d > max_domain) return Status::bad_parameter;
     const uint32_t t = truncation == use_default_truncation ? default_truncation(eps) : truncation;
     if (t > max_truncation) return Status::bad_parameter;
     if (table == nullptr || table_size < table_entries(t)) return Status::buffer_too_small;
-    const Epsilon half{eps.q32 / 2};
-    if (half.q32 == 0) return Status::bad_epsilon;
+    const Epsilon half{eps.q32 / 2};  // each component's noise: its share, at least min_epsilon
+    if (half < min_epsilon) return Status::epsilon_too_small;
     const int32_t lo = -static_cast<int32_t>(t), hi = static_cast<int32_t>(t) + 1;
     SummationHistogram r;
     const Status s =
@@ -113,6 +114,8 @@ class SummationHistogram {
     return e;
   }
 
+  // Set by a configure that succeeded (d ≥ 2, the weights bound); privatize refuses otherwise.
+  constexpr bool configured() const { return d_ != 0 && noise_.configured(); }
   constexpr uint32_t domain() const { return d_; }
   constexpr uint32_t truncation() const { return truncation_; }
   constexpr unsigned component_bits() const { return component_bits_for(truncation_); }
@@ -171,6 +174,7 @@ class SummationHistogram {
   // every component runs the same noise scan on x_i = [i == v], computed without branches.
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    if (!configured()) return refuse_unconfigured(report, report_size);
     const size_t n = report_bytes();
     if (refuse_small_buffer(report, report_size, n)) return Status::buffer_too_small;
     clear_report(report, n);  // the components are ORed in
@@ -277,6 +281,7 @@ class ThresholdHistogram {
   static constexpr Status configure(Epsilon eps, uint32_t d, ThresholdHistogram& out,
                                     Precision precision = {}) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (!is_valid_precision(precision)) return Status::bad_parameter;
     if (d < 2 || d > max_domain) return Status::bad_parameter;
     using detail::Wide;
@@ -319,6 +324,8 @@ class ThresholdHistogram {
     return r;
   }
 
+  // Set by a configure that succeeded; privatize refuses otherwise (UnaryEncoding's check).
+  constexpr bool configured() const { return ue_.configured(); }
   constexpr uint32_t domain() const { return ue_.domain(); }
   constexpr uint32_t theta_numerator() const { return theta_; }
   constexpr Dyadic p() const { return ue_.p(); }

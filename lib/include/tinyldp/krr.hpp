@@ -37,6 +37,7 @@ class KaryRr {
   static constexpr Status configure(Epsilon eps, uint32_t k, KaryRr& out,
                                     Precision precision = {}) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (k < 2 || k > max_domain || !is_valid_precision(precision)) return Status::bad_parameter;
     const unsigned b = precision.max_bits;
     const uint64_t safe = detail::ceil_scaled_inverse(eps, b, k - 1);
@@ -67,6 +68,8 @@ class KaryRr {
     return detail::configured<KaryRr>([&](auto& r) { return configure(eps, k, r, precision); });
   }
 
+  // Set by a configure that succeeded (k ≥ 2); privatize refuses otherwise.
+  constexpr bool configured() const { return k_ != 0; }
   constexpr uint32_t domain() const { return k_; }
   constexpr Dyadic other_probability() const { return q_; }
   // p = keep_numerator() / 2^other_probability().bits.
@@ -89,6 +92,7 @@ class KaryRr {
 
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, uint32_t& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     const uint32_t in_domain = ct::less(value, k_);
     const uint32_t y = randomize(value, rng);
     return release<stack_scrub_bytes(168)>(rng, in_domain, y, report);

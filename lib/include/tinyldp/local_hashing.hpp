@@ -75,6 +75,7 @@ class LocalHashing {
   static constexpr Status configure_olh(Epsilon eps, uint32_t d, LocalHashing& out,
                                         Precision precision = {}, unsigned seed_bits = 32) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     const detail::Wide L = exp_lower_bound(eps);
     const detail::Wide half = detail::Wide::power_of_two(detail::exp_fraction_bits - 1);
     const detail::Wide rounded = (L + half).shr(detail::exp_fraction_bits);
@@ -114,6 +115,8 @@ class LocalHashing {
         [&](auto& r) { return configure_blh(eps, d, r, precision); });
   }
 
+  // Set by a configure that succeeded (d ≥ 2); privatize refuses otherwise.
+  constexpr bool configured() const { return d_ != 0; }
   constexpr uint32_t domain() const { return d_; }
   constexpr uint32_t range() const { return grr_.domain(); }
   constexpr unsigned seed_bits() const { return seed_bits_; }
@@ -148,6 +151,7 @@ class LocalHashing {
 
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, LocalHashingReport& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t seed = static_cast<uint32_t>(rng.draw(seed_bits_));
     const uint32_t y = grr_.randomize(local_hash(seed, value, grr_.domain()), rng);

@@ -118,6 +118,8 @@ class Loloha {
         [&](auto& r) { return configure_binary(eps_inf, eps_one, d, r, precision, attribute); });
   }
 
+  // Set by a configure that succeeded; privatize refuses otherwise.
+  constexpr bool configured() const { return d_ != 0 && chain_.configured(); }
   constexpr uint32_t domain() const { return d_; }
   constexpr uint32_t range() const { return chain_.range(); }
   constexpr uint32_t attribute() const { return attribute_; }
@@ -169,6 +171,7 @@ class Loloha {
   // A report of `value` (< d): the seed and the memo from `key`, the fresh stage from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     return detail::privatize_with_device_draw(
         key, memo_attribute_word(), [](auto& seeds) { return hash_seed(seeds); },
@@ -181,6 +184,7 @@ class Loloha {
   template <class MemoRng, class Rng>
   Status privatize_with_memo(uint32_t value, uint32_t seed, MemoRng& memo, Rng& rng,
                              Report& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     const uint32_t in_domain = ct::less(value, d_);
     const uint32_t y = chain_.refresh(chain_.memoize(local_hash(seed, value, range()), memo), rng);
     forget_drawn(memo);

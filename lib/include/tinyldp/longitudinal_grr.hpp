@@ -95,6 +95,7 @@ class GrrChain {
                                     Precision precision = {}) {
     if (!is_valid_epsilon(eps_inf) || !is_valid_epsilon(eps_one) || !(eps_one < eps_inf))
       return Status::bad_epsilon;
+    if (eps_one < min_epsilon) return Status::epsilon_too_small;
     if (g < 2 || g > max_range || !is_valid_precision(precision)) return Status::bad_parameter;
     // The memo stage draws from a memo stream, one word (≤ 32 bits) per draw (memo.hpp).
     KaryRr first;
@@ -154,6 +155,8 @@ class GrrChain {
         [&](auto& r) { return configure(eps_inf, eps_one, g, r, precision); });
   }
 
+  // Set by a configure that succeeded (both stages are).
+  constexpr bool configured() const { return first_.configured() && second_.configured(); }
   constexpr uint32_t range() const { return first_.domain(); }
   constexpr const KaryRr& memo_stage() const { return first_; }
   constexpr const KaryRr& fresh_stage() const { return second_; }
@@ -229,6 +232,8 @@ class LongitudinalGrr {
         [&](auto& r) { return configure(eps_inf, eps_one, k, r, precision, attribute); });
   }
 
+  // Set by a configure that succeeded; privatize refuses otherwise.
+  constexpr bool configured() const { return chain_.configured(); }
   constexpr uint32_t domain() const { return chain_.range(); }
   constexpr uint32_t attribute() const { return attribute_; }
   // Whether privatize would report `value` (configured, value < k): the privacy ledger asks
@@ -282,6 +287,7 @@ class LongitudinalGrr {
   // value (privatize does that). Exposed for the exhaustive privacy tests, which enumerate it.
   template <class MemoRng, class Rng>
   Status privatize_with_memo(uint32_t value, MemoRng& memo, Rng& rng, Report& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     const uint32_t in_domain = ct::less(value, domain());
     const uint32_t safe = value & ct::mask(in_domain);  // out of the domain: drawn as 0, discarded
     const uint32_t y = chain_.refresh(chain_.memoize(safe, memo), rng);

@@ -118,8 +118,12 @@ constexpr wire::MechanismId multi_attribute_id(const OueSlot*, wire::MechanismId
 
 // Starts a record report: values and buffer checked, the payload zeroed. False: refused
 // (status set, what there is of the buffer zeroed).
-constexpr bool start_record(const uint32_t* values, uint8_t* report, size_t report_size, size_t n,
-                            Status& status) {
+constexpr bool start_record(bool configured, const uint32_t* values, uint8_t* report,
+                            size_t report_size, size_t n, Status& status) {
+  if (!configured) {
+    status = refuse_unconfigured(report, report_size);
+    return false;
+  }
   if (values == nullptr || refuse_small_buffer(report, report_size, n)) {
     if (report != nullptr) clear_report(report, report_size < n ? report_size : n);
     status = values == nullptr ? Status::bad_parameter : Status::buffer_too_small;
@@ -177,9 +181,10 @@ class SplitRecord {
   static constexpr Status configure(Epsilon eps, const uint32_t* domains, uint32_t d, SplitRecord& out,
                                     Precision precision = {}) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (d == 0 || d > MaxAttributes) return Status::bad_parameter;
     const Epsilon share{eps.q32 / d};
-    if (share.q32 == 0) return Status::bad_epsilon;
+    if (share < min_epsilon) return Status::epsilon_too_small;
     SplitRecord r;
     const Status s = Slots::configure(share, domains, d, r.slots_, precision);
     if (s != Status::ok) return s;
@@ -192,6 +197,8 @@ class SplitRecord {
     return detail::configured<SplitRecord>([&](auto& r) { return configure(eps, domains, d, r, precision); });
   }
 
+  // Set by a configure that succeeded; privatize refuses otherwise.
+  constexpr bool configured() const { return slots_.attributes() != 0; }
   constexpr uint32_t attributes() const { return slots_.attributes(); }
   constexpr const Slot& slot(uint32_t j) const { return slots_.slot(j); }
   constexpr uint32_t bit_offset(uint32_t j) const { return slots_.bit_offset(j); }
@@ -206,7 +213,7 @@ class SplitRecord {
   Status privatize(const uint32_t* values, Rng& rng, uint8_t* report, size_t report_size) const {
     const size_t n = report_bytes();
     Status refused = Status::ok;
-    if (!detail::start_record(values, report, report_size, n, refused)) return refused;
+    if (!detail::start_record(configured(), values, report, report_size, n, refused)) return refused;
     for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
       slot(j).write(values[j], rng, report, offset);
     return detail::finish_record<stack_scrub_bytes(200)>(rng, slots_.in_domain(values), report, n);
@@ -232,6 +239,7 @@ class SampledAttribute {
   static constexpr Status configure(Epsilon eps, const uint32_t* domains, uint32_t d, SampledAttribute& out,
                                     Precision precision = {}) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (d < 2 || d > MaxAttributes) return Status::bad_parameter;
     SampledAttribute r;
     const Status s = Slots::configure(eps, domains, d, r.slots_, precision);
@@ -246,6 +254,8 @@ class SampledAttribute {
     return detail::configured<SampledAttribute>([&](auto& r) { return configure(eps, domains, d, r, precision); });
   }
 
+  // Set by a configure that succeeded; privatize refuses otherwise.
+  constexpr bool configured() const { return slots_.attributes() != 0; }
   constexpr uint32_t attributes() const { return slots_.attributes(); }
   constexpr const Slot& slot(uint32_t j) const { return slots_.slot(j); }
   constexpr Epsilon realized_epsilon() const { return realized_; }
@@ -257,7 +267,7 @@ class SampledAttribute {
   Status privatize(const uint32_t* values, Rng& rng, uint8_t* report, size_t report_size) const {
     const size_t n = report_bytes();
     Status refused = Status::ok;
-    if (!detail::start_record(values, report, report_size, n, refused)) return refused;
+    if (!detail::start_record(configured(), values, report, report_size, n, refused)) return refused;
     // The index is published: choosing the slot by it reveals nothing the report does not.
     const uint32_t j = static_cast<uint32_t>(uniform_below(attributes(), rng));
     report[0] = static_cast<uint8_t>(j);
@@ -286,6 +296,7 @@ class FakeDataRecord {
   static constexpr Status configure(Epsilon eps, const uint32_t* domains, uint32_t d, FakeDataRecord& out,
                                     FakeData fake = FakeData::zero, Precision precision = {}) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (d < 2 || d > MaxAttributes) return Status::bad_parameter;
     FakeDataRecord r;
     r.fake_ = grr ? FakeData::random : fake;
@@ -303,6 +314,8 @@ class FakeDataRecord {
         [&](auto& r) { return configure(eps, domains, d, r, fake, precision); });
   }
 
+  // Set by a configure that succeeded; privatize refuses otherwise.
+  constexpr bool configured() const { return slots_.attributes() != 0; }
   constexpr uint32_t attributes() const { return slots_.attributes(); }
   constexpr const Slot& slot(uint32_t j) const { return slots_.slot(j); }
   constexpr uint32_t bit_offset(uint32_t j) const { return slots_.bit_offset(j); }
@@ -326,7 +339,7 @@ class FakeDataRecord {
   Status privatize(const uint32_t* values, Rng& rng, uint8_t* report, size_t report_size) const {
     const size_t n = report_bytes();
     Status refused = Status::ok;
-    if (!detail::start_record(values, report, report_size, n, refused)) return refused;
+    if (!detail::start_record(configured(), values, report, report_size, n, refused)) return refused;
     const uint32_t sampled = static_cast<uint32_t>(uniform_below(attributes(), rng));
     for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
       slot(j).write_sampled(values[j], ct::is_zero(j ^ sampled), fake_, rng, report, offset);

@@ -79,6 +79,8 @@ class RecordRr {
     return configure(attributes, d, out);
   }
 
+  // Set by a configure that succeeded; privatize refuses otherwise.
+  constexpr bool configured() const { return d_ != 0; }
   constexpr uint32_t attributes() const { return d_; }
   constexpr const TwoStageRr& attribute(uint32_t j) const { return attr_[j]; }
   constexpr uint32_t record_bits() const { return bits_; }
@@ -147,6 +149,7 @@ class RecordRr {
   // within the record's ⌈(o + k)/8⌉ bytes, so the caller's buffer suffices.
   template <class One>
   Status each_attribute(const uint32_t* values, uint8_t* report, size_t report_size, One one) const {
+    if (!configured()) return refuse_unconfigured(report, report_size);
     const size_t n = report_bytes();
     if (values == nullptr || refuse_small_buffer(report, report_size, n)) {
       if (report != nullptr) clear_report(report, report_size < n ? report_size : n);

@@ -29,6 +29,7 @@ class BinaryRr {
  public:
   static constexpr Status configure(Epsilon eps, BinaryRr& out, Precision precision = {}) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (!is_valid_precision(precision)) return Status::bad_parameter;
     const unsigned b = precision.max_bits;
     const uint64_t safe = detail::floor_scaled_ratio(eps, b, 1);
@@ -53,6 +54,8 @@ class BinaryRr {
     return detail::configured<BinaryRr>([&](auto& r) { return configure(eps, r, precision); });
   }
 
+  // Set by a configure that succeeded (p has at least one bit); privatize refuses otherwise.
+  constexpr bool configured() const { return keep_.bits != 0; }
   constexpr Dyadic keep_probability() const { return keep_; }
   constexpr Epsilon realized_epsilon() const { return realized_; }
   constexpr unsigned random_bits_per_report() const { return keep_.bits; }
@@ -69,6 +72,7 @@ class BinaryRr {
   // report ← bit with probability p, else 1 − bit. bit must be 0 or 1.
   template <class Rng>
   Status privatize(uint32_t bit, Rng& rng, uint8_t& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     return release<stack_scrub_bytes(0)>(rng, ct::less(bit, 2), randomize(bit, rng), report);
   }
 

@@ -22,6 +22,8 @@ enum class [[nodiscard]] Status : uint8_t {
   entropy_failed,         // the source failed (health test, hardware error); final until reset
   entropy_not_supported,  // the source cannot serve this kind of request (e.g. from an ISR)
   key_not_provisioned,    // a memoized report's memo key was never provisioned or not loaded
+  not_configured,         // the mechanism was never configured, or its configure failed
+  epsilon_too_small,      // ε (or the share of it one component gets) is below min_epsilon
 };
 
 constexpr const char* to_string(Status s) {
@@ -36,6 +38,8 @@ constexpr const char* to_string(Status s) {
     case Status::entropy_failed: return "entropy failed";
     case Status::entropy_not_supported: return "entropy not supported";
     case Status::key_not_provisioned: return "memo key not provisioned";
+    case Status::not_configured: return "mechanism not configured (or its configuration failed)";
+    case Status::epsilon_too_small: return "epsilon below the smallest supported (2^-16)";
   }
   return "unknown status";
 }

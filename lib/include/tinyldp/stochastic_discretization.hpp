@@ -59,6 +59,8 @@ class StochasticDiscretization {
         [&](auto& r) { return configure(eps, lo, hi, levels, r, precision); });
   }
 
+  // Set by a configure that succeeded (its k-RR is); privatize refuses otherwise.
+  constexpr bool configured() const { return krr_.configured(); }
   constexpr int32_t low() const { return lo_; }
   constexpr int32_t high() const { return static_cast<int32_t>(int64_t{lo_} + width_); }
   constexpr uint32_t levels() const { return levels_; }
@@ -104,6 +106,7 @@ class StochasticDiscretization {
 
   template <class Rng>
   Status privatize(int32_t value, Rng& rng, uint32_t& report) const {
+    if (!configured()) return refuse_unconfigured(report);
     const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});
     const uint32_t in_domain = static_cast<uint32_t>(ct::less64(offset, uint64_t{width_} + 1));
     const uint64_t u = rng.draw(rounding_bits_);

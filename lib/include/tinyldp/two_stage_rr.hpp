@@ -142,18 +142,26 @@ class TwoStageRr {
 
   // A longitudinal UE chain: stage 1 (memoized) is `first` at ε∞, stage 2 is `second` with its
   // probabilities chosen so that one report costs at most ε₁ (< ε∞) and at least
-  // ε₁ − precision.tolerance, with the fewest bits in that range.
+  // ε₁ − precision.tolerance, with the fewest bits in that range. With a Bloom encoding of h
+  // hashes, each bit is configured at ε∞/h and ε₁/h, so the whole report meets ε∞ and ε₁ as
+  // asked (each ÷ h below min_epsilon: epsilon_too_small).
   static constexpr Status configure_chain(UeStage first, UeStage second, Epsilon eps_inf,
                                           Epsilon eps_one, Encoding e, TwoStageRr& out,
                                           Precision precision = {}) {
     if (!is_valid_epsilon(eps_inf) || !is_valid_epsilon(eps_one) || !(eps_one < eps_inf))
       return Status::bad_epsilon;
+    if (eps_one < min_epsilon) return Status::epsilon_too_small;
     if (!valid_encoding(e)) return Status::bad_parameter;
     if (!is_valid_precision(precision)) return Status::bad_parameter;
     if (precision.max_bits > max_stage_bits) precision.max_bits = max_stage_bits;
+    // A Bloom encoding sets h bits per value, so each bit gets ε∞/h and ε₁/h (and 1/h of the
+    // tolerance): h times the per-bit figures is then what was asked, never h times it.
+    const Epsilon inf_share{eps_inf.q32 / e.hashes};
+    if (Epsilon{eps_one.q32 / e.hashes} < min_epsilon) return Status::epsilon_too_small;
+    const Precision per_bit{precision.max_bits, precision.tolerance_q32 / e.hashes};
     UnaryEncoding s1;
-    const Status s = first == UeStage::sue ? UnaryEncoding::configure_sue(eps_inf, 2, s1, precision)
-                                           : UnaryEncoding::configure_oue(eps_inf, 2, s1, precision);
+    const Status s = first == UeStage::sue ? UnaryEncoding::configure_sue(inf_share, 2, s1, per_bit)
+                                           : UnaryEncoding::configure_oue(inf_share, 2, s1, per_bit);
     if (s != Status::ok) return s;
     // Stage 2 over its own denominator 2^b (b ≤ 32): SUE moves p2 = n/2^b (q2 = 1 − p2) up from 1/2,
     // OUE moves q2 = n/2^b (p2 = 1/2) down from 1/2; either way ε₁ grows monotonically along
@@ -210,6 +218,9 @@ class TwoStageRr {
         [&](auto& r) { return configure_rappor(f, p, q, e, r); });
   }
 
+  // Set by a configure that succeeded (the memo stage has at least one bit); privatize refuses
+  // otherwise.
+  constexpr bool configured() const { return b1_ != 0; }
   constexpr const Encoding& encoding() const { return enc_; }
   // Whether privatize would report `value`: the mechanism configured, the value in its domain
   // (one-hot: < k; Bloom: any). The privacy ledger asks before it charges (charge_memo); the
@@ -303,6 +314,7 @@ class TwoStageRr {
   template <class MemoRng, class Rng>
   Status privatize_with_memo(uint32_t value, uint32_t cohort, MemoRng& memo, Rng& rng,
                              uint8_t* report, size_t report_size) const {
+    if (!configured()) return refuse_unconfigured(report, report_size);
     const size_t n = report_bytes();
     if (refuse_small_buffer(report, report_size, n)) {
       forget_drawn(memo);

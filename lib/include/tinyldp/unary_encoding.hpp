@@ -48,6 +48,7 @@ class UnaryEncoding {
   static constexpr Status configure_sue(Epsilon eps, uint32_t d, UnaryEncoding& out,
                                         Precision precision = {}) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (!is_valid_precision(precision)) return Status::bad_parameter;
     const unsigned b = precision.max_bits;
     const Epsilon half{eps.q32 / 2};
@@ -66,6 +67,7 @@ class UnaryEncoding {
   static constexpr Status configure_oue(Epsilon eps, uint32_t d, UnaryEncoding& out,
                                         Precision precision = {}) {
     if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+    if (eps < min_epsilon) return Status::epsilon_too_small;
     if (!is_valid_precision(precision)) return Status::bad_parameter;
     const unsigned b = precision.max_bits;
     const uint64_t safe = detail::ceil_scaled_inverse(eps, b, 1);
@@ -105,6 +107,8 @@ class UnaryEncoding {
         [&](auto& r) { return configure_sue(eps, d, r, precision); });
   }
 
+  // Set by a configure that succeeded (d ≥ 2); privatize refuses otherwise.
+  constexpr bool configured() const { return d_ != 0; }
   constexpr uint32_t domain() const { return d_; }
   constexpr Dyadic p() const { return p_; }
   constexpr Dyadic q() const { return q_; }
@@ -124,6 +128,7 @@ class UnaryEncoding {
   // Writes report_bytes() bytes: bit i of the report is bit (i % 8) of byte i / 8.
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    if (!configured()) return refuse_unconfigured(report, report_size);
     const size_t n = report_bytes();
     if (refuse_small_buffer(report, report_size, n)) return Status::buffer_too_small;
     const uint32_t in_domain = ct::less(value, d_);

@@ -8,7 +8,10 @@
 // answers `failed` from then on — fail closed — until reinit(). Samples are bytes
 // (sample_bits = 8, e.g. nRF51/STM32 output) or single bits (sample_bits = 1, LSB first).
 // Cutoffs come from the claimed min-entropy H per sample and α = 2^-k (health_cutoffs.hpp).
-// The estimate it reports is the claim itself: H per byte-sample, 8H per byte of bit-samples.
+// The estimate it reports is the claim (H per byte-sample, 8H per byte of bit-samples), never more
+// than the raw source's own: a raw source that states no estimate gives none (the DRBG then
+// refuses to seed from it, as from the raw source) — the health tests check a claim, they do
+// not make one.
 // Cost: RAM sizeof(HealthMonitor) = 32 bytes + a reference to the raw source; time a few
 // instructions per sample (8 per byte with bit samples); the start-up test reads 1024 samples.
 #ifndef TINYLDP_PORT_HEALTH_TESTS_HPP
@@ -46,6 +49,12 @@ struct HealthPlan {
 };
 
 enum class HealthFailure : uint8_t { none, repetition_count, adaptive_proportion, bad_config };
+
+// The claim as min-entropy per output byte (1/256 bit): H per byte-sample, 8H per byte of
+// bit-samples.
+constexpr uint16_t claimed_estimate_q8(const HealthConfig& c) {
+  return static_cast<uint16_t>(c.sample_bits == 1 ? 8u * c.h_q8 : uint32_t{c.h_q8});
+}
 
 // The two tests over a stream of samples; no source of its own (usable on any sample stream).
 class HealthMonitor {
@@ -104,8 +113,9 @@ class HealthTested {
     return r == EntropyResult::ok ? EntropyResult::failed : r;
   }
 
-  uint16_t min_entropy_q8() const { return estimate_; }
+  uint16_t min_entropy_q8() const { return lower_estimate(entropy_estimate(raw_), claim_); }
   const HealthMonitor& monitor() const { return monitor_; }
+  const Raw& raw_source() const { return raw_; }
   // Re-initialisation after a trip (or to re-run the start-up test): all history forgotten.
   void reinit() {
     monitor_.reset();
@@ -117,8 +127,13 @@ class HealthTested {
   HealthTested(Raw& raw, const HealthMonitor& monitor, const HealthConfig& config)
       : raw_(raw),
         monitor_(monitor),
-        estimate_(static_cast<uint16_t>(config.sample_bits == 1 ? 8u * config.h_q8
-                                                                : uint32_t{config.h_q8})) {}
+        claim_(claimed_estimate_q8(config)) {}
+
+  // The lower of the raw source's estimate and the claim; unknown stays unknown.
+  static constexpr uint16_t lower_estimate(uint16_t raw, uint16_t claim) {
+    if (raw == TINYLDP_ENTROPY_ESTIMATE_UNKNOWN) return TINYLDP_ENTROPY_ESTIMATE_UNKNOWN;
+    return raw < claim ? raw : claim;
+  }
 
   EntropyResult startup(uint32_t flags) {
     const uint32_t bytes = HealthMonitor::startup_samples * monitor_.sample_bits() / 8;
@@ -140,7 +155,7 @@ class HealthTested {
   Raw& raw_;
   HealthMonitor monitor_;
   uint32_t startup_done_ = 0;
-  uint16_t estimate_;
+  uint16_t claim_;
   bool started_ = false;
 };
 

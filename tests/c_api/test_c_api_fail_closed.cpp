@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the C API refuses (docs/privacy-model.md, "What tinyldp refuses, and why"): a mechanism
+// context that is all zero, or whose configure failed and was ignored, answers
+// TINYLDP_STATUS_NOT_CONFIGURED to privatize and report, zeroes the whole buffer it was given,
+// writes nothing past it and reports 0 bytes written (a zeroed UE context used to loop and write
+// past the buffer); TINYLDP_EPSILON_Q32 with arguments it cannot represent is 0 at run time,
+// which configure refuses (it used to wrap, or divide by zero); ε below 2^-16 is
+// TINYLDP_STATUS_EPSILON_TOO_SMALL; a Bloom chain meets ε∞ and ε₁ as asked; a health context never
+// initialised is a failed source with no estimate (it used to follow a null reference). Runs on
+// the host and on every QEMU target.
+#include "check.hpp"
+#include "tinyldp.h"
+#include "tinyldp/port/test/insecure_test_source.hpp"
+
+using tinyldp::port::InsecureTestSource;
+
+namespace {
+
+// A caller's buffer of Size bytes between guard bytes, filled with 0xA5.
+template <size_t Size>
+struct Guarded {
+  static constexpr uint8_t fill = 0xA5;
+  uint8_t before[16];
+  uint8_t buffer[Size];
+  uint8_t after[256];
+  Guarded() {
+    for (uint8_t& b : before) b = fill;
+    for (uint8_t& b : buffer) b = fill;
+    for (uint8_t& b : after) b = fill;
+  }
+  bool zero() const {
+    for (uint8_t b : buffer)
+      if (b != 0) return false;
+    return true;
+  }
+  bool guards_intact() const {
+    for (uint8_t b : before)
+      if (b != fill) return false;
+    for (uint8_t b : after)
+      if (b != fill) return false;
+    return true;
+  }
+};
+
+template <class Context>
+void zero_bytes(Context& c) {
+  __builtin_memset(&c, 0, sizeof c);
+}
+
+template <class Context, class Value>
+using PrivatizeFn = tinyldp_status (*)(const Context*, Value, const tinyldp_entropy_source*, uint8_t*, size_t);
+template <class Context, class Value>
+using ReportFn = tinyldp_status (*)(const Context*, Value, const tinyldp_entropy_source*,
+                                    const tinyldp_wire_header*, uint8_t*, size_t, size_t*);
+
+void say(const char* what) {
+  tinyldp::test::print("    ");
+  tinyldp::test::print(what);
+  tinyldp::test::print("\n");
+}
+
+// privatize and report on ctx: refused, the buffer all zero, nothing past it, 0 written.
+template <class Context, class Value>
+void expect_refused(const char* what, const Context& ctx, PrivatizeFn<Context, Value> privatize,
+                    ReportFn<Context, Value> report) {
+  InsecureTestSource src(7);
+  const tinyldp_entropy_source source = tinyldp::to_c_source(src);
+  const int before = tinyldp::test::failures_in_current_test();
+  Guarded<16> payload;
+  CHECK_EQ(privatize(&ctx, 0, &source, payload.buffer, sizeof payload.buffer), TINYLDP_STATUS_NOT_CONFIGURED);
+  CHECK(payload.zero());
+  CHECK(payload.guards_intact());
+  Guarded<32> frame;
+  const tinyldp_wire_header header = {TINYLDP_WIRE_DEVICE_ID, 0xC0FFEE, 0, 0, 0};
+  size_t written = 99;
+  CHECK_EQ(report(&ctx, 0, &source, &header, frame.buffer, sizeof frame.buffer, &written),
+           TINYLDP_STATUS_NOT_CONFIGURED);
+  CHECK_EQ(written, 0u);
+  CHECK(frame.zero());
+  CHECK(frame.guards_intact());
+  // A frame too short for any report: still not_configured (the context is what is wrong).
+  Guarded<1> tiny;
+  written = 99;
+  CHECK_EQ(report(&ctx, 0, &source, &header, tiny.buffer, sizeof tiny.buffer, &written),
+           TINYLDP_STATUS_NOT_CONFIGURED);
+  CHECK_EQ(written, 0u);
+  CHECK(tiny.zero());
+  CHECK(tiny.guards_intact());
+  if (tinyldp::test::failures_in_current_test() != before) say(what);
+}
+
+const uint64_t one = TINYLDP_EPSILON_Q32(1, 1);
+
+}  // namespace
+
+TEST(zeroed_contexts_refuse_every_report) {
+  tinyldp_rr rr;
+  tinyldp_krr krr;
+  tinyldp_ue ue;
+  tinyldp_lh lh;
+  tinyldp_hr hr;
+  tinyldp_sd sd;
+  tinyldp_dlaplace dl;
+  zero_bytes(rr), zero_bytes(krr), zero_bytes(ue), zero_bytes(lh), zero_bytes(hr), zero_bytes(sd), zero_bytes(dl);
+  expect_refused<tinyldp_rr, uint32_t>("rr", rr, tinyldp_rr_privatize, tinyldp_rr_report);
+  expect_refused<tinyldp_krr, uint32_t>("krr", krr, tinyldp_krr_privatize, tinyldp_krr_report);
+  expect_refused<tinyldp_ue, uint32_t>("ue", ue, tinyldp_ue_privatize, tinyldp_ue_report);
+  expect_refused<tinyldp_lh, uint32_t>("lh", lh, tinyldp_lh_privatize, tinyldp_lh_report);
+  expect_refused<tinyldp_hr, uint32_t>("hr", hr, tinyldp_hr_privatize, tinyldp_hr_report);
+  expect_refused<tinyldp_sd, int32_t>("sd", sd, tinyldp_sd_privatize, tinyldp_sd_report);
+  expect_refused<tinyldp_dlaplace, int32_t>("dlaplace", dl, tinyldp_dlaplace_privatize, tinyldp_dlaplace_report);
+}
+
+TEST(contexts_whose_configure_failed_refuse_every_report) {
+  tinyldp_rr rr;
+  tinyldp_krr krr;
+  tinyldp_ue oue, sue;
+  tinyldp_lh olh, blh;
+  tinyldp_hr hr;
+  tinyldp_sd sd;
+  tinyldp_dlaplace dl;
+  uint64_t table[8];
+  CHECK_EQ(tinyldp_rr_configure(&rr, 0), TINYLDP_STATUS_BAD_EPSILON);
+  CHECK_EQ(tinyldp_krr_configure(&krr, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_ue_configure_oue(&oue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);  // the case
+  CHECK_EQ(tinyldp_ue_configure_sue(&sue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_lh_configure_olh(&olh, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_lh_configure_blh(&blh, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_hr_configure(&hr, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_sd_configure(&sd, one, 5, 5, 4), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_dlaplace_configure(&dl, one, 0, 100, 1, table, 8), TINYLDP_STATUS_BUFFER_TOO_SMALL);
+  expect_refused<tinyldp_rr, uint32_t>("rr", rr, tinyldp_rr_privatize, tinyldp_rr_report);
+  expect_refused<tinyldp_krr, uint32_t>("krr", krr, tinyldp_krr_privatize, tinyldp_krr_report);
+  expect_refused<tinyldp_ue, uint32_t>("oue", oue, tinyldp_ue_privatize, tinyldp_ue_report);
+  expect_refused<tinyldp_ue, uint32_t>("sue", sue, tinyldp_ue_privatize, tinyldp_ue_report);
+  expect_refused<tinyldp_lh, uint32_t>("olh", olh, tinyldp_lh_privatize, tinyldp_lh_report);
+  expect_refused<tinyldp_lh, uint32_t>("blh", blh, tinyldp_lh_privatize, tinyldp_lh_report);
+  expect_refused<tinyldp_hr, uint32_t>("hr", hr, tinyldp_hr_privatize, tinyldp_hr_report);
+  expect_refused<tinyldp_sd, int32_t>("sd", sd, tinyldp_sd_privatize, tinyldp_sd_report);
+  expect_refused<tinyldp_dlaplace, int32_t>("dlaplace", dl, tinyldp_dlaplace_privatize, tinyldp_dlaplace_report);
+}
+
+TEST(unconfigured_two_stage_contexts_refuse_every_report) {
+  InsecureTestSource src(9);
+  const tinyldp_entropy_source source = tinyldp::to_c_source(src);
+  tinyldp_two_stage_rr zeroed, failed;
+  zero_bytes(zeroed);
+  const tinyldp_memo_encoding bad = TINYLDP_MEMO_ONE_HOT_ENCODING(1, 0);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&failed, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, 2 * one, one, &bad),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  const tinyldp_two_stage_rr* contexts[] = {&zeroed, &failed};
+  for (const tinyldp_two_stage_rr* ctx : contexts) {
+    tinyldp_memo_key key;
+    tinyldp_memo_key_init(&key);
+    Guarded<16> payload;
+    CHECK_EQ(tinyldp_two_stage_rr_privatize(ctx, 0, &key, &source, payload.buffer, sizeof payload.buffer),
+             TINYLDP_STATUS_NOT_CONFIGURED);
+    CHECK(payload.zero());
+    CHECK(payload.guards_intact());
+    Guarded<32> frame;
+    size_t written = 99;
+    CHECK_EQ(tinyldp_two_stage_rr_report(ctx, 0, &key, &source, nullptr, frame.buffer, sizeof frame.buffer, &written),
+             TINYLDP_STATUS_NOT_CONFIGURED);
+    CHECK_EQ(written, 0u);
+    CHECK(frame.zero());
+    CHECK(frame.guards_intact());
+  }
+}
+
+TEST(epsilon_macro_refuses_what_it_cannot_represent_at_run_time) {
+  // Run-time arguments (volatile: not constants, so no compile error).
+  volatile uint64_t num = (uint64_t{1} << 32) + 1, den = 1, zero = 0, small = 1;
+  CHECK_EQ(TINYLDP_EPSILON_Q32(num, den), 0u);    // wrapped to ε = 1 before
+  CHECK_EQ(TINYLDP_EPSILON_Q32(small, zero), 0u);  // divided by zero before
+  CHECK_EQ(TINYLDP_EPSILON_Q32(small, den), uint64_t{1} << 32);
+  tinyldp_rr rr;
+  CHECK_EQ(tinyldp_rr_configure(&rr, TINYLDP_EPSILON_Q32(num, den)), TINYLDP_STATUS_BAD_EPSILON);
+  CHECK_EQ(tinyldp_rr_configure(&rr, TINYLDP_EPSILON_Q32(small, zero)), TINYLDP_STATUS_BAD_EPSILON);
+  // Constants stay constant expressions.
+  static_assert(TINYLDP_EPSILON_Q32(1, 2) == uint64_t{1} << 31);
+  static_assert(TINYLDP_EPSILON_Q32(0xFFFFFFFFu, 0xFFFFFFFFu) == uint64_t{1} << 32);
+}
+
+TEST(epsilon_below_the_floor_is_its_own_status) {
+  tinyldp_rr rr;
+  tinyldp_ue ue;
+  tinyldp_two_stage_rr chain;
+  const tinyldp_memo_encoding hot = TINYLDP_MEMO_ONE_HOT_ENCODING(8, 0);
+  CHECK_EQ(tinyldp_rr_configure(&rr, TINYLDP_EPSILON_MIN_Q32 - 1), TINYLDP_STATUS_EPSILON_TOO_SMALL);
+  CHECK_EQ(tinyldp_rr_configure(&rr, TINYLDP_EPSILON_MIN_Q32), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_ue_configure_oue(&ue, 1, 8), TINYLDP_STATUS_EPSILON_TOO_SMALL);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&chain, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, one, 100, &hot),
+           TINYLDP_STATUS_EPSILON_TOO_SMALL);
+  CHECK(tinyldp_status_string(TINYLDP_STATUS_EPSILON_TOO_SMALL)[0] == 'e');
+  CHECK(tinyldp_status_string(TINYLDP_STATUS_NOT_CONFIGURED)[0] == 'm');
+}
+
+TEST(bloom_chains_meet_the_requested_epsilons) {
+  // The case: L-OSUE, ε∞ = 2, ε₁ = 1, 64 bits, 4 hashes (ε∞ was 8).
+  const tinyldp_memo_encoding bloom = TINYLDP_MEMO_BLOOM_ENCODING(64, 4, 8, 0);
+  tinyldp_two_stage_rr m;
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&m, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, 2 * one, one, &bloom),
+           TINYLDP_STATUS_OK);
+  tinyldp_memo_description d;
+  tinyldp_two_stage_rr_describe_memo(&m, &d);
+  CHECK_LE(d.epsilon_infinity_q32, 2 * one);
+  CHECK_LE(d.epsilon_one_q32, one);
+  CHECK_LE(2 * one - d.epsilon_infinity_q32, (uint64_t{1} << 11) + 8);
+  CHECK_LE(one - d.epsilon_one_q32, (uint64_t{1} << 11) + 8);
+}
+
+TEST(a_health_context_never_initialised_is_a_failed_source) {
+  tinyldp_health health;
+  zero_bytes(health);
+  Guarded<32> out;
+  CHECK_EQ(tinyldp_health_fill(&health, out.buffer, sizeof out.buffer, TINYLDP_ENTROPY_BLOCKING),
+           TINYLDP_ENTROPY_FAILED);
+  CHECK(out.zero());
+  CHECK(out.guards_intact());
+  CHECK_EQ(tinyldp_health_min_entropy_q8(&health), 0u);
+  CHECK_EQ(tinyldp_health_failure(&health), int{TINYLDP_HEALTH_BAD_CONFIG});
+  tinyldp_health_reinit(&health);
+  const tinyldp_entropy_source source = tinyldp_health_source(&health);
+  tinyldp_chacha20_drbg drbg;
+  tinyldp_chacha20_drbg_init(&drbg);
+  CHECK(tinyldp_chacha20_drbg_seed(&drbg, &source, TINYLDP_ENTROPY_ESTIMATE_FULL, TINYLDP_ENTROPY_BLOCKING, nullptr,
+                                   0) != TINYLDP_ENTROPY_OK);
+  CHECK_EQ(tinyldp_chacha20_drbg_seeded(&drbg), 0);
+  // Initialised, the claim is its estimate (C sources state none of their own).
+  InsecureTestSource raw_source(5);
+  const tinyldp_entropy_source raw = tinyldp::to_c_source(raw_source);
+  const tinyldp_health_plan plan = TINYLDP_HEALTH_PLAN_DEFAULT;
+  CHECK_EQ(tinyldp_health_init(&health, &raw, &plan), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_health_min_entropy_q8(&health), plan.config.h_q8);
+  CHECK_EQ(tinyldp_health_fill(&health, out.buffer, sizeof out.buffer, TINYLDP_ENTROPY_BLOCKING), TINYLDP_ENTROPY_OK);
+}
