@@ -162,9 +162,9 @@ TEST(BloomDecode, ShardsMergeAndStatesRoundTripExactly) {
   EXPECT_EQ(first.merge(elsewhere).error, MergeResult::Error::other_parameters);
   // A state cut short, or with a cohort's report count below its bit counts, is refused.
   auto bytes = whole.serialize();
-  bytes.pop_back();
+  bytes.pop_back();  // into the sources' list at the end of the state
   EXPECT_FALSE(Aggregator::deserialize(bytes, error));
-  EXPECT_NE(error.find("wrong length"), std::string::npos) << error;
+  EXPECT_NE(error.find("aggregate state"), std::string::npos) << error;
 }
 
 TEST(BloomDecode, RefusesMalformedReportsAndConfigurations) {
