@@ -19,6 +19,7 @@ import math
 import os
 import random
 import shutil
+import sys
 import tempfile
 from cli_harness import check, finish, run
 
@@ -179,7 +180,7 @@ check("absent" in run("inspect", path("old.tldp"), "--summary").stdout, "inspect
 # Each fleet: DEVICES devices of one fixed population, three rounds, values unchanged (where the
 # pooled SE is exact) and, for the time series, changing with probability 0.2. Every item of
 # every epoch (or the pooled estimate) gives one 95 % interval.
-FLEETS = 200
+FLEETS = int(sys.argv[2]) if len(sys.argv) > 2 else 200  # 0 (sanitizer builds): no coverage run
 covered = {"by epoch": [0, 0], "pooled": [0, 0], "pooled, epochs as independent": [0, 0],
            "pooled, values changing": [0, 0]}
 
@@ -213,14 +214,18 @@ for fleet in range(FLEETS):
             for i, item in enumerate(j["items"]):
                 tally("pooled, values changing", pooled_truth[i], item["ci_low"], item["ci_high"])
 
-for mode, (hit, total) in covered.items():
-    print(f"coverage {mode}: {hit}/{total} = {hit / total:.4f}")
-for mode in ("by epoch", "pooled"):
-    hit, total = covered[mode]
-    check(0.93 <= hit / total <= 0.97, f"{mode}: coverage {hit / total:.4f} within 0.93–0.97")
-hit, total = covered["pooled, epochs as independent"]
-check(hit / total < 0.93, f"the check fails on the independent-epochs SE: {hit / total:.4f}")
-hit, total = covered["pooled, values changing"]
-check(hit / total >= 0.93, f"pooled with changing values: an upper bound, coverage {hit / total:.4f} ≥ 0.93")
+if FLEETS == 0:
+    print("coverage not measured here (sanitizer build): the plain host build's test_cli_epochs measures it")
+else:
+    check(FLEETS >= 200, f"coverage is measured over at least 200 fleets (given {FLEETS})")
+    for mode, (hit, total) in covered.items():
+        print(f"coverage {mode}: {hit}/{total} = {hit / total:.4f}")
+    for mode in ("by epoch", "pooled"):
+        hit, total = covered[mode]
+        check(0.93 <= hit / total <= 0.97, f"{mode}: coverage {hit / total:.4f} within 0.93–0.97")
+    hit, total = covered["pooled, epochs as independent"]
+    check(hit / total < 0.93, f"the check fails on the independent-epochs SE: {hit / total:.4f}")
+    hit, total = covered["pooled, values changing"]
+    check(hit / total >= 0.93, f"pooled with changing values: an upper bound, coverage {hit / total:.4f} ≥ 0.93")
 
 finish()
