@@ -38,9 +38,11 @@ struct HealthContext {
       : raw(source, port::claimed_estimate_q8(plan.config)), tested(raw, plan) {}
   CEntropySource raw;
   port::HealthTested<CEntropySource> tested;
-  // Made by tinyldp_health_init: the tests read this context's own raw source. A context of
-  // zero bytes (never initialised) refers to none and is treated as a failed source.
-  bool made() const { return &tested.raw_source() == &raw; }
+  // Made by tinyldp_health_init: its raw source carries the plan's claim, never 0 (a plan that
+  // claims no entropy is bad_config, failed either way). A context of zero bytes (never
+  // initialised) has 0 there and is a failed source — told without reading `tested`, whose
+  // reference to its source is null in such bytes (binding it is undefined behaviour).
+  bool made() const { return raw.min_entropy_q8() != 0; }
 };
 struct RecordContext {
   RecordContext(const tinyldp_storage_device& driver, uint32_t first_sector,
