@@ -81,7 +81,7 @@ def run_tinyldp(cli, csv_path, protocol, eps, seed, ks, truth, no_header):
                "-o", os.path.join(tmp, "c.tldpm"), "--format", "json"] + (["--no-header"] if no_header else [])
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     j = json.loads(out)
-    est = [a["frequency"] for a in j["attributes"]]
+    est = [[i["estimate"] for i in a["items"]] for a in j["attributes"]]
     assert [len(e) for e in est] == ks, "tinyldp's labels differ from the script's"
     return {"mse": mse(est, truth), "client": j["seconds"]["client"], "server": j["seconds"]["server"],
             "epsilon_per_report": j["epsilon_per_report"], "epsilon_one_attribute": j.get("epsilon_one_attribute")}

@@ -408,7 +408,9 @@ void tinyldp_health_reinit(tinyldp_health* health);
 /* ---- a power-safe record on a storage device ----------------------------------------------- */
 /* One value in two slots of whole erase sectors of its own: a write goes to the slot not holding
  * the newest copy (erase, payload, header last, read-back verify), so after a power cut a read
- * returns the old value or the new one, never a mix. `device` is kept by value. */
+ * returns the old value or the new one, never a mix. `device` is kept by value. A record never
+ * initialised (all-zero bytes) is an unusable layout: capacity 0, read and write
+ * TINYLDP_STORAGE_BAD_GEOMETRY, nothing touched. */
 tinyldp_storage_result tinyldp_record_init(tinyldp_record* record,
                                            const tinyldp_storage_device* device,
                                            uint32_t first_sector, uint32_t sectors_per_slot);
@@ -585,7 +587,8 @@ typedef enum tinyldp_ledger_result {
  * ledger) that lets an epoch spend at most cap_q32 (ε · 2^32). */
 void tinyldp_ledger_init(tinyldp_ledger* ledger, tinyldp_record* record, uint64_t cap_q32);
 /* Loads the totals; never creates them: no readable ledger is TINYLDP_LEDGER_NOT_PROVISIONED,
- * a record that cannot be read or is not a ledger TINYLDP_LEDGER_STORAGE_FAILED. */
+ * a record that cannot be read or is not a ledger TINYLDP_LEDGER_STORAGE_FAILED (so is a ledger
+ * never initialised, all-zero bytes: it has no record; every charge on it is NOT_OPEN). */
 tinyldp_ledger_result tinyldp_ledger_open(tinyldp_ledger* ledger);
 /* The explicit provisioning step, only where open answers TINYLDP_LEDGER_NOT_PROVISIONED: at the
  * factory (0, 0, 0, 0); after a loss, the epoch and memo generation the fleet registry last saw

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "tinyldp/endian.hpp"
@@ -17,6 +19,37 @@ void append_le(std::vector<std::uint8_t>& out, T v, std::size_t bytes = sizeof(T
   out.resize(out.size() + bytes);
   put_le(out.data() + out.size() - bytes, v, bytes);
 }
+
+// A state file written into a buffer sized once, through a cursor (the counts files: 8-byte
+// magic, u32 LE length of a JSON header, the header, then fixed-width fields). Appending to a
+// growing vector there makes GCC 12 at -O3 report a memmove past the end (-Warray-bounds) that
+// cannot happen. `body` is the size of what follows the header; finish() checks it was filled.
+class SizedWriter {
+ public:
+  SizedWriter(const char (&magic)[8], const std::string& header, std::size_t body)
+      : out_(12 + header.size() + body) {
+    bytes(magic, 8);
+    le(static_cast<std::uint32_t>(header.size()));
+    bytes(header.data(), header.size());
+  }
+  void bytes(const void* data, std::size_t n) {
+    std::memcpy(out_.data() + at_, data, n);
+    at_ += n;
+  }
+  template <class T>
+  void le(T v) {
+    put_le(out_.data() + at_, v);
+    at_ += sizeof(T);
+  }
+  std::vector<std::uint8_t> finish() {
+    if (at_ != out_.size()) out_.clear();  // a size mis-stated: no half-written state
+    return std::move(out_);
+  }
+
+ private:
+  std::vector<std::uint8_t> out_;
+  std::size_t at_ = 0;
+};
 
 }  // namespace tinyldp::collector
 

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tinyldp/collector/multi_attribute_counts.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
+#include "byte_vector.hpp"
+#include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/mechanism.hpp"
 #include "tinyldp/collector/state_file.hpp"
 #include "tinyldp/endian.hpp"
@@ -235,6 +240,25 @@ MarginalEstimate MultiAttributeCounts::estimate(std::uint32_t j) const {
   return m;
 }
 
+std::vector<ItemEstimate> MultiAttributeCounts::estimate_items(std::uint32_t j, double confidence) const {
+  if (!(confidence > 0 && confidence < 1)) throw std::invalid_argument("confidence must be in (0, 1)");
+  const double z = normal_quantile_two_sided(confidence);
+  const std::uint64_t n = carried_[j];
+  const double nd = static_cast<double>(n);
+  const Channel ch = schema_.channel(j);
+  std::vector<ItemEstimate> out(support(j).size());
+  for (std::size_t v = 0; v < out.size() && n > 0; ++v) {
+    ItemEstimate& e = out[v];
+    const double count = estimate_count(support(j)[v], n, ch);
+    e.unbiased_frequency = e.frequency = count / nd;
+    e.count = count;
+    e.standard_error = std::sqrt(count_variance(n, std::clamp(count, 0.0, nd), ch)) / nd;
+    std::tie(e.ci_low, e.ci_high) =
+        interval_around(e.unbiased_frequency, e.standard_error, z, e.frequency, Postprocess::none);
+  }
+  return out;
+}
+
 std::vector<std::uint8_t> MultiAttributeCounts::serialize() const {
   nlohmann::json attributes = nlohmann::json::array();
   for (const auto& a : schema_.attributes())
@@ -246,28 +270,15 @@ std::vector<std::uint8_t> MultiAttributeCounts::serialize() const {
                            {"epsilon_per_report_q32", schema_.epsilon_per_report().q32}};
   if (schema_.epsilon_one_attribute()) header["epsilon_one_attribute_q32"] = schema_.epsilon_one_attribute()->q32;
   const std::string text = header.dump();
-  // Sized once and written through a cursor: appending to a growing vector here makes GCC 12 at
-  // -O3 report a memmove past the end (-Warray-bounds) that cannot happen.
-  std::size_t size = 12 + text.size() + 8;
-  for (std::uint32_t j = 0; j < schema_.attribute_count(); ++j) size += 8 + 8 * support(j).size();
-  std::vector<std::uint8_t> out(size);
-  std::uint8_t* at = out.data();
-  std::memcpy(at, magic, 8);
-  put_le(at + 8, static_cast<std::uint32_t>(text.size()));
-  at += 12;
-  std::memcpy(at, text.data(), text.size());
-  at += text.size();
-  put_le(at, total_);
-  at += 8;
+  std::size_t body = 8;
+  for (std::uint32_t j = 0; j < schema_.attribute_count(); ++j) body += 8 + 8 * support(j).size();
+  SizedWriter out(magic, text, body);
+  out.le(total_);
   for (std::uint32_t j = 0; j < schema_.attribute_count(); ++j) {
-    put_le(at, carried_[j]);
-    at += 8;
-    for (std::uint64_t c : support(j)) {
-      put_le(at, c);
-      at += 8;
-    }
+    out.le(carried_[j]);
+    for (std::uint64_t c : support(j)) out.le(c);
   }
-  return out;
+  return out.finish();
 }
 
 std::optional<MultiAttributeCounts> MultiAttributeCounts::deserialize(std::span<const std::uint8_t> bytes,

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "byte_vector.hpp"
 #include "tinyldp/collector/state_file.hpp"
 #include "tinyldp/endian.hpp"
 
@@ -134,26 +135,16 @@ std::vector<std::uint8_t> RecordCounts::serialize() const {
       {"epsilon_one_q32", m.epsilon_one().q32},
       {"epsilon_infinity_q32", m.epsilon_infinity().q32}};
   const std::string text = header.dump();
-  // Sized once and written through a cursor: appending to a growing vector here makes GCC 12 at
-  // -O3 report a memmove past the end (-Warray-bounds) that cannot happen.
-  std::size_t size = 12 + text.size() + 16;
-  for (const auto& entry : patterns_) size += entry.first.size() + 8;
-  std::vector<std::uint8_t> out(size);
-  std::uint8_t* at = out.data();
-  std::memcpy(at, magic, 8);
-  put_le(at + 8, static_cast<std::uint32_t>(text.size()));
-  at += 12;
-  std::memcpy(at, text.data(), text.size());
-  at += text.size();
-  put_le(at, std::uint64_t{patterns_.size()});
-  put_le(at + 8, total_);
-  at += 16;
+  std::size_t body = 16;
+  for (const auto& entry : patterns_) body += entry.first.size() + 8;
+  SizedWriter out(magic, text, body);
+  out.le(std::uint64_t{patterns_.size()});
+  out.le(total_);
   for (const auto& [pattern, count] : patterns_) {
-    std::memcpy(at, pattern.data(), pattern.size());
-    put_le(at + pattern.size(), count);
-    at += pattern.size() + 8;
+    out.bytes(pattern.data(), pattern.size());
+    out.le(count);
   }
-  return out;
+  return out.finish();
 }
 
 std::optional<RecordCounts> RecordCounts::deserialize(std::span<const std::uint8_t> bytes, std::string& error) {

@@ -340,11 +340,14 @@ bool ReportFileReader::next(std::vector<std::uint8_t>& report) {
     const auto trailer = in_.gcount() == static_cast<std::streamsize>(sizeof rest - 2)
                              ? parse_report_file_trailer(rest)
                              : std::nullopt;
+    // Through a plain value: GCC 12 at -Os reads the optional's payload in operator== as
+    // "maybe uninitialized" (-Wmaybe-uninitialized), though it is only read when engaged.
+    const RecordsDigest found = trailer.value_or(RecordsDigest{});
     if (!promised_ || !trailer) {
       error_ = "an empty record" + after + " that is not a trailer";
-    } else if (*trailer != records_) {
-      error_ = "the trailer counts " + std::to_string(trailer->records) + " record(s) with digest " +
-               std::to_string(trailer->sum) + "; the file holds " + std::to_string(records_.records) +
+    } else if (found != records_) {
+      error_ = "the trailer counts " + std::to_string(found.records) + " record(s) with digest " +
+               std::to_string(found.sum) + "; the file holds " + std::to_string(records_.records) +
                " with digest " + std::to_string(records_.sum) + " (records lost, added or changed)";
     } else if (in_.peek() != std::char_traits<char>::eof()) {
       error_ = "bytes after the trailer";

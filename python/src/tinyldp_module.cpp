@@ -394,7 +394,11 @@ struct PyAggregator {
 // naming the first invalid one — the reports are counted apart and merged only when all are
 // valid. "collect": the valid ones counted, the rejected ones' count by reason returned (as the
 // CLI reports them).
-std::map<std::string, std::uint64_t> ingest(PyAggregator& a, const py::handle& reports, const std::string& mode) {
+// Aggregator.ingest and EpochSeries.ingest alike (Counts: Aggregator or EpochSeries).
+// rejected="raise": all valid, or none counted and RejectedReport; "collect": the valid ones
+// counted, the rejected ones' count by reason returned.
+template <class Counts>
+std::map<std::string, std::uint64_t> ingest_reports(Counts& into, const py::handle& reports, const std::string& mode) {
   if (mode != "raise" && mode != "collect")
     throw py::value_error("rejected must be \"raise\" or \"collect\", not \"" + mode + "\"");
   const auto r = reports_from(reports);
@@ -402,21 +406,25 @@ std::map<std::string, std::uint64_t> ingest(PyAggregator& a, const py::handle& r
   if (mode == "collect") {
     py::gil_scoped_release release;
     for (std::size_t i = 0; i < r->size(); ++i)
-      if (const ParseError e = a.aggregator.ingest((*r)[i]); e != ParseError::none) ++rejected[collector::to_string(e)];
+      if (const ParseError e = into.ingest((*r)[i]); e != ParseError::none) ++rejected[collector::to_string(e)];
     return rejected;
   }
   std::optional<std::pair<std::size_t, ParseError>> first;
   collector::MergeResult merged;
   {
     py::gil_scoped_release release;
-    Aggregator batch(a.aggregator.mechanism(), a.aggregator.labels());
+    Counts batch(into.mechanism(), into.labels());
     for (std::size_t i = 0; i < r->size() && !first; ++i)
       if (const ParseError e = batch.ingest((*r)[i]); e != ParseError::none) first.emplace(i, e);
-    if (!first) merged = a.aggregator.merge(batch);
+    if (!first) merged = into.merge(batch);
   }
   if (first) raise_rejected(collector::to_string(first->second), first->first, r->size());
   if (!merged) throw py::value_error(std::string("cannot count these reports: ") + merged.reason());
   return rejected;
+}
+
+std::map<std::string, std::uint64_t> ingest(PyAggregator& a, const py::handle& reports, const std::string& mode) {
+  return ingest_reports(a.aggregator, reports, mode);
 }
 
 std::string merge_refusal(const Aggregator& into, const Aggregator& other, collector::MergeResult result) {
@@ -475,7 +483,7 @@ py::dict estimate_columns(const std::vector<collector::ItemEstimate>& items) {
     cols[5].push_back(e.standard_error);
   }
   py::dict d;
-  const char* names[] = {"frequency", "count", "ci_low", "ci_high", "unbiased_frequency", "standard_error"};
+  const char* names[] = {"estimate", "count", "ci_low", "ci_high", "unbiased_estimate", "standard_error"};
   for (int i = 0; i < 6; ++i) d[names[i]] = copy(cols[i]);
   return d;
 }
@@ -537,7 +545,7 @@ py::dict bayesian_update(PyAggregator& a, double tolerance, std::uint32_t max_it
     r = collector::bayesian_update(model, a.aggregator.support(), a.aggregator.reports(), options);
   }
   py::dict d;
-  d["frequency"] = copy(r.p);
+  d["estimate"] = copy(r.p);
   d["iterations"] = r.iterations;
   d["converged"] = r.converged;
   d["log_likelihood"] = copy(r.log_likelihood);
@@ -592,7 +600,7 @@ std::vector<std::uint32_t> chosen_attributes(const collector::RecordCounts& c, c
 
 py::dict joint_estimate_to_python(const collector::JointEstimate& e, double seconds) {
   py::dict d;
-  d["p"] = copy(e.p);
+  d["estimate"] = copy(e.p);
   d["iterations"] = e.iterations;
   d["converged"] = e.converged;
   d["alive"] = e.alive;
@@ -674,7 +682,7 @@ py::dict mean(PyAggregator& a, double confidence) {
   require_reports(a.aggregator);
   const auto m = collector::estimate_mean(a.aggregator, model, confidence);
   py::dict d;
-  d["mean"] = m.mean;
+  d["estimate"] = m.mean;
   d["standard_error"] = m.standard_error;
   d["ci_low"] = m.ci_low;
   d["ci_high"] = m.ci_high;
@@ -953,14 +961,10 @@ PYBIND11_MODULE(_native, mod) {
              return EpochSeries(m, digest_from(labels));
            }),
            py::arg("mechanism"), py::arg("labels_digest") = py::none())
-      .def("ingest", [](EpochSeries& s, const py::handle& reports) {
-             const auto r = reports_from(reports);
-             std::map<std::string, std::uint64_t> rejected;
-             py::gil_scoped_release release;
-             for (std::size_t i = 0; i < r->size(); ++i)
-               if (const ParseError e = s.ingest((*r)[i]); e != ParseError::none) ++rejected[collector::to_string(e)];
-             return rejected;
-           }, py::arg("reports"), "counts valid reports into their epoch's aggregate; the rejected ones by reason")
+      .def("ingest", &ingest_reports<EpochSeries>, py::arg("reports"), py::kw_only(), py::arg("rejected") = "raise",
+           "Counts reports into their epoch's aggregate, as Aggregator.ingest: rejected=\"raise\" (default): all "
+           "valid, or none counted and RejectedReport; \"collect\": the valid ones counted, returns the rejected "
+           "ones' count by reason")
       .def("merge", &merge_series, py::arg("other"), "adds another series epoch by epoch; ValueError with the reason")
       .def("epochs", &series_epochs, "{epoch (None: reports without one): Aggregator}")
       .def("pooled", [](const EpochSeries& s) -> std::optional<PyAggregator> {

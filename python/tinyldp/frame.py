@@ -111,7 +111,7 @@ class Aggregate:
 
     def estimate(self, postprocess="none", confidence=0.95, **em):
         """The items' estimates: a dict of numpy arrays (frequency, count, ci_low, ci_high,
-        unbiased_frequency, standard_error), one entry per item. postprocess "em": the
+        unbiased_estimate, standard_error), one entry per item. postprocess "em": the
         non-negative maximum-likelihood estimate (em_tolerance=, em_max_iterations=)."""
         return self.aggregator.estimate(postprocess, confidence, **em)
 
@@ -142,11 +142,11 @@ class Aggregate:
         frame = pd.DataFrame({
             "kind": "frequency",
             "item": items,
-            "estimate": e["frequency"],
+            "estimate": e["estimate"],
             "count": e["count"],
             "ci_low": e["ci_low"],
             "ci_high": e["ci_high"],
-            "unbiased_estimate": e["unbiased_frequency"],
+            "unbiased_estimate": e["unbiased_estimate"],
             "standard_error": e["standard_error"],
         })
         true_values = None
@@ -156,8 +156,8 @@ class Aggregate:
         if m.numeric:
             mu = self.mean(confidence)
             mean_row = pd.DataFrame({
-                "kind": ["mean"], "item": [math.nan], "estimate": [mu["mean"]], "count": [math.nan],
-                "ci_low": [mu["ci_low"]], "ci_high": [mu["ci_high"]], "unbiased_estimate": [mu["mean"]],
+                "kind": ["mean"], "item": [math.nan], "estimate": [mu["estimate"]], "count": [math.nan],
+                "ci_low": [mu["ci_low"]], "ci_high": [mu["ci_high"]], "unbiased_estimate": [mu["estimate"]],
                 "standard_error": [mu["standard_error"]],
             })
             frame = pd.concat([mean_row, frame], ignore_index=True)

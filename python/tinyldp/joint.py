@@ -6,7 +6,7 @@ LASSO, LREMH, the identifiable co-occurrence estimator `pairs`) and the baseline
 (`uniform`, `marginals`), from a record-counts file (`tinyldp joint simulate` / `merge`) or state.
 
     result = tinyldp.estimate_joint("n.tldpj", [0, 1, 2])           # every estimator, as the CLI
-    result["estimators"]["em"]["p"]                                  # numpy array over the cells
+    result["estimators"]["em"]["estimate"]                           # numpy array over the cells
     tinyldp.joint_dataframe(result)                                  # cells × estimators
 """
 import os
@@ -52,8 +52,8 @@ def estimate_joint(source, attributes, estimator="all", truth=None, stop="max-ch
     RecordCounts, by `estimator` (em, map, lasso, lremh, pairs, or "all": those five) and the two
     baselines, with the CLI's options (`prior_strength`: map's prior in reports, default the
     number of cells, as --prior-strength) and its JSON's fields: reports, patterns, attributes,
-    epsilon_one, epsilon_infinity, cells (labels) and estimators[name] = {p, seconds, iterations,
-    converged, alive, memory_bytes[, avd]}. `truth`: the true joint over the cells (AVD added)."""
+    epsilon_one, epsilon_infinity, cells (labels) and estimators[name] = {estimate, seconds, iterations,
+    converged, alive, memory_bytes[, avd]}. `truth`: the true joint over the cells (AVD added; returned as true_value)."""
     counts = _counts(source)
     attributes = list(attributes)
     names = list(ESTIMATORS) if estimator == "all" else [estimator]
@@ -70,21 +70,21 @@ def estimate_joint(source, attributes, estimator="all", truth=None, stop="max-ch
         if truth.shape != (len(cells),):
             raise ValueError(f"truth has {truth.shape} entries; the joint has {len(cells)} cells")
         for run in runs.values():
-            run["avd"] = _native.average_variation_distance(list(run["p"]), list(truth))
+            run["avd"] = _native.average_variation_distance(list(run["estimate"]), list(truth))
     first = next(iter(runs.values()))
     return {"reports": counts.reports, "patterns": first.pop("patterns"), "attributes": chosen,
             "epsilon_one": counts.epsilon_one, "epsilon_infinity": counts.epsilon_infinity,
             "estimators": {name: {k: v for k, v in run.items() if k not in ("patterns", "cells")}
                            for name, run in runs.items()},
-            "cells": cells, **({"truth": truth} if truth is not None else {})}
+            "cells": cells, **({"true_value": truth} if truth is not None else {})}
 
 
 def joint_dataframe(result):
     """A DataFrame of estimate_joint's result: one row per cell, one column per estimator (and
-    `truth` when given)."""
+    `true_value` when the truth was given)."""
     import pandas as pd
 
-    columns = {name: run["p"] for name, run in result["estimators"].items()}
-    if "truth" in result:
-        columns["truth"] = result["truth"]
+    columns = {name: run["estimate"] for name, run in result["estimators"].items()}
+    if "true_value" in result:
+        columns["true_value"] = result["true_value"]
     return pd.DataFrame(columns, index=pd.Index(result["cells"], name="cell"))

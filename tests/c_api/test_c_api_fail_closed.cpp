@@ -6,9 +6,12 @@
 // past the buffer); TINYLDP_EPSILON_Q32 with arguments it cannot represent is 0 at run time,
 // which configure refuses (it used to wrap, or divide by zero); ε below 2^-16 is
 // TINYLDP_STATUS_EPSILON_TOO_SMALL; a Bloom chain meets ε∞ and ε₁ as asked; a health context never
-// initialised is a failed source with no estimate (it used to follow a null reference). Runs on
-// the host and on every QEMU target.
+// initialised is a failed source with no estimate (it used to follow a null reference); so is a
+// record or ledger context never initialised refused (bad geometry, storage failed, not open)
+// where it used to follow a null device or record reference. Runs on the host and on every
+// QEMU target.
 #include "check.hpp"
+#include "guarded_buffer.hpp"
 #include "tinyldp.h"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 
@@ -16,36 +19,10 @@ using tinyldp::port::InsecureTestSource;
 
 namespace {
 
-// A caller's buffer of Size bytes between guard bytes, filled with 0xA5.
+// The guard after the buffer: the largest C report a zeroed context might have run on into.
 template <size_t Size>
-struct Guarded {
-  static constexpr uint8_t fill = 0xA5;
-  uint8_t before[16];
-  uint8_t buffer[Size];
-  uint8_t after[256];
-  Guarded() {
-    for (uint8_t& b : before) b = fill;
-    for (uint8_t& b : buffer) b = fill;
-    for (uint8_t& b : after) b = fill;
-  }
-  bool zero() const {
-    for (uint8_t b : buffer)
-      if (b != 0) return false;
-    return true;
-  }
-  bool guards_intact() const {
-    for (uint8_t b : before)
-      if (b != fill) return false;
-    for (uint8_t b : after)
-      if (b != fill) return false;
-    return true;
-  }
-};
-
-template <class Context>
-void zero_bytes(Context& c) {
-  __builtin_memset(&c, 0, sizeof c);
-}
+using Guarded = tinyldp::test::Guarded<Size, 256>;
+using tinyldp::test::zero_bytes;
 
 template <class Context, class Value>
 using PrivatizeFn = tinyldp_status (*)(const Context*, Value, const tinyldp_entropy_source*, uint8_t*, size_t);
@@ -233,4 +210,41 @@ TEST(a_health_context_never_initialised_is_a_failed_source) {
   CHECK_EQ(tinyldp_health_init(&health, &raw, &plan), TINYLDP_STATUS_OK);
   CHECK_EQ(tinyldp_health_min_entropy_q8(&health), plan.config.h_q8);
   CHECK_EQ(tinyldp_health_fill(&health, out.buffer, sizeof out.buffer, TINYLDP_ENTROPY_BLOCKING), TINYLDP_ENTROPY_OK);
+}
+
+TEST(storage_contexts_never_initialised_refuse_without_touching_storage) {
+  // A record of zero bytes: an unusable layout (it used to follow a null device reference).
+  tinyldp_record record;
+  zero_bytes(record);
+  Guarded<64> out;
+  size_t length = 99;
+  CHECK_EQ(tinyldp_record_capacity(&record), 0u);
+  CHECK_EQ(tinyldp_record_read(&record, out.buffer, sizeof out.buffer, &length), TINYLDP_STORAGE_BAD_GEOMETRY);
+  CHECK_EQ(length, size_t{0});
+  CHECK(out.guards_intact());
+  const uint8_t value[4] = {1, 2, 3, 4};
+  CHECK_EQ(tinyldp_record_write(&record, value, sizeof value), TINYLDP_STORAGE_BAD_GEOMETRY);
+  CHECK_EQ(tinyldp_record_sequence(&record), 0u);
+  // A memo key loaded from it: the record cannot be read, so no key (and no default one).
+  tinyldp_memo_key key;
+  tinyldp_memo_key_init(&key);
+  CHECK_EQ(tinyldp_memo_key_load(&key, &record), TINYLDP_MEMO_KEY_STORAGE_FAILED);
+  // A ledger initialised over it: opening and provisioning find no storage.
+  const uint64_t one = uint64_t{1} << 32;
+  tinyldp_ledger ledger;
+  tinyldp_ledger_init(&ledger, &record, 4 * one);
+  CHECK_EQ(tinyldp_ledger_open(&ledger), TINYLDP_LEDGER_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_ledger_is_open(&ledger), 0);
+  // A ledger of zero bytes (it used to follow a null record reference): never open, and every
+  // charge is refused before anything is spent.
+  zero_bytes(ledger);
+  CHECK_EQ(tinyldp_ledger_open(&ledger), TINYLDP_LEDGER_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_ledger_is_open(&ledger), 0);
+  CHECK_EQ(tinyldp_ledger_charge(&ledger, one), TINYLDP_LEDGER_NOT_OPEN);
+  CHECK_EQ(tinyldp_ledger_charge_memoized(&ledger, 0, 7, 0, one), TINYLDP_LEDGER_NOT_OPEN);
+  CHECK_EQ(tinyldp_ledger_roll_epoch(&ledger), TINYLDP_LEDGER_NOT_OPEN);
+  CHECK_EQ(tinyldp_ledger_advance_epoch(&ledger, 5), TINYLDP_LEDGER_NOT_OPEN);
+  CHECK_EQ(tinyldp_ledger_remaining_q32(&ledger), uint64_t{0});
 }

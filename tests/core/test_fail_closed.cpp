@@ -7,6 +7,7 @@
 // at min_epsilon, so the floor is the library's real limit); a Bloom-encoded UE chain meets ε∞
 // and ε₁ as asked instead of h times them. Runs on the host and on every QEMU target.
 #include "check.hpp"
+#include "guarded_buffer.hpp"
 #include "test_memo_key.hpp"
 #include "tinyldp/bit_flip_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
@@ -28,43 +29,13 @@
 
 using namespace tinyldp;
 using port::InsecureTestSource;
+using test::Guarded;
 using test::TestMemoKey;
+using test::zero_bytes;
 
 namespace {
 
 using Rng = RandomBits<InsecureTestSource>;
-
-// A report buffer of `Size` bytes between guard bytes: the mechanism may write the buffer
-// only. Filled with 0xA5 first, so that "all zero" is something the refusal did.
-template <size_t Size>
-struct Guarded {
-  static constexpr uint8_t fill = 0xA5;
-  uint8_t before[16];
-  uint8_t buffer[Size];
-  uint8_t after[64];
-  Guarded() {
-    for (uint8_t& b : before) b = fill;
-    for (uint8_t& b : buffer) b = fill;
-    for (uint8_t& b : after) b = fill;
-  }
-  bool zero() const {
-    for (uint8_t b : buffer)
-      if (b != 0) return false;
-    return true;
-  }
-  bool guards_intact() const {
-    for (uint8_t b : before)
-      if (b != fill) return false;
-    for (uint8_t b : after)
-      if (b != fill) return false;
-    return true;
-  }
-};
-
-template <class T>
-void zero_bytes(T& object) {
-  __builtin_memset(static_cast<void*>(&object), 0, sizeof object);
-}
 
 // A report written into a caller's buffer (UE, SHE, THE, records, memoized UE).
 template <class Privatize>

@@ -60,13 +60,13 @@ def test_estimates_are_the_clis(cli, simulated, name, tmp_path):
         result = tinyldp.aggregate(str(path))
         assert result.reports == j["reports"] and result.rejected == {}
         e = result.estimate(post, confidence)
-        for ours, theirs in [("frequency", "frequency"), ("count", "count"), ("ci_low", "ci_low"),
-                             ("ci_high", "ci_high"), ("unbiased_frequency", "unbiased_frequency"),
+        for ours, theirs in [("estimate", "estimate"), ("count", "count"), ("ci_low", "ci_low"),
+                             ("ci_high", "ci_high"), ("unbiased_estimate", "unbiased_estimate"),
                              ("standard_error", "standard_error")]:
             assert list(e[ours]) == [item[theirs] for item in j["items"]], (name, post, ours)
         if result.mechanism.numeric:
             mu = result.mean(confidence)
-            assert (mu["mean"], mu["standard_error"], mu["ci_low"], mu["ci_high"]) == (
+            assert (mu["estimate"], mu["standard_error"], mu["ci_low"], mu["ci_high"]) == (
                 j["mean"]["estimate"], j["mean"]["standard_error"], j["mean"]["ci_low"], j["mean"]["ci_high"])
         assert result.serialize() == state_file.read_bytes(), "the state is --save-state's, byte for byte"
         assert result.mechanism.realized_epsilon == j["realized_epsilon"]
@@ -146,7 +146,7 @@ def test_shards_of_different_mappings_do_not_merge_and_of_one_mapping_do(cli, co
     truth = pd.Series(edu).value_counts(normalize=True)
     e = both.estimate("norm-sub")
     for i, label in enumerate(l1):
-        assert abs(e["frequency"][i] - truth[label]) < 6 * e["standard_error"][i] + 0.01, label
+        assert abs(e["estimate"][i] - truth[label]) < 6 * e["standard_error"][i] + 0.01, label
 
 
 def test_states_of_other_parameters_or_overflowing_counts_are_refused():
@@ -167,11 +167,11 @@ def test_numeric_estimates_are_unbiased_and_bins_sum_their_items(columns):
     reports, _ = tinyldp.simulate(np.tile(age, 5), m, seed=11)
     a.ingest(reports)
     mu = a.mean()
-    assert abs(mu["mean"] - age.mean()) < 6 * mu["standard_error"]
+    assert abs(mu["estimate"] - age.mean()) < 6 * mu["standard_error"]
     e = a.estimate()
     bins = a.estimate_bins([0, 10, 40])
-    assert np.isclose(bins["unbiased_frequency"].sum(), 1.0)
-    assert np.isclose(bins["unbiased_frequency"][0], e["unbiased_frequency"][:10].sum())
+    assert np.isclose(bins["unbiased_estimate"].sum(), 1.0)
+    assert np.isclose(bins["unbiased_estimate"][0], e["unbiased_estimate"][:10].sum())
     with pytest.raises(ValueError, match="bin_start must ascend"):
         a.estimate_bins([0, 5, 5])
     with pytest.raises(ValueError, match="has no mean"):
@@ -186,11 +186,11 @@ def test_em_is_the_clis_with_its_options_and_a_distribution(cli, simulated):
         j = cli_estimates(cli, path, "--postprocess", "em", "--em-tolerance", "1e-5", "--em-max-iterations", "500")
         result = tinyldp.aggregate(str(path))
         e = result.estimate("em", em_tolerance=1e-5, em_max_iterations=500)
-        assert list(e["frequency"]) == [item["frequency"] for item in j["items"]], name
+        assert list(e["estimate"]) == [item["estimate"] for item in j["items"]], name
         assert list(e["ci_low"]) == [item["ci_low"] for item in j["items"]], name
-        assert (e["frequency"] >= 0).all() and abs(e["frequency"].sum() - 1) < 1e-9
+        assert (e["estimate"] >= 0).all() and abs(e["estimate"].sum() - 1) < 1e-9
         run = result.aggregator.bayesian_update(tolerance=1e-5, max_iterations=500, track_likelihood=True)
-        assert list(run["frequency"]) == list(e["frequency"])
+        assert list(run["estimate"]) == list(e["estimate"])
         assert (run["iterations"], run["converged"]) == (j["em_iterations"], j["em_converged"])
         assert run["counts"] == ("supports" if name == "oue" else "outputs")
         ll = run["log_likelihood"]
@@ -215,4 +215,4 @@ def test_memoized_reports_aggregate_as_in_the_cli(cli, data, options, keywords, 
     result = tinyldp.aggregate(str(path))
     assert result.mechanism == tinyldp.Mechanism(**keywords) and result.mechanism.memoized
     assert result.serialize() == (tmp_path / "cli.state").read_bytes()
-    assert list(result.estimate()["frequency"]) == [item["frequency"] for item in j["items"]]
+    assert list(result.estimate()["estimate"]) == [item["estimate"] for item in j["items"]]

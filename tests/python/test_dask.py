@@ -60,7 +60,7 @@ def test_two_workers_give_the_clis_state_bit_for_bit(client, cli, shards):
         assert result.reports == j["reports"] == 23000 and result.rejected == {}
         assert result.labels == tinyldp.LabelMapping.read(f"{paths[0]}.labels")
         e = result.estimate("norm-sub")
-        assert list(e["frequency"]) == [item["frequency"] for item in j["items"]]
+        assert list(e["estimate"]) == [item["estimate"] for item in j["items"]]
         assert list(e["standard_error"]) == [item["standard_error"] for item in j["items"]]
     # Both workers took part.
     assert len(client.scheduler_info()["workers"]) == 2

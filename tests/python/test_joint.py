@@ -44,12 +44,12 @@ def test_every_estimator_is_the_clis(cli, records):
         assert set(result["estimators"]) == set(j["estimators"])
         for name, theirs in j["estimators"].items():
             ours = result["estimators"][name]
-            assert list(ours["p"]) == theirs["p"], (name, options)
+            assert list(ours["estimate"]) == theirs["estimate"], (name, options)
             for key in ("iterations", "converged", "alive", "memory_bytes"):
                 assert ours[key] == theirs[key], (name, key, options)
             assert ours["avd"] == pytest.approx(theirs["avd"], abs=1e-12), name
     frame = tinyldp.joint_dataframe(result)
-    assert list(frame.index)[:2] == ["0|x|0", "0|x|1"] and list(frame.columns)[-1] == "truth"
+    assert list(frame.index)[:2] == ["0|x|0", "0|x|1"] and list(frame.columns)[-1] == "true_value"
     assert frame["em"].sum() == pytest.approx(1)
 
 
@@ -68,9 +68,9 @@ def test_map_prior_strength_on_the_cli(cli, records):
         p = cli("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", bad, expect=2)
         assert "--prior-strength" in p.stderr and "positive number of reports or 'cells'" in p.stderr, (bad, p.stderr)
     # cells (the default) is one report per cell: the same estimate as saying the count.
-    default = cli.json("joint", path, "-a", "a,b", "-E", "map")["estimators"]["map"]["p"]
-    assert cli.json("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", "6")["estimators"]["map"]["p"] == default
-    assert cli.json("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", "600")["estimators"]["map"]["p"] != default
+    default = cli.json("joint", path, "-a", "a,b", "-E", "map")["estimators"]["map"]["estimate"]
+    assert cli.json("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", "6")["estimators"]["map"]["estimate"] == default
+    assert cli.json("joint", path, "-a", "a,b", "-E", "map", "--prior-strength", "600")["estimators"]["map"]["estimate"] != default
 
 
 def test_plot(cli, records, tmp_path):
@@ -83,7 +83,7 @@ def test_plot(cli, records, tmp_path):
     # One bar per cell (12: no cut), each with its tooltip: estimate, marginals' product, truth.
     tips = re.findall(r"<title>([^<]*)</title>", text)
     assert [t.split(":")[0] for t in tips] == j["cells"], tips
-    for tip, p, m, t in zip(tips, j["estimators"]["map"]["p"], j["estimators"]["marginals"]["p"], j["truth"]):
+    for tip, p, m, t in zip(tips, j["estimators"]["map"]["estimate"], j["estimators"]["marginals"]["estimate"], j["true_value"]):
         value, marg, true = (float(x) for x in re.findall(r"(?:: |marginals |true )([0-9.e-]+)", tip))
         assert (value, marg, true) == pytest.approx((p, m, t), rel=1e-3, abs=1e-6), tip
     assert "product of the marginals" in text and "cells largest" not in text
@@ -94,7 +94,7 @@ def test_plot(cli, records, tmp_path):
     many = tmp_path / "many.svg"
     j = cli.json("joint", tmp_path / "wide.tldpj", "-a", "x,y", "-E", "em", "--plot", many)
     tips = [t.split(":")[0] for t in re.findall(r"<title>([^<]*)</title>", many.read_text())]
-    largest = sorted(range(64), key=lambda c: -j["estimators"]["em"]["p"][c])[:30]
+    largest = sorted(range(64), key=lambda c: -j["estimators"]["em"]["estimate"][c])[:30]
     assert len(tips) == 30 and set(tips) == {j["cells"][c] for c in largest}
     assert "the 30 of 64 cells largest in the estimate" in many.read_text()
     p = cli("joint", path, "-a", "a,b", "--plot", tmp_path / "no" / "such" / "dir.svg", expect=2)
@@ -111,8 +111,8 @@ def test_record_counts_state(records, tmp_path):
     assert again.reports == 12000 and again.patterns == counts.patterns
     again.save(str(tmp_path / "twice.tldpj"))
     assert tinyldp.RecordCounts.load(str(tmp_path / "twice.tldpj")).serialize() == again.serialize()
-    doubled = tinyldp.estimate_joint(again, ["a", "b"], "em")["estimators"]["em"]["p"]
-    assert list(doubled) == pytest.approx(list(tinyldp.estimate_joint(counts, ["a", "b"], "em")["estimators"]["em"]["p"]),
+    doubled = tinyldp.estimate_joint(again, ["a", "b"], "em")["estimators"]["em"]["estimate"]
+    assert list(doubled) == pytest.approx(list(tinyldp.estimate_joint(counts, ["a", "b"], "em")["estimators"]["em"]["estimate"]),
                                           abs=1e-6)
 
 

@@ -119,7 +119,7 @@ def estimators_on(vertices, cli, tmp_path, n, f, runs):
         result = tinyldp.estimate_joint(str(counts), [0, 1, 2], threads=1)
         ordered = np.array([truth[tuple(int(v) for v in label.split("|"))] for label in result["cells"]])
         for name, e in result["estimators"].items():
-            avd.setdefault(name, []).append(0.5 * np.abs(np.asarray(e["p"]) - ordered).sum())
+            avd.setdefault(name, []).append(0.5 * np.abs(np.asarray(e["estimate"]) - ordered).sum())
     assert set(avd) == {"em", "map", "lasso", "lremh", "pairs", "uniform", "marginals"}
     return avd
 

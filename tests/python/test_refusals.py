@@ -67,9 +67,11 @@ def test_truth_with_missing_values_is_refused_or_dropped(tmp_path):
     assert frame.set_index("item")["true_value"]["a"] == pytest.approx(counts["a"])
 
 
-def test_ingest_raises_on_a_rejected_report_and_counts_nothing():
+@pytest.mark.parametrize("counts", ["Aggregator", "EpochSeries"])
+def test_ingest_raises_on_a_rejected_report_and_counts_nothing(counts):
+    # One rule for both: the time series ingests as the aggregator does.
     m = tinyldp.Mechanism("oue", 1, domain=16)
-    a = tinyldp.Aggregator(m)
+    a = getattr(tinyldp, counts)(m)
     with pytest.raises(tinyldp.RejectedReport) as e:
         a.ingest(b"hello")
     assert isinstance(e.value, ValueError) and e.value.index == 0 and e.value.reason in str(e.value)

@@ -63,9 +63,9 @@ with tempfile.TemporaryDirectory() as tmp:
         check(out["reports"] == len(values), f"{mech}: {out['reports']} reports")
         expected = [0.5, 0.5] if mech == "rr" else truth
         for item, t in zip(out["items"], expected):
-            err = abs(item["frequency"] - t)
-            check(err <= 5 * item["standard_error"], f"{mech} item {item['item']}: {item['frequency']} vs {t}")
-            check(item["ci_low"] <= item["frequency"] <= item["ci_high"], f"{mech}: CI around the estimate")
+            err = abs(item["estimate"] - t)
+            check(err <= 5 * item["standard_error"], f"{mech} item {item['item']}: {item['estimate']} vs {t}")
+            check(item["ci_low"] <= item["estimate"] <= item["ci_high"], f"{mech}: CI around the estimate")
 
     # CSV column with labels, truth, plot and post-processing.
     run("simulate", "-m", "oue", "-e", "2", "-d", 8, "-i", path("data.csv"), "-c", "colour", "--labels",
@@ -217,14 +217,14 @@ with tempfile.TemporaryDirectory() as tmp:
         check(out["reports"] == len(ages) and out["lo"] == 10 and out["hi"] == 70, f"{name}: header fields")
         check(abs(mean["estimate"] - true_mean) <= 5 * mean["standard_error"],
               f"{name}: mean {mean['estimate']} vs {true_mean} (SE {mean['standard_error']})")
-        check(math.isclose(mean["true_mean"], true_mean), f"{name}: true mean")
+        check(math.isclose(mean["true_value"], true_mean), f"{name}: true mean")
         check(mean["ci_low"] < mean["estimate"] < mean["ci_high"], f"{name}: CI around the mean")
         levels = 5 if extra == ["--levels", 5] else 2 if mech == "sd" else 61
         check(len(out["items"]) == levels, f"{name}: {len(out['items'])} items")
         check(out["items"][0]["item"] == 10 and out["items"][-1]["item"] == 70, f"{name}: items are values")
         for item in out["items"]:
-            check(abs(item["frequency"] - item["true_frequency"]) <= 5 * item["standard_error"],
-                  f"{name} item {item['item']}: {item['frequency']} vs {item['true_frequency']}")
+            check(abs(item["estimate"] - item["true_value"]) <= 5 * item["standard_error"],
+                  f"{name} item {item['item']}: {item['estimate']} vs {item['true_value']}")
         csv_rows = list(csv.DictReader(io.StringIO(run("aggregate", path(f"{name}.tldp")).stdout)))
         check([r["kind"] for r in csv_rows] == ["mean"] + ["frequency"] * levels, f"{name}: CSV layout")
         check(math.isclose(float(csv_rows[0]["estimate"]), mean["estimate"], rel_tol=1e-5), f"{name}: CSV mean")

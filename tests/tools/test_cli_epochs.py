@@ -203,7 +203,7 @@ for fleet in range(FLEETS):
             for i, item in enumerate(j["items"]):
                 tally("pooled", pooled_truth[i], item["ci_low"], item["ci_high"])
                 naive = math.sqrt(sum(e["items"][i]["standard_error"] ** 2 for e in s["epochs"])) / ROUNDS
-                u = item["unbiased_frequency"]
+                u = item["unbiased_estimate"]
                 tally("pooled, epochs as independent", pooled_truth[i], u - 1.959964 * naive, u + 1.959964 * naive)
         else:
             s = json.loads(run("aggregate", out, "-f", "json").stdout)

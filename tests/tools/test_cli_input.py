@@ -87,7 +87,7 @@ with tempfile.TemporaryDirectory() as tmp:
     p = run(*sd, "-i", ages, "-c", "age", "--clamp", "-o", path("ages.tldp"))
     check(reports(path("ages.tldp")) == 4 and "clamped 2 value(s) into [0, 99]" in p.stderr, f"--clamp: {p.stderr}")
     p = run("aggregate", path("ages.tldp"), "--truth", ages, "-c", "age", "--clamp", "--format", "json")
-    check(f'"true_mean": {sum([30, 99, 0, 99]) / 4}' in p.stdout, "--truth --clamp: the true mean of 30, 99, 0, 99")
+    check(f'"true_value": {sum([30, 99, 0, 99]) / 4}' in p.stdout, "--truth --clamp: the true mean of 30, 99, 0, 99")
     run("aggregate", path("ages.tldp"), "--truth", ages, "-c", "age", expect=2)
     p = run(*krr, "-i", ages, "-c", "age", "--clamp", "-o", path("x.tldp"), expect=2)
     check("--clamp is for the numeric mechanisms" in p.stderr, f"--clamp on categories: {p.stderr.strip()}")

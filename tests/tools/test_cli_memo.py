@@ -108,8 +108,8 @@ for r in range(3):
     check(j["reports"] == 6000 and "12000 of other epochs" in p.stderr, f"round {r}: only its reports ({p.stderr.strip()})")
     for item in j["items"]:
         f_true = truth[r].get(int(item["item"]), 0) / 6000
-        check(abs(item["unbiased_frequency"] - f_true) <= 5 * item["standard_error"],
-              f"round {r} item {item['item']}: {item['unbiased_frequency']} vs {f_true} (SE {item['standard_error']})")
+        check(abs(item["unbiased_estimate"] - f_true) <= 5 * item["standard_error"],
+              f"round {r} item {item['item']}: {item['unbiased_estimate']} vs {f_true} (SE {item['standard_error']})")
 
 # The GRR chains over rounds: each round's frequencies within 5 SE of its truth.
 for mech in ("l-grr", "loloha", "biloloha"):
@@ -124,8 +124,8 @@ for mech in ("l-grr", "loloha", "biloloha"):
         j = json.loads(run("aggregate", path(f"{mech}.tldp"), "--epoch", r, "-f", "json").stdout)
         for item in j["items"]:
             f_true = truth[r].get(int(item["item"]), 0) / 6000
-            check(abs(item["unbiased_frequency"] - f_true) <= 5 * item["standard_error"],
-                  f"{mech} round {r} item {item['item']}: {item['unbiased_frequency']} vs {f_true}")
+            check(abs(item["unbiased_estimate"] - f_true) <= 5 * item["standard_error"],
+                  f"{mech} round {r} item {item['item']}: {item['unbiased_estimate']} vs {f_true}")
 first = json.loads(run("inspect", path("loloha.tldp"), "--json").stdout.splitlines()[0])
 check(first["mechanism"] == "loloha" and 0 <= first["value"] < 8 and "seed" in first, f"inspect loloha: {first}")
 
@@ -197,19 +197,19 @@ check("--candidates" in p.stderr and "Bloom filter" in p.stderr, f"simulate --la
 fit = json.loads(run("aggregate", path("bloom.tldp"), "--candidates", path("candidates.txt"), "-f", "json").stdout)
 check([i["item"] for i in fit["items"]][:3] == list(heavy), "rows are named by the candidates, in order")
 check(fit["postprocess"] == "nnls", f"postprocess {fit['postprocess']}")
-fit_sum = sum(i["frequency"] for i in fit["items"])
+fit_sum = sum(i["estimate"] for i in fit["items"])
 check(abs(fit["unexplained_mass"] - (1 - fit_sum)) < 1e-9, "unexplained mass is 1 − Σ of the fit")
 check(fit_sum > 1, f"this case's 30 absent candidates soak up noise: the fit sums to {fit_sum} (more than 1)")
 p = run("aggregate", path("bloom.tldp"), "--candidates", path("candidates.txt"), "-f", "json", "-p", "norm-sub")
 capped = json.loads(p.stdout)
-capped_sum = sum(i["frequency"] for i in capped["items"])
+capped_sum = sum(i["estimate"] for i in capped["items"])
 check(capped["postprocess"] == "norm-sub" and abs(capped_sum - 1) < 1e-9, f"norm-sub sums to {capped_sum}")
 check(abs(capped["unexplained_mass_postprocessed"] - (1 - capped_sum)) < 1e-9 and "after norm-sub" in p.stderr,
       f"the unexplained mass after norm-sub: {p.stderr.strip()}")
 for a, b in zip(fit["items"], capped["items"]):
-    check(b["unbiased_frequency"] == a["frequency"] and b["standard_error"] == a["standard_error"],
+    check(b["unbiased_estimate"] == a["estimate"] and b["standard_error"] == a["standard_error"],
           f"{a['item']}: the fit's estimate and SE stay beside norm-sub's")
-    check(0 <= b["frequency"] <= a["frequency"] and b["ci_low"] <= b["frequency"] <= b["ci_high"],
+    check(0 <= b["estimate"] <= a["estimate"] and b["ci_low"] <= b["estimate"] <= b["ci_high"],
           f"{a['item']}: norm-sub only lowers the fit, inside its interval: {b}")
 for post, says in [("em", "least-squares"), ("clip", "sum to 1"), ("simplex", "sum to 1")]:
     p = run("aggregate", path("bloom.tldp"), "--candidates", path("candidates.txt"), "-p", post, expect=2)

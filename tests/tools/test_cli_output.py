@@ -78,10 +78,10 @@ with tempfile.TemporaryDirectory() as tmp:
         j = json.loads(run("aggregate", path("shade.tldp"), "--labels", path("shade.tldp.labels"), "-f", "json",
                            "--postprocess", post))
         for item in j["items"]:
-            check(math.isclose(item["count"], item["frequency"] * j["reports"], rel_tol=1e-12, abs_tol=1e-9),
+            check(math.isclose(item["count"], item["estimate"] * j["reports"], rel_tol=1e-12, abs_tol=1e-9),
                   f"{post} JSON {item['item']}: count = frequency × reports")
-            check(item["ci_low"] <= item["frequency"] <= item["ci_high"], f"{post} JSON: interval contains frequency")
-            check("unbiased_frequency" in item and "standard_error" in item, f"{post} JSON: unbiased fields")
+            check(item["ci_low"] <= item["estimate"] <= item["ci_high"], f"{post} JSON: interval contains frequency")
+            check("unbiased_estimate" in item and "standard_error" in item, f"{post} JSON: unbiased fields")
     # The unbiased interval is the estimate ± z·SE; post-processing cuts it to [0, 1] and
     # stretches it to the post-processed value, never moving it otherwise.
     raw = {r["item"]: r for r in csv.DictReader(io.StringIO(run("aggregate", path("shade.tldp"), "--labels",

@@ -6,7 +6,9 @@ sizes, ε, what it holds), and `multi ingest` / `joint ingest` read that report 
 without a --schema — into exactly the counts the simulation made, as they read framed reports;
 the refusals name what is wrong (a record file given to aggregate, a record mechanism given to
 plan or simulate, --domains missing or on a single attribute, a report file of another
-schema, framed reports without a schema)."""
+schema, framed reports without a schema); `multi` writes aggregate's names (item, estimate, count,
+ci_low, ci_high, unbiased_estimate, standard_error, true_value) with intervals in text, JSON and
+CSV."""
 import json
 import os
 import random
@@ -83,7 +85,8 @@ for protocol, report_bytes in (("spl-grr", 7 + 1), ("smp-oue", 7 + 2)):
     named = json.loads(run("multi", path(protocol + ".tldpm"), "-f", "json").stdout)
     numbered = json.loads(run("multi", path("c.tldpm"), "-f", "json").stdout)
     check([a["name"] for a in numbered["attributes"]] == ["0", "1", "2"], f"unnamed attributes: {numbered}")
-    check([a["frequency"] for a in numbered["attributes"]] == [a["frequency"] for a in named["attributes"]],
+    check([[i["estimate"] for i in a["items"]] for a in numbered["attributes"]] ==
+          [[i["estimate"] for i in a["items"]] for a in named["attributes"]],
           f"{protocol}: the same estimates without the schema's names")
 
     # Refusals with their reasons.
@@ -125,6 +128,47 @@ check("smp-grr takes 2 to 64 attributes" in p.stderr, f"one attribute for smp: {
 p = run("--help")
 check("record, spl-grr, spl-oue, smp-grr, smp-oue, rsfd-grr, rsfd-oue-z, rsfd-oue-r" in p.stdout,
       "--help lists the record mechanisms")
+
+# --- multi speaks aggregate's vocabulary: the same names, intervals everywhere ----------------
+VOCABULARY = ["item", "count", "estimate", "ci_low", "ci_high", "unbiased_estimate", "standard_error", "true_value"]
+run("simulate", "-m", "krr", "-e", "1", "-d", "4", "-i", path("t.csv"), "-c", "size", "--labels", "--seed", "5",
+    "-o", path("size.tldp"))
+agg = json.loads(run("aggregate", path("size.tldp"), "--truth", path("t.csv"), "-c", "size", "--labels",
+                     path("size.tldp.labels"), "-f", "json").stdout)
+agg_csv = run("aggregate", path("size.tldp"), "--truth", path("t.csv"), "-c", "size", "--labels",
+              path("size.tldp.labels")).stdout.splitlines()[0]
+check(sorted(agg["items"][0]) == sorted(VOCABULARY), f"aggregate's items: {sorted(agg['items'][0])}")
+z95 = 1.959963984540054
+truth = {c: {} for c in range(3)}
+for r in rows:
+    for c in range(3):
+        truth[c][r[c]] = truth[c].get(r[c], 0) + 1 / len(rows)
+j = json.loads(run("multi", path("smp-oue.tldpm"), "--truth", path("t.csv"), "-f", "json").stdout)
+check(j["confidence"] == 0.95 and [a["name"] for a in j["attributes"]] == ["colour", "size", "flag"],
+      f"multi JSON: {list(j)}")
+for c, a in enumerate(j["attributes"]):
+    check(a["reports"] > 800, f"smp-oue: each attribute sampled by about a third of 3000: {a['reports']}")
+    for i in a["items"]:
+        check(sorted(i) == sorted(VOCABULARY), f"multi's items have aggregate's names: {sorted(i)}")
+        check(i["unbiased_estimate"] == i["estimate"], "multi: no post-processing")
+        check(abs(i["count"] - i["estimate"] * a["reports"]) < 1e-6 * a["reports"], f"count = estimate x n_j: {i}")
+        check(abs((i["ci_high"] - i["ci_low"]) - 2 * z95 * i["standard_error"]) < 1e-9, f"a 95 % normal interval: {i}")
+        check(abs(i["estimate"] - truth[c][i["item"]]) <= 6 * i["standard_error"], f"within 6 SE of the truth: {i}")
+        check(i["true_value"] == truth[c][i["item"]] or abs(i["true_value"] - truth[c][i["item"]]) < 1e-12,
+              f"true_value: {i}")
+wide = json.loads(run("multi", path("smp-oue.tldpm"), "--confidence", "0.99", "-f", "json").stdout)
+check(all(w["ci_high"] - w["ci_low"] > i["ci_high"] - i["ci_low"]
+          for wa, a in zip(wide["attributes"], j["attributes"]) for w, i in zip(wa["items"], a["items"])),
+      "--confidence 0.99: wider intervals")
+lines = run("multi", path("smp-oue.tldpm"), "--truth", path("t.csv"), "-f", "csv").stdout.splitlines()
+check(lines[0] == "attribute," + agg_csv, f"multi's CSV is aggregate's after `attribute`: {lines[0]} / {agg_csv}")
+check(len(lines) == 1 + 3 + 4 + 2 and all(line.split(",")[1] == "frequency" for line in lines[1:]),
+      f"one row per value: {lines}")
+text = run("multi", path("smp-oue.tldpm")).stdout
+check("95 % interval" in text and text.count("[") >= 9, f"multi's text shows intervals: {text[:300]}")
+for bad, reason in ((["-f", "xml"], "is not text, json or csv"), (["--confidence", "1.5"], "--confidence must be in (0, 1)")):
+    p = run("multi", path("smp-oue.tldpm"), *bad, expect=2)
+    check(reason in p.stderr, f"multi {bad}: {p.stderr.strip()}")
 
 # --- joint: record (id 22), memoized -----------------------------------------------------------
 run("joint", "simulate", "-i", path("t.csv"), "--f", "0.5", "--seed", "4", "--framed", path("r.bin"),

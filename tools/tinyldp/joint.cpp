@@ -363,10 +363,10 @@ int run_estimate(const JointOptions& o) {
       e["alive"] = r.e.alive;
       e["memory_bytes"] = r.e.memory_bytes;
       if (truth) e["avd"] = collector::average_variation_distance(r.e.p, *truth);
-      e["p"] = r.e.p;
+      e["estimate"] = r.e.p;
       j["estimators"][r.name] = e;
     }
-    if (truth) j["truth"] = *truth;
+    if (truth) j["true_value"] = *truth;
     std::vector<std::string> labels;
     for (std::uint64_t c = 0; c < problem->cells(); ++c) labels.push_back(cell_label(c));
     j["cells"] = labels;

@@ -7,7 +7,8 @@
 //   multi ingest    device reports (a report file from wrap, or framed reports) → a counts file
 //                   (the schema from a counts file, or a report file's header)
 //   multi merge     counts files of one schema → one
-//   multi COUNTS    every attribute's estimated marginal, ± sd (MSE against --truth)
+//   multi COUNTS    every attribute's estimated marginal with intervals, in aggregate's columns
+//                   (text, JSON or CSV; MSE against --truth)
 // See docs/multi-attribute.md.
 #include <chrono>
 #include <cmath>
@@ -20,6 +21,7 @@
 #include "cli_common.hpp"
 #include "epsilon_text.hpp"
 #include "fleet_keys.hpp"
+#include "output.hpp"
 #include "record_reports.hpp"
 #include "record_table.hpp"
 #include "tinyldp/collector/multi_attribute_counts.hpp"
@@ -37,10 +39,17 @@ struct MultiOptions {
   std::string input, output, columns = "all", bins, framed, schema, format = "text", truth, counts, delimiter = ",";
   std::vector<std::string> inputs;
   bool no_header = false;
+  double confidence = 0.95;
   std::optional<std::uint64_t> seed;
 };
 
 std::string eps_text(Epsilon e) { return to_decimal(e, 4); }
+
+void check_format(const MultiOptions& o) {
+  if (o.format != "text" && o.format != "json" && o.format != "csv")
+    throw BadInput("--format: '" + o.format + "' is not text, json or csv");
+  if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
+}
 
 std::vector<MechanismId> protocols_of(const std::string& spec) {
   std::vector<MechanismId> out;
@@ -97,57 +106,77 @@ int run_plan(const MultiOptions& o) {
   return 0;
 }
 
+// Attribute a's marginal as aggregate's table (output.hpp): the same columns and names.
+EstimateTable marginal_table(const MultiAttributeCounts& counts, std::uint32_t a, double confidence,
+                             const std::optional<std::vector<std::vector<double>>>& truth) {
+  const auto& attr = counts.schema().attributes()[a];
+  EstimateTable t;
+  t.column = attr.name;
+  t.items = counts.estimate_items(a, confidence);
+  for (std::size_t v = 0; v < t.items.size(); ++v) {
+    t.item_text.push_back(attr.labels.empty() ? std::to_string(v) : attr.labels[v]);
+    t.item_key.push_back(attr.labels.empty() ? Json(v) : Json(attr.labels[v]));
+  }
+  if (truth) t.truth = (*truth)[a];
+  return t;
+}
+
 void print_estimates(const MultiAttributeCounts& counts, const MultiOptions& o,
                      const std::optional<std::vector<std::vector<double>>>& truth, Json* timing) {
   const auto& s = counts.schema();
+  std::vector<EstimateTable> tables;
   double squared = 0;
   std::size_t cells = 0;
-  Json j;
+  for (std::uint32_t a = 0; a < s.attribute_count(); ++a) {
+    tables.push_back(marginal_table(counts, a, o.confidence, truth));
+    if (truth)
+      for (std::size_t v = 0; v < tables.back().items.size(); ++v, ++cells)
+        squared += std::pow(tables.back().items[v].frequency - (*truth)[a][v], 2);
+  }
+  const double mse = cells ? squared / static_cast<double>(cells) : 0.0;
+  if (o.format == "csv") {
+    std::vector<KeyedTable> keyed;
+    for (const auto& t : tables) keyed.push_back({t.column, &t});
+    write_csv(std::cout, "attribute", keyed);
+    return;
+  }
   if (o.format == "json") {
+    Json j;
     j["protocol"] = s.name();
     j["reports"] = counts.reports();
+    j["confidence"] = o.confidence;
     j["epsilon_per_report"] = as_double(s.epsilon_per_report());
     if (s.epsilon_one_attribute()) {
       j["epsilon_one_attribute"] = as_double(*s.epsilon_one_attribute());
       j["epsilon_amplified"] = as_double(*s.amplified_epsilon());
     }
     if (timing) j["seconds"] = *timing;
-  } else {
-    print_budget(s);
-  }
-  for (std::uint32_t a = 0; a < s.attribute_count(); ++a) {
-    const auto e = counts.estimate(a);
-    const auto& attr = s.attributes()[a];
-    if (truth)
-      for (std::size_t v = 0; v < e.frequency.size(); ++v, ++cells)
-        squared += std::pow(e.frequency[v] - (*truth)[a][v], 2);
-    if (o.format == "json") {
-      Json m;
-      m["name"] = attr.name;
-      m["reports"] = e.reports;
-      m["labels"] = attr.labels;
-      m["frequency"] = e.frequency;
-      m["stddev"] = e.stddev;
-      if (truth) m["truth"] = (*truth)[a];
+    j["attributes"] = Json::array();
+    for (std::uint32_t a = 0; a < s.attribute_count(); ++a) {
+      Json m = {{"name", tables[a].column}, {"reports", counts.carried(a)}};
+      add_estimates(m, tables[a]);
       j["attributes"].push_back(m);
-      continue;
     }
-    std::cout << "\n" << attr.name << " (" << e.reports << " reports)\n";
-    for (std::size_t v = 0; v < e.frequency.size(); ++v) {
-      std::cout << "  " << std::left << std::setw(24) << (attr.labels.empty() ? std::to_string(v) : attr.labels[v])
-                << std::right << std::fixed << std::setprecision(4) << std::setw(9) << e.frequency[v] << " ± "
-                << std::setprecision(4) << e.stddev[v];
+    if (truth) j["mse"] = mse;
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  print_budget(s);
+  const std::string level = std::to_string(static_cast<int>(std::lround(o.confidence * 100)));
+  for (std::uint32_t a = 0; a < s.attribute_count(); ++a) {
+    const auto& t = tables[a];
+    std::cout << "\n" << t.column << " (" << counts.carried(a) << " reports; estimate, " << level
+              << " % interval" << (truth ? ", truth" : "") << ")\n";
+    for (std::size_t v = 0; v < t.items.size(); ++v) {
+      const auto& e = t.items[v];
+      std::cout << "  " << std::left << std::setw(24) << t.item_text[v] << std::right << std::fixed
+                << std::setprecision(4) << std::setw(9) << e.frequency << "  [" << std::setw(7) << e.ci_low << ", "
+                << std::setw(7) << e.ci_high << "]";
       if (truth) std::cout << "   truth " << (*truth)[a][v];
       std::cout << std::defaultfloat << "\n";
     }
   }
-  const double mse = cells ? squared / static_cast<double>(cells) : 0.0;
-  if (o.format == "json") {
-    if (truth) j["mse"] = mse;
-    std::cout << j.dump(2) << "\n";
-  } else if (truth) {
-    std::cout << "\nMSE of the one-way marginals against the truth: " << mse << " over " << cells << " values\n";
-  }
+  if (truth) std::cout << "\nMSE of the one-way marginals against the truth: " << mse << " over " << cells << " values\n";
 }
 
 std::vector<std::vector<double>> truth_of(const Encoded& e) {
@@ -159,6 +188,7 @@ std::vector<std::vector<double>> truth_of(const Encoded& e) {
 }
 
 int run_simulate(const MultiOptions& o) {
+  check_format(o);
   if (o.protocol == "all" || o.protocol.find(',') != std::string::npos)
     throw BadInput("multi simulate: --protocol names one of " + collector::multi_attribute_names());
   const Table t = read_table(o.input, !o.no_header, parse_delimiter(o.delimiter));
@@ -261,7 +291,7 @@ int run_estimate(const MultiOptions& o) {
   std::string error;
   const auto counts = MultiAttributeCounts::load(o.counts, error);
   if (!counts) throw BadInput(error);
-  if (o.format != "text" && o.format != "json") throw BadInput("--format: '" + o.format + "' is not text or json");
+  check_format(o);
   std::optional<std::vector<std::vector<double>>> truth;
   if (!o.truth.empty()) {
     const Table t = read_table(o.truth, !o.no_header, parse_delimiter(o.delimiter));
@@ -298,7 +328,8 @@ Subcommand add_multi(CLI::App& app) {
   m->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
   m->add_option("--delimiter", o->delimiter, "the CSVs' field separator: one character, or tab (default \",\")");
   m->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
-  m->add_option("--format,-f", o->format, "text (default) or json");
+  m->add_option("--format,-f", o->format, "text (default), json or csv (aggregate's columns, attribute first)");
+  m->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
 
   auto* plan = m->add_subcommand("plan", "epsilon per report of every protocol for the attributes' domains");
   plan->add_option("--domains", o->domains, "the attributes' domain sizes: 2x16, or 9,16,7")->required();
@@ -316,7 +347,9 @@ Subcommand add_multi(CLI::App& app) {
   sim->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins");
   sim->add_option("--seed", o->seed, "deterministic simulation (NOT private): noise from the seed");
   sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");
-  sim->add_option("--format,-f", o->format, "text (default) or json (estimates, MSE, client/server seconds)");
+  sim->add_option("--format,-f", o->format,
+                  "text (default), json (estimates, MSE, client/server seconds) or csv (the estimates)");
+  sim->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
 
   auto* ingest = m->add_subcommand("ingest", "count device reports: a report file (tinyldp wrap) or framed reports");
   ingest->add_option("reports", o->input, "report file (from tinyldp wrap), or framed wire reports back to back")

@@ -196,29 +196,7 @@ std::string csv_field(const std::string& text) {
 }
 
 namespace {
-// The mean and items of a table into j.
-void add_estimates(Json& j, const EstimateTable& t) {
-  if (t.mean) {
-    Json jm = {{"estimate", t.mean->mean}, {"standard_error", t.mean->standard_error},
-               {"ci_low", t.mean->ci_low}, {"ci_high", t.mean->ci_high}};
-    if (t.true_mean) jm["true_mean"] = *t.true_mean;
-    j["mean"] = jm;
-  }
-  for (std::size_t i = 0; i < t.items.size(); ++i) {
-    const auto& e = t.items[i];
-    Json item = {{"item", t.item_key[i]},
-                 {"count", e.count},
-                 {"frequency", e.frequency},
-                 {"ci_low", e.ci_low},
-                 {"ci_high", e.ci_high},
-                 {"unbiased_frequency", e.unbiased_frequency},
-                 {"standard_error", e.standard_error}};
-    if (t.truth) item["true_frequency"] = (*t.truth)[i];
-    j["items"].push_back(item);
-  }
-}
-
-// The rows of one table, each after `prefix` (a time series' epoch column).
+// The rows of one table, each after `prefix` (a time series' epoch, a record's attribute).
 void write_csv_rows(std::ostream& out, const EstimateTable& t, const std::string& prefix, bool truth_column) {
   if (t.mean) {
     const auto& m = *t.mean;
@@ -237,9 +215,29 @@ void write_csv_rows(std::ostream& out, const EstimateTable& t, const std::string
     out << "\n";
   }
 }
-
-const char* csv_columns = "kind,item,estimate,count,ci_low,ci_high,unbiased_estimate,standard_error";
 }  // namespace
+
+void add_estimates(Json& j, const EstimateTable& t) {
+  if (t.mean) {
+    Json jm = {{"estimate", t.mean->mean}, {"standard_error", t.mean->standard_error},
+               {"ci_low", t.mean->ci_low}, {"ci_high", t.mean->ci_high}};
+    if (t.true_mean) jm["true_value"] = *t.true_mean;
+    j["mean"] = jm;
+  }
+  j["items"] = Json::array();
+  for (std::size_t i = 0; i < t.items.size(); ++i) {
+    const auto& e = t.items[i];
+    Json item = {{"item", t.item_key[i]},
+                 {"count", e.count},
+                 {"estimate", e.frequency},
+                 {"ci_low", e.ci_low},
+                 {"ci_high", e.ci_high},
+                 {"unbiased_estimate", e.unbiased_frequency},
+                 {"standard_error", e.standard_error}};
+    if (t.truth) item["true_value"] = (*t.truth)[i];
+    j["items"].push_back(item);
+  }
+}
 
 void write_json(std::ostream& out, const EstimateTable& t) {
   Json j = t.about;
@@ -251,6 +249,13 @@ void write_csv(std::ostream& out, const EstimateTable& t) {
   const bool truth = t.truth || t.true_mean;
   out << csv_columns << (truth ? ",true_value" : "") << "\n";
   write_csv_rows(out, t, "", truth);
+}
+
+void write_csv(std::ostream& out, const std::string& key_column, const std::vector<KeyedTable>& tables) {
+  bool truth = false;
+  for (const auto& k : tables) truth = truth || k.table->truth || k.table->true_mean;
+  out << key_column << "," << csv_columns << (truth ? ",true_value" : "") << "\n";
+  for (const auto& k : tables) write_csv_rows(out, *k.table, csv_field(k.key) + ",", truth);
 }
 
 void write_json(std::ostream& out, const Json& about, const std::vector<EpochTable>& series) {
@@ -267,10 +272,9 @@ void write_json(std::ostream& out, const Json& about, const std::vector<EpochTab
 }
 
 void write_csv(std::ostream& out, const std::vector<EpochTable>& series) {
-  bool truth = false;
-  for (const auto& e : series) truth = truth || e.table.truth || e.table.true_mean;
-  out << "epoch," << csv_columns << (truth ? ",true_value" : "") << "\n";
-  for (const auto& e : series) write_csv_rows(out, e.table, (e.epoch ? std::to_string(*e.epoch) : "") + ",", truth);
+  std::vector<KeyedTable> tables;
+  for (const auto& e : series) tables.push_back({e.epoch ? std::to_string(*e.epoch) : "", &e.table});
+  write_csv(out, "epoch", tables);
 }
 
 void write_svg(const std::string& path, const EstimateTable& t) { write_svg(path, chart_of(t)); }

@@ -3,8 +3,8 @@
 // what the estimates are of (JSON only), the mean for the numeric mechanisms, and one row per
 // item with its estimate and, when known, the true frequency.
 //
-// Every item has its unbiased estimate with a standard error, and the answer (`frequency`,
-// post-processed when asked, `count` = frequency × reports) with an interval that contains it
+// Every item has its unbiased estimate with a standard error, and the answer (`estimate`,
+// post-processed when asked, `count` = estimate × reports) with an interval that contains it
 // (collector/estimates.hpp says how). The CSV is one tidy RFC 4180 table: a `kind` column
 // (`mean`, `frequency`), fields quoted when they hold a comma, a quote or a line break.
 #ifndef TINYLDP_TOOLS_OUTPUT_HPP
@@ -54,10 +54,25 @@ inline constexpr std::size_t chart_max_bars = 30;
 // items, aligned to multiples of the width. Empty when every item gets its own bar.
 std::vector<std::uint32_t> chart_bins(const std::vector<double>& values);
 
-// JSON: `about`, then "mean" (numeric), then "items". CSV: one table, header
-// kind,item,estimate,count,ci_low,ci_high,unbiased_estimate,standard_error[,true_value].
+// The one vocabulary of every estimate tinyldp writes (aggregate, its time series, multi; Python's
+// dicts and data frames use the same names): `estimate` (post-processed when asked), `count`,
+// `ci_low`, `ci_high`, `unbiased_estimate`, `standard_error` and, when known, `true_value`.
+inline constexpr const char* csv_columns = "kind,item,estimate,count,ci_low,ci_high,unbiased_estimate,standard_error";
+
+// JSON: `about`, then "mean" (numeric: estimate, standard_error, ci_low, ci_high[, true_value]),
+// then "items" (item, count, estimate, ci_low, ci_high, unbiased_estimate, standard_error
+// [, true_value]). CSV: one table, header csv_columns[,true_value].
 void write_json(std::ostream& out, const EstimateTable& t);
 void write_csv(std::ostream& out, const EstimateTable& t);
+// The "mean" and "items" of t added to the JSON object j.
+void add_estimates(Json& j, const EstimateTable& t);
+// Several tables as one CSV: a first column named key_column holds each table's key (an
+// epoch, an attribute), then csv_columns[,true_value].
+struct KeyedTable {
+  std::string key;
+  const EstimateTable* table;
+};
+void write_csv(std::ostream& out, const std::string& key_column, const std::vector<KeyedTable>& tables);
 // A time series: one table per epoch (`about` then holds the epoch), written as one table —
 // JSON: the series' `about`, then "epochs", each {epoch, reports, [mean], items}; CSV: the
 // columns above with `epoch` first.

@@ -96,7 +96,7 @@ class PrivacyLedger {
   static constexpr size_t record_bytes = 4 + 4 + 8 + 8 + 4 + 8 * size_t{Attributes};
 
   // `cap`: the most ε one epoch may spend.
-  PrivacyLedger(Record<Device>& record, Epsilon cap) : record_(record), cap_(cap) {}
+  PrivacyLedger(Record<Device>& record, Epsilon cap) : record_(&record), cap_(cap) {}
 
   // Loads the totals. Never creates them: a record without a readable ledger is
   // not_provisioned (provision() is the explicit step); one that cannot be read, or holds
@@ -104,9 +104,10 @@ class PrivacyLedger {
   LedgerResult open() {
     open_ = false;
     state_ = State{};
+    if (record_ == nullptr) return LedgerResult::storage_failed;  // all-zero C context: no record
     uint8_t bytes[record_bytes];
     size_t length = 0;
-    const StorageResult r = record_.read(bytes, sizeof bytes, &length);
+    const StorageResult r = record_->read(bytes, sizeof bytes, &length);
     if (r == StorageResult::not_found) return LedgerResult::not_provisioned;
     if (r != StorageResult::ok || length != record_bytes) return LedgerResult::storage_failed;
     decode(bytes, state_);
@@ -238,7 +239,7 @@ class PrivacyLedger {
     put_le(bytes + 16, next.lifetime);
     put_le(bytes + 24, next.charges);
     for (uint32_t a = 0; a < Attributes; ++a) put_le(bytes + 28 + 8 * a, next.tags[a]);
-    if (record_.write_both(bytes, sizeof bytes) != StorageResult::ok) {
+    if (record_->write_both(bytes, sizeof bytes) != StorageResult::ok) {
       open_ = false;  // what is stored is unknown until the next open()
       return false;
     }
@@ -255,7 +256,9 @@ class PrivacyLedger {
     for (uint32_t a = 0; a < Attributes; ++a) s.tags[a] = get_le<uint64_t>(bytes + 28 + 8 * a);
   }
 
-  Record<Device>& record_;
+  // A pointer, not a reference: a C context never initialised is all zero bytes, and open()
+  // then refuses (storage_failed) instead of following a null reference.
+  Record<Device>* record_;
   Epsilon cap_;
   State state_{};
   bool open_ = false;

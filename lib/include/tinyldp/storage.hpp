@@ -110,12 +110,12 @@ class Record {
   static constexpr uint32_t magic = 0x52444C54u;  // "TLDR"
 
   Record(Device& device, uint32_t first_sector, uint32_t sectors_per_slot)
-      : device_(device), first_sector_(first_sector), sectors_per_slot_(sectors_per_slot) {}
+      : device_(&device), first_sector_(first_sector), sectors_per_slot_(sectors_per_slot) {}
 
   // Largest payload a slot holds (0 if the layout is unusable).
   uint32_t capacity() const {
     if (!geometry_ok()) return 0;
-    return device_.geometry().sector_size * sectors_per_slot_ - header_bytes;
+    return device_->geometry().sector_size * sectors_per_slot_ - header_bytes;
   }
 
   // Finds the newest valid copy. Called by read/write as needed; call again after a reboot.
@@ -152,10 +152,10 @@ class Record {
     if (current_ == no_slot) return StorageResult::not_found;
     if (length_ > out_capacity) return StorageResult::too_large;
     const uint32_t base = slot_address(current_);
-    StorageResult r = device_.read(base + header_bytes, out, length_);
+    StorageResult r = device_->read(base + header_bytes, out, length_);
     // Re-check against the header (the device may have changed since the mount).
     uint8_t header[header_bytes];
-    if (r == StorageResult::ok) r = device_.read(base, header, header_bytes);
+    if (r == StorageResult::ok) r = device_->read(base, header, header_bytes);
     if (r == StorageResult::ok) {
       const uint32_t crc = crc32_update(crc32_update(0, header + 4, 8), out, length_);
       if (load32(header) != magic || load32(header + 4) != sequence_ ||
@@ -179,7 +179,7 @@ class Record {
       if (r != StorageResult::ok) return r;
     }
     if (length > capacity()) return StorageResult::too_large;
-    const StorageGeometry g = device_.geometry();
+    const StorageGeometry g = device_->geometry();
     const uint32_t target = current_ == 0 ? 1u : 0u;
     const uint32_t seq = current_ == no_slot ? 1u : sequence_ + 1u;
     const uint32_t base = slot_address(target);
@@ -187,15 +187,15 @@ class Record {
     mounted_ = false;  // whatever happens next, re-read the slots before trusting them
     StorageResult r = StorageResult::ok;
     for (uint32_t i = 0; i < sectors_per_slot_ && r == StorageResult::ok; ++i)
-      r = device_.erase(first_sector_ + target * sectors_per_slot_ + i);
+      r = device_->erase(first_sector_ + target * sectors_per_slot_ + i);
     // Payload: the whole program units straight from the caller, then the last one padded.
     const uint32_t step = g.program_size;
     const uint32_t whole = n / step * step;
-    if (r == StorageResult::ok && whole > 0) r = device_.program(base + header_bytes, data, whole);
+    if (r == StorageResult::ok && whole > 0) r = device_->program(base + header_bytes, data, whole);
     if (r == StorageResult::ok && whole < n) {
       uint8_t unit[max_program_size];
       for (uint32_t i = 0; i < step; ++i) unit[i] = whole + i < n ? data[whole + i] : g.erased_value;
-      r = device_.program(base + header_bytes + whole, unit, step);
+      r = device_->program(base + header_bytes + whole, unit, step);
     }
     // Header last: until all of it is programmed the slot is invalid.
     if (r == StorageResult::ok) {
@@ -204,7 +204,7 @@ class Record {
       store32(header + 4, seq);
       store32(header + 8, n);
       store32(header + 12, crc32_update(crc32_update(0, header + 4, 8), data, length));
-      r = device_.program(base, header, header_bytes);
+      r = device_->program(base, header, header_bytes);
     }
     if (r != StorageResult::ok) return r;
     // Verify what the device now holds.
@@ -239,7 +239,8 @@ class Record {
   // Program unit 1..16 dividing the header and the sector; both slots inside the device; the
   // device no larger than the 32-bit address space; room for the header and a byte.
   bool geometry_ok() const {
-    const StorageGeometry g = device_.geometry();
+    if (device_ == nullptr) return false;  // a C context never initialised (all-zero bytes)
+    const StorageGeometry g = device_->geometry();
     if (g.program_size < 1 || g.program_size > max_program_size) return false;
     if (header_bytes % g.program_size != 0 || g.sector_size % g.program_size != 0) return false;
     const uint64_t device_bytes = uint64_t{g.sector_size} * g.sector_count;
@@ -250,14 +251,14 @@ class Record {
   }
 
   uint32_t slot_address(uint32_t slot) const {
-    return (first_sector_ + slot * sectors_per_slot_) * device_.geometry().sector_size;
+    return (first_sector_ + slot * sectors_per_slot_) * device_->geometry().sector_size;
   }
 
   // ok if the slot holds a complete, CRC-correct copy; not_found if it does not.
   StorageResult validate(uint32_t slot, uint32_t& seq, uint32_t& length) {
     const uint32_t base = slot_address(slot);
     uint8_t header[header_bytes];
-    StorageResult r = device_.read(base, header, header_bytes);
+    StorageResult r = device_->read(base, header, header_bytes);
     if (r != StorageResult::ok) return r;
     if (load32(header) != magic) return StorageResult::not_found;
     seq = load32(header + 4);
@@ -267,14 +268,16 @@ class Record {
     uint8_t chunk[32];
     for (uint32_t offset = 0; offset < length; offset += sizeof chunk) {
       const uint32_t n = length - offset < sizeof chunk ? length - offset : uint32_t{sizeof chunk};
-      r = device_.read(base + header_bytes + offset, chunk, n);
+      r = device_->read(base + header_bytes + offset, chunk, n);
       if (r != StorageResult::ok) return r;
       crc = crc32_update(crc, chunk, n);
     }
     return crc == load32(header + 12) ? StorageResult::ok : StorageResult::not_found;
   }
 
-  Device& device_;
+  // A pointer, not a reference: the bytes of a C context never initialised are all zero, and a
+  // null device then reads as an unusable layout (bad_geometry) instead of a crash.
+  Device* device_;
   uint32_t first_sector_;
   uint32_t sectors_per_slot_;
   uint32_t current_ = no_slot;

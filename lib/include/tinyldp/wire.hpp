@@ -33,7 +33,7 @@ inline constexpr uint8_t format_version = 1;
 inline constexpr size_t fixed_header_bytes = 7;
 
 // Ids are never reused. Their names (the same in the CLI and the docs) are the collector's
-// table of mechanisms (collector/mechanism_table.hpp).
+// table of mechanisms (mechanism_table() in collector/include/tinyldp/collector/mechanism.hpp).
 enum class MechanismId : uint8_t {
   rr = 1,
   krr = 2,

@@ -38,6 +38,8 @@
 
 namespace tinyldp::collector {
 
+struct ItemEstimate;  // estimates.hpp (which includes this header through mechanism.hpp)
+
 using wire::MechanismId;
 
 // The protocols by name: the rows of the collector's table (mechanism.hpp) of kind record
@@ -128,6 +130,11 @@ class MultiAttributeCounts {
   // Adds other's counts; false (nothing changed) if its schema differs.
   bool merge(const MultiAttributeCounts& other);
   MarginalEstimate estimate(std::uint32_t j) const;
+  // Attribute j's marginal as aggregate's items (estimates.hpp): the unbiased estimate, its
+  // standard error at the estimate (the variance of a value held by max(0, min(ĉ, n_j))
+  // reporters), count = estimate × n_j and the normal interval at `confidence` (0 < confidence
+  // < 1, else std::invalid_argument). No post-processing: estimate = unbiased_estimate.
+  std::vector<ItemEstimate> estimate_items(std::uint32_t j, double confidence) const;
 
   std::vector<std::uint8_t> serialize() const;
   static std::optional<MultiAttributeCounts> deserialize(std::span<const std::uint8_t> bytes, std::string& error);
