@@ -584,7 +584,8 @@ typedef enum tinyldp_ledger_result {
 } tinyldp_ledger_result;
 
 /* A closed ledger over `record` (kept by address: it must stay where it is and outlive the
- * ledger) that lets an epoch spend at most cap_q32 (ε · 2^32). */
+ * ledger) that lets an epoch spend at most cap_q32 (ε · 2^32). A NULL record gives a ledger that
+ * refuses to open (TINYLDP_LEDGER_STORAGE_FAILED). */
 void tinyldp_ledger_init(tinyldp_ledger* ledger, tinyldp_record* record, uint64_t cap_q32);
 /* Loads the totals; never creates them: no readable ledger is TINYLDP_LEDGER_NOT_PROVISIONED,
  * a record that cannot be read or is not a ledger TINYLDP_LEDGER_STORAGE_FAILED (so is a ledger

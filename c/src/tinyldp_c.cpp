@@ -607,8 +607,9 @@ tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint
 // ---- reports over time: the privacy ledger ------------------------------------------------
 
 void tinyldp_ledger_init(tinyldp_ledger* ledger, tinyldp_record* record, uint64_t cap_q32) {
+  // No record (NULL): a ledger that refuses to open, as one never initialised.
   new (Placement{}, ledger->opaque.bytes)
-      CLedger(object<RecordContext>(record).record, Epsilon::from_q32(cap_q32));
+      CLedger(record != nullptr ? &object<RecordContext>(record).record : nullptr, Epsilon::from_q32(cap_q32));
 }
 tinyldp_ledger_result tinyldp_ledger_open(tinyldp_ledger* ledger) {
   return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).open());

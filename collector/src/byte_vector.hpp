@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,8 @@ void append_le(std::vector<std::uint8_t>& out, T v, std::size_t bytes = sizeof(T
 // A state file written into a buffer sized once, through a cursor (the counts files: 8-byte
 // magic, u32 LE length of a JSON header, the header, then fixed-width fields). Appending to a
 // growing vector there makes GCC 12 at -O3 report a memmove past the end (-Warray-bounds) that
-// cannot happen. `body` is the size of what follows the header; finish() checks it was filled.
+// cannot happen. `body` is the size of what follows the header; writing past it, or finishing
+// short of it, is a bug in the caller: std::logic_error.
 class SizedWriter {
  public:
   SizedWriter(const char (&magic)[8], const std::string& header, std::size_t body)
@@ -33,20 +35,24 @@ class SizedWriter {
     bytes(header.data(), header.size());
   }
   void bytes(const void* data, std::size_t n) {
-    std::memcpy(out_.data() + at_, data, n);
+    std::memcpy(room(n), data, n);
     at_ += n;
   }
   template <class T>
   void le(T v) {
-    put_le(out_.data() + at_, v);
+    put_le(room(sizeof(T)), v);
     at_ += sizeof(T);
   }
   std::vector<std::uint8_t> finish() {
-    if (at_ != out_.size()) out_.clear();  // a size mis-stated: no half-written state
+    if (at_ != out_.size()) throw std::logic_error("SizedWriter: fewer bytes written than sized");
     return std::move(out_);
   }
 
  private:
+  std::uint8_t* room(std::size_t n) {
+    if (n > out_.size() - at_) throw std::logic_error("SizedWriter: more bytes written than sized");
+    return out_.data() + at_;
+  }
   std::vector<std::uint8_t> out_;
   std::size_t at_ = 0;
 };

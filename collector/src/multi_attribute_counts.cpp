@@ -252,7 +252,12 @@ std::vector<ItemEstimate> MultiAttributeCounts::estimate_items(std::uint32_t j, 
     const double count = estimate_count(support(j)[v], n, ch);
     e.unbiased_frequency = e.frequency = count / nd;
     e.count = count;
-    e.standard_error = std::sqrt(count_variance(n, std::clamp(count, 0.0, nd), ch)) / nd;
+    double variance = count_variance(n, std::clamp(count, 0.0, nd), ch) / (nd * nd);
+    if (n < total_) {  // SMP: the n_j reports that carry j are a sample of the N records
+      const double f = std::clamp(e.frequency, 0.0, 1.0);
+      variance += f * (1 - f) / nd * (1 - nd / static_cast<double>(total_));
+    }
+    e.standard_error = std::sqrt(variance);
     std::tie(e.ci_low, e.ci_high) =
         interval_around(e.unbiased_frequency, e.standard_error, z, e.frequency, Postprocess::none);
   }

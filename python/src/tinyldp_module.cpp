@@ -390,13 +390,11 @@ struct PyAggregator {
   throw py::error_already_set();
 }
 
+// Aggregator.ingest and EpochSeries.ingest alike (Counts: Aggregator or EpochSeries).
 // rejected "raise" (the default): every report valid, or nothing counted and RejectedReport
 // naming the first invalid one — the reports are counted apart and merged only when all are
 // valid. "collect": the valid ones counted, the rejected ones' count by reason returned (as the
 // CLI reports them).
-// Aggregator.ingest and EpochSeries.ingest alike (Counts: Aggregator or EpochSeries).
-// rejected="raise": all valid, or none counted and RejectedReport; "collect": the valid ones
-// counted, the rejected ones' count by reason returned.
 template <class Counts>
 std::map<std::string, std::uint64_t> ingest_reports(Counts& into, const py::handle& reports, const std::string& mode) {
   if (mode != "raise" && mode != "collect")
@@ -1023,7 +1021,7 @@ PYBIND11_MODULE(_native, mod) {
           py::kw_only(), py::arg("stop") = "max-change", py::arg("delta") = py::none(),
           py::arg("max_iterations") = 10000, py::arg("lambda_") = 1e-3, py::arg("threads") = 2,
           py::arg("track_likelihood") = false, py::arg("prior_strength") = py::none(),
-          "the joint of the chosen attributes by one estimator (joint.hpp): a dict with p over the cells; "
+          "the joint of the chosen attributes by one estimator (joint.hpp): a dict with estimate over the cells; "
           "map's prior_strength in reports (default: the number of cells)");
   mod.def("average_variation_distance", &collector::average_variation_distance, py::arg("p"), py::arg("q"));
 

@@ -110,7 +110,7 @@ class Aggregate:
         return self.aggregator.reports
 
     def estimate(self, postprocess="none", confidence=0.95, **em):
-        """The items' estimates: a dict of numpy arrays (frequency, count, ci_low, ci_high,
+        """The items' estimates: a dict of numpy arrays (estimate, count, ci_low, ci_high,
         unbiased_estimate, standard_error), one entry per item. postprocess "em": the
         non-negative maximum-likelihood estimate (em_tolerance=, em_max_iterations=)."""
         return self.aggregator.estimate(postprocess, confidence, **em)

@@ -236,6 +236,10 @@ TEST(storage_contexts_never_initialised_refuse_without_touching_storage) {
   CHECK_EQ(tinyldp_ledger_open(&ledger), TINYLDP_LEDGER_STORAGE_FAILED);
   CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_STORAGE_FAILED);
   CHECK_EQ(tinyldp_ledger_is_open(&ledger), 0);
+  // A ledger given no record at all (NULL): the same refusals.
+  tinyldp_ledger_init(&ledger, nullptr, 4 * one);
+  CHECK_EQ(tinyldp_ledger_open(&ledger), TINYLDP_LEDGER_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_STORAGE_FAILED);
   // A ledger of zero bytes (it used to follow a null record reference): never open, and every
   // charge is refused before anything is spent.
   zero_bytes(ledger);

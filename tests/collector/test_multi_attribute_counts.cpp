@@ -11,6 +11,7 @@
 #include <random>
 
 #include "test_memo_key.hpp"
+#include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/multi_attribute_counts.hpp"
 #include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/endian.hpp"
@@ -77,19 +78,34 @@ TEST(MultiAttribute, EveryProtocolsMarginalsAreUnbiasedWithinSixSigma) {
     EXPECT_EQ(counts.reports(), records);
     for (std::uint32_t j = 0; j < 3; ++j) {
       const MarginalEstimate e = counts.estimate(j);
+      const std::vector<ItemEstimate> items = counts.estimate_items(j, 0.95);
+      ASSERT_EQ(items.size(), attributes[j].size);
       const Channel ch = s.channel(j);
       const double n = static_cast<double>(e.reports);
       for (std::uint32_t v = 0; v < attributes[j].size; ++v) {
-        // The exact sd of the estimate given the true count (SMP: n_j reports, a sample of the
-        // records, whose own sampling sd is added).
+        // The exact sd of the estimate given the true count (SMP: n_j reports, a simple random
+        // sample of the records given n_j, whose own sampling variance is added, with the
+        // finite-population correction).
         const double c = truth[j][v] * n;
         double var = count_variance(e.reports, c, ch) / (n * n);
-        if (id == MechanismId::smp_grr || id == MechanismId::smp_oue) var += truth[j][v] * (1 - truth[j][v]) / n;
+        if (id == MechanismId::smp_grr || id == MechanismId::smp_oue)
+          var += truth[j][v] * (1 - truth[j][v]) / n * (1 - n / records);
 #ifndef TINYLDP_TEST_SANITIZED
         EXPECT_LT(6 * std::sqrt(var), 0.03) << s.name();  // power: a 3 % error would not pass
 #endif
         EXPECT_LE(std::fabs(e.frequency[v] - truth[j][v]), 6 * std::sqrt(var))
             << s.name() << " attribute " << j << " value " << v << ": " << e.frequency[v] << " vs " << truth[j][v];
+        // The items (multi's table): the same estimate, a standard error at the estimate within
+        // 5 % of the exact one (SMP's sample included), count = estimate × n_j, a 95 % normal
+        // interval around it.
+        const ItemEstimate& it = items[v];
+        EXPECT_NEAR(it.frequency, e.frequency[v], 1e-12) << s.name();
+        EXPECT_EQ(it.unbiased_frequency, it.frequency);
+        EXPECT_NEAR(it.standard_error, std::sqrt(var), 0.05 * std::sqrt(var)) << s.name() << " attribute " << j;
+        EXPECT_NEAR(it.count, it.frequency * n, 1e-9 * n);
+        EXPECT_NEAR(it.ci_high - it.ci_low, 2 * 1.959963984540054 * it.standard_error, 1e-12);
+        EXPECT_LE(it.ci_low, it.frequency);
+        EXPECT_GE(it.ci_high, it.frequency);
       }
     }
   }

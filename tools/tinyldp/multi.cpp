@@ -17,6 +17,7 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <sstream>
 
 #include "cli_common.hpp"
 #include "epsilon_text.hpp"
@@ -115,7 +116,7 @@ EstimateTable marginal_table(const MultiAttributeCounts& counts, std::uint32_t a
   t.items = counts.estimate_items(a, confidence);
   for (std::size_t v = 0; v < t.items.size(); ++v) {
     t.item_text.push_back(attr.labels.empty() ? std::to_string(v) : attr.labels[v]);
-    t.item_key.push_back(attr.labels.empty() ? Json(v) : Json(attr.labels[v]));
+    t.item_key.push_back(Json(t.item_text.back()));  // a string, as aggregate's categorical items
   }
   if (truth) t.truth = (*truth)[a];
   return t;
@@ -162,10 +163,12 @@ void print_estimates(const MultiAttributeCounts& counts, const MultiOptions& o,
     return;
   }
   print_budget(s);
-  const std::string level = std::to_string(static_cast<int>(std::lround(o.confidence * 100)));
+  std::ostringstream level;
+  level.precision(4);
+  level << o.confidence * 100;
   for (std::uint32_t a = 0; a < s.attribute_count(); ++a) {
     const auto& t = tables[a];
-    std::cout << "\n" << t.column << " (" << counts.carried(a) << " reports; estimate, " << level
+    std::cout << "\n" << t.column << " (" << counts.carried(a) << " reports; estimate, " << level.str()
               << " % interval" << (truth ? ", truth" : "") << ")\n";
     for (std::size_t v = 0; v < t.items.size(); ++v) {
       const auto& e = t.items[v];
@@ -211,7 +214,7 @@ int run_simulate(const MultiOptions& o) {
   for (std::size_t r = 0; r < e.values.size(); ++r)
     if (const auto err = counts.add_payload({payloads.data() + r * width, width}); err != collector::ParseError::none)
       throw BadInput("row " + std::to_string(r + 1) + ": the collector refuses its report: " + collector::to_string(err));
-  for (std::uint32_t a = 0; a < s.attribute_count(); ++a) static_cast<void>(counts.estimate(a));
+  for (std::uint32_t a = 0; a < s.attribute_count(); ++a) static_cast<void>(counts.estimate_items(a, o.confidence));
   const auto t2 = std::chrono::steady_clock::now();
   if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
   if (!o.framed.empty()) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The one writer of estimates — `tinyldp aggregate`'s JSON, CSV and SVG chart — from one table:
+// The one writer of estimates — `tinyldp aggregate`'s JSON, CSV and SVG chart, and `multi`'s
+// JSON and CSV — from one table:
 // what the estimates are of (JSON only), the mean for the numeric mechanisms, and one row per
 // item with its estimate and, when known, the true frequency.
 //

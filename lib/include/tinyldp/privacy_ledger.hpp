@@ -97,6 +97,8 @@ class PrivacyLedger {
 
   // `cap`: the most ε one epoch may spend.
   PrivacyLedger(Record<Device>& record, Epsilon cap) : record_(&record), cap_(cap) {}
+  // No record (nullptr: the C API's ledger given none): open() refuses, storage_failed.
+  PrivacyLedger(Record<Device>* record, Epsilon cap) : record_(record), cap_(cap) {}
 
   // Loads the totals. Never creates them: a record without a readable ledger is
   // not_provisioned (provision() is the explicit step); one that cannot be read, or holds

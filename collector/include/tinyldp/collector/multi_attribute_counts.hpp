@@ -132,8 +132,11 @@ class MultiAttributeCounts {
   MarginalEstimate estimate(std::uint32_t j) const;
   // Attribute j's marginal as aggregate's items (estimates.hpp): the unbiased estimate, its
   // standard error at the estimate (the variance of a value held by max(0, min(ĉ, n_j))
-  // reporters), count = estimate × n_j and the normal interval at `confidence` (0 < confidence
-  // < 1, else std::invalid_argument). No post-processing: estimate = unbiased_estimate.
+  // reporters; when the n_j reports that carry j are a sample of the N records — SMP — plus the
+  // sample's f(1 − f)/n_j · (1 − n_j/N)), count = estimate × n_j and the normal interval at
+  // `confidence` (0 < confidence < 1, else std::invalid_argument). No post-processing:
+  // estimate = unbiased_estimate. (estimate() gives the unbiased estimates with the standard
+  // deviation of a value nobody holds, for planning.)
   std::vector<ItemEstimate> estimate_items(std::uint32_t j, double confidence) const;
 
   std::vector<std::uint8_t> serialize() const;
