@@ -8,7 +8,8 @@ the refusals name what is wrong (a record file given to aggregate, a record mech
 plan or simulate, --domains missing or on a single attribute, a report file of another
 schema, framed reports without a schema); `multi` writes aggregate's names (item, estimate, count,
 ci_low, ci_high, unbiased_estimate, standard_error, true_value) with intervals in text, JSON and
-CSV."""
+CSV; `multi merge` and `joint merge` add shards up to the whole and refuse a file given twice or a
+copy of one."""
 import json
 import os
 import random
@@ -192,5 +193,25 @@ p = run("joint", "ingest", path("spl-grr.tldp"), "-o", path("x.tldpj"), expect=2
 check("not of record (wire id 22)" in p.stderr, f"joint ingest of spl-grr reports: {p.stderr}")
 p = run("multi", "ingest", path("r.tldp"), "-o", path("x.tldpm"), expect=2)
 check("not of a multi-attribute protocol" in p.stderr, f"multi ingest of records: {p.stderr}")
+
+# --- merge: shards of one report file add up to the whole; a file given twice is refused --------
+for command, source, ext in (("multi", "smp-oue.tldp", ".tldpm"), ("joint", "r.tldp", ".tldpj")):
+    header, reports = split_report_file(open(path(source), "rb").read())
+    half = len(reports) // 2
+    for name, part in (("h1", reports[:half]), ("h2", reports[half:])):
+        with open(path(name + ".tldp"), "wb") as f:
+            f.write(report_file(header, part))
+        run(command, "ingest", path(name + ".tldp"), "-o", path(name + ext))
+    run(command, "ingest", path(source), "-o", path("whole" + ext))
+    p = run(command, "merge", path("h1" + ext), path("h2" + ext), "-o", path("merged" + ext))
+    check(open(path("merged" + ext), "rb").read() == open(path("whole" + ext), "rb").read(),
+          f"{command} merge: two halves give the whole file's counts, byte for byte")
+    p = run(command, "merge", path("h1" + ext), path("h2" + ext), path("h1" + ext), "-o", path("x" + ext), expect=2)
+    check("the same file given twice" in p.stderr and "would count twice" in p.stderr, f"{command} merge twice: {p.stderr}")
+    with open(path("copy" + ext), "wb") as f:
+        f.write(open(path("h2" + ext), "rb").read())
+    p = run(command, "merge", path("h2" + ext), path("copy" + ext), "-o", path("x" + ext), expect=2)
+    check("(a copy)" in p.stderr, f"{command} merge of a copy: {p.stderr}")
+    check(not os.path.exists(path("x" + ext)), f"{command}: a refused merge writes nothing")
 
 finish()

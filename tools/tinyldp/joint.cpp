@@ -174,19 +174,9 @@ int run_ingest(const JointOptions& o) {
 }
 
 int run_merge(const JointOptions& o) {
-  if (o.merge_inputs.empty() || o.output.empty()) throw BadInput("joint merge: inputs and --output are required");
-  std::optional<RecordCounts> all;
-  for (const auto& path : o.merge_inputs) {
-    std::string error;
-    auto c = RecordCounts::load(path, error);
-    if (!c) throw BadInput(error);
-    if (!all)
-      all = std::move(c);
-    else if (!all->merge(*c))
-      throw BadInput(path + ": another record schema (attributes, labels or f, p, q) than " + o.merge_inputs[0]);
-  }
-  if (!all->save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
-  std::cout << "merged " << all->reports() << " record reports (" << all->patterns().size() << " distinct) into "
+  const auto all =
+      merge_counts_files<RecordCounts>(o.merge_inputs, o.output, "record schema (attributes, labels or f, p, q)");
+  std::cout << "merged " << all.reports() << " record reports (" << all.patterns().size() << " distinct) into "
             << o.output << "\n";
   return 0;
 }

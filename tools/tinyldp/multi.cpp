@@ -275,18 +275,9 @@ int run_ingest(const MultiOptions& o) {
 }
 
 int run_merge(const MultiOptions& o) {
-  std::optional<MultiAttributeCounts> all;
-  for (const auto& path : o.inputs) {
-    std::string error;
-    auto c = MultiAttributeCounts::load(path, error);
-    if (!c) throw BadInput(error);
-    if (!all)
-      all = std::move(c);
-    else if (!all->merge(*c))
-      throw BadInput(path + ": another schema (protocol, epsilon, attributes or labels) than " + o.inputs[0]);
-  }
-  if (!all->save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
-  std::cout << "merged " << all->reports() << " reports into " << o.output << "\n";
+  const auto all = merge_counts_files<MultiAttributeCounts>(o.inputs, o.output,
+                                                            "schema (protocol, epsilon, attributes or labels)");
+  std::cout << "merged " << all.reports() << " reports into " << o.output << "\n";
   return 0;
 }
 

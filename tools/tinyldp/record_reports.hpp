@@ -8,11 +8,17 @@
 #ifndef TINYLDP_TOOLS_RECORD_REPORTS_HPP
 #define TINYLDP_TOOLS_RECORD_REPORTS_HPP
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "cli_common.hpp"  // BadInput
 
 #include "tinyldp/collector/mechanism.hpp"
 #include "tinyldp/collector/record_counts.hpp"
@@ -28,6 +34,39 @@ std::optional<collector::Mechanism> record_file_mechanism(const std::string& pat
 collector::Mechanism schema_mechanism(const std::string& path, const std::string& command, const std::string& schema);
 // Attributes of these sizes named 0, 1, … (no labels).
 std::vector<collector::RecordAttribute> numbered_attributes(const std::vector<std::uint32_t>& sizes);
+
+// Counts files of one kind (collector::RecordCounts for joint, MultiAttributeCounts for multi)
+// merged in order and written to `output`; `schema` names what must match ("record schema
+// (attributes, labels or f, p, q)"). A file given twice — the same path, or another file with
+// the same counts (a copy) — is refused: counts files keep no record of the reports they hold,
+// so its reports would add twice. Empty counts may repeat (they add nothing). Throws BadInput.
+template <class Counts>
+Counts merge_counts_files(const std::vector<std::string>& inputs, const std::string& output,
+                          const std::string& schema) {
+  if (inputs.empty() || output.empty()) throw BadInput("merge: input files and --output are required");
+  std::optional<Counts> all;
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> seen;  // path, its counts
+  for (const auto& path : inputs) {
+    std::string error;
+    auto c = Counts::load(path, error);
+    if (!c) throw BadInput(error);
+    if (c->reports() > 0) {
+      auto bytes = c->serialize();
+      for (const auto& [earlier, earlier_bytes] : seen)
+        if (earlier_bytes == bytes)
+          throw BadInput(path + " holds the same counts as " + earlier +
+                         (path == earlier ? " (the same file given twice)" : " (a copy)") +
+                         ": merged, its reports would count twice");
+      seen.emplace_back(path, std::move(bytes));
+    }
+    if (!all)
+      all = std::move(c);
+    else if (!all->merge(*c))
+      throw BadInput(path + ": another " + schema + " than " + inputs[0]);
+  }
+  if (!all->save(output)) throw BadInput("cannot write " + output + ": " + std::strerror(errno));
+  return std::move(*all);
+}
 
 // Calls count(payload) for every report of `path` in order, expecting reports of `expected`;
 // throws BadInput at the first that does not parse or that count refuses (its index, byte
