@@ -2,7 +2,7 @@
 // The checks every mechanism's test makes, written once and parameterized by the mechanism:
 //
 //   check_fail_closed        an out-of-domain value and a failing entropy source each give
-//                            their status and an all-zero report (lib/.../fail_closed.hpp);
+//                            their status and an all-zero report (lib/include/tinyldp/fail_closed.hpp);
 //   check_same_bits          every input draws the same number of random bits;
 //   golden_digest            fixed-seed reports, folded into an FNV digest that must be the
 //                            same on the host and on every target.
