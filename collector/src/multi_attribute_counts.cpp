@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <tuple>
 #include <nlohmann/json.hpp>
@@ -246,8 +247,12 @@ std::vector<ItemEstimate> MultiAttributeCounts::estimate_items(std::uint32_t j, 
   const std::uint64_t n = carried_[j];
   const double nd = static_cast<double>(n);
   const Channel ch = schema_.channel(j);
+  if (n == 0) {  // no report carries j: nothing is known of it, and nothing pretends to be
+    const double unknown = std::numeric_limits<double>::quiet_NaN();
+    return std::vector<ItemEstimate>(support(j).size(), ItemEstimate{0, unknown, unknown, unknown, unknown, unknown});
+  }
   std::vector<ItemEstimate> out(support(j).size());
-  for (std::size_t v = 0; v < out.size() && n > 0; ++v) {
+  for (std::size_t v = 0; v < out.size(); ++v) {
     ItemEstimate& e = out[v];
     const double count = estimate_count(support(j)[v], n, ch);
     e.unbiased_frequency = e.frequency = count / nd;

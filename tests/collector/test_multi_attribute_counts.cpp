@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 #include "test_memo_key.hpp"
 #include "tinyldp/collector/estimates.hpp"
@@ -108,6 +109,21 @@ TEST(MultiAttribute, EveryProtocolsMarginalsAreUnbiasedWithinSixSigma) {
         EXPECT_GE(it.ci_high, it.frequency);
       }
     }
+  }
+}
+
+TEST(MultiAttribute, AnAttributeNoReportCarriesHasNoEstimate) {
+  // Counts with no report (an empty file ingested, or an SMP attribute nobody sampled): NaN,
+  // never a confident 0 with a zero-width interval.
+  for (MechanismId id : all_protocols) {
+    const MultiAttributeCounts counts(make_schema(id));
+    for (std::uint32_t j = 0; j < 3; ++j)
+      for (const ItemEstimate& e : counts.estimate_items(j, 0.95)) {
+        EXPECT_EQ(e.count, 0.0);
+        EXPECT_TRUE(std::isnan(e.frequency) && std::isnan(e.unbiased_frequency) && std::isnan(e.standard_error) &&
+                    std::isnan(e.ci_low) && std::isnan(e.ci_high));
+      }
+    EXPECT_THROW(static_cast<void>(counts.estimate_items(0, 1.0)), std::invalid_argument);
   }
 }
 

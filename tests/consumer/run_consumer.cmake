@@ -28,10 +28,20 @@ file(MAKE_DIRECTORY ${WORK_DIR})
 set(build ${WORK_DIR}/build)
 set(options -G ${GENERATOR} -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}
   -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DTINYLDP_CONSUME=${MODE} -DTINYLDP_SOURCE_DIR=${SOURCE_DIR})
+# The source builds compile the device libraries only (the host preset compiles everything, at
+# the same flags; compiling the collector again here took 100-180 s a test):
+#  - fetchcontent: a device-only consumer (firmware, or a Linux gateway that only reports),
+#    TINYLDP_BUILD_COLLECTOR=OFF: the collector is not even configured;
+#  - subdirectory: the collector is configured as a subproject (where the build is native: its
+#    targets, include directories and packages must resolve from another project's tree), and
+#    the consumer's own targets are built without it. The package mode links and runs the
+#    installed collector.
+set(targets "")
 if(MODE STREQUAL "fetchcontent")
-  # A device-only consumer (firmware, or a Linux gateway that only reports): the collector is
-  # not built, and the consumer links the device libraries alone. (subdirectory builds it.)
   list(APPEND options -DTINYLDP_BUILD_COLLECTOR=OFF)
+elseif(MODE STREQUAL "subdirectory")
+  list(APPEND options -DCONSUMER_LINK_COLLECTOR=OFF)
+  set(targets --target consumer consumer_c)
 endif()
 if(TOOLCHAIN_FILE)
   list(APPEND options -DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE})
@@ -72,7 +82,7 @@ endif()
 
 step("configuring the consumer" ${CMAKE_COMMAND} -S ${project_dir} -B ${build}
   ${options} -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
-step("building the consumer" ${CMAKE_COMMAND} --build ${build} --parallel 2)
+step("building the consumer" ${CMAKE_COMMAND} --build ${build} --parallel 2 ${targets})
 
 # tinyldp's sources, where the consumer compiles them, get its warnings but not -Werror (that
 # is TINYLDP_WERROR, for tinyldp's own builds): another compiler or build type may warn where
@@ -121,7 +131,17 @@ foreach(target IN LISTS built)
 endforeach()
 message(STATUS "built: ${built}")
 if(MODE STREQUAL "fetchcontent" AND "tinyldp_collector" IN_LIST built)
-  message(FATAL_ERROR "TINYLDP_BUILD_COLLECTOR=OFF, and the collector was built (built: ${built})")
+  message(FATAL_ERROR "TINYLDP_BUILD_COLLECTOR=OFF, and the collector was configured (targets: ${built})")
+endif()
+if(MODE STREQUAL "subdirectory" AND RUN AND NOT "tinyldp_collector" IN_LIST built)
+  message(FATAL_ERROR "the collector did not configure as a subproject (targets: ${built})")
+endif()
+if(MODE STREQUAL "subdirectory")
+  file(GLOB_RECURSE collector_objects LIST_DIRECTORIES false ${build}/*.o)
+  list(FILTER collector_objects INCLUDE REGEX "/tinyldp_collector\\.dir/")
+  if(collector_objects)
+    message(FATAL_ERROR "the consumer's build compiled the collector: ${collector_objects}")
+  endif()
 endif()
 
 if(RUN)

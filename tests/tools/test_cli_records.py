@@ -167,8 +167,9 @@ check(len(lines) == 1 + 3 + 4 + 2 and all(line.split(",")[1] == "frequency" for 
       f"one row per value: {lines}")
 text = run("multi", path("smp-oue.tldpm")).stdout
 check("95 % interval" in text and text.count("[") >= 9, f"multi's text shows intervals: {text[:300]}")
-for bad, reason in ((["-f", "xml"], "is not text, json or csv"), (["--confidence", "1.5"], "--confidence must be in (0, 1)")):
-    p = run("multi", path("smp-oue.tldpm"), *bad, expect=2)
+for bad, reason, status in ((["-f", "xml"], "xml not in {text,json,csv}", 1),
+                            (["--confidence", "1.5"], "--confidence must be in (0, 1)", 2)):
+    p = run("multi", path("smp-oue.tldpm"), *bad, expect=status)
     check(reason in p.stderr, f"multi {bad}: {p.stderr.strip()}")
 
 # --- joint: record (id 22), memoized -----------------------------------------------------------
@@ -213,5 +214,15 @@ for command, source, ext in (("multi", "smp-oue.tldp", ".tldpm"), ("joint", "r.t
     p = run(command, "merge", path("h2" + ext), path("copy" + ext), "-o", path("x" + ext), expect=2)
     check("(a copy)" in p.stderr, f"{command} merge of a copy: {p.stderr}")
     check(not os.path.exists(path("x" + ext)), f"{command}: a refused merge writes nothing")
+
+# Counts of no report (an empty report file ingested): no estimate, said so (not zeros with
+# zero-width intervals).
+header, _ = split_report_file(open(path("smp-oue.tldp"), "rb").read())
+with open(path("empty.tldp"), "wb") as f:
+    f.write(report_file(header, []))
+run("multi", "ingest", path("empty.tldp"), "-o", path("empty.tldpm"))
+for fmt in ("text", "json", "csv"):
+    p = run("multi", path("empty.tldpm"), "-f", fmt, expect=2)
+    check("no reports: nothing to estimate from" in p.stderr, f"multi of empty counts, {fmt}: {p.stderr}")
 
 finish()

@@ -46,9 +46,7 @@ struct MultiOptions {
 
 std::string eps_text(Epsilon e) { return to_decimal(e, 4); }
 
-void check_format(const MultiOptions& o) {
-  if (o.format != "text" && o.format != "json" && o.format != "csv")
-    throw BadInput("--format: '" + o.format + "' is not text, json or csv");
+void check_confidence(const MultiOptions& o) {
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
 }
 
@@ -122,17 +120,26 @@ EstimateTable marginal_table(const MultiAttributeCounts& counts, std::uint32_t a
   return t;
 }
 
-void print_estimates(const MultiAttributeCounts& counts, const MultiOptions& o,
-                     const std::optional<std::vector<std::vector<double>>>& truth, Json* timing) {
-  const auto& s = counts.schema();
+// Every attribute's table; BadInput for counts of no report.
+std::vector<EstimateTable> marginal_tables(const MultiAttributeCounts& counts, double confidence,
+                                           const std::optional<std::vector<std::vector<double>>>& truth) {
+  if (counts.reports() == 0) throw BadInput("the counts hold no reports: nothing to estimate from");
   std::vector<EstimateTable> tables;
+  for (std::uint32_t a = 0; a < counts.schema().attribute_count(); ++a)
+    tables.push_back(marginal_table(counts, a, confidence, truth));
+  return tables;
+}
+
+void print_estimates(const MultiAttributeCounts& counts, const std::vector<EstimateTable>& tables,
+                     const MultiOptions& o, const std::optional<std::vector<std::vector<double>>>& truth,
+                     Json* timing) {
+  const auto& s = counts.schema();
   double squared = 0;
   std::size_t cells = 0;
   for (std::uint32_t a = 0; a < s.attribute_count(); ++a) {
-    tables.push_back(marginal_table(counts, a, o.confidence, truth));
-    if (truth)
-      for (std::size_t v = 0; v < tables.back().items.size(); ++v, ++cells)
-        squared += std::pow(tables.back().items[v].frequency - (*truth)[a][v], 2);
+    if (truth && counts.carried(a) > 0)
+      for (std::size_t v = 0; v < tables[a].items.size(); ++v, ++cells)
+        squared += std::pow(tables[a].items[v].frequency - (*truth)[a][v], 2);
   }
   const double mse = cells ? squared / static_cast<double>(cells) : 0.0;
   if (o.format == "csv") {
@@ -170,6 +177,10 @@ void print_estimates(const MultiAttributeCounts& counts, const MultiOptions& o,
     const auto& t = tables[a];
     std::cout << "\n" << t.column << " (" << counts.carried(a) << " reports; estimate, " << level.str()
               << " % interval" << (truth ? ", truth" : "") << ")\n";
+    if (counts.carried(a) == 0) {  // SMP: no report sampled it
+      std::cout << "  no report carries this attribute: nothing to estimate\n";
+      continue;
+    }
     for (std::size_t v = 0; v < t.items.size(); ++v) {
       const auto& e = t.items[v];
       std::cout << "  " << std::left << std::setw(24) << t.item_text[v] << std::right << std::fixed
@@ -191,7 +202,7 @@ std::vector<std::vector<double>> truth_of(const Encoded& e) {
 }
 
 int run_simulate(const MultiOptions& o) {
-  check_format(o);
+  check_confidence(o);
   if (o.protocol == "all" || o.protocol.find(',') != std::string::npos)
     throw BadInput("multi simulate: --protocol names one of " + collector::multi_attribute_names());
   const Table t = read_table(o.input, !o.no_header, parse_delimiter(o.delimiter));
@@ -202,6 +213,7 @@ int run_simulate(const MultiOptions& o) {
   // The devices' side (timed alone), then the collector's: every payload counted, every
   // marginal estimated.
   std::vector<std::uint8_t> payloads(width * e.values.size());
+  const std::optional<std::vector<std::vector<double>>> truth = truth_of(e);
   const auto t0 = std::chrono::steady_clock::now();
   with_simulation_source(o.seed, [&](auto& source) {
     RandomBits<std::remove_reference_t<decltype(source)>> rng(source);
@@ -214,7 +226,7 @@ int run_simulate(const MultiOptions& o) {
   for (std::size_t r = 0; r < e.values.size(); ++r)
     if (const auto err = counts.add_payload({payloads.data() + r * width, width}); err != collector::ParseError::none)
       throw BadInput("row " + std::to_string(r + 1) + ": the collector refuses its report: " + collector::to_string(err));
-  for (std::uint32_t a = 0; a < s.attribute_count(); ++a) static_cast<void>(counts.estimate_items(a, o.confidence));
+  const auto tables = marginal_tables(counts, o.confidence, truth);
   const auto t2 = std::chrono::steady_clock::now();
   if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
   if (!o.framed.empty()) {
@@ -234,7 +246,7 @@ int run_simulate(const MultiOptions& o) {
   if (o.format == "text")
     std::cout << "wrote " << counts.reports() << " reports of " << t.rows.size() << " rows to " << o.output
               << (o.framed.empty() ? "" : " (framed device reports: " + o.framed + ")") << "\n";
-  print_estimates(counts, o, truth_of(e), &timing);
+  print_estimates(counts, tables, o, truth, &timing);
   return 0;
 }
 
@@ -285,7 +297,7 @@ int run_estimate(const MultiOptions& o) {
   std::string error;
   const auto counts = MultiAttributeCounts::load(o.counts, error);
   if (!counts) throw BadInput(error);
-  check_format(o);
+  check_confidence(o);
   std::optional<std::vector<std::vector<double>>> truth;
   if (!o.truth.empty()) {
     const Table t = read_table(o.truth, !o.no_header, parse_delimiter(o.delimiter));
@@ -297,7 +309,7 @@ int run_estimate(const MultiOptions& o) {
         throw BadInput("--truth: column " + e.attributes[a].name + " has other labels than the reports'");
     truth = truth_of(e);
   }
-  print_estimates(*counts, o, truth, nullptr);
+  print_estimates(*counts, marginal_tables(*counts, o.confidence, truth), o, truth, nullptr);
   return 0;
 }
 
@@ -322,7 +334,8 @@ Subcommand add_multi(CLI::App& app) {
   m->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
   m->add_option("--delimiter", o->delimiter, "the CSVs' field separator: one character, or tab (default \",\")");
   m->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
-  m->add_option("--format,-f", o->format, "text (default), json or csv (aggregate's columns, attribute first)");
+  m->add_option("--format,-f", o->format, "text (default), json or csv (aggregate's columns, attribute first)")
+      ->check(CLI::IsMember({"text", "json", "csv"}));
   m->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
 
   auto* plan = m->add_subcommand("plan", "epsilon per report of every protocol for the attributes' domains");
@@ -342,7 +355,8 @@ Subcommand add_multi(CLI::App& app) {
   sim->add_option("--seed", o->seed, "deterministic simulation (NOT private): noise from the seed");
   sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");
   sim->add_option("--format,-f", o->format,
-                  "text (default), json (estimates, MSE, client/server seconds) or csv (the estimates)");
+                  "text (default), json (estimates, MSE, client/server seconds) or csv (the estimates)")
+      ->check(CLI::IsMember({"text", "json", "csv"}));
   sim->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
 
   auto* ingest = m->add_subcommand("ingest", "count device reports: a report file (tinyldp wrap) or framed reports");

@@ -135,7 +135,8 @@ class MultiAttributeCounts {
   // reporters; when the n_j reports that carry j are a sample of the N records — SMP — plus the
   // sample's f(1 − f)/n_j · (1 − n_j/N)), count = estimate × n_j and the normal interval at
   // `confidence` (0 < confidence < 1, else std::invalid_argument). No post-processing:
-  // estimate = unbiased_estimate. (estimate() gives the unbiased estimates with the standard
+  // estimate = unbiased_estimate. No report carrying j (n_j = 0): count 0 and every other field
+  // NaN, never a confident 0. (estimate() gives the unbiased estimates with the standard
   // deviation of a value nobody holds, for planning.)
   std::vector<ItemEstimate> estimate_items(std::uint32_t j, double confidence) const;
 
