@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// What tinyldp's sides of scripts/compare-peers share (peer_workload, peer_rounds): the clock
+// What tinyldp's sides of experiments/compare-peers share (peer_workload, peer_rounds): the clock
 // and the exit on bad input, with the program's name and the reason.
 #ifndef TINYLDP_BENCH_PEER_COMMON_HPP
 #define TINYLDP_BENCH_PEER_COMMON_HPP

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tinyldp's side of the longitudinal peer comparison (scripts/compare-peers --longitudinal,
+// tinyldp's side of the longitudinal peer comparison (experiments/compare-peers --longitudinal,
 // docs/peers.md "Reports over time"): a fleet of devices, each with its own memo key, reports
 // every round of a value schedule through one memoized mechanism; the collector estimates each
 // round. Not a test: the same workload the Python peers run, so the two can be compared.
@@ -264,7 +264,7 @@ nlohmann::json attack(const Fleet& fleet, bool keep_state) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app("tinyldp's side of scripts/compare-peers --longitudinal");
+  CLI::App app("tinyldp's side of experiments/compare-peers --longitudinal");
   app.add_option("--mechanism", o.mechanism)->required();
   app.add_option("--epsilon", o.epsilon, "ε∞");
   app.add_option("--epsilon-one", o.epsilon_one, "ε₁");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tinyldp's side of the peer comparison (scripts/compare-peers, docs/peers.md): privatizes a
+// tinyldp's side of the peer comparison (experiments/compare-peers, docs/peers.md): privatizes a
 // column of category indices into complete wire reports, ingests them and estimates the
 // frequencies, timing the client and the server separately. Not a test and not a benchmark of
 // one function: the same end-to-end workload a Python peer runs, so the two can be compared.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""scripts/joint-lower-bound: its Hellinger, total-variation and Assouad/Le Cam arithmetic against
+"""experiments/joint-lower-bound: its Hellinger, total-variation and Assouad/Le Cam arithmetic against
 closed forms and enumeration, and the bound against tinyldp's own estimators on reports drawn from
 the bound's own hypotheses (privatized by `tinyldp joint simulate`, estimated by estimate_joint)."""
 import importlib.machinery
@@ -13,7 +13,7 @@ import pytest
 
 import tinyldp
 
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "joint-lower-bound")
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "experiments", "joint-lower-bound")
 
 
 @pytest.fixture(scope="module")

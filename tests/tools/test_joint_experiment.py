@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Smoke test of scripts/joint-experiment --quick: on small synthetic files shaped like NLTCS
+"""Smoke test of experiments/joint-experiment --quick: on small synthetic files shaped like NLTCS
 (16 binary columns, no header) and Adult (its header and values, some rows with a missing value)
 it writes the CSV, the Markdown report and the three plots; every run has every estimator and
 both baselines with an AVD in [0, 1] and the record's ε₁ and ε∞; a second run reuses the cached
@@ -83,7 +83,7 @@ check(len(adult_rows) == 1 and 2500 < min(adult_rows) < 3500 and sample.get("adu
 eps16 = [float(r["epsilon_infinity"]) for r in rows if r["dataset"] == "nltcs" and r["f"] == "0.9"]
 check(eps16 and abs(eps16[0] - 6.4215) < 0.01, f"NLTCS at f = 0.9: epsilon infinity 6.42, got {eps16[:1]}")
 md = open(md_path).read() if os.path.exists(md_path) else ""
-for text in ["## nltcs: AVD", "## adult: time", "| 3 | 0.9 |", "scripts/joint-experiment --quick", "marginals"]:
+for text in ["## nltcs: AVD", "## adult: time", "| 3 | 0.9 |", "experiments/joint-experiment --quick", "marginals"]:
     check(text in md, f"the report has '{text}'")
 
 # A second run computes nothing: the CSV's rows are reused as they are.

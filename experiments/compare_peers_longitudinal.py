@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""scripts/compare-peers --longitudinal: tinyldp's memoized protocols beside the Python peers'
+"""experiments/compare-peers --longitudinal: tinyldp's memoized protocols beside the Python peers'
 longitudinal ones (issue 15, item 5), on the same value schedule.
 
 The schedule is LOLOHA's Adult experiment: the column, label-encoded (its distinct values in
