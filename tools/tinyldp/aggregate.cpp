@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "cli_common.hpp"
+#include "counts_files.hpp"
 #include "output.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/bayesian_update.hpp"
@@ -84,43 +85,15 @@ std::string bloom_labels_refusal(const std::string& path) {
 // refused when merged.
 Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& labels) {
   Merged out;
-  std::string first;  // the file that fixed the mechanism
-  std::vector<std::pair<collector::Source, std::string>> counted;  // the files counted, named
-  auto add = [&](EpochSeries a, const std::string& from) {
+  CountsMerge<EpochSeries> all;
+  // A file that records no label mapping is taken to have --labels' (warned); another is refused.
+  auto add = [&](EpochSeries a, const std::string& from, const std::string& counted_as) {
     if (labels && !a.labels() && !a.mechanism().numeric() && !a.mechanism().bloom()) {
       std::cerr << "tinyldp: warning: " << from << " records no label mapping (written without --labels, or "
                    "before tinyldp recorded them): taking " << *o.labels << " as its mapping, unchecked\n";
       a.assume_labels(*labels);
     }
-    if (!out.total) {
-      out.total = std::move(a);
-      first = from;
-    } else if (const auto merged = out.total->merge(a); !merged) {
-      using Error = collector::MergeResult::Error;
-      if (merged.error == Error::other_parameters)
-        throw BadInput(from + " holds reports of another mechanism or other parameters (" +
-                       describe(a.mechanism()) + ") than " + first + " (" +
-                       describe(out.total->mechanism()) + ")");
-      if (merged.error == Error::same_source) {
-        std::string which = "a report file already counted";  // the first counting it overlaps
-        for (const auto& [theirs, name] : counted)
-          if (std::any_of(a.sources().list().begin(), a.sources().list().end(),
-                          [&](const collector::Source& mine) { return mine.overlaps(theirs); })) {
-            which = name;
-            break;
-          }
-        throw BadInput(from + " counts the same reports as " + which +
-                       " (the same records' digest): given twice, every report in it would count twice");
-      }
-      if (merged.error == Error::other_labels)
-        throw BadInput(from + " numbers its items by another label mapping (" + collector::describe(a.labels()) +
-                       ") than " + first + " (" + collector::describe(out.total->labels()) +
-                       "): the same index would add up different labels. " +
-                       (a.labels() && out.total->labels()
-                            ? "Simulate every shard with --labels-from one labels file"
-                            : "If the unrecorded one is the same mapping, say so with --labels FILE"));
-      throw BadInput("cannot add " + from + " to " + first + ": " + merged.reason());
-    }
+    all.add(std::move(a), from, counted_as);
   };
   std::uint64_t read = 0, bytes = 0;
   Progress progress("aggregating", "reports", total_size(o.inputs));
@@ -145,12 +118,8 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
     if (!reader.has_trailer())
       std::cerr << "tinyldp: warning: " << path << " has no trailer (written before report files had trailers): a file cut short "
                    "at a record boundary cannot be told from a whole one\n";
-    if (reader.digest().records > 0) {
-      const collector::Source source{reader.digest().sum, o.epoch};
-      a.add_source(source);
-      counted.emplace_back(source, path);
-    }
-    add(std::move(a), path);
+    if (reader.digest().records > 0) a.add_source({reader.digest().sum, o.epoch});
+    add(std::move(a), path, path);
   }
   for (const auto& path : o.merge_states) {
     std::ifstream in(path, std::ios::binary);
@@ -161,11 +130,10 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
     auto a = EpochSeries::deserialize(bytes, error);
     if (!a) throw BadInput(path + ": " + error);
     refuse_record(a->mechanism(), "aggregate (" + path + ")");
-    for (const collector::Source& source : a->sources().list())
-      counted.emplace_back(source, "a file that " + path + " counted");
-    add(std::move(*a), path);
+    add(std::move(*a), path, "a file that " + path + " counted");
   }
-  if (!out.total) throw BadInput("nothing to aggregate: give report files or --merge-state");
+  if (all.empty()) throw BadInput("nothing to aggregate: give report files or --merge-state");
+  out.total = std::move(all.total());
   if (labels && out.total->mechanism().numeric())
     throw BadInput("--labels is for categorical mechanisms; " + describe(out.total->mechanism()) + " reports numbers");
   if (labels && out.total->mechanism().bloom()) throw BadInput(bloom_labels_refusal(*o.labels));

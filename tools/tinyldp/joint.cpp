@@ -12,9 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -23,7 +21,7 @@
 #include <sstream>
 
 #include "cli_common.hpp"
-#include "record_reports.hpp"
+#include "counts_files.hpp"
 #include "record_table.hpp"
 #include "epsilon_text.hpp"
 #include "fleet_keys.hpp"
@@ -112,9 +110,8 @@ int run_simulate(const JointOptions& o) {
   RecordCounts counts(std::move(*schema));
   const auto& m = counts.schema().mechanism();
   const FleetKeys keys(o.fleet_key, o.seed);
-  std::vector<std::uint8_t> report(m.report_bytes()), frame(m.description().report_bytes(0));
-  std::ofstream framed;
-  if (!o.framed.empty()) framed.open(o.framed, std::ios::binary);
+  std::vector<std::uint8_t> report(m.report_bytes());
+  FramedReportWriter framed(o.framed, m.description());
   auto privatize = [&](auto& source) {
     RandomBits<std::remove_reference_t<decltype(source)>> rng(source);
     for (std::size_t r : rows) {
@@ -122,60 +119,30 @@ int run_simulate(const JointOptions& o) {
                                    report.data(), report.size());
       if (s != Status::ok) throw BadInput(std::string("row ") + std::to_string(r + 1) + ": " + to_string(s));
       counts.add(report);
-      if (framed) {  // the device's report as it leaves: the wire header around the payload
-        std::size_t written = 0;
-        if (wire::encode(m.description(), {}, report.data(), frame.data(), frame.size(), written) != Status::ok)
-          throw BadInput("cannot frame the report of row " + std::to_string(r + 1));
-        framed.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(written));
-      }
+      if (!framed.write(report.data()))
+        throw BadInput("cannot frame the report of row " + std::to_string(r + 1));
     }
   };
   with_simulation_source(o.seed, privatize);
   if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
-  if (!o.framed.empty() && !framed) throw BadInput("cannot write " + o.framed + ": " + std::strerror(errno));
+  if (!o.framed.empty() && !framed.ok()) throw BadInput("cannot write " + o.framed + ": " + std::strerror(errno));
   std::cout << "wrote " << counts.reports() << " record reports (" << counts.patterns().size()
             << " distinct) of " << t.rows.size() << " rows to " << o.output << "\n";
   print_budget(m);
   return 0;
 }
 
-// The schema of --schema, or else of the report file's header (attributes named 0, 1, …).
-RecordSchema ingest_schema(const JointOptions& o) {
-  std::string error;
-  if (!o.schema.empty()) {
-    const auto like = RecordCounts::load(o.schema, error);
-    if (!like) throw BadInput(error);
-    return like->schema();
-  }
-  const auto m = schema_mechanism(o.framed, "joint ingest", "a record-counts file of the same record");
-  const collector::MechanismConfig& c = m.config();
-  if (c.id != wire::MechanismId::record_rr)
-    throw BadInput(o.framed + " holds reports of " + describe(m) + ", not of record (wire id 22)");
-  auto s = RecordSchema::make(numbered_attributes(c.attribute_sizes), c.prr_f, c.irr_p, c.irr_q, error);
-  if (!s) throw BadInput(o.framed + ": " + error);
-  return std::move(*s);
-}
-
 // Device reports of a record (wire id 22) — a report file or framed reports — into record counts.
 int run_ingest(const JointOptions& o) {
-  RecordCounts counts(ingest_schema(o));
-  const auto& s = counts.schema();
-  std::string sizes;
-  for (const auto& a : s.attributes()) sizes += (sizes.empty() ? "" : ",") + std::to_string(a.size);
-  read_record_reports(o.framed, s.mechanism().description(), "record, f " + std::to_string(s.f().num) + "/2^" + std::to_string(s.f().bits) + ", domains " + sizes,
-                      [&](std::span<const std::uint8_t> payload) {
-                        return counts.add(payload) ? collector::ParseError::none : collector::ParseError::nonzero_padding;
-                      });
-  if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
+  const auto counts = ingest_counts<RecordCounts>(o.framed, o.schema, o.output);
   std::cout << "counted " << counts.reports() << " record reports (" << counts.patterns().size()
             << " distinct) into " << o.output << "\n";
-  print_budget(s.mechanism());
+  print_budget(counts.schema().mechanism());
   return 0;
 }
 
 int run_merge(const JointOptions& o) {
-  const auto all =
-      merge_counts_files<RecordCounts>(o.merge_inputs, o.output, "record schema (attributes, labels or f, p, q)");
+  const auto all = merge_counts_files<RecordCounts>(o.merge_inputs, o.output);
   std::cout << "merged " << all.reports() << " record reports (" << all.patterns().size() << " distinct) into "
             << o.output << "\n";
   return 0;

@@ -12,10 +12,8 @@
 // See docs/multi-attribute.md.
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <sstream>
 
@@ -23,7 +21,7 @@
 #include "epsilon_text.hpp"
 #include "fleet_keys.hpp"
 #include "output.hpp"
-#include "record_reports.hpp"
+#include "counts_files.hpp"
 #include "record_table.hpp"
 #include "tinyldp/collector/multi_attribute_counts.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -230,15 +228,10 @@ int run_simulate(const MultiOptions& o) {
   const auto t2 = std::chrono::steady_clock::now();
   if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
   if (!o.framed.empty()) {
-    std::ofstream out(o.framed, std::ios::binary);
-    std::vector<std::uint8_t> frame(s.description().report_bytes(0));
-    for (std::size_t r = 0; r < e.values.size(); ++r) {
-      std::size_t written = 0;
-      if (wire::encode(s.description(), {}, payloads.data() + r * width, frame.data(), frame.size(), written) != Status::ok)
-        throw BadInput("cannot frame report " + std::to_string(r + 1));
-      out.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(written));
-    }
-    if (!out) throw BadInput("cannot write " + o.framed + ": " + std::strerror(errno));
+    FramedReportWriter out(o.framed, s.description());
+    for (std::size_t r = 0; r < e.values.size(); ++r)
+      if (!out.write(payloads.data() + r * width)) throw BadInput("cannot frame report " + std::to_string(r + 1));
+    if (!out.ok()) throw BadInput("cannot write " + o.framed + ": " + std::strerror(errno));
   }
   Json timing;
   timing["client"] = std::chrono::duration<double>(t1 - t0).count();
@@ -250,45 +243,14 @@ int run_simulate(const MultiOptions& o) {
   return 0;
 }
 
-std::string sizes_text(const std::vector<collector::RecordAttribute>& attributes) {
-  std::string out;
-  for (const auto& a : attributes) out += (out.empty() ? "" : ",") + std::to_string(a.size);
-  return out;
-}
-
-// The schema of --schema, or else of the report file's header (attributes named 0, 1, …).
-MultiAttributeSchema ingest_schema(const MultiOptions& o) {
-  std::string error;
-  if (!o.schema.empty()) {
-    const auto like = MultiAttributeCounts::load(o.schema, error);
-    if (!like) throw BadInput(error);
-    return like->schema();
-  }
-  const auto m = schema_mechanism(o.input, "multi ingest", "a counts file of the same protocol and attributes");
-  if (collector::multi_attribute_name(m.config().id) == nullptr)
-    throw BadInput(o.input + " holds reports of " + describe(m) + ", not of a multi-attribute protocol (" +
-                   collector::multi_attribute_names() + ")");
-  auto s = MultiAttributeSchema::make(m.config().id, m.config().epsilon, numbered_attributes(m.config().attribute_sizes),
-                                      error);
-  if (!s) throw BadInput(o.input + ": " + error);
-  return std::move(*s);
-}
-
 int run_ingest(const MultiOptions& o) {
-  MultiAttributeCounts counts(ingest_schema(o));
-  const auto& s = counts.schema();
-  read_record_reports(o.input, s.description(),
-                      std::string(s.name()) + ", epsilon " + eps_text(s.requested_epsilon()) + ", domains " +
-                          sizes_text(s.attributes()),
-                      [&](std::span<const std::uint8_t> payload) { return counts.add_payload(payload); });
-  if (!counts.save(o.output)) throw BadInput("cannot write " + o.output + ": " + std::strerror(errno));
-  std::cout << "counted " << counts.reports() << " " << s.name() << " reports into " << o.output << "\n";
+  const auto counts = ingest_counts<MultiAttributeCounts>(o.input, o.schema, o.output);
+  std::cout << "counted " << counts.reports() << " " << counts.schema().name() << " reports into " << o.output << "\n";
   return 0;
 }
 
 int run_merge(const MultiOptions& o) {
-  const auto all = merge_counts_files<MultiAttributeCounts>(o.inputs, o.output,
-                                                            "schema (protocol, epsilon, attributes or labels)");
+  const auto all = merge_counts_files<MultiAttributeCounts>(o.inputs, o.output);
   std::cout << "merged " << all.reports() << " reports into " << o.output << "\n";
   return 0;
 }

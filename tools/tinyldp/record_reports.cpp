@@ -29,20 +29,6 @@ std::optional<collector::Mechanism> record_file_mechanism(const std::string& pat
   return reader.mechanism();
 }
 
-collector::Mechanism schema_mechanism(const std::string& path, const std::string& command, const std::string& schema) {
-  auto m = record_file_mechanism(path);
-  if (!m)
-    throw BadInput(command + ": " + path + " holds framed reports, which do not say their attributes: give --schema (" +
-                   schema + ")");
-  return std::move(*m);
-}
-
-std::vector<collector::RecordAttribute> numbered_attributes(const std::vector<std::uint32_t>& sizes) {
-  std::vector<collector::RecordAttribute> out;
-  for (std::uint32_t k : sizes) out.push_back({std::to_string(out.size()), k, {}});
-  return out;
-}
-
 std::uint64_t read_record_reports(const std::string& path, const wire::Description& expected,
                                   const std::string& expected_text,
                                   const std::function<collector::ParseError(std::span<const std::uint8_t>)>& count) {
@@ -79,6 +65,19 @@ std::uint64_t read_record_reports(const std::string& path, const wire::Descripti
   }
   if (!reader.ok()) throw BadInput(path + ": " + reader.error());
   return index;
+}
+
+FramedReportWriter::FramedReportWriter(const std::string& path, const wire::Description& description)
+    : description_(description), frame_(description.report_bytes(0)) {
+  if (!path.empty()) out_.open(path, std::ios::binary);
+}
+
+bool FramedReportWriter::write(const std::uint8_t* payload) {
+  if (!out_.is_open() || !out_) return true;  // no --framed, or a file already failed (ok() says so)
+  std::size_t written = 0;
+  if (wire::encode(description_, {}, payload, frame_.data(), frame_.size(), written) != Status::ok) return false;
+  out_.write(reinterpret_cast<const char*>(frame_.data()), static_cast<std::streamsize>(written));
+  return true;
 }
 
 }  // namespace tinyldp::tools
