@@ -17,16 +17,17 @@ Sides, each over every device of the column:
 Both peers' estimators clip negatives and renormalize, hence tinyldp's `clip`.
 """
 import importlib
-import importlib.util
 import json
 import math
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import dyadic_values, import_file, mean, mse, plan, variance  # noqa: E402
 
 # The memoized protocols, in report order; the peers' function names per protocol.
 PROTOCOLS = ["l-osue", "l-sue", "rappor", "l-grr", "loloha", "biloloha"]
@@ -66,34 +67,22 @@ def schedule(values, rounds):
 
 
 # ---------------------------------------------------------------------------------------------
-# The peers' channels, from the papers' formulas (written here from the math): what their
-# clients sample with, for the attack's thresholds and the realized ε₁.
+# The peers' channels: what their clients sample with, for the attack's thresholds and the
+# realized ε₁. Their UE chains and LOLOHA's g are tinyldp's own (the same equations; tinyldp's
+# `plan` gives them, exact as the device keeps them); their GRR chains choose the second stage by
+# a formula of their own (grr_chain), which tinyldp does not use.
 
-def ue_first_stage(protocol, eps_inf):
-    if protocol == "l-osue":  # OUE
-        return 0.5, 1 / (math.exp(eps_inf) + 1)
-    p1 = math.exp(eps_inf / 2) / (math.exp(eps_inf / 2) + 1)  # SUE
-    return p1, 1 - p1
-
-
-def ue_composed(p1, q1, p2):
-    """P(report bit 1 | value bit 1), P(report bit 1 | value bit 0) of a UE chain whose second
-    stage is symmetric (keeps a bit with p2)."""
-    return p1 * p2 + (1 - p1) * (1 - p2), q1 * p2 + (1 - q1) * (1 - p2)
+def tinyldp_probabilities(cli, protocol, k, eps_inf, eps_one):
+    """tinyldp's chain at (ε∞, ε₁) over k values: plan's probabilities ({'p1': …, 'g': …})."""
+    return dyadic_values(plan(cli, protocol, "-e", repr(eps_inf), "--epsilon-one", repr(eps_one),
+                              "-d", str(k))["probabilities"])
 
 
-def ue_second_stage(p1, q1, eps_one):
-    """The symmetric second stage that makes the chain's report ε₁ (bisection; the peers'
-    closed forms solve the same equation: a UE bit is a binary channel, so it is exact)."""
-    lo, hi = 0.5, 1.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        ps, qs = ue_composed(p1, q1, mid)
-        if math.log(ps * (1 - qs) / (qs * (1 - ps))) < eps_one:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+def ue_chain(cli, protocol, k, eps_inf, eps_one):
+    """The UE chain (OUE for l-osue, SUE otherwise, then a symmetric second stage that makes the
+    report's ε₁): its memo stage p1, q1 and P(report bit 1 | value bit 1), P(… | value bit 0)."""
+    c = tinyldp_probabilities(cli, "l-osue" if protocol == "l-osue" else "l-sue", k, eps_inf, eps_one)
+    return c["p1"], c["q1"], c["p1"] * c["p2"] + (1 - c["p1"]) * c["q2"], c["q1"] * c["p2"] + (1 - c["q1"]) * c["q2"]
 
 
 def grr_chain(g, eps_inf, eps_one):
@@ -111,21 +100,18 @@ def grr_chain(g, eps_inf, eps_one):
     return p1, q1, p2, q2, math.log(same / other)
 
 
-def optimal_g(eps_inf, eps_one):
-    """LOLOHA's closed-form g (the paper's; tinyldp's loloha.hpp evaluates it in integers)."""
-    a, b = math.exp(eps_inf), math.exp(eps_one)
-    root = math.sqrt(a ** 4 - 14 * a ** 2 - 12 * a ** 2 * b ** 2 + 12 * a * b + 12 * a ** 3 * b + 1)
-    return int(max(round((root - a ** 2 + 6 * a - 6 * b + 1) / (6 * (a - b))), 2))
+def optimal_g(cli, k, eps_inf, eps_one):
+    """LOLOHA's g: the paper's closed form, which tinyldp's loloha.hpp evaluates (in integers)."""
+    return int(tinyldp_probabilities(cli, "loloha", k, eps_inf, eps_one)["g"])
 
 
-def peer_channel(protocol, k, eps_inf, eps_one):
+def peer_channel(cli, protocol, k, eps_inf, eps_one):
     """(range of a report, realized ε₁, P(support | the value), P(support | another value))."""
     kind = KIND[protocol]
     if kind == "ue":
-        p1, q1 = ue_first_stage("l-osue" if protocol == "l-osue" else "l-sue", eps_inf)
-        ps, qs = ue_composed(p1, q1, ue_second_stage(p1, q1, eps_one))
+        _, _, ps, qs = ue_chain(cli, protocol, k, eps_inf, eps_one)
         return k, eps_one, ps, qs
-    g = k if kind == "grr" else (optimal_g(eps_inf, eps_one) if protocol == "loloha" else 2)
+    g = k if kind == "grr" else (optimal_g(cli, k, eps_inf, eps_one) if protocol == "loloha" else 2)
     p1, q1, p2, q2, realized = grr_chain(g, eps_inf, eps_one)
     same = p1 * p2 + (g - 1) * q1 * q2
     if kind == "grr":
@@ -136,11 +122,6 @@ def peer_channel(protocol, k, eps_inf, eps_one):
 # ---------------------------------------------------------------------------------------------
 # The peers
 
-def import_file(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class MultiFreqLdpy:
@@ -231,8 +212,6 @@ def as_report_array(reports, kind):
     return reports
 
 
-def mse(estimate, truth):
-    return sum((float(e) - t) ** 2 for e, t in zip(estimate, truth)) / len(truth)
 
 
 def run_peer(peer, protocol, k, eps_inf, eps_one, sched, truth, rounds):
@@ -293,12 +272,12 @@ def support(kind, report, k, g):
     return out
 
 
-def peer_attack(peer, protocol, k, eps_inf, eps_one, values, boots):
+def peer_attack(cli, peer, protocol, k, eps_inf, eps_one, values, boots):
     """A reboot before every report: one call per report. Per device, the per-item majority
     (support rate above the midpoint of the two support probabilities) and the argmax."""
     import numpy as np
     client, _ = peer.functions(protocol, k, eps_inf, eps_one)
-    g, _, p_same, p_other = peer_channel(protocol, k, eps_inf, eps_one)
+    g, _, p_same, p_other = peer_channel(cli, protocol, k, eps_inf, eps_one)
     kind = KIND[protocol]
     seed_peers(3)
     right, named, same, other = 0.0, 0, 0.0, 0.0
@@ -334,26 +313,18 @@ def tinyldp_knows(cli, protocol):
     return subprocess.run([cli, "plan", *args, "-d", "8"], capture_output=True).returncode == 0
 
 
-def dyadic_values(probabilities):
-    """{'p1': float, …} from plan's "memo: p1 = a/2^b, q1 = …; report: p2 = …" (exact)."""
-    return {name: int(num) / 2 ** int(bits) if bits else float(num)
-            for name, num, bits in re.findall(r"(\w+) = (\d+)(?:/2\^(\d+))?", probabilities)}
 
 
 def rappor_parameters(cli, k, eps_inf, eps_one):
     """RAPPOR's f, p, q of tinyldp's own L-SUE chain at (ε∞, ε₁): f = 2·q1, p = q2, q = p2."""
-    out = subprocess.run([cli, "plan", "-m", "l-sue", "-e", repr(eps_inf), "--epsilon-one", repr(eps_one),
-                          "-d", str(k), "--json"], check=True, capture_output=True, text=True).stdout
-    d = dyadic_values(json.loads(out)["probabilities"])
+    d = tinyldp_probabilities(cli, "l-sue", k, eps_inf, eps_one)
     return 2 * d["q1"], d["q2"], d["p2"]
 
 
 def tinyldp_range(cli, protocol, k, eps_inf, eps_one):
     """g of tinyldp's LOLOHA at (ε∞, ε₁), from plan's probabilities (None if not shown)."""
-    out = subprocess.run([cli, "plan", "-m", protocol, "-e", repr(eps_inf), "--epsilon-one", repr(eps_one),
-                          "-d", str(k), "--json"], capture_output=True, text=True).stdout
-    m = re.search(r"\bg = (\d+)", out)
-    return int(m.group(1)) if m else None
+    g = tinyldp_probabilities(cli, protocol, k, eps_inf, eps_one).get("g")
+    return int(g) if g is not None else None
 
 
 def run_tinyldp(args, protocol, k, eps_inf, eps_one, schedule_path, n, runs, attack_devices):
@@ -372,13 +343,8 @@ def run_tinyldp(args, protocol, k, eps_inf, eps_one, schedule_path, n, runs, att
 # ---------------------------------------------------------------------------------------------
 # The test of equal MSE
 
-def mean(xs):
-    return sum(xs) / len(xs)
 
 
-def variance(xs):
-    m = mean(xs)
-    return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
 
 
 def equal_mse_test(tiny_runs, peer_mses, peer_stateful):
@@ -457,7 +423,7 @@ def theory_raw_mse(truth, n, p_same, p_other):
 
 
 def run_cell(args, peers, column, k, n, sched, truth, path, protocol, eps_inf, eps_one):
-    g, realized, p_same, p_other = peer_channel(protocol, k, eps_inf, eps_one)
+    g, realized, p_same, p_other = peer_channel(args.cli, protocol, k, eps_inf, eps_one)
     attack_devices = args.attack_devices if column == args.attack_column else 0
     cell = {"column": column, "k": k, "n": n, "protocol": protocol, "eps_inf": eps_inf, "eps_one": eps_one,
             "peer_eps_one": realized, "peer_g": g if KIND[protocol] == "lh" else None, "peers": {},
@@ -481,7 +447,7 @@ def run_cell(args, peers, column, k, n, sched, truth, path, protocol, eps_inf, e
         else:
             entry["budget"] = args.rounds * realized  # no memo kept: every report a fresh ε₁ sample
         if attack_devices:
-            entry["attack"] = peer_attack(peer, protocol, k, eps_inf, eps_one,
+            entry["attack"] = peer_attack(args.cli, peer, protocol, k, eps_inf, eps_one,
                                           sched[0][:attack_devices].tolist(), args.attack_boots)
         cell["peers"][peer.name] = entry
     return cell
@@ -522,11 +488,13 @@ def print_cell(c):
 # ---------------------------------------------------------------------------------------------
 # The report (docs/peers.md, section "Reports over time")
 
+
+
 def fmt(x, digits=3):
     return f"{x:.{digits}g}"
 
 
-def markdown(results, heading):
+def markdown(results, heading, cli):
     m = results["machine"]
     cells = results["cells"]
     peers = list(dict.fromkeys(name for c in cells for name in c["peers"]))
@@ -589,7 +557,7 @@ def markdown(results, heading):
     for column, k, n, _ in columns:
         for e in results["epsilons"]:
             one = results["alpha"] * e
-            g = optimal_g(e, one)
+            g = optimal_g(cli, k, e, one)
             lines.append(f"| {column} | {k} | {e:g} | {one:g} | {grr_chain(k, e, one)[4]:.4g} | {g} | "
                          f"{grr_chain(g, e, one)[4]:.4g} |")
     lines += [
@@ -682,7 +650,7 @@ def markdown(results, heading):
             t = c["tiny"]
             bound = "—"
             if KIND[c["protocol"]] == "ue":
-                p1, q1 = ue_first_stage("l-osue" if c["protocol"] == "l-osue" else "l-sue", c["eps_inf"])
+                p1, q1, _, _ = ue_chain(cli, c["protocol"], c["k"], c["eps_inf"], c["eps_one"])
                 bound = f"{(p1 + (c['k'] - 1) * (1 - q1)) / c['k']:.3f}"
 
             def pair(a):

@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import clip_normalize, mse  # noqa: E402
+
 HEADING = "## Many attributes"
 ADULT_COLUMNS = ["workclass", "education", "marital-status", "occupation", "relationship", "race", "sex"]
 PROTOCOLS = {  # tinyldp name: (peer module, client, aggregator, UE variant)
@@ -64,15 +67,11 @@ def truth_of(rows, ks):
     return t
 
 
-def clip_normalize(freq):
-    c = [max(0.0, x) for x in freq]
-    s = sum(c)
-    return [x / s for x in c] if s > 0 else [1.0 / len(c)] * len(c)
 
 
-def mse(estimates, truth):
-    se = [(e - t) ** 2 for est, tru in zip(estimates, truth) for e, t in zip(clip_normalize(est), tru)]
-    return sum(se) / len(se)
+def mse_of_marginals(estimates, truth):
+    """The MSE over every value of every attribute, each estimate clipped and renormalized."""
+    return mse([e for est in estimates for e in clip_normalize(est)], [t for tru in truth for t in tru])
 
 
 def run_tinyldp(cli, csv_path, protocol, eps, seed, ks, truth, no_header):
@@ -83,7 +82,7 @@ def run_tinyldp(cli, csv_path, protocol, eps, seed, ks, truth, no_header):
     j = json.loads(out)
     est = [[i["estimate"] for i in a["items"]] for a in j["attributes"]]
     assert [len(e) for e in est] == ks, "tinyldp's labels differ from the script's"
-    return {"mse": mse(est, truth), "client": j["seconds"]["client"], "server": j["seconds"]["server"],
+    return {"mse": mse_of_marginals(est, truth), "client": j["seconds"]["client"], "server": j["seconds"]["server"],
             "epsilon_per_report": j["epsilon_per_report"], "epsilon_one_attribute": j.get("epsilon_one_attribute")}
 
 
@@ -108,7 +107,7 @@ def run_peer(mods, protocol, eps, seed, rows, ks, truth):
     t2 = time.perf_counter()
     est = [list(map(float, e)) for e in est]
     # Their estimates are already clipped and renormalized: clip_normalize leaves them as they are.
-    return {"mse": mse(est, truth), "client": t1 - t0, "server": t2 - t1}
+    return {"mse": mse_of_marginals(est, truth), "client": t1 - t0, "server": t2 - t1}
 
 
 def peer_files(path):
@@ -184,19 +183,3 @@ def markdown(results, command, machine_line):
             row += f" - | - | {r['tinyldp'][0]['epsilon_per_report']:.3f} | - | - |"
         lines.append(row)
     return lines
-
-
-def write_section(path, lines):
-    """Replaces HEADING's section (up to the next '## ' heading) or appends it."""
-    old = open(path).read() if os.path.exists(path) else ""
-    text = "\n".join(lines) + "\n"
-    at = old.find(HEADING)
-    if at < 0:
-        new = old.rstrip("\n") + "\n\n" + text
-    else:
-        nxt = old.find("\n## ", at + len(HEADING))
-        new = old[:at] + text + (old[nxt + 1:] if nxt >= 0 else "")
-        if nxt >= 0:
-            new = old[:at] + text + "\n" + old[nxt + 1:]
-    with open(path, "w") as f:
-        f.write(new)
