@@ -15,7 +15,6 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -31,10 +30,22 @@ namespace tinyldp::tools {
 template <class Counts>
 struct CountsKind;
 
+// What the refusals of a counts file's ingest and merge name: the command, the --schema file it
+// needs, and what two files must share to merge.
+struct CountsFileTexts {
+  const char* ingest_command;
+  const char* schema_file;
+  const char* configuration;
+};
+
 // A file of counts names itself by its bytes: counts files keep no record of the reports they
-// hold, so two files with the same counts (not empty) are taken to be one file given twice.
+// hold, so two files with the same counts (not empty) are taken to be one file given twice, and
+// refused before they merge.
+template <class CountsSchema>
 struct CountsFileKind {
+  using Schema = CountsSchema;
   using Fingerprint = std::vector<std::uint8_t>;
+  static constexpr bool refuses_copies = true;
   template <class Counts>
   static std::vector<Fingerprint> fingerprints(const Counts& c) {
     if (c.reports() == 0) return {};  // empty counts may repeat: they add nothing
@@ -45,40 +56,36 @@ struct CountsFileKind {
     return from + " holds the same counts as " + earlier +
            (from == earlier ? " (the same file given twice)" : " (a copy)") + ": merged, its reports would count twice";
   }
+  template <class Counts>
+  static bool merge(Counts& total, const Counts& c) {
+    return total.merge(c);
+  }
 };
+
+// Each kind of counts file: its schema, the schema a report file's mechanism makes (attributes
+// numbered; BadInput naming `path` for another kind of reports), the reports a schema expects (their
+// wire description, and how a refusal names them), and how one payload is counted.
 
 // joint: record counts (wire id 22, collector/record_counts.hpp).
 template <>
-struct CountsKind<collector::RecordCounts> : CountsFileKind {
-  using Schema = collector::RecordSchema;
-  static constexpr const char* ingest_command = "joint ingest";
-  static constexpr const char* schema_file = "a record-counts file of the same record";
-  static constexpr const char* configuration = "record schema (attributes, labels or f, p, q)";
+struct CountsKind<collector::RecordCounts> : CountsFileKind<collector::RecordSchema> {
+  static constexpr CountsFileTexts texts{"joint ingest", "a record-counts file of the same record",
+                                         "record schema (attributes, labels or f, p, q)"};
   static Schema schema_of(const collector::Mechanism& m, const std::string& path);
-  static std::string describe(const Schema& s);
-  static wire::Description description(const Schema& s) { return s.mechanism().description(); }
+  static std::pair<wire::Description, std::string> expected(const Schema& s);
   static collector::ParseError add(collector::RecordCounts& c, std::span<const std::uint8_t> payload) {
     return c.add(payload) ? collector::ParseError::none : collector::ParseError::nonzero_padding;
   }
-  static bool merge(collector::RecordCounts& total, const collector::RecordCounts& c) { return total.merge(c); }
 };
 
 // multi: SPL, SMP and RS+FD counts (collector/multi_attribute_counts.hpp).
 template <>
-struct CountsKind<collector::MultiAttributeCounts> : CountsFileKind {
-  using Schema = collector::MultiAttributeSchema;
-  static constexpr const char* ingest_command = "multi ingest";
-  static constexpr const char* schema_file = "a counts file of the same protocol and attributes";
-  static constexpr const char* configuration = "schema (protocol, epsilon, attributes or labels)";
+struct CountsKind<collector::MultiAttributeCounts> : CountsFileKind<collector::MultiAttributeSchema> {
+  static auto add(collector::MultiAttributeCounts& c, std::span<const std::uint8_t> p) { return c.add_payload(p); }
   static Schema schema_of(const collector::Mechanism& m, const std::string& path);
-  static std::string describe(const Schema& s);
-  static wire::Description description(const Schema& s) { return s.description(); }
-  static collector::ParseError add(collector::MultiAttributeCounts& c, std::span<const std::uint8_t> payload) {
-    return c.add_payload(payload);
-  }
-  static bool merge(collector::MultiAttributeCounts& total, const collector::MultiAttributeCounts& c) {
-    return total.merge(c);
-  }
+  static std::pair<wire::Description, std::string> expected(const Schema& s);
+  static constexpr CountsFileTexts texts{"multi ingest", "a counts file of the same protocol and attributes",
+                                         "schema (protocol, epsilon, attributes or labels)"};
 };
 
 // aggregate: a time series of one mechanism's aggregates, from report files and saved states.
@@ -87,6 +94,7 @@ struct CountsKind<collector::MultiAttributeCounts> : CountsFileKind {
 template <>
 struct CountsKind<collector::EpochSeries> {
   using Fingerprint = collector::Source;
+  static constexpr bool refuses_copies = false;  // the series' merge finds them
   static std::vector<Fingerprint> fingerprints(const collector::EpochSeries& c) { return c.sources().list(); }
   static bool same(const Fingerprint& a, const Fingerprint& b) { return a.overlaps(b); }
   // Throws BadInput for another mechanism, other parameters or labels, or reports counted before
@@ -109,9 +117,9 @@ typename CountsKind<Counts>::Schema ingest_schema(const std::string& reports, co
   }
   const auto m = record_file_mechanism(reports);
   if (!m)
-    throw BadInput(std::string(Kind::ingest_command) + ": " + reports +
-                   " holds framed reports, which do not say their attributes: give --schema (" + Kind::schema_file +
-                   ")");
+    throw BadInput(std::string(Kind::texts.ingest_command) + ": " + reports +
+                   " holds framed reports, which do not say their attributes: give --schema (" +
+                   Kind::texts.schema_file + ")");
   return Kind::schema_of(*m, reports);
 }
 
@@ -121,7 +129,8 @@ template <class Counts>
 Counts ingest_counts(const std::string& reports, const std::string& schema, const std::string& output) {
   using Kind = CountsKind<Counts>;
   Counts counts(ingest_schema<Counts>(reports, schema));
-  read_record_reports(reports, Kind::description(counts.schema()), Kind::describe(counts.schema()),
+  const auto [description, description_text] = Kind::expected(counts.schema());
+  read_record_reports(reports, description, description_text,
                       [&](std::span<const std::uint8_t> payload) { return Kind::add(counts, payload); });
   if (!counts.save(output)) throw BadInput("cannot write " + output + ": " + std::strerror(errno));
   return counts;
@@ -133,13 +142,12 @@ template <class Counts>
 class CountsMerge {
  public:
   using Kind = CountsKind<Counts>;
-  static constexpr bool is_counts_file = std::is_base_of_v<CountsFileKind, Kind>;
 
   // Adds `c`, read from `from`; its report files are named `counted_as` in a later refusal
   // (aggregate: a saved state's are "a file that STATE counted").
   void add(Counts c, const std::string& from, const std::string& counted_as) {
     auto prints = Kind::fingerprints(c);
-    if constexpr (is_counts_file) {  // a copy is refused before it merges; aggregate's merge finds it itself
+    if constexpr (Kind::refuses_copies) {
       for (const auto& print : prints)
         for (const auto& [earlier_print, earlier] : counted_)
           if (Kind::same(print, earlier_print)) throw BadInput(Kind::duplicate(from, earlier));
@@ -150,8 +158,8 @@ class CountsMerge {
       first_ = from;
       return;
     }
-    if constexpr (is_counts_file) {
-      if (!Kind::merge(*total_, c)) throw BadInput(from + ": another " + Kind::configuration + " than " + first_);
+    if constexpr (Kind::refuses_copies) {  // a counts file: merged, or another configuration
+      if (!Kind::merge(*total_, c)) throw BadInput(from + ": another " + Kind::texts.configuration + " than " + first_);
     } else {
       Kind::merge(*total_, c, from, first_, earliest_overlap(c));
     }
