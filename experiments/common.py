@@ -112,6 +112,14 @@ def number_list(cast, kind=""):
     return parse
 
 
+def pyplot():
+    """matplotlib.pyplot drawing to files (the Agg backend: no display)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
 def commit():
     return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
