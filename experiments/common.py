@@ -8,7 +8,7 @@ asks the CLI (`tinyldp plan --json`) or the Python bindings (build/host/python) 
 An experiment imports it from its own folder:
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import common
+    from common import CLI, run  # what it uses
 """
 import importlib
 import importlib.machinery
