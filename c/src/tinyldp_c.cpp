@@ -4,15 +4,22 @@
 // keeps state of its own, allocates, or throws.
 #include "tinyldp.h"
 
+#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
+#include "tinyldp/loloha.hpp"
+#include "tinyldp/longitudinal_grr.hpp"
+#include "tinyldp/multi_attribute.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
 #include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/random_bits.hpp"
+#include "tinyldp/record_rr.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/storage.hpp"
@@ -53,6 +60,15 @@ struct RecordContext {
 };
 // The C API's ledger: a fixed number of attribute slots (the header documents it).
 using CLedger = PrivacyLedger<CStorageDevice, TINYLDP_LEDGER_ATTRIBUTES>;
+// The records of several attributes: at most TINYLDP_RECORD_MAX_ATTRIBUTES (the header's).
+constexpr uint32_t record_attributes = TINYLDP_RECORD_MAX_ATTRIBUTES;
+using CRecordRr = RecordRr<record_attributes>;
+using CSplGrr = SplitRecord<GrrSlot, record_attributes>;
+using CSplOue = SplitRecord<OueSlot, record_attributes>;
+using CSmpGrr = SampledAttribute<GrrSlot, record_attributes>;
+using CSmpOue = SampledAttribute<OueSlot, record_attributes>;
+using CRsfdGrr = FakeDataRecord<GrrSlot, record_attributes>;
+using CRsfdOue = FakeDataRecord<OueSlot, record_attributes>;
 
 // Each context's storage holds its object, aligned, and is no larger than the object rounded
 // up to the storage's alignment (the header's sizes are exact).
@@ -60,24 +76,15 @@ template <class T, class Context>
 constexpr bool holds_exactly = sizeof(T) <= sizeof(Context::opaque) &&
                                alignof(T) <= alignof(Context) &&
                                sizeof(Context) - sizeof(T) < alignof(Context);
-static_assert(holds_exactly<BinaryRr, tinyldp_rr>);
-static_assert(holds_exactly<KaryRr, tinyldp_krr>);
-static_assert(holds_exactly<UnaryEncoding, tinyldp_ue>);
-static_assert(holds_exactly<LocalHashing, tinyldp_lh>);
-static_assert(holds_exactly<HadamardResponse, tinyldp_hr>);
-static_assert(holds_exactly<StochasticDiscretization, tinyldp_sd>);
-static_assert(holds_exactly<DiscreteLaplace, tinyldp_dlaplace>);
-static_assert(holds_exactly<port::ChaCha20Drbg, tinyldp_chacha20_drbg>);
-static_assert(holds_exactly<HealthContext, tinyldp_health>);
-static_assert(holds_exactly<RecordContext, tinyldp_record>);
-static_assert(holds_exactly<port::MemoKey, tinyldp_memo_key>);
-static_assert(holds_exactly<TwoStageRr, tinyldp_two_stage_rr>);
-static_assert(holds_exactly<CLedger, tinyldp_ledger>);
-// Every context can be a plain global: nothing to destroy.
-static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(HealthContext) &&
-              TINYLDP_TRIVIALLY_DESTRUCTIBLE(RecordContext) &&
-              TINYLDP_TRIVIALLY_DESTRUCTIBLE(port::MemoKey) &&
-              TINYLDP_TRIVIALLY_DESTRUCTIBLE(TwoStageRr) && TINYLDP_TRIVIALLY_DESTRUCTIBLE(CLedger));
+// Every context can be a plain global: nothing to destroy. (The mechanisms' contexts are
+// checked where TINYLDP_C_MECHANISM and TINYLDP_C_MEMOIZED stamp their functions.)
+template <class T, class Context>
+constexpr bool holds = holds_exactly<T, Context> && TINYLDP_TRIVIALLY_DESTRUCTIBLE(T);
+static_assert(holds<port::ChaCha20Drbg, tinyldp_chacha20_drbg>);
+static_assert(holds<HealthContext, tinyldp_health>);
+static_assert(holds<RecordContext, tinyldp_record>);
+static_assert(holds<port::MemoKey, tinyldp_memo_key>);
+static_assert(holds<CLedger, tinyldp_ledger>);
 
 // The C enums and constants are the core's.
 static_assert(TINYLDP_STATUS_OK == int(Status::ok) &&
@@ -102,11 +109,28 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_HR == int(wire::MechanismId::hr) &&
               TINYLDP_MECHANISM_SD == int(wire::MechanismId::sd) &&
               TINYLDP_MECHANISM_DLAPLACE == int(wire::MechanismId::dlaplace) &&
+              TINYLDP_MECHANISM_SHE == int(wire::MechanismId::she) &&
+              TINYLDP_MECHANISM_THE == int(wire::MechanismId::the) &&
               TINYLDP_MECHANISM_TWO_STAGE == int(wire::MechanismId::two_stage) &&
               TINYLDP_MECHANISM_L_SUE == int(wire::MechanismId::l_sue) &&
               TINYLDP_MECHANISM_L_OSUE == int(wire::MechanismId::l_osue) &&
               TINYLDP_MECHANISM_L_OUE == int(wire::MechanismId::l_oue) &&
-              TINYLDP_MECHANISM_L_SOUE == int(wire::MechanismId::l_soue));
+              TINYLDP_MECHANISM_L_SOUE == int(wire::MechanismId::l_soue) &&
+              TINYLDP_MECHANISM_LGRR == int(wire::MechanismId::lgrr) &&
+              TINYLDP_MECHANISM_LOLOHA == int(wire::MechanismId::loloha) &&
+              TINYLDP_MECHANISM_BILOLOHA == int(wire::MechanismId::biloloha) &&
+              TINYLDP_MECHANISM_BIT_MEAN == int(wire::MechanismId::bit_mean) &&
+              TINYLDP_MECHANISM_RECORD_RR == int(wire::MechanismId::record_rr) &&
+              TINYLDP_MECHANISM_SPL_GRR == int(wire::MechanismId::spl_grr) &&
+              TINYLDP_MECHANISM_SPL_OUE == int(wire::MechanismId::spl_oue) &&
+              TINYLDP_MECHANISM_SMP_GRR == int(wire::MechanismId::smp_grr) &&
+              TINYLDP_MECHANISM_SMP_OUE == int(wire::MechanismId::smp_oue) &&
+              TINYLDP_MECHANISM_RSFD_GRR == int(wire::MechanismId::rsfd_grr) &&
+              TINYLDP_MECHANISM_RSFD_OUE_Z == int(wire::MechanismId::rsfd_oue_z) &&
+              TINYLDP_MECHANISM_RSFD_OUE_R == int(wire::MechanismId::rsfd_oue_r) &&
+              TINYLDP_MECHANISM_DBITFLIP == int(wire::MechanismId::dbitflip));
+static_assert(TINYLDP_RSFD_FAKE_ZERO == int(FakeData::zero) &&
+              TINYLDP_RSFD_FAKE_RANDOM == int(FakeData::random));
 static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
               TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
               TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
@@ -138,7 +162,24 @@ static_assert(TINYLDP_EPSILON_Q32(3, 2) == Epsilon::from_ratio(3, 2).q32 &&
               TINYLDP_EPSILON_Q32(1, 3) == Epsilon::from_ratio(1, 3).q32 &&
               TINYLDP_EPSILON_MAX_Q32 == max_epsilon.q32);
 static_assert(TINYLDP_UE_PAYLOAD_BYTES(100) == UnaryEncoding::report_bytes_for(100) &&
-              TINYLDP_DLAPLACE_TABLE_ENTRIES(-50, 50) == DiscreteLaplace::table_entries(-50, 50));
+              TINYLDP_DLAPLACE_TABLE_ENTRIES(-50, 50) == DiscreteLaplace::table_entries(-50, 50) &&
+              TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES == sizeof(DBitFlipReport) &&
+              TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES ==
+                  (DBitFlip::max_sampled * (wire::bits_for_values(DBitFlip::max_buckets) + 1) + 7) / 8 &&
+              TINYLDP_RECORD_MAX_ATTRIBUTES <= 256);
+// SHE's table and default truncation: the core's, across ε.
+constexpr bool she_truncation_is_the_cores(uint64_t eps_q32) {
+  return TINYLDP_SHE_DEFAULT_TRUNCATION(eps_q32) ==
+             SummationHistogram::default_truncation(Epsilon::from_q32(eps_q32)) &&
+         TINYLDP_SHE_TABLE_ENTRIES(TINYLDP_SHE_DEFAULT_TRUNCATION(eps_q32)) ==
+             SummationHistogram::table_entries(SummationHistogram::default_truncation(Epsilon::from_q32(eps_q32)));
+}
+static_assert(she_truncation_is_the_cores(0) && she_truncation_is_the_cores(1) &&
+              she_truncation_is_the_cores(TINYLDP_EPSILON_MIN_Q32) &&
+              she_truncation_is_the_cores(TINYLDP_EPSILON_Q32(1, 3)) &&
+              she_truncation_is_the_cores(TINYLDP_EPSILON_Q32(1, 1)) &&
+              she_truncation_is_the_cores(TINYLDP_EPSILON_MAX_Q32) &&
+              32767 == SummationHistogram::max_truncation);
 static_assert(TINYLDP_HEALTH_OK == int(port::HealthFailure::none) &&
               TINYLDP_HEALTH_REPETITION_COUNT == int(port::HealthFailure::repetition_count) &&
               TINYLDP_HEALTH_ADAPTIVE_PROPORTION == int(port::HealthFailure::adaptive_proportion) &&
@@ -184,7 +225,11 @@ void describe(const M& m, tinyldp_description* out) {
   out->payload_bits = d.payload_bits;
   out->digest = d.digest;
   out->realized_epsilon_q32 = m.realized_epsilon().q32;
-  out->random_bits_per_report = m.random_bits_per_report();
+  if constexpr (requires { m.random_bits_per_report(); }) {
+    out->random_bits_per_report = m.random_bits_per_report();
+  } else {
+    out->random_bits_per_report = 0;  // the records without memo: it varies with the draws
+  }
 }
 
 template <class M>
@@ -211,12 +256,10 @@ Status privatize_payload(const M& m, Value value, const tinyldp_entropy_source* 
       return Status::buffer_too_small;
     }
     typename M::Report report{};
-    const Status s = m.privatize(value, rng, report);
-    if (s == Status::ok) {
-      m.pack(report, payload);
-    } else {
-      tinyldp::wipe(payload, n);
-    }
+    const Status s = m.privatize(value, key..., rng, report);
+    tinyldp::wipe(payload, n);  // a pack may OR its bits in (dBitFlip's)
+    if (s == Status::ok) m.pack(report, payload);
+    tinyldp::wipe(&report, sizeof report);
     return s;
   } else {
     return m.privatize(value, key..., rng, payload, size);
@@ -226,23 +269,28 @@ Status privatize_payload(const M& m, Value value, const tinyldp_entropy_source* 
 // privatize_payload straight into the frame after the header, then the header.
 template <class M, class Value, class... Key>
 tinyldp_status report_into(const M& m, Value value, const tinyldp_entropy_source* source,
-                           const tinyldp_wire_header* header, uint8_t* frame, size_t frame_size,
+                           const wire::Header& h, uint8_t* frame, size_t frame_size,
                            size_t* written, const Key&... key) {
-  wire::Header h{};
-  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
-  const wire::Description d = m.description();
   size_t length = 0;
   Status s = m.configured() ? Status::buffer_too_small : Status::not_configured;
-  if (m.configured() && frame != nullptr && frame_size >= d.report_bytes(h.fields)) {
-    uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
-    s = (h.fields & ~wire::known_fields) != 0
-            ? Status::bad_parameter
-            : privatize_payload(m, value, source, payload, d.payload_bytes(), key...);
-    if (s == Status::ok) s = wire::encode(d, h, payload, frame, frame_size, length);
+  if (m.configured()) {
+    const wire::Description d = m.description();
+    if (frame != nullptr && frame_size >= d.report_bytes(h.fields)) {
+      uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
+      s = (h.fields & ~wire::known_fields) != 0
+              ? Status::bad_parameter
+              : privatize_payload(m, value, source, payload, d.payload_bytes(), key...);
+      if (s == Status::ok) s = wire::encode(d, h, payload, frame, frame_size, length);
+    }
   }
   if (s != Status::ok && frame != nullptr) tinyldp::wipe(frame, frame_size);
   if (written != nullptr) *written = s == Status::ok ? length : 0;
   return to_c(s);
+}
+
+wire::Header from_c(const tinyldp_wire_header* header) {
+  if (header == nullptr) return {};
+  return {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
 }
 
 // The memo key in a context, or null when there is none a report may use (null or never
@@ -253,9 +301,86 @@ const port::MemoKey* usable_key(const tinyldp_memo_key* key) {
   return k.provisioned() ? &k : nullptr;
 }
 
+// A memoized report's refusal before anything is drawn: an unconfigured context, then a key a
+// report may not use (ok: neither).
+template <class M>
+Status refuse_memoized(const M& m, const tinyldp_memo_key* key) {
+  if (!m.configured()) return Status::not_configured;  // before the key: nothing to report with
+  if (usable_key(key) == nullptr) return key == nullptr ? Status::bad_parameter : Status::key_not_provisioned;
+  return Status::ok;
+}
+
+template <class M, class Value>
+tinyldp_status privatize_memoized(const M& m, Value value, const tinyldp_memo_key* key,
+                                  const tinyldp_entropy_source* source, uint8_t* payload,
+                                  size_t payload_size) {
+  const Status refused = refuse_memoized(m, key);
+  if (refused != Status::ok) {
+    if (payload != nullptr) tinyldp::wipe(payload, payload_size);
+    return to_c(refused);
+  }
+  return to_c(privatize_payload(m, value, source, payload, payload_size, *usable_key(key)));
+}
+
+// The header fields the key fixes come from the key: its generation, and a Bloom encoding's
+// cohort.
+template <class M, class Value>
+tinyldp_status report_memoized(const M& m, Value value, const tinyldp_memo_key* key,
+                               const tinyldp_entropy_source* source,
+                               const tinyldp_wire_header* header, uint8_t* frame,
+                               size_t frame_size, size_t* written) {
+  const Status refused = refuse_memoized(m, key);
+  if (refused != Status::ok) {
+    if (frame != nullptr) tinyldp::wipe(frame, frame_size);
+    if (written != nullptr) *written = 0;
+    return to_c(refused);
+  }
+  const port::MemoKey& k = *usable_key(key);
+  wire::Header h = from_c(header);
+  h.memo_generation = k.generation();
+  if constexpr (requires { m.encoding().cohorts; }) {
+    if (m.encoding().kind == MemoEncoding::bloom) h.cohort = static_cast<uint16_t>(k.cohort(m.encoding().cohorts));
+  }
+  return report_into(m, value, source, h, frame, frame_size, written, k);
+}
+
 Dyadic from_c(tinyldp_dyadic d) { return make_dyadic(d.num, d.bits); }
 tinyldp_dyadic to_c(Dyadic d) { return {d.num, d.bits}; }
 
+// describe_memo's four probabilities: the two-stage RR's PRR and IRR; a k-RR chain's memo and
+// fresh stages (keep, other); a record's attribute 0.
+void memo_channel(const TwoStageRr& m, tinyldp_memo_description& out) {
+  out.p1 = to_c(m.p1()), out.q1 = to_c(m.q1()), out.p2 = to_c(m.p2()), out.q2 = to_c(m.q2());
+}
+void memo_channel(const GrrChain& chain, tinyldp_memo_description& out) {
+  const auto keep = [](const KaryRr& stage) {
+    return to_c(make_dyadic(stage.keep_numerator(), stage.other_probability().bits));
+  };
+  out.p1 = keep(chain.memo_stage()), out.q1 = to_c(chain.memo_stage().other_probability());
+  out.p2 = keep(chain.fresh_stage()), out.q2 = to_c(chain.fresh_stage().other_probability());
+}
+template <class M>
+  requires requires(const M& m) { m.chain(); }
+void memo_channel(const M& m, tinyldp_memo_description& out) {
+  memo_channel(m.chain(), out);
+}
+void memo_channel(const CRecordRr& m, tinyldp_memo_description& out) {
+  memo_channel(m.attribute(0), out);
+}
+template <class M>
+void describe_memo(const M& m, tinyldp_memo_description* out) {
+  *out = {m.epsilon_one().q32, m.epsilon_infinity().q32, m.memo_bits_per_report(), {}, {}, {}, {}};
+  memo_channel(m, *out);
+}
+
+// The protocols' configure(ε, domains, d, out, extra…) into the context.
+template <class T, class Context, class... Extra>
+tinyldp_status configure_record(Context* ctx, uint64_t epsilon_q32, const uint32_t* domains,
+                                uint32_t d, Extra... extra) {
+  return configure_into<T>(ctx, [&](T& r) {
+    return T::configure(Epsilon::from_q32(epsilon_q32), domains, d, r, extra...);
+  });
+}
 // The encoding as the core takes it; false for a kind the core does not know.
 bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
   if (e == nullptr || e->kind > TINYLDP_MEMO_BLOOM) return false;
@@ -265,30 +390,70 @@ bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
 
 }  // namespace
 
-// describe, privatize and report for one mechanism: the same three forwards each time.
-#define TINYLDP_C_MECHANISM(prefix, Context, Type, Value)                                        \
-  extern "C" void prefix##_describe(const Context* ctx, tinyldp_description* out) {              \
+// describe, privatize and report for one mechanism: the same three forwards each time, for the
+// context `prefix` holding a Type (checked here).
+#define TINYLDP_C_MECHANISM(prefix, Type, Value)                                                 \
+  static_assert(holds<Type, prefix>);                                                            \
+  extern "C" void prefix##_describe(const prefix* ctx, tinyldp_description* out) {               \
     describe(object<Type>(ctx), out);                                                            \
   }                                                                                              \
-  extern "C" tinyldp_status prefix##_privatize(const Context* ctx, Value value,                  \
+  extern "C" tinyldp_status prefix##_privatize(const prefix* ctx, Value value,                   \
                                                const tinyldp_entropy_source* source,             \
                                                uint8_t* payload, size_t payload_size) {          \
     return to_c(privatize_payload(object<Type>(ctx), value, source, payload, payload_size));     \
   }                                                                                              \
-  extern "C" tinyldp_status prefix##_report(const Context* ctx, Value value,                     \
+  extern "C" tinyldp_status prefix##_report(const prefix* ctx, Value value,                      \
                                             const tinyldp_entropy_source* source,                \
                                             const tinyldp_wire_header* header, uint8_t* frame,   \
                                             size_t frame_size, size_t* written) {                \
-    return report_into(object<Type>(ctx), value, source, header, frame, frame_size, written);    \
+    return report_into(object<Type>(ctx), value, source, from_c(header), frame, frame_size,      \
+                       written);                                                                 \
   }
 
-TINYLDP_C_MECHANISM(tinyldp_rr, tinyldp_rr, BinaryRr, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_krr, tinyldp_krr, KaryRr, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_ue, tinyldp_ue, UnaryEncoding, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_lh, tinyldp_lh, LocalHashing, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_hr, tinyldp_hr, HadamardResponse, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_sd, tinyldp_sd, StochasticDiscretization, int32_t)
-TINYLDP_C_MECHANISM(tinyldp_dlaplace, tinyldp_dlaplace, DiscreteLaplace, int32_t)
+// The same for a memoized mechanism: describe_memo, and the key passed on.
+#define TINYLDP_C_MEMOIZED(prefix, Type, Value)                                                  \
+  static_assert(holds<Type, prefix>);                                                            \
+  extern "C" void prefix##_describe(const prefix* ctx, tinyldp_description* out) {               \
+    describe(object<Type>(ctx), out);                                                            \
+  }                                                                                              \
+  extern "C" void prefix##_describe_memo(const prefix* ctx, tinyldp_memo_description* out) {     \
+    describe_memo(object<Type>(ctx), out);                                                       \
+  }                                                                                              \
+  extern "C" tinyldp_status prefix##_privatize(const prefix* ctx, Value value,                   \
+                                               const tinyldp_memo_key* key,                      \
+                                               const tinyldp_entropy_source* source,             \
+                                               uint8_t* payload, size_t payload_size) {          \
+    return privatize_memoized(object<Type>(ctx), value, key, source, payload, payload_size);     \
+  }                                                                                              \
+  extern "C" tinyldp_status prefix##_report(                                                     \
+      const prefix* ctx, Value value, const tinyldp_memo_key* key,                               \
+      const tinyldp_entropy_source* source, const tinyldp_wire_header* header, uint8_t* frame,   \
+      size_t frame_size, size_t* written) {                                                      \
+    return report_memoized(object<Type>(ctx), value, key, source, header, frame, frame_size,     \
+                           written);                                                             \
+  }
+
+TINYLDP_C_MECHANISM(tinyldp_rr, BinaryRr, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_krr, KaryRr, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_ue, UnaryEncoding, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_lh, LocalHashing, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_hr, HadamardResponse, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_sd, StochasticDiscretization, int32_t)
+TINYLDP_C_MECHANISM(tinyldp_dlaplace, DiscreteLaplace, int32_t)
+TINYLDP_C_MECHANISM(tinyldp_she, SummationHistogram, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_the, ThresholdHistogram, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_spl_grr, CSplGrr, const uint32_t*)
+TINYLDP_C_MECHANISM(tinyldp_spl_oue, CSplOue, const uint32_t*)
+TINYLDP_C_MECHANISM(tinyldp_smp_grr, CSmpGrr, const uint32_t*)
+TINYLDP_C_MECHANISM(tinyldp_smp_oue, CSmpOue, const uint32_t*)
+TINYLDP_C_MECHANISM(tinyldp_rsfd_grr, CRsfdGrr, const uint32_t*)
+TINYLDP_C_MECHANISM(tinyldp_rsfd_oue, CRsfdOue, const uint32_t*)
+TINYLDP_C_MEMOIZED(tinyldp_two_stage_rr, TwoStageRr, uint32_t)
+TINYLDP_C_MEMOIZED(tinyldp_lgrr, LongitudinalGrr, uint32_t)
+TINYLDP_C_MEMOIZED(tinyldp_loloha, Loloha, uint32_t)
+TINYLDP_C_MEMOIZED(tinyldp_bit_mean, OneBitMean, uint32_t)
+TINYLDP_C_MEMOIZED(tinyldp_dbitflip, DBitFlip, uint32_t)
+TINYLDP_C_MEMOIZED(tinyldp_record_rr, CRecordRr, const uint32_t*)
 
 extern "C" {
 
@@ -307,10 +472,8 @@ tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
                                    uint8_t* out, size_t out_size, size_t* written) {
   const wire::Description d{static_cast<wire::MechanismId>(mechanism->mechanism_id),
                             mechanism->payload_bits, mechanism->digest};
-  wire::Header h{};
-  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
   size_t length = 0;
-  const Status s = wire::encode(d, h, payload, out, out_size, length);
+  const Status s = wire::encode(d, from_c(header), payload, out, out_size, length);
   if (written != nullptr) *written = length;
   return to_c(s);
 }
@@ -363,6 +526,50 @@ tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilo
     return DiscreteLaplace::configure_fewest_bits(Epsilon::from_q32(epsilon_q32), lo, hi,
                                                   sensitivity, table, table_entries, r);
   });
+}
+
+tinyldp_status tinyldp_she_configure(tinyldp_she* ctx, uint64_t epsilon_q32, uint32_t d,
+                                     uint32_t truncation, uint64_t* table, size_t table_entries) {
+  return configure_into<SummationHistogram>(ctx, [&](SummationHistogram& r) {
+    return SummationHistogram::configure(Epsilon::from_q32(epsilon_q32), d, table, table_entries,
+                                         r, truncation);
+  });
+}
+tinyldp_status tinyldp_the_configure(tinyldp_the* ctx, uint64_t epsilon_q32, uint32_t d) {
+  return configure_into<ThresholdHistogram>(ctx, [&](ThresholdHistogram& r) {
+    return ThresholdHistogram::configure(Epsilon::from_q32(epsilon_q32), d, r);
+  });
+}
+
+// ---- configure: records of several attributes, without memo --------------------------------
+
+tinyldp_status tinyldp_spl_grr_configure(tinyldp_spl_grr* ctx, uint64_t epsilon_q32,
+                                         const uint32_t* domains, uint32_t d) {
+  return configure_record<CSplGrr>(ctx, epsilon_q32, domains, d);
+}
+tinyldp_status tinyldp_spl_oue_configure(tinyldp_spl_oue* ctx, uint64_t epsilon_q32,
+                                         const uint32_t* domains, uint32_t d) {
+  return configure_record<CSplOue>(ctx, epsilon_q32, domains, d);
+}
+tinyldp_status tinyldp_smp_grr_configure(tinyldp_smp_grr* ctx, uint64_t epsilon_q32,
+                                         const uint32_t* domains, uint32_t d) {
+  return configure_record<CSmpGrr>(ctx, epsilon_q32, domains, d);
+}
+tinyldp_status tinyldp_smp_oue_configure(tinyldp_smp_oue* ctx, uint64_t epsilon_q32,
+                                         const uint32_t* domains, uint32_t d) {
+  return configure_record<CSmpOue>(ctx, epsilon_q32, domains, d);
+}
+tinyldp_status tinyldp_rsfd_grr_configure(tinyldp_rsfd_grr* ctx, uint64_t epsilon_q32,
+                                          const uint32_t* domains, uint32_t d) {
+  return configure_record<CRsfdGrr>(ctx, epsilon_q32, domains, d);
+}
+tinyldp_status tinyldp_rsfd_oue_configure(tinyldp_rsfd_oue* ctx, uint64_t epsilon_q32,
+                                          const uint32_t* domains, uint32_t d, uint8_t fake) {
+  if (fake > TINYLDP_RSFD_FAKE_RANDOM) {  // a kind the core does not know: a context that refuses
+    new (Placement{}, ctx->opaque.bytes) CRsfdOue();
+    return TINYLDP_STATUS_BAD_PARAMETER;
+  }
+  return configure_record<CRsfdOue>(ctx, epsilon_q32, domains, d, static_cast<FakeData>(fake));
 }
 
 // ---- the DRBG ------------------------------------------------------------------------------
@@ -560,48 +767,72 @@ tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, 
     return TwoStageRr::configure_rappor(from_c(f), from_c(p), from_c(q), e, r);
   });
 }
-void tinyldp_two_stage_rr_describe(const tinyldp_two_stage_rr* ctx, tinyldp_description* out) {
-  describe(object<TwoStageRr>(ctx), out);
+tinyldp_status tinyldp_lgrr_configure(tinyldp_lgrr* ctx, uint64_t epsilon_infinity_q32,
+                                      uint64_t epsilon_one_q32, uint32_t k, uint32_t attribute) {
+  return configure_into<LongitudinalGrr>(ctx, [&](LongitudinalGrr& r) {
+    return LongitudinalGrr::configure(Epsilon::from_q32(epsilon_infinity_q32),
+                                      Epsilon::from_q32(epsilon_one_q32), k, r, {}, attribute);
+  });
 }
-void tinyldp_two_stage_rr_describe_memo(const tinyldp_two_stage_rr* ctx,
-                                        tinyldp_memo_description* out) {
-  const TwoStageRr& m = object<TwoStageRr>(ctx);
-  *out = {m.epsilon_one().q32, m.epsilon_infinity().q32, m.memo_bits_per_report(),
-          to_c(m.p1()),        to_c(m.q1()),             to_c(m.p2()),
-          to_c(m.q2())};
+tinyldp_status tinyldp_loloha_configure(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
+                                        uint64_t epsilon_one_q32, uint32_t d, uint32_t g,
+                                        uint32_t attribute) {
+  return configure_into<Loloha>(ctx, [&](Loloha& r) {
+    return Loloha::configure(Epsilon::from_q32(epsilon_infinity_q32),
+                             Epsilon::from_q32(epsilon_one_q32), d, g, r, {}, attribute);
+  });
 }
-tinyldp_status tinyldp_two_stage_rr_privatize(const tinyldp_two_stage_rr* ctx, uint32_t value,
-                                              const tinyldp_memo_key* key,
-                                              const tinyldp_entropy_source* source,
-                                              uint8_t* payload, size_t payload_size) {
-  const TwoStageRr& m = object<TwoStageRr>(ctx);
-  const port::MemoKey* k = usable_key(key);
-  if (!m.configured() || k == nullptr) {
-    if (payload != nullptr) tinyldp::wipe(payload, payload_size);
-    if (!m.configured()) return TINYLDP_STATUS_NOT_CONFIGURED;  // before the key: nothing to report with
-    return key == nullptr ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_KEY_NOT_PROVISIONED;
-  }
-  return to_c(privatize_payload(m, value, source, payload, payload_size, *k));
+tinyldp_status tinyldp_loloha_configure_optimal(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
+                                                uint64_t epsilon_one_q32, uint32_t d,
+                                                uint32_t attribute) {
+  return configure_into<Loloha>(ctx, [&](Loloha& r) {
+    return Loloha::configure_optimal(Epsilon::from_q32(epsilon_infinity_q32),
+                                     Epsilon::from_q32(epsilon_one_q32), d, r, {}, attribute);
+  });
 }
-tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint32_t value,
-                                           const tinyldp_memo_key* key,
-                                           const tinyldp_entropy_source* source,
-                                           const tinyldp_wire_header* header, uint8_t* frame,
-                                           size_t frame_size, size_t* written) {
-  const TwoStageRr& m = object<TwoStageRr>(ctx);
-  const port::MemoKey* k = usable_key(key);
-  if (!m.configured() || k == nullptr) {
-    if (frame != nullptr) tinyldp::wipe(frame, frame_size);
-    if (written != nullptr) *written = 0;
-    if (!m.configured()) return TINYLDP_STATUS_NOT_CONFIGURED;  // before the key: nothing to report with
-    return key == nullptr ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_KEY_NOT_PROVISIONED;
-  }
-  // The fields the key fixes come from the key.
-  tinyldp_wire_header h = header != nullptr ? *header : tinyldp_wire_header{0, 0, 0, 0, 0};
-  h.memo_generation = k->generation();
-  if (m.encoding().kind == MemoEncoding::bloom)
-    h.cohort = static_cast<uint16_t>(k->cohort(m.encoding().cohorts));
-  return report_into(m, value, source, &h, frame, frame_size, written, *k);
+tinyldp_status tinyldp_loloha_configure_binary(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
+                                               uint64_t epsilon_one_q32, uint32_t d,
+                                               uint32_t attribute) {
+  return configure_into<Loloha>(ctx, [&](Loloha& r) {
+    return Loloha::configure_binary(Epsilon::from_q32(epsilon_infinity_q32),
+                                    Epsilon::from_q32(epsilon_one_q32), d, r, {}, attribute);
+  });
+}
+tinyldp_status tinyldp_bit_mean_configure(tinyldp_bit_mean* ctx, uint64_t epsilon_infinity_q32,
+                                          uint64_t epsilon_one_q32, uint32_t max_value,
+                                          uint32_t step, uint32_t rounding_bits,
+                                          uint32_t attribute) {
+  return configure_into<OneBitMean>(ctx, [&](OneBitMean& r) {
+    return OneBitMean::configure(Epsilon::from_q32(epsilon_infinity_q32),
+                                 Epsilon::from_q32(epsilon_one_q32),
+                                 {max_value, step, rounding_bits, attribute}, r);
+  });
+}
+tinyldp_status tinyldp_dbitflip_configure(tinyldp_dbitflip* ctx, uint64_t epsilon_infinity_q32,
+                                          uint64_t epsilon_one_q32, uint32_t max_value,
+                                          uint32_t step, uint32_t sampled, uint32_t attribute) {
+  return configure_into<DBitFlip>(ctx, [&](DBitFlip& r) {
+    return DBitFlip::configure(Epsilon::from_q32(epsilon_infinity_q32),
+                               Epsilon::from_q32(epsilon_one_q32),
+                               {max_value, step, sampled, attribute}, r);
+  });
+}
+tinyldp_status tinyldp_record_rr_configure_rappor(tinyldp_record_rr* ctx, tinyldp_dyadic f,
+                                                  tinyldp_dyadic p, tinyldp_dyadic q,
+                                                  const uint32_t* domains, uint32_t d) {
+  return configure_into<CRecordRr>(ctx, [&](CRecordRr& r) {
+    if (f.bits > 64 || p.bits > 64 || q.bits > 64) return Status::bad_parameter;
+    return CRecordRr::configure_rappor(from_c(f), from_c(p), from_c(q), domains, d, r);
+  });
+}
+tinyldp_status tinyldp_record_rr_configure(tinyldp_record_rr* ctx,
+                                           const tinyldp_two_stage_rr* attributes, uint32_t d) {
+  return configure_into<CRecordRr>(ctx, [&](CRecordRr& r) {
+    if (attributes == nullptr || d == 0 || d > record_attributes) return Status::bad_parameter;
+    TwoStageRr each[record_attributes];  // the contexts' objects side by side, as the core takes them
+    for (uint32_t j = 0; j < d; ++j) each[j] = object<TwoStageRr>(&attributes[j]);
+    return CRecordRr::configure(each, d, r);
+  });
 }
 
 // ---- reports over time: the privacy ledger ------------------------------------------------

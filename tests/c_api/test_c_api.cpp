@@ -7,16 +7,23 @@
 #include "bytes_equal.hpp"
 #include "check.hpp"
 #include "tinyldp.h"
+#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
+#include "tinyldp/loloha.hpp"
+#include "tinyldp/longitudinal_grr.hpp"
+#include "tinyldp/multi_attribute.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
 #include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
+#include "tinyldp/record_rr.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/two_stage_rr.hpp"
@@ -976,4 +983,356 @@ TEST(damaged_key_and_ledger_records_are_read_right_or_refused) {
   tinyldp::test::print(" refused, ");
   tinyldp::test::print_u64(one_key.wrong + one_ledger.wrong + both_key.wrong + both_ledger.wrong);
   tinyldp::test::print(" wrong\n");
+}
+
+// ---- every other mechanism, one table of cases -------------------------------------------------
+
+namespace {
+
+// A mechanism's C functions (TINYLDP_MECHANISM_FUNCTIONS) and, for a memoized one
+// (TINYLDP_MEMOIZED_FUNCTIONS), the key its reports take.
+template <class Ctx, class Value>
+struct CFunctions {
+  void (*describe)(const Ctx*, tinyldp_description*);
+  tinyldp_status (*privatize)(const Ctx*, Value, const tinyldp_entropy_source*, uint8_t*, size_t);
+  tinyldp_status (*report)(const Ctx*, Value, const tinyldp_entropy_source*, const tinyldp_wire_header*,
+                           uint8_t*, size_t, size_t*);
+  static constexpr bool memoized = false;
+};
+template <class Ctx, class Value>
+struct CMemoizedFunctions {
+  void (*describe)(const Ctx*, tinyldp_description*);
+  void (*describe_memo)(const Ctx*, tinyldp_memo_description*);
+  tinyldp_status (*privatize)(const Ctx*, Value, const tinyldp_memo_key*, const tinyldp_entropy_source*,
+                              uint8_t*, size_t);
+  tinyldp_status (*report)(const Ctx*, Value, const tinyldp_memo_key*, const tinyldp_entropy_source*,
+                           const tinyldp_wire_header*, uint8_t*, size_t, size_t*);
+  static constexpr bool memoized = true;
+};
+#define C_FUNCTIONS(prefix) CFunctions{prefix##_describe, prefix##_privatize, prefix##_report}
+#define C_MEMOIZED_FUNCTIONS(prefix) \
+  CMemoizedFunctions{prefix##_describe, prefix##_describe_memo, prefix##_privatize, prefix##_report}
+
+constexpr size_t largest_payload = TINYLDP_UE_PAYLOAD_BYTES(1024);
+
+// A C context with its C++ twin, reported from both APIs (the memoized ones under BothKeys'
+// equal keys): the same description, the same payloads and frames from copies of one source;
+// the same refusal, with nothing left, for a value outside the domain and for a failing source.
+template <class M, class Ctx, class Functions>
+struct Twins {
+  const char* what;
+  const M& cpp;
+  const Ctx* c;
+  Functions functions;
+  const BothKeys* keys = nullptr;  // the memoized ones'
+
+  // C++ as a firmware writes it: a fresh RandomBits<Source, 8>, privatize, pack.
+  template <class Value, class Source>
+  Status cpp_payload(Value value, Source& source, uint8_t* payload) const {
+    RandomBits<Source, 8> rng(source);
+    const auto run = [&](const auto&... key) {
+      if constexpr (HasReportType<M>) {
+        typename M::Report report{};
+        const Status s = cpp.privatize(value, key..., rng, report);
+        if (s == Status::ok) cpp.pack(report, payload);
+        return s;
+      } else {
+        return cpp.privatize(value, key..., rng, payload, largest_payload);
+      }
+    };
+    if constexpr (Functions::memoized) {
+      return run(keys->cpp_key);
+    } else {
+      return run();
+    }
+  }
+  template <class Value>
+  tinyldp_status c_payload(Value value, const tinyldp_entropy_source* source, uint8_t* payload) const {
+    if constexpr (Functions::memoized) {
+      return functions.privatize(c, value, &keys->c_key, source, payload, largest_payload);
+    } else {
+      return functions.privatize(c, value, source, payload, largest_payload);
+    }
+  }
+  template <class Value>
+  tinyldp_status c_report(Value value, const tinyldp_entropy_source* source, const tinyldp_wire_header* h,
+                          uint8_t* frame, size_t* written) const {
+    if constexpr (Functions::memoized) {
+      return functions.report(c, value, &keys->c_key, source, h, frame, frame_capacity, written);
+    } else {
+      return functions.report(c, value, source, h, frame, frame_capacity, written);
+    }
+  }
+
+  void expect_same_description() const {
+    tinyldp_description d{};
+    functions.describe(c, &d);
+    CHECK_EQ(d.mechanism_id, uint8_t(cpp.description().id));
+    CHECK_EQ(d.payload_bits, cpp.description().payload_bits);
+    CHECK_EQ(d.digest, cpp.description().digest);
+    CHECK_EQ(d.realized_epsilon_q32, cpp.realized_epsilon().q32);
+    if constexpr (requires { cpp.random_bits_per_report(); }) {
+      CHECK_EQ(d.random_bits_per_report, uint64_t{cpp.random_bits_per_report()});
+    } else {
+      CHECK_EQ(d.random_bits_per_report, 0u);
+    }
+    if constexpr (Functions::memoized) {
+      tinyldp_memo_description memo{};
+      functions.describe_memo(c, &memo);
+      CHECK_EQ(memo.epsilon_one_q32, cpp.epsilon_one().q32);
+      CHECK_EQ(memo.epsilon_infinity_q32, cpp.epsilon_infinity().q32);
+      CHECK(memo.epsilon_one_q32 < memo.epsilon_infinity_q32);
+      CHECK_EQ(memo.memo_bits_per_report, uint64_t{cpp.memo_bits_per_report()});
+      CHECK(memo.p1.num != 0 && memo.q1.num != 0 && memo.p2.num != 0 && memo.q2.num != 0);
+    }
+  }
+
+  template <class Value, size_t N>
+  void expect_same_reports(const Value (&values)[N], Value out_of_domain) const {
+    const int before = test::failures_in_current_test();
+    expect_same_description();
+    // Every header field; a memoized report writes its key's generation whatever the caller's.
+    const tinyldp_wire_header c_header = {TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_COHORT | TINYLDP_WIRE_MEMO_GENERATION,
+                                          0xC0FFEE, 0, 7, 0xEEEEEEEE};
+    wire::Header h = {c_header.fields, c_header.device_id, 0, 7, c_header.memo_generation};
+    if constexpr (Functions::memoized) h.memo_generation = keys->cpp_key.generation();
+    InsecureTestSource cpp_source(41), c_source(41);
+    const tinyldp_entropy_source source = to_c_source(c_source);
+    uint32_t mismatches = 0;
+    for (uint32_t i = 0; i < reports_per_case; ++i) {
+      for (const Value& v : values) {
+        uint8_t a[frame_capacity] = {}, b[frame_capacity] = {}, payload[largest_payload] = {};
+        size_t na = 0, nb = 0;
+        CHECK(cpp_payload(v, cpp_source, payload) == Status::ok);
+        CHECK(wire::encode(cpp.description(), h, payload, a, sizeof a, na) == Status::ok);
+        CHECK_EQ(c_report(v, &source, &c_header, b, &nb), TINYLDP_STATUS_OK);
+        if (na == 0 || na != nb || !bytes_equal(a, b, na)) ++mismatches;
+        // The payload alone, from fresh copies of another source.
+        InsecureTestSource again(1000 + i), again_c(1000 + i);
+        const tinyldp_entropy_source source_again = to_c_source(again_c);
+        uint8_t p[largest_payload] = {};
+        for (uint8_t& x : payload) x = 0;
+        CHECK(cpp_payload(v, again, payload) == Status::ok);
+        CHECK_EQ(c_payload(v, &source_again, p), TINYLDP_STATUS_OK);
+        if (!bytes_equal(payload, p, sizeof p)) ++mismatches;
+      }
+    }
+    CHECK_EQ(mismatches, 0u);
+    // Refused alike, nothing left: a value outside the domain, a source that fails.
+    expect_same_refusal(out_of_domain, 0, Status::value_out_of_domain);
+    expect_same_refusal(values[0], 1, Status::entropy_failed);
+    if (test::failures_in_current_test() != before) {
+      test::print(what);
+      test::print(": the C API differs from C++\n");
+    }
+  }
+
+  // `value` with the source failing on call `fail_call` (0: never): both APIs give `expected`, the
+  // C payload and the whole frame are zero and nothing is written.
+  template <class Value>
+  void expect_same_refusal(Value value, uint64_t fail_call, Status expected) const {
+    InsecureTestSource cpp_source(5), c_source(5), c_frame_source(5);
+    if (fail_call != 0) {
+      cpp_source.fail_on_call(fail_call);
+      c_source.fail_on_call(fail_call);
+      c_frame_source.fail_on_call(fail_call);
+    }
+    const tinyldp_entropy_source source = to_c_source(c_source), frame_source = to_c_source(c_frame_source);
+    uint8_t payload[largest_payload] = {}, p[largest_payload], frame[frame_capacity];
+    for (uint8_t& x : p) x = 0xEE;
+    for (uint8_t& x : frame) x = 0xEE;
+    CHECK(cpp_payload(value, cpp_source, payload) == expected);
+    CHECK_EQ(c_payload(value, &source, p), tinyldp_status(expected));
+    CHECK(all_zero(p, cpp.description().payload_bytes()));  // the payload's bytes
+    size_t written = 99;
+    CHECK_EQ(c_report(value, &frame_source, nullptr, frame, &written), tinyldp_status(expected));
+    CHECK_EQ(written, 0u);
+    CHECK(all_zero(frame, sizeof frame));
+  }
+};
+template <class M, class Ctx, class Functions>
+Twins(const char*, const M&, const Ctx*, Functions, const BothKeys* = nullptr) -> Twins<M, Ctx, Functions>;
+
+constexpr Epsilon eps_two = Epsilon::from_ratio(2, 1);
+
+}  // namespace
+
+TEST(histogram_encodings_give_the_cpp_reports) {
+  const uint32_t values[] = {0, 1, 7, 15};
+  static uint64_t c_table[TINYLDP_SHE_TABLE_ENTRIES(TINYLDP_SHE_DEFAULT_TRUNCATION(one))];
+  static uint64_t cpp_table[SummationHistogram::table_entries(SummationHistogram::default_truncation(eps_one))];
+  tinyldp_she she;
+  CHECK_EQ(tinyldp_she_configure(&she, one, 16, TINYLDP_SHE_DEFAULT_TRUNCATION(one), c_table,
+                                 sizeof c_table / 8),
+           TINYLDP_STATUS_OK);
+  SummationHistogram cpp_she;
+  CHECK(SummationHistogram::configure(eps_one, 16, cpp_table, sizeof cpp_table / 8, cpp_she) == Status::ok);
+  Twins{"she", cpp_she, &she, C_FUNCTIONS(tinyldp_she)}.expect_same_reports(values, 16u);
+  // A truncation of its own: T = 3, a table of 8.
+  uint64_t small_c[TINYLDP_SHE_TABLE_ENTRIES(3)], small_cpp[SummationHistogram::table_entries(3)];
+  CHECK_EQ(tinyldp_she_configure(&she, two, 16, 3, small_c, 8), TINYLDP_STATUS_OK);
+  CHECK(SummationHistogram::configure(eps_two, 16, small_cpp, 8, cpp_she, 3) == Status::ok);
+  Twins{"she T = 3", cpp_she, &she, C_FUNCTIONS(tinyldp_she)}.expect_same_reports(values, 16u);
+  CHECK_EQ(tinyldp_she_configure(&she, two, 16, 4, small_c, 8), TINYLDP_STATUS_BUFFER_TOO_SMALL);
+
+  tinyldp_the the;
+  CHECK_EQ(tinyldp_the_configure(&the, one, 100), TINYLDP_STATUS_OK);
+  const ThresholdHistogram cpp_the = ThresholdHistogram::make(eps_one, 100);
+  Twins{"the", cpp_the, &the, C_FUNCTIONS(tinyldp_the)}.expect_same_reports(values, 100u);
+  CHECK_EQ(tinyldp_the_configure(&the, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+}
+
+TEST(records_without_memo_give_the_cpp_reports) {
+  const uint32_t domains[] = {4, 10, 3};
+  const uint32_t r0[] = {0, 0, 0}, r1[] = {3, 9, 2}, r2[] = {1, 5, 0}, bad[] = {1, 10, 0};
+  const uint32_t* const records[] = {r0, r1, r2};
+  const uint32_t* const out_of_domain = bad;
+  const Epsilon eps = Epsilon::from_ratio(3, 2);
+  const uint64_t eps_q32 = TINYLDP_EPSILON_Q32(3, 2);
+  constexpr uint32_t A = TINYLDP_RECORD_MAX_ATTRIBUTES;
+  {
+    tinyldp_spl_grr c;
+    CHECK_EQ(tinyldp_spl_grr_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
+    using M = SplitRecord<GrrSlot, A>;
+    M m;
+    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
+    Twins{"spl-grr", m, &c, C_FUNCTIONS(tinyldp_spl_grr)}.expect_same_reports(records, out_of_domain);
+  }
+  {
+    tinyldp_spl_oue c;
+    CHECK_EQ(tinyldp_spl_oue_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
+    using M = SplitRecord<OueSlot, A>;
+    M m;
+    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
+    Twins{"spl-oue", m, &c, C_FUNCTIONS(tinyldp_spl_oue)}.expect_same_reports(records, out_of_domain);
+  }
+  {
+    tinyldp_smp_grr c;
+    CHECK_EQ(tinyldp_smp_grr_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
+    using M = SampledAttribute<GrrSlot, A>;
+    M m;
+    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
+    Twins{"smp-grr", m, &c, C_FUNCTIONS(tinyldp_smp_grr)}.expect_same_reports(records, out_of_domain);
+  }
+  {
+    tinyldp_smp_oue c;
+    CHECK_EQ(tinyldp_smp_oue_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
+    using M = SampledAttribute<OueSlot, A>;
+    M m;
+    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
+    Twins{"smp-oue", m, &c, C_FUNCTIONS(tinyldp_smp_oue)}.expect_same_reports(records, out_of_domain);
+  }
+  {
+    tinyldp_rsfd_grr c;
+    CHECK_EQ(tinyldp_rsfd_grr_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
+    using M = FakeDataRecord<GrrSlot, A>;
+    M m;
+    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
+    Twins{"rsfd-grr", m, &c, C_FUNCTIONS(tinyldp_rsfd_grr)}.expect_same_reports(records, out_of_domain);
+  }
+  const uint8_t fakes[] = {TINYLDP_RSFD_FAKE_ZERO, TINYLDP_RSFD_FAKE_RANDOM};
+  for (uint8_t fake : fakes) {
+    tinyldp_rsfd_oue c;
+    CHECK_EQ(tinyldp_rsfd_oue_configure(&c, eps_q32, domains, 3, fake), TINYLDP_STATUS_OK);
+    using M = FakeDataRecord<OueSlot, A>;
+    M m;
+    CHECK(M::configure(eps, domains, 3, m, FakeData(fake)) == Status::ok);
+    Twins{"rsfd-oue", m, &c, C_FUNCTIONS(tinyldp_rsfd_oue)}.expect_same_reports(records, out_of_domain);
+  }
+  // Beyond the C API's attributes, a fake data kind the core does not know, one attribute for SMP.
+  const uint32_t many[A + 1] = {2, 2, 2, 2, 2, 2, 2, 2, 2};
+  tinyldp_spl_grr spl;
+  CHECK_EQ(tinyldp_spl_grr_configure(&spl, eps_q32, many, A), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_spl_grr_configure(&spl, eps_q32, many, A + 1), TINYLDP_STATUS_BAD_PARAMETER);
+  tinyldp_rsfd_oue rsfd;
+  CHECK_EQ(tinyldp_rsfd_oue_configure(&rsfd, eps_q32, domains, 3, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  tinyldp_smp_oue smp;
+  CHECK_EQ(tinyldp_smp_oue_configure(&smp, eps_q32, domains, 1), TINYLDP_STATUS_BAD_PARAMETER);
+}
+
+TEST(longitudinal_mechanisms_give_the_cpp_reports) {
+  BothKeys keys;
+  const uint32_t values[] = {0, 1, 17, 63};
+  {
+    tinyldp_lgrr c;
+    CHECK_EQ(tinyldp_lgrr_configure(&c, two, one, 64, 3), TINYLDP_STATUS_OK);
+    const LongitudinalGrr m = LongitudinalGrr::make(eps_two, eps_one, 64, {}, 3);
+    Twins{"l-grr", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_lgrr), &keys}.expect_same_reports(values, 64u);
+    CHECK_EQ(tinyldp_lgrr_configure(&c, one, two, 64, 3), TINYLDP_STATUS_BAD_EPSILON);  // ε₁ < ε∞
+  }
+  {
+    tinyldp_loloha given, optimal, binary;
+    const uint64_t five = TINYLDP_EPSILON_Q32(5, 1);
+    constexpr Epsilon eps_five = Epsilon::from_ratio(5, 1);
+    CHECK_EQ(tinyldp_loloha_configure(&given, two, one, 1000, 5, 1), TINYLDP_STATUS_OK);
+    CHECK_EQ(tinyldp_loloha_configure_optimal(&optimal, five, two, 1000, 1), TINYLDP_STATUS_OK);
+    CHECK_EQ(tinyldp_loloha_configure_binary(&binary, two, one, 1000, 1), TINYLDP_STATUS_OK);
+    Loloha m;
+    CHECK(Loloha::configure(eps_two, eps_one, 1000, 5, m, {}, 1) == Status::ok);
+    Twins{"loloha g = 5", m, &given, C_MEMOIZED_FUNCTIONS(tinyldp_loloha), &keys}.expect_same_reports(values, 1000u);
+    const Loloha o = Loloha::make_optimal(eps_five, eps_two, 1000, {}, 1);
+    CHECK_EQ(o.range(), 8u);
+    Twins{"ololoha", o, &optimal, C_MEMOIZED_FUNCTIONS(tinyldp_loloha), &keys}.expect_same_reports(values, 1000u);
+    const Loloha b = Loloha::make_binary(eps_two, eps_one, 1000, {}, 1);
+    Twins{"biloloha", b, &binary, C_MEMOIZED_FUNCTIONS(tinyldp_loloha), &keys}.expect_same_reports(values, 1000u);
+    CHECK_EQ(tinyldp_loloha_configure(&given, two, one, 1000, 1, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  }
+  {
+    tinyldp_bit_mean c;
+    const uint32_t counters[] = {0, 7, 50, 100};
+    CHECK_EQ(tinyldp_bit_mean_configure(&c, two, one, 100, 10, 32, 2), TINYLDP_STATUS_OK);
+    const OneBitMean m = OneBitMean::make(eps_two, eps_one, {100, 10, 32, 2});
+    Twins{"1bitmean", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_bit_mean), &keys}.expect_same_reports(counters, 101u);
+    CHECK_EQ(tinyldp_bit_mean_configure(&c, two, one, 100, 7, 32, 2), TINYLDP_STATUS_BAD_PARAMETER);  // 7 ∤ 100
+  }
+  {
+    tinyldp_dbitflip c;
+    const uint32_t counters[] = {0, 7, 50, 100};
+    CHECK_EQ(tinyldp_dbitflip_configure(&c, two, one, 100, 10, 4, 2), TINYLDP_STATUS_OK);
+    const DBitFlip m = DBitFlip::make(eps_two, eps_one, {100, 10, 4, 2});
+    Twins{"dbitflip", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_dbitflip), &keys}.expect_same_reports(counters, 101u);
+    // The largest payload: 16 buckets of 65536.
+    CHECK_EQ(tinyldp_dbitflip_configure(&c, two, one, 65535, 1, 16, 2), TINYLDP_STATUS_OK);
+    tinyldp_description d;
+    tinyldp_dbitflip_describe(&c, &d);
+    CHECK_EQ((d.payload_bits + 7) / 8, uint32_t{TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES});
+    CHECK_EQ(tinyldp_dbitflip_configure(&c, two, one, 100, 10, 17, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  }
+}
+
+TEST(memoized_records_give_the_cpp_reports) {
+  BothKeys keys;
+  const uint32_t domains[] = {4, 10, 3};
+  const uint32_t r0[] = {0, 0, 0}, r1[] = {3, 9, 2}, r2[] = {1, 5, 0}, bad[] = {4, 0, 0};
+  const uint32_t* const records[] = {r0, r1, r2};
+  const uint32_t* const out_of_domain = bad;
+  using CppRecord = RecordRr<TINYLDP_RECORD_MAX_ATTRIBUTES>;
+  // RAPPOR's (f, p, q) = (1/2, 1/4, 3/4) for every attribute.
+  tinyldp_record_rr rappor;
+  CHECK_EQ(tinyldp_record_rr_configure_rappor(&rappor, {1, 1}, {1, 2}, {3, 2}, domains, 3), TINYLDP_STATUS_OK);
+  CppRecord m;
+  CHECK(CppRecord::configure_rappor(make_dyadic(1, 1), make_dyadic(1, 2), make_dyadic(3, 2), domains, 3, m) ==
+        Status::ok);
+  Twins{"record rappor", m, &rappor, C_MEMOIZED_FUNCTIONS(tinyldp_record_rr), &keys}.expect_same_reports(
+      records, out_of_domain);
+  // From chains, one per attribute (attribute j's encoding names j).
+  tinyldp_two_stage_rr chains[3];
+  TwoStageRr cpp_chains[3];
+  for (uint32_t j = 0; j < 3; ++j) {
+    const tinyldp_memo_encoding e = TINYLDP_MEMO_ONE_HOT_ENCODING(domains[j], j);
+    CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&chains[j], TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, two, one, &e),
+             TINYLDP_STATUS_OK);
+    CHECK(TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, eps_two, eps_one, TwoStageRr::one_hot(domains[j], j),
+                                      cpp_chains[j]) == Status::ok);
+  }
+  tinyldp_record_rr from_chains;
+  CHECK_EQ(tinyldp_record_rr_configure(&from_chains, chains, 3), TINYLDP_STATUS_OK);
+  CHECK(CppRecord::configure(cpp_chains, 3, m) == Status::ok);
+  Twins{"record of chains", m, &from_chains, C_MEMOIZED_FUNCTIONS(tinyldp_record_rr), &keys}.expect_same_reports(
+      records, out_of_domain);
+  // Attribute j must name j; no more than the C API's attributes.
+  CHECK_EQ(tinyldp_record_rr_configure(&from_chains, chains + 1, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_record_rr_configure(&from_chains, chains, TINYLDP_RECORD_MAX_ATTRIBUTES + 1),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_record_rr_configure(&from_chains, nullptr, 1), TINYLDP_STATUS_BAD_PARAMETER);
 }
