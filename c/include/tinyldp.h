@@ -334,7 +334,8 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_dlaplace, int32_t);
  * the context is used. Payload: d components of ⌈log2(2T + 2)⌉ bits (describe's payload_bits).
  * Configuration is the discrete Laplace's (about 1.3 KiB of stack) plus an O(T) pass. */
 #define TINYLDP_SHE_TABLE_ENTRIES(truncation) ((size_t)2 * (size_t)(truncation) + 2)
-/* ⌈20 · ln 2 / ε⌉ in [1, 32767] (32767 for ε = 0): the core's default. */
+/* ⌈20 · ln 2 / ε⌉ in [1, 32767] (32767 for ε = 0): the core's default. A constant for a constant
+ * ε · 2^32 ((uint64_t)1 << 32 for ε = 1), so a global table can be sized by it. */
 #define TINYLDP_SHE_DEFAULT_TRUNCATION(epsilon_q32)                                  \
   ((uint32_t)(TINYLDP_SHE_TRUNCATION_UNCLAMPED_(epsilon_q32) > 32767u                 \
                   ? 32767u                                                            \
