@@ -1087,8 +1087,8 @@ struct Twins {
     }
   }
 
-  template <class Value, size_t N>
-  void expect_same_reports(const Value (&values)[N], Value out_of_domain) const {
+  template <class Value, size_t N, class Outside>
+  void expect_same_reports(const Value (&values)[N], Outside out_of_domain) const {
     const int before = test::failures_in_current_test();
     expect_same_description();
     // Every header field; a memoized report writes its key's generation whatever the caller's.
@@ -1119,7 +1119,7 @@ struct Twins {
     }
     CHECK_EQ(mismatches, 0u);
     // Refused alike, nothing left: a value outside the domain, a source that fails.
-    expect_same_refusal(out_of_domain, 0, Status::value_out_of_domain);
+    expect_same_refusal(static_cast<Value>(out_of_domain), 0, Status::value_out_of_domain);
     expect_same_refusal(values[0], 1, Status::entropy_failed);
     if (test::failures_in_current_test() != before) {
       test::print(what);
