@@ -364,21 +364,18 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_the, uint32_t);
  * The value is an array of d values; a report spends its ε again every time (no memo).
  * realized_epsilon_q32 is the local-DP loss of one report between any two records. */
 enum { TINYLDP_RSFD_FAKE_ZERO = 0, TINYLDP_RSFD_FAKE_RANDOM = 1 };
-tinyldp_status tinyldp_spl_grr_configure(tinyldp_spl_grr* ctx, uint64_t epsilon_q32,
-                                         const uint32_t* domains, uint32_t d);
-TINYLDP_MECHANISM_FUNCTIONS(tinyldp_spl_grr, const uint32_t*);
-tinyldp_status tinyldp_spl_oue_configure(tinyldp_spl_oue* ctx, uint64_t epsilon_q32,
-                                         const uint32_t* domains, uint32_t d);
-TINYLDP_MECHANISM_FUNCTIONS(tinyldp_spl_oue, const uint32_t*);
-tinyldp_status tinyldp_smp_grr_configure(tinyldp_smp_grr* ctx, uint64_t epsilon_q32,
-                                         const uint32_t* domains, uint32_t d);
-TINYLDP_MECHANISM_FUNCTIONS(tinyldp_smp_grr, const uint32_t*);
-tinyldp_status tinyldp_smp_oue_configure(tinyldp_smp_oue* ctx, uint64_t epsilon_q32,
-                                         const uint32_t* domains, uint32_t d);
-TINYLDP_MECHANISM_FUNCTIONS(tinyldp_smp_oue, const uint32_t*);
-tinyldp_status tinyldp_rsfd_grr_configure(tinyldp_rsfd_grr* ctx, uint64_t epsilon_q32,
-                                          const uint32_t* domains, uint32_t d);
-TINYLDP_MECHANISM_FUNCTIONS(tinyldp_rsfd_grr, const uint32_t*);
+/* A protocol's configure(ctx, ε · 2^32, domains, d) and its three functions: prefix_configure,
+ * prefix_describe, prefix_privatize, prefix_report. */
+#define TINYLDP_RECORD_FUNCTIONS(prefix)                                                           \
+  tinyldp_status prefix##_configure(prefix* ctx, uint64_t epsilon_q32, const uint32_t* domains,    \
+                                    uint32_t d);                                                   \
+  TINYLDP_MECHANISM_FUNCTIONS(prefix, const uint32_t*)
+TINYLDP_RECORD_FUNCTIONS(tinyldp_spl_grr);
+TINYLDP_RECORD_FUNCTIONS(tinyldp_spl_oue);
+TINYLDP_RECORD_FUNCTIONS(tinyldp_smp_grr);
+TINYLDP_RECORD_FUNCTIONS(tinyldp_smp_oue);
+TINYLDP_RECORD_FUNCTIONS(tinyldp_rsfd_grr);
+/* RS+FD over OUE also takes its fake data: TINYLDP_RSFD_FAKE_ZERO or _RANDOM. */
 tinyldp_status tinyldp_rsfd_oue_configure(tinyldp_rsfd_oue* ctx, uint64_t epsilon_q32,
                                           const uint32_t* domains, uint32_t d, uint8_t fake);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_rsfd_oue, const uint32_t*);

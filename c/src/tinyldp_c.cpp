@@ -410,6 +410,14 @@ bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
                        written);                                                                 \
   }
 
+// A record protocol without memo: its configure(ε, domains, d) too.
+#define TINYLDP_C_RECORD(prefix, Type)                                                           \
+  TINYLDP_C_MECHANISM(prefix, Type, const uint32_t*)                                             \
+  extern "C" tinyldp_status prefix##_configure(prefix* ctx, uint64_t epsilon_q32,                \
+                                               const uint32_t* domains, uint32_t d) {            \
+    return configure_record<Type>(ctx, epsilon_q32, domains, d);                                 \
+  }
+
 // The same for a memoized mechanism: describe_memo, and the key passed on.
 #define TINYLDP_C_MEMOIZED(prefix, Type, Value)                                                  \
   static_assert(holds<Type, prefix>);                                                            \
@@ -442,11 +450,11 @@ TINYLDP_C_MECHANISM(tinyldp_sd, StochasticDiscretization, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_dlaplace, DiscreteLaplace, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_she, SummationHistogram, uint32_t)
 TINYLDP_C_MECHANISM(tinyldp_the, ThresholdHistogram, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_spl_grr, CSplGrr, const uint32_t*)
-TINYLDP_C_MECHANISM(tinyldp_spl_oue, CSplOue, const uint32_t*)
-TINYLDP_C_MECHANISM(tinyldp_smp_grr, CSmpGrr, const uint32_t*)
-TINYLDP_C_MECHANISM(tinyldp_smp_oue, CSmpOue, const uint32_t*)
-TINYLDP_C_MECHANISM(tinyldp_rsfd_grr, CRsfdGrr, const uint32_t*)
+TINYLDP_C_RECORD(tinyldp_spl_grr, CSplGrr)
+TINYLDP_C_RECORD(tinyldp_spl_oue, CSplOue)
+TINYLDP_C_RECORD(tinyldp_smp_grr, CSmpGrr)
+TINYLDP_C_RECORD(tinyldp_smp_oue, CSmpOue)
+TINYLDP_C_RECORD(tinyldp_rsfd_grr, CRsfdGrr)
 TINYLDP_C_MECHANISM(tinyldp_rsfd_oue, CRsfdOue, const uint32_t*)
 TINYLDP_C_MEMOIZED(tinyldp_two_stage_rr, TwoStageRr, uint32_t)
 TINYLDP_C_MEMOIZED(tinyldp_lgrr, LongitudinalGrr, uint32_t)
@@ -541,28 +549,8 @@ tinyldp_status tinyldp_the_configure(tinyldp_the* ctx, uint64_t epsilon_q32, uin
   });
 }
 
-// ---- configure: records of several attributes, without memo --------------------------------
+// ---- configure: RS+FD over OUE (the other records' configure: TINYLDP_C_RECORD) -------------
 
-tinyldp_status tinyldp_spl_grr_configure(tinyldp_spl_grr* ctx, uint64_t epsilon_q32,
-                                         const uint32_t* domains, uint32_t d) {
-  return configure_record<CSplGrr>(ctx, epsilon_q32, domains, d);
-}
-tinyldp_status tinyldp_spl_oue_configure(tinyldp_spl_oue* ctx, uint64_t epsilon_q32,
-                                         const uint32_t* domains, uint32_t d) {
-  return configure_record<CSplOue>(ctx, epsilon_q32, domains, d);
-}
-tinyldp_status tinyldp_smp_grr_configure(tinyldp_smp_grr* ctx, uint64_t epsilon_q32,
-                                         const uint32_t* domains, uint32_t d) {
-  return configure_record<CSmpGrr>(ctx, epsilon_q32, domains, d);
-}
-tinyldp_status tinyldp_smp_oue_configure(tinyldp_smp_oue* ctx, uint64_t epsilon_q32,
-                                         const uint32_t* domains, uint32_t d) {
-  return configure_record<CSmpOue>(ctx, epsilon_q32, domains, d);
-}
-tinyldp_status tinyldp_rsfd_grr_configure(tinyldp_rsfd_grr* ctx, uint64_t epsilon_q32,
-                                          const uint32_t* domains, uint32_t d) {
-  return configure_record<CRsfdGrr>(ctx, epsilon_q32, domains, d);
-}
 tinyldp_status tinyldp_rsfd_oue_configure(tinyldp_rsfd_oue* ctx, uint64_t epsilon_q32,
                                           const uint32_t* domains, uint32_t d, uint8_t fake) {
   if (fake > TINYLDP_RSFD_FAKE_RANDOM) {  // a kind the core does not know: a context that refuses

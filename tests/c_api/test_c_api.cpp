@@ -1077,63 +1077,46 @@ TEST(histogram_encodings_give_the_cpp_reports) {
   CHECK_EQ(tinyldp_the_configure(&the, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
 }
 
+namespace {
+// Records of three attributes, and one with a value outside its attribute's domain.
+const uint32_t record_domains[] = {4, 10, 3};
+const uint32_t r0[] = {0, 0, 0}, r1[] = {3, 9, 2}, r2[] = {1, 5, 0}, outside[] = {1, 10, 0};
+const uint32_t* const records[] = {r0, r1, r2};
+constexpr uint64_t record_eps_q32 = TINYLDP_EPSILON_Q32(3, 2);
+constexpr uint32_t A = TINYLDP_RECORD_MAX_ATTRIBUTES;
+
+// A protocol M over the records, configured alike in C (`configure`, then `extra`) and C++.
+template <class M, class Ctx, class Functions, class... Extra>
+void expect_same_record_reports(const char* what, tinyldp_status (*configure)(Ctx*, uint64_t, const uint32_t*,
+                                                                              uint32_t, Extra...),
+                                Functions functions, Extra... extra) {
+  Ctx c;
+  CHECK_EQ(configure(&c, record_eps_q32, record_domains, 3, extra...), TINYLDP_STATUS_OK);
+  M m;
+  if constexpr (sizeof...(Extra) == 0) {
+    CHECK(M::configure(Epsilon::from_q32(record_eps_q32), record_domains, 3, m) == Status::ok);
+  } else {
+    CHECK(M::configure(Epsilon::from_q32(record_eps_q32), record_domains, 3, m, FakeData(extra)...) == Status::ok);
+  }
+  Twins{what, m, &c, functions}.expect_same_reports(records, static_cast<const uint32_t*>(outside));
+}
+}  // namespace
+
 TEST(records_without_memo_give_the_cpp_reports) {
-  const uint32_t domains[] = {4, 10, 3};
-  const uint32_t r0[] = {0, 0, 0}, r1[] = {3, 9, 2}, r2[] = {1, 5, 0}, bad[] = {1, 10, 0};
-  const uint32_t* const records[] = {r0, r1, r2};
-  const uint32_t* const out_of_domain = bad;
-  const Epsilon eps = Epsilon::from_ratio(3, 2);
-  const uint64_t eps_q32 = TINYLDP_EPSILON_Q32(3, 2);
-  constexpr uint32_t A = TINYLDP_RECORD_MAX_ATTRIBUTES;
-  {
-    tinyldp_spl_grr c;
-    CHECK_EQ(tinyldp_spl_grr_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
-    using M = SplitRecord<GrrSlot, A>;
-    M m;
-    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
-    Twins{"spl-grr", m, &c, C_FUNCTIONS(tinyldp_spl_grr)}.expect_same_reports(records, out_of_domain);
-  }
-  {
-    tinyldp_spl_oue c;
-    CHECK_EQ(tinyldp_spl_oue_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
-    using M = SplitRecord<OueSlot, A>;
-    M m;
-    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
-    Twins{"spl-oue", m, &c, C_FUNCTIONS(tinyldp_spl_oue)}.expect_same_reports(records, out_of_domain);
-  }
-  {
-    tinyldp_smp_grr c;
-    CHECK_EQ(tinyldp_smp_grr_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
-    using M = SampledAttribute<GrrSlot, A>;
-    M m;
-    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
-    Twins{"smp-grr", m, &c, C_FUNCTIONS(tinyldp_smp_grr)}.expect_same_reports(records, out_of_domain);
-  }
-  {
-    tinyldp_smp_oue c;
-    CHECK_EQ(tinyldp_smp_oue_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
-    using M = SampledAttribute<OueSlot, A>;
-    M m;
-    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
-    Twins{"smp-oue", m, &c, C_FUNCTIONS(tinyldp_smp_oue)}.expect_same_reports(records, out_of_domain);
-  }
-  {
-    tinyldp_rsfd_grr c;
-    CHECK_EQ(tinyldp_rsfd_grr_configure(&c, eps_q32, domains, 3), TINYLDP_STATUS_OK);
-    using M = FakeDataRecord<GrrSlot, A>;
-    M m;
-    CHECK(M::configure(eps, domains, 3, m) == Status::ok);
-    Twins{"rsfd-grr", m, &c, C_FUNCTIONS(tinyldp_rsfd_grr)}.expect_same_reports(records, out_of_domain);
-  }
-  const uint8_t fakes[] = {TINYLDP_RSFD_FAKE_ZERO, TINYLDP_RSFD_FAKE_RANDOM};
-  for (uint8_t fake : fakes) {
-    tinyldp_rsfd_oue c;
-    CHECK_EQ(tinyldp_rsfd_oue_configure(&c, eps_q32, domains, 3, fake), TINYLDP_STATUS_OK);
-    using M = FakeDataRecord<OueSlot, A>;
-    M m;
-    CHECK(M::configure(eps, domains, 3, m, FakeData(fake)) == Status::ok);
-    Twins{"rsfd-oue", m, &c, C_FUNCTIONS(tinyldp_rsfd_oue)}.expect_same_reports(records, out_of_domain);
-  }
+  const uint32_t* const domains = record_domains;
+  const uint64_t eps_q32 = record_eps_q32;
+  expect_same_record_reports<SplitRecord<GrrSlot, A>>("spl-grr", tinyldp_spl_grr_configure, C_FUNCTIONS(tinyldp_spl_grr));
+  expect_same_record_reports<SplitRecord<OueSlot, A>>("spl-oue", tinyldp_spl_oue_configure, C_FUNCTIONS(tinyldp_spl_oue));
+  expect_same_record_reports<SampledAttribute<GrrSlot, A>>("smp-grr", tinyldp_smp_grr_configure,
+                                                          C_FUNCTIONS(tinyldp_smp_grr));
+  expect_same_record_reports<SampledAttribute<OueSlot, A>>("smp-oue", tinyldp_smp_oue_configure,
+                                                          C_FUNCTIONS(tinyldp_smp_oue));
+  expect_same_record_reports<FakeDataRecord<GrrSlot, A>>("rsfd-grr", tinyldp_rsfd_grr_configure,
+                                                        C_FUNCTIONS(tinyldp_rsfd_grr));
+  expect_same_record_reports<FakeDataRecord<OueSlot, A>>("rsfd-oue-z", tinyldp_rsfd_oue_configure,
+                                                        C_FUNCTIONS(tinyldp_rsfd_oue), uint8_t{TINYLDP_RSFD_FAKE_ZERO});
+  expect_same_record_reports<FakeDataRecord<OueSlot, A>>("rsfd-oue-r", tinyldp_rsfd_oue_configure,
+                                                        C_FUNCTIONS(tinyldp_rsfd_oue), uint8_t{TINYLDP_RSFD_FAKE_RANDOM});
   // Beyond the C API's attributes, a fake data kind the core does not know, one attribute for SMP.
   const uint32_t many[A + 1] = {2, 2, 2, 2, 2, 2, 2, 2, 2};
   tinyldp_spl_grr spl;
@@ -1197,10 +1180,8 @@ TEST(longitudinal_mechanisms_give_the_cpp_reports) {
 
 TEST(memoized_records_give_the_cpp_reports) {
   BothKeys keys;
-  const uint32_t domains[] = {4, 10, 3};
-  const uint32_t r0[] = {0, 0, 0}, r1[] = {3, 9, 2}, r2[] = {1, 5, 0}, bad[] = {4, 0, 0};
-  const uint32_t* const records[] = {r0, r1, r2};
-  const uint32_t* const out_of_domain = bad;
+  const uint32_t* const domains = record_domains;
+  const uint32_t* const out_of_domain = outside;
   using CppRecord = RecordRr<TINYLDP_RECORD_MAX_ATTRIBUTES>;
   // RAPPOR's (f, p, q) = (1/2, 1/4, 3/4) for every attribute.
   tinyldp_record_rr rappor;

@@ -73,50 +73,16 @@ const uint64_t one = TINYLDP_EPSILON_Q32(1, 1);
 
 }  // namespace
 
-TEST(zeroed_contexts_refuse_every_report) {
-  tinyldp_rr rr;
-  tinyldp_krr krr;
-  tinyldp_ue ue;
-  tinyldp_lh lh;
-  tinyldp_hr hr;
-  tinyldp_sd sd;
-  tinyldp_dlaplace dl;
-  tinyldp_she she;
-  tinyldp_the the;
-  tinyldp_spl_grr spl_grr;
-  tinyldp_spl_oue spl_oue;
-  tinyldp_smp_grr smp_grr;
-  tinyldp_smp_oue smp_oue;
-  tinyldp_rsfd_grr rsfd_grr;
-  tinyldp_rsfd_oue rsfd_oue;
-  zero_bytes(rr), zero_bytes(krr), zero_bytes(ue), zero_bytes(lh), zero_bytes(hr), zero_bytes(sd), zero_bytes(dl);
-  zero_bytes(she), zero_bytes(the), zero_bytes(spl_grr), zero_bytes(spl_oue), zero_bytes(smp_grr);
-  zero_bytes(smp_oue), zero_bytes(rsfd_grr), zero_bytes(rsfd_oue);
-  EXPECT_REFUSED(tinyldp_rr, rr);
-  EXPECT_REFUSED(tinyldp_krr, krr);
-  EXPECT_REFUSED(tinyldp_ue, ue);
-  EXPECT_REFUSED(tinyldp_lh, lh);
-  EXPECT_REFUSED(tinyldp_hr, hr);
-  EXPECT_REFUSED(tinyldp_sd, sd);
-  EXPECT_REFUSED(tinyldp_dlaplace, dl);
-  EXPECT_REFUSED(tinyldp_she, she);
-  EXPECT_REFUSED(tinyldp_the, the);
-  EXPECT_REFUSED(tinyldp_spl_grr, spl_grr);
-  EXPECT_REFUSED(tinyldp_spl_oue, spl_oue);
-  EXPECT_REFUSED(tinyldp_smp_grr, smp_grr);
-  EXPECT_REFUSED(tinyldp_smp_oue, smp_oue);
-  EXPECT_REFUSED(tinyldp_rsfd_grr, rsfd_grr);
-  EXPECT_REFUSED(tinyldp_rsfd_oue, rsfd_oue);
-}
-
-TEST(contexts_whose_configure_failed_refuse_every_report) {
+namespace {
+// One context of each mechanism without memo (two for those with two configures).
+struct Contexts {
   tinyldp_rr rr;
   tinyldp_krr krr;
   tinyldp_ue oue, sue;
   tinyldp_lh olh, blh;
   tinyldp_hr hr;
   tinyldp_sd sd;
-  tinyldp_dlaplace dl;
+  tinyldp_dlaplace dlaplace;
   tinyldp_she she;
   tinyldp_the the;
   tinyldp_spl_grr spl_grr;
@@ -125,43 +91,57 @@ TEST(contexts_whose_configure_failed_refuse_every_report) {
   tinyldp_smp_oue smp_oue;
   tinyldp_rsfd_grr rsfd_grr;
   tinyldp_rsfd_oue rsfd_oue;
+};
+void expect_every_report_refused(const Contexts& c) {
+  EXPECT_REFUSED(tinyldp_rr, c.rr);
+  EXPECT_REFUSED(tinyldp_krr, c.krr);
+  EXPECT_REFUSED(tinyldp_ue, c.oue);
+  EXPECT_REFUSED(tinyldp_ue, c.sue);
+  EXPECT_REFUSED(tinyldp_lh, c.olh);
+  EXPECT_REFUSED(tinyldp_lh, c.blh);
+  EXPECT_REFUSED(tinyldp_hr, c.hr);
+  EXPECT_REFUSED(tinyldp_sd, c.sd);
+  EXPECT_REFUSED(tinyldp_dlaplace, c.dlaplace);
+  EXPECT_REFUSED(tinyldp_she, c.she);
+  EXPECT_REFUSED(tinyldp_the, c.the);
+  EXPECT_REFUSED(tinyldp_spl_grr, c.spl_grr);
+  EXPECT_REFUSED(tinyldp_spl_oue, c.spl_oue);
+  EXPECT_REFUSED(tinyldp_smp_grr, c.smp_grr);
+  EXPECT_REFUSED(tinyldp_smp_oue, c.smp_oue);
+  EXPECT_REFUSED(tinyldp_rsfd_grr, c.rsfd_grr);
+  EXPECT_REFUSED(tinyldp_rsfd_oue, c.rsfd_oue);
+}
+}  // namespace
+
+TEST(zeroed_contexts_refuse_every_report) {
+  static Contexts zeroed;  // a global's bytes: all zero
+  zero_bytes(zeroed);
+  expect_every_report_refused(zeroed);
+}
+
+TEST(contexts_whose_configure_failed_refuse_every_report) {
+  static Contexts c;
   uint64_t table[8];
   const uint32_t domains[] = {4, 1};  // a domain of one value
-  CHECK_EQ(tinyldp_rr_configure(&rr, 0), TINYLDP_STATUS_BAD_EPSILON);
-  CHECK_EQ(tinyldp_krr_configure(&krr, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_ue_configure_oue(&oue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);  // the case
-  CHECK_EQ(tinyldp_ue_configure_sue(&sue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_lh_configure_olh(&olh, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_lh_configure_blh(&blh, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_hr_configure(&hr, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_sd_configure(&sd, one, 5, 5, 4), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_dlaplace_configure(&dl, one, 0, 100, 1, table, 8), TINYLDP_STATUS_BUFFER_TOO_SMALL);
-  CHECK_EQ(tinyldp_she_configure(&she, one, 16, TINYLDP_SHE_DEFAULT_TRUNCATION(one), table, 8),
+  CHECK_EQ(tinyldp_rr_configure(&c.rr, 0), TINYLDP_STATUS_BAD_EPSILON);
+  CHECK_EQ(tinyldp_krr_configure(&c.krr, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_ue_configure_oue(&c.oue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);  // the case
+  CHECK_EQ(tinyldp_ue_configure_sue(&c.sue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_lh_configure_olh(&c.olh, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_lh_configure_blh(&c.blh, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_hr_configure(&c.hr, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_sd_configure(&c.sd, one, 5, 5, 4), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_dlaplace_configure(&c.dlaplace, one, 0, 100, 1, table, 8), TINYLDP_STATUS_BUFFER_TOO_SMALL);
+  CHECK_EQ(tinyldp_she_configure(&c.she, one, 16, TINYLDP_SHE_DEFAULT_TRUNCATION(one), table, 8),
            TINYLDP_STATUS_BUFFER_TOO_SMALL);
-  CHECK_EQ(tinyldp_the_configure(&the, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_spl_grr_configure(&spl_grr, one, domains, 2), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_spl_oue_configure(&spl_oue, one, nullptr, 2), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_smp_grr_configure(&smp_grr, one, domains, 1), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_smp_oue_configure(&smp_oue, 0, domains, 2), TINYLDP_STATUS_BAD_EPSILON);
-  CHECK_EQ(tinyldp_rsfd_grr_configure(&rsfd_grr, one, domains, 2), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_rsfd_oue_configure(&rsfd_oue, one, domains, 2, 7), TINYLDP_STATUS_BAD_PARAMETER);
-  EXPECT_REFUSED(tinyldp_rr, rr);
-  EXPECT_REFUSED(tinyldp_krr, krr);
-  EXPECT_REFUSED(tinyldp_ue, oue);
-  EXPECT_REFUSED(tinyldp_ue, sue);
-  EXPECT_REFUSED(tinyldp_lh, olh);
-  EXPECT_REFUSED(tinyldp_lh, blh);
-  EXPECT_REFUSED(tinyldp_hr, hr);
-  EXPECT_REFUSED(tinyldp_sd, sd);
-  EXPECT_REFUSED(tinyldp_dlaplace, dl);
-  EXPECT_REFUSED(tinyldp_she, she);
-  EXPECT_REFUSED(tinyldp_the, the);
-  EXPECT_REFUSED(tinyldp_spl_grr, spl_grr);
-  EXPECT_REFUSED(tinyldp_spl_oue, spl_oue);
-  EXPECT_REFUSED(tinyldp_smp_grr, smp_grr);
-  EXPECT_REFUSED(tinyldp_smp_oue, smp_oue);
-  EXPECT_REFUSED(tinyldp_rsfd_grr, rsfd_grr);
-  EXPECT_REFUSED(tinyldp_rsfd_oue, rsfd_oue);
+  CHECK_EQ(tinyldp_the_configure(&c.the, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_spl_grr_configure(&c.spl_grr, one, domains, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_spl_oue_configure(&c.spl_oue, one, nullptr, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_smp_grr_configure(&c.smp_grr, one, domains, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_smp_oue_configure(&c.smp_oue, 0, domains, 2), TINYLDP_STATUS_BAD_EPSILON);
+  CHECK_EQ(tinyldp_rsfd_grr_configure(&c.rsfd_grr, one, domains, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_rsfd_oue_configure(&c.rsfd_oue, one, domains, 2, 7), TINYLDP_STATUS_BAD_PARAMETER);
+  expect_every_report_refused(c);
 }
 
 // Memoized contexts, zeroed or whose configure failed, with a key never provisioned or none:
