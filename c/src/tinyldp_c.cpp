@@ -381,6 +381,15 @@ tinyldp_status configure_record(Context* ctx, uint64_t epsilon_q32, const uint32
     return T::configure(Epsilon::from_q32(epsilon_q32), domains, d, r, extra...);
   });
 }
+// configure(ε∞, ε₁, T&) of a memoized chain into the context.
+template <class T, class Context, class Configure>
+tinyldp_status configure_memoized(Context* ctx, uint64_t epsilon_infinity_q32, uint64_t epsilon_one_q32,
+                                  Configure configure) {
+  return configure_into<T>(ctx, [&](T& r) {
+    return configure(Epsilon::from_q32(epsilon_infinity_q32), Epsilon::from_q32(epsilon_one_q32), r);
+  });
+}
+
 // The encoding as the core takes it; false for a kind the core does not know.
 bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
   if (e == nullptr || e->kind > TINYLDP_MEMO_BLOOM) return false;
@@ -757,52 +766,44 @@ tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, 
 }
 tinyldp_status tinyldp_lgrr_configure(tinyldp_lgrr* ctx, uint64_t epsilon_infinity_q32,
                                       uint64_t epsilon_one_q32, uint32_t k, uint32_t attribute) {
-  return configure_into<LongitudinalGrr>(ctx, [&](LongitudinalGrr& r) {
-    return LongitudinalGrr::configure(Epsilon::from_q32(epsilon_infinity_q32),
-                                      Epsilon::from_q32(epsilon_one_q32), k, r, {}, attribute);
+  return configure_memoized<LongitudinalGrr>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return LongitudinalGrr::configure(inf, one, k, r, {}, attribute);
   });
 }
 tinyldp_status tinyldp_loloha_configure(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
                                         uint64_t epsilon_one_q32, uint32_t d, uint32_t g,
                                         uint32_t attribute) {
-  return configure_into<Loloha>(ctx, [&](Loloha& r) {
-    return Loloha::configure(Epsilon::from_q32(epsilon_infinity_q32),
-                             Epsilon::from_q32(epsilon_one_q32), d, g, r, {}, attribute);
+  return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return Loloha::configure(inf, one, d, g, r, {}, attribute);
   });
 }
 tinyldp_status tinyldp_loloha_configure_optimal(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
                                                 uint64_t epsilon_one_q32, uint32_t d,
                                                 uint32_t attribute) {
-  return configure_into<Loloha>(ctx, [&](Loloha& r) {
-    return Loloha::configure_optimal(Epsilon::from_q32(epsilon_infinity_q32),
-                                     Epsilon::from_q32(epsilon_one_q32), d, r, {}, attribute);
+  return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return Loloha::configure_optimal(inf, one, d, r, {}, attribute);
   });
 }
 tinyldp_status tinyldp_loloha_configure_binary(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
                                                uint64_t epsilon_one_q32, uint32_t d,
                                                uint32_t attribute) {
-  return configure_into<Loloha>(ctx, [&](Loloha& r) {
-    return Loloha::configure_binary(Epsilon::from_q32(epsilon_infinity_q32),
-                                    Epsilon::from_q32(epsilon_one_q32), d, r, {}, attribute);
+  return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return Loloha::configure_binary(inf, one, d, r, {}, attribute);
   });
 }
 tinyldp_status tinyldp_bit_mean_configure(tinyldp_bit_mean* ctx, uint64_t epsilon_infinity_q32,
                                           uint64_t epsilon_one_q32, uint32_t max_value,
                                           uint32_t step, uint32_t rounding_bits,
                                           uint32_t attribute) {
-  return configure_into<OneBitMean>(ctx, [&](OneBitMean& r) {
-    return OneBitMean::configure(Epsilon::from_q32(epsilon_infinity_q32),
-                                 Epsilon::from_q32(epsilon_one_q32),
-                                 {max_value, step, rounding_bits, attribute}, r);
+  return configure_memoized<OneBitMean>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return OneBitMean::configure(inf, one, {max_value, step, rounding_bits, attribute}, r);
   });
 }
 tinyldp_status tinyldp_dbitflip_configure(tinyldp_dbitflip* ctx, uint64_t epsilon_infinity_q32,
                                           uint64_t epsilon_one_q32, uint32_t max_value,
                                           uint32_t step, uint32_t sampled, uint32_t attribute) {
-  return configure_into<DBitFlip>(ctx, [&](DBitFlip& r) {
-    return DBitFlip::configure(Epsilon::from_q32(epsilon_infinity_q32),
-                               Epsilon::from_q32(epsilon_one_q32),
-                               {max_value, step, sampled, attribute}, r);
+  return configure_memoized<DBitFlip>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return DBitFlip::configure(inf, one, {max_value, step, sampled, attribute}, r);
   });
 }
 tinyldp_status tinyldp_record_rr_configure_rappor(tinyldp_record_rr* ctx, tinyldp_dyadic f,
