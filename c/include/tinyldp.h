@@ -743,6 +743,15 @@ tinyldp_ledger_result tinyldp_ledger_charge_memoized(tinyldp_ledger* ledger, uin
 tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_t attribute,
                                                  const tinyldp_two_stage_rr* mechanism,
                                                  const tinyldp_memo_key* key, uint32_t value);
+/* The same for an L-GRR report. The other memoized mechanisms memoize something the key derives
+ * from the value (LOLOHA a hashed value, 1BitMean and dBitFlip a rounded one): charge them with
+ * tinyldp_ledger_charge_memoized — the tag of the value (tinyldp_memo_key_value_tag with the
+ * mechanism's wire id), the key's generation and describe_memo's ε∞ — which charges at least
+ * what their memos cost (a memo changes only when the value does); a record each attribute in
+ * its own slot, with the record's ε∞ (at least that attribute's). */
+tinyldp_ledger_result tinyldp_ledger_charge_memo_lgrr(tinyldp_ledger* ledger, uint32_t attribute,
+                                                      const tinyldp_lgrr* mechanism,
+                                                      const tinyldp_memo_key* key, uint32_t value);
 /* Starts the next epoch (its spending starts at zero), durably. */
 tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger);
 /* Moves forward to `epoch` in one write, however far; an epoch not later than the current one

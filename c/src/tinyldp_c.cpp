@@ -390,6 +390,17 @@ tinyldp_status configure_memoized(Context* ctx, uint64_t epsilon_infinity_q32, u
   });
 }
 
+// The ledger's charge_memo for a memoized mechanism T in `mechanism`: NULL key or mechanism
+// refused before the ledger is asked.
+template <class T, class Context>
+tinyldp_ledger_result charge_memo(tinyldp_ledger* ledger, uint32_t attribute, const Context* mechanism,
+                                  const tinyldp_memo_key* key, uint32_t value) {
+  if (key == nullptr) return TINYLDP_LEDGER_KEY_NOT_PROVISIONED;
+  if (mechanism == nullptr) return TINYLDP_LEDGER_BAD_REPORT;
+  return static_cast<tinyldp_ledger_result>(
+      object<CLedger>(ledger).charge_memo(attribute, object<T>(mechanism), object<port::MemoKey>(key), value));
+}
+
 // The encoding as the core takes it; false for a kind the core does not know.
 bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
   if (e == nullptr || e->kind > TINYLDP_MEMO_BLOOM) return false;
@@ -853,10 +864,12 @@ tinyldp_ledger_result tinyldp_ledger_charge_memoized(tinyldp_ledger* ledger, uin
 tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_t attribute,
                                                  const tinyldp_two_stage_rr* mechanism,
                                                  const tinyldp_memo_key* key, uint32_t value) {
-  if (key == nullptr) return TINYLDP_LEDGER_KEY_NOT_PROVISIONED;
-  if (mechanism == nullptr) return TINYLDP_LEDGER_BAD_REPORT;
-  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).charge_memo(
-      attribute, object<TwoStageRr>(mechanism), object<port::MemoKey>(key), value));
+  return charge_memo<TwoStageRr>(ledger, attribute, mechanism, key, value);
+}
+tinyldp_ledger_result tinyldp_ledger_charge_memo_lgrr(tinyldp_ledger* ledger, uint32_t attribute,
+                                                      const tinyldp_lgrr* mechanism,
+                                                      const tinyldp_memo_key* key, uint32_t value) {
+  return charge_memo<LongitudinalGrr>(ledger, attribute, mechanism, key, value);
 }
 tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger) {
   return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).roll_epoch());

@@ -1136,6 +1136,27 @@ TEST(longitudinal_mechanisms_give_the_cpp_reports) {
     CHECK_EQ(tinyldp_lgrr_configure(&c, two, one, 64, 3), TINYLDP_STATUS_OK);
     const LongitudinalGrr m = LongitudinalGrr::make(eps_two, eps_one, 64, {}, 3);
     Twins{"l-grr", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_lgrr), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(values, 64u);
+    // The ledger checks an L-GRR report as C++'s does, then charges ε∞ per new value.
+    const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0], {256, 4, 4, 0xFF}};
+    tinyldp_record record;
+    CHECK_EQ(tinyldp_record_init(&record, &device, 2, 1), TINYLDP_STORAGE_OK);
+    tinyldp_ledger ledger;
+    tinyldp_ledger_init(&ledger, &record, 100 * one);
+    CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
+    tinyldp_memo_key unprovisioned;
+    tinyldp_memo_key_init(&unprovisioned);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 64), TINYLDP_LEDGER_BAD_REPORT);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &unprovisioned, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, nullptr, &keys.c_key, 3), TINYLDP_LEDGER_BAD_REPORT);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 3), TINYLDP_LEDGER_OK);  // the same memo
+    CHECK_EQ(tinyldp_ledger_charge_memoized(&ledger, 0,
+                                            keys.cpp_key.memo_value_tag(m.memo_attribute_word(), 3),
+                                            keys.cpp_key.generation(), m.epsilon_infinity().q32),
+             TINYLDP_LEDGER_OK);  // C++'s tag of it: the same memo again
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 4), TINYLDP_LEDGER_OK);
+    CHECK_EQ(tinyldp_ledger_charges(&ledger), 2u);
+    CHECK_EQ(tinyldp_ledger_spent_q32(&ledger), 2 * m.epsilon_infinity().q32);
     CHECK_EQ(tinyldp_lgrr_configure(&c, one, two, 64, 3), TINYLDP_STATUS_BAD_EPSILON);  // ε₁ < ε∞
   }
   {

@@ -144,6 +144,7 @@ int tinyldp_h_c99_every_mechanism(const tinyldp_memo_key* key, const tinyldp_ent
   tinyldp_rsfd_oue_describe(&rsfd_oue, &description);
   failures += description.mechanism_id != TINYLDP_MECHANISM_RSFD_OUE_R;
   failures += tinyldp_lgrr_configure(&lgrr, two, one, 16, 0) != TINYLDP_STATUS_OK;
+  failures += tinyldp_ledger_charge_memo_lgrr(&ledger, 1, &lgrr, key, 3) != TINYLDP_LEDGER_OK;
   failures += tinyldp_lgrr_report(&lgrr, 3, key, source, NULL, frame, size, &written) != TINYLDP_STATUS_OK;
   failures += tinyldp_loloha_configure_optimal(&loloha, two, one, 1000, 1) != TINYLDP_STATUS_OK;
   failures += tinyldp_loloha_privatize(&loloha, 999, key, source, frame, size) != TINYLDP_STATUS_OK;
