@@ -362,7 +362,9 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_the, uint32_t);
  *         attribute is fake data (grr: a uniform value; oue: TINYLDP_RSFD_FAKE_ZERO, the zero
  *         vector through OUE, or TINYLDP_RSFD_FAKE_RANDOM, a uniform one-hot vector).
  * The value is an array of d values; a report spends its ε again every time (no memo).
- * realized_epsilon_q32 is the local-DP loss of one report between any two records. */
+ * realized_epsilon_q32 is the local-DP loss of one report between any two records.
+ * Configuration holds copies of the context on the stack: about 3 KiB with the ε arithmetic
+ * (Cortex-M0, -fstack-usage); do it once, at boot. */
 enum { TINYLDP_RSFD_FAKE_ZERO = 0, TINYLDP_RSFD_FAKE_RANDOM = 1 };
 /* A protocol's configure(ctx, ε · 2^32, domains, d) and its three functions: prefix_configure,
  * prefix_describe, prefix_privatize, prefix_report. */
@@ -671,7 +673,9 @@ TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_dbitflip, uint32_t);
  * probabilities are attribute 0's. The value is an array of d values.
  * configure_rappor: RAPPOR's f, p, q for every attribute, domains[j] ≥ 2 values.
  * configure: from d configured two-stage contexts, attributes[j] one-hot with attribute j
- *   (TINYLDP_MEMO_ONE_HOT_ENCODING(k, j)); copied, so they may be reused afterwards. */
+ *   (TINYLDP_MEMO_ONE_HOT_ENCODING(k, j)); copied, so they may be reused afterwards.
+ * Configuration holds copies of the record on the stack: about 5 KiB with the arithmetic
+ * (Cortex-M0, -fstack-usage); do it once, at boot. */
 tinyldp_status tinyldp_record_rr_configure_rappor(tinyldp_record_rr* ctx, tinyldp_dyadic f,
                                                   tinyldp_dyadic p, tinyldp_dyadic q,
                                                   const uint32_t* domains, uint32_t d);

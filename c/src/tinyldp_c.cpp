@@ -410,13 +410,16 @@ bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
 
 }  // namespace
 
-// describe, privatize and report for one mechanism: the same three forwards each time, for the
-// context `prefix` holding a Type (checked here).
-#define TINYLDP_C_MECHANISM(prefix, Type, Value)                                                 \
+// The context `prefix` holding a Type (checked here), and its describe.
+#define TINYLDP_C_DESCRIBE(prefix, Type)                                                         \
   static_assert(holds<Type, prefix>);                                                            \
   extern "C" void prefix##_describe(const prefix* ctx, tinyldp_description* out) {               \
     describe(object<Type>(ctx), out);                                                            \
-  }                                                                                              \
+  }
+
+// describe, privatize and report for one mechanism: the same three forwards each time.
+#define TINYLDP_C_MECHANISM(prefix, Type, Value)                                                 \
+  TINYLDP_C_DESCRIBE(prefix, Type)                                                               \
   extern "C" tinyldp_status prefix##_privatize(const prefix* ctx, Value value,                   \
                                                const tinyldp_entropy_source* source,             \
                                                uint8_t* payload, size_t payload_size) {          \
@@ -440,10 +443,7 @@ bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
 
 // The same for a memoized mechanism: describe_memo, and the key passed on.
 #define TINYLDP_C_MEMOIZED(prefix, Type, Value)                                                  \
-  static_assert(holds<Type, prefix>);                                                            \
-  extern "C" void prefix##_describe(const prefix* ctx, tinyldp_description* out) {               \
-    describe(object<Type>(ctx), out);                                                            \
-  }                                                                                              \
+  TINYLDP_C_DESCRIBE(prefix, Type)                                                               \
   extern "C" void prefix##_describe_memo(const prefix* ctx, tinyldp_memo_description* out) {     \
     describe_memo(object<Type>(ctx), out);                                                       \
   }                                                                                              \
