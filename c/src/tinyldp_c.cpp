@@ -1,41 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 // tinyldp.h implemented over the C++ core and ports: each context's bytes hold the C++ object,
-// made there by placement new; each call converts its arguments and forwards. Nothing here
-// keeps state of its own, allocates, or throws.
-#include "tinyldp.h"
-
-#include "tinyldp/bit_flip_mean.hpp"
-#include "tinyldp/dbitflip.hpp"
+// made there by placement new; each call converts its arguments and forwards (forwards.hpp).
+// Nothing here keeps state of its own, allocates, or throws. This file: the status, ε and wire
+// helpers, the first mechanisms (rr … dlaplace), the DRBG, the health tests, storage, the memo
+// key, the two-stage RR and the ledger; the other families in tinyldp_c_*.cpp.
+#include "forwards.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
-#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
-#include "tinyldp/loloha.hpp"
-#include "tinyldp/longitudinal_grr.hpp"
-#include "tinyldp/multi_attribute.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
-#include "tinyldp/privacy_ledger.hpp"
-#include "tinyldp/random_bits.hpp"
-#include "tinyldp/record_rr.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
-#include "tinyldp/storage.hpp"
-#include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
-#include "tinyldp/wipe.hpp"
-#include "tinyldp/wire.hpp"
-
-namespace {
-struct Placement {};  // placement new without <new> (absent from some bare-metal toolchains)
-}  // namespace
-inline void* operator new(size_t, Placement, void* where) noexcept { return where; }
 
 namespace {
 
 using namespace tinyldp;
+using namespace tinyldp::c_api;
 
 // The C++ objects behind the contexts that hold more than one.
 struct HealthContext {
@@ -58,28 +41,7 @@ struct RecordContext {
   CStorageDevice device;
   Record<CStorageDevice> record;
 };
-// The C API's ledger: a fixed number of attribute slots (the header documents it).
-using CLedger = PrivacyLedger<CStorageDevice, TINYLDP_LEDGER_ATTRIBUTES>;
-// The records of several attributes: at most TINYLDP_RECORD_MAX_ATTRIBUTES (the header's).
-constexpr uint32_t record_attributes = TINYLDP_RECORD_MAX_ATTRIBUTES;
-using CRecordRr = RecordRr<record_attributes>;
-using CSplGrr = SplitRecord<GrrSlot, record_attributes>;
-using CSplOue = SplitRecord<OueSlot, record_attributes>;
-using CSmpGrr = SampledAttribute<GrrSlot, record_attributes>;
-using CSmpOue = SampledAttribute<OueSlot, record_attributes>;
-using CRsfdGrr = FakeDataRecord<GrrSlot, record_attributes>;
-using CRsfdOue = FakeDataRecord<OueSlot, record_attributes>;
-
-// Each context's storage holds its object, aligned, and is no larger than the object rounded
-// up to the storage's alignment (the header's sizes are exact).
-template <class T, class Context>
-constexpr bool holds_exactly = sizeof(T) <= sizeof(Context::opaque) &&
-                               alignof(T) <= alignof(Context) &&
-                               sizeof(Context) - sizeof(T) < alignof(Context);
-// Every context can be a plain global: nothing to destroy. (The mechanisms' contexts are
-// checked where TINYLDP_C_MECHANISM and TINYLDP_C_MEMOIZED stamp their functions.)
-template <class T, class Context>
-constexpr bool holds = holds_exactly<T, Context> && TINYLDP_TRIVIALLY_DESTRUCTIBLE(T);
+// The contexts that are no mechanism (the mechanisms': where their functions are stamped).
 static_assert(holds<port::ChaCha20Drbg, tinyldp_chacha20_drbg>);
 static_assert(holds<HealthContext, tinyldp_health>);
 static_assert(holds<RecordContext, tinyldp_record>);
@@ -129,8 +91,6 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_RSFD_OUE_Z == int(wire::MechanismId::rsfd_oue_z) &&
               TINYLDP_MECHANISM_RSFD_OUE_R == int(wire::MechanismId::rsfd_oue_r) &&
               TINYLDP_MECHANISM_DBITFLIP == int(wire::MechanismId::dbitflip));
-static_assert(TINYLDP_RSFD_FAKE_ZERO == int(FakeData::zero) &&
-              TINYLDP_RSFD_FAKE_RANDOM == int(FakeData::random));
 static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
               TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
               TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
@@ -162,24 +122,7 @@ static_assert(TINYLDP_EPSILON_Q32(3, 2) == Epsilon::from_ratio(3, 2).q32 &&
               TINYLDP_EPSILON_Q32(1, 3) == Epsilon::from_ratio(1, 3).q32 &&
               TINYLDP_EPSILON_MAX_Q32 == max_epsilon.q32);
 static_assert(TINYLDP_UE_PAYLOAD_BYTES(100) == UnaryEncoding::report_bytes_for(100) &&
-              TINYLDP_DLAPLACE_TABLE_ENTRIES(-50, 50) == DiscreteLaplace::table_entries(-50, 50) &&
-              TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES == sizeof(DBitFlipReport) &&
-              TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES ==
-                  (DBitFlip::max_sampled * (wire::bits_for_values(DBitFlip::max_buckets) + 1) + 7) / 8 &&
-              TINYLDP_RECORD_MAX_ATTRIBUTES <= 256);
-// SHE's table and default truncation: the core's, across ε.
-constexpr bool she_truncation_is_the_cores(uint64_t eps_q32) {
-  return TINYLDP_SHE_DEFAULT_TRUNCATION(eps_q32) ==
-             SummationHistogram::default_truncation(Epsilon::from_q32(eps_q32)) &&
-         TINYLDP_SHE_TABLE_ENTRIES(TINYLDP_SHE_DEFAULT_TRUNCATION(eps_q32)) ==
-             SummationHistogram::table_entries(SummationHistogram::default_truncation(Epsilon::from_q32(eps_q32)));
-}
-static_assert(she_truncation_is_the_cores(0) && she_truncation_is_the_cores(1) &&
-              she_truncation_is_the_cores(TINYLDP_EPSILON_MIN_Q32) &&
-              she_truncation_is_the_cores(TINYLDP_EPSILON_Q32(1, 3)) &&
-              she_truncation_is_the_cores(TINYLDP_EPSILON_Q32(1, 1)) &&
-              she_truncation_is_the_cores(TINYLDP_EPSILON_MAX_Q32) &&
-              32767 == SummationHistogram::max_truncation);
+              TINYLDP_DLAPLACE_TABLE_ENTRIES(-50, 50) == DiscreteLaplace::table_entries(-50, 50));
 static_assert(TINYLDP_HEALTH_OK == int(port::HealthFailure::none) &&
               TINYLDP_HEALTH_REPETITION_COUNT == int(port::HealthFailure::repetition_count) &&
               TINYLDP_HEALTH_ADAPTIVE_PROPORTION == int(port::HealthFailure::adaptive_proportion) &&
@@ -197,210 +140,6 @@ static_assert(c_default_plan.rct_cutoff == default_plan.rct_cutoff &&
               c_default_plan.config.sample_bits == default_plan.config.sample_bits &&
               c_default_plan.config.apt_window == default_plan.config.apt_window);
 
-tinyldp_status to_c(Status s) { return static_cast<tinyldp_status>(s); }
-
-// The object in a context (made there by placement new; the storage is aligned for it).
-template <class T, class Context>
-T& object(Context* context) {
-  return *static_cast<T*>(static_cast<void*>(&context->opaque));
-}
-template <class T, class Context>
-const T& object(const Context* context) {
-  return *static_cast<const T*>(static_cast<const void*>(&context->opaque));
-}
-
-// Runs configure(T&) on a fresh T and makes the context hold the result (a fresh T on failure).
-template <class T, class Context, class Configure>
-tinyldp_status configure_into(Context* context, Configure configure) {
-  T configured;
-  const Status s = configure(configured);
-  new (Placement{}, context->opaque.bytes) T(s == Status::ok ? configured : T());
-  return to_c(s);
-}
-
-template <class M>
-void describe(const M& m, tinyldp_description* out) {
-  const wire::Description d = m.description();
-  out->mechanism_id = static_cast<uint8_t>(d.id);
-  out->payload_bits = d.payload_bits;
-  out->digest = d.digest;
-  out->realized_epsilon_q32 = m.realized_epsilon().q32;
-  if constexpr (requires { m.random_bits_per_report(); }) {
-    out->random_bits_per_report = m.random_bits_per_report();
-  } else {
-    out->random_bits_per_report = 0;  // the records without memo: it varies with the draws
-  }
-}
-
-template <class M>
-concept HasReportType = requires { typename M::Report; };
-
-// One report's payload (what encode frames) into payload[0..size), from a bit reader made for
-// this report: 8-byte requests (the DRBG buffers already), the drawn bytes zeroed at the end.
-// `key…`: the memo key of a memoized mechanism (none for the others).
-template <class M, class Value, class... Key>
-Status privatize_payload(const M& m, Value value, const tinyldp_entropy_source* source,
-                         uint8_t* payload, size_t size, const Key&... key) {
-  // An unconfigured context (all zero, or its configure failed) has no payload size to trust:
-  // the whole buffer the caller gave is zeroed.
-  if (!m.configured()) {
-    if (payload != nullptr) tinyldp::wipe(payload, size);
-    return Status::not_configured;
-  }
-  CEntropySource from(source != nullptr ? *source : tinyldp_entropy_source{nullptr, nullptr});
-  RandomBits<CEntropySource, 8> rng(from);
-  if constexpr (HasReportType<M>) {
-    const size_t n = m.description().payload_bytes();
-    if (payload == nullptr || size < n) {
-      if (payload != nullptr) tinyldp::wipe(payload, size);
-      return Status::buffer_too_small;
-    }
-    typename M::Report report{};
-    const Status s = m.privatize(value, key..., rng, report);
-    tinyldp::wipe(payload, n);  // a pack may OR its bits in (dBitFlip's)
-    if (s == Status::ok) m.pack(report, payload);
-    tinyldp::wipe(&report, sizeof report);
-    return s;
-  } else {
-    return m.privatize(value, key..., rng, payload, size);
-  }
-}
-
-// privatize_payload straight into the frame after the header, then the header.
-template <class M, class Value, class... Key>
-tinyldp_status report_into(const M& m, Value value, const tinyldp_entropy_source* source,
-                           const wire::Header& h, uint8_t* frame, size_t frame_size,
-                           size_t* written, const Key&... key) {
-  size_t length = 0;
-  Status s = m.configured() ? Status::buffer_too_small : Status::not_configured;
-  if (m.configured()) {
-    const wire::Description d = m.description();
-    if (frame != nullptr && frame_size >= d.report_bytes(h.fields)) {
-      uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
-      s = (h.fields & ~wire::known_fields) != 0
-              ? Status::bad_parameter
-              : privatize_payload(m, value, source, payload, d.payload_bytes(), key...);
-      if (s == Status::ok) s = wire::encode(d, h, payload, frame, frame_size, length);
-    }
-  }
-  if (s != Status::ok && frame != nullptr) tinyldp::wipe(frame, frame_size);
-  if (written != nullptr) *written = s == Status::ok ? length : 0;
-  return to_c(s);
-}
-
-wire::Header from_c(const tinyldp_wire_header* header) {
-  if (header == nullptr) return {};
-  return {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
-}
-
-// The memo key in a context, or null when there is none a report may use (null or never
-// provisioned: an unprovisioned key's memo would be public).
-const port::MemoKey* usable_key(const tinyldp_memo_key* key) {
-  if (key == nullptr) return nullptr;
-  const port::MemoKey& k = object<port::MemoKey>(key);
-  return k.provisioned() ? &k : nullptr;
-}
-
-// A memoized report's refusal before anything is drawn: an unconfigured context, then a key a
-// report may not use (ok: neither).
-template <class M>
-Status refuse_memoized(const M& m, const tinyldp_memo_key* key) {
-  if (!m.configured()) return Status::not_configured;  // before the key: nothing to report with
-  if (usable_key(key) == nullptr) return key == nullptr ? Status::bad_parameter : Status::key_not_provisioned;
-  return Status::ok;
-}
-
-template <class M, class Value>
-tinyldp_status privatize_memoized(const M& m, Value value, const tinyldp_memo_key* key,
-                                  const tinyldp_entropy_source* source, uint8_t* payload,
-                                  size_t payload_size) {
-  const Status refused = refuse_memoized(m, key);
-  if (refused != Status::ok) {
-    if (payload != nullptr) tinyldp::wipe(payload, payload_size);
-    return to_c(refused);
-  }
-  return to_c(privatize_payload(m, value, source, payload, payload_size, *usable_key(key)));
-}
-
-// The header fields the key fixes come from the key: its generation, and a Bloom encoding's
-// cohort.
-template <class M, class Value>
-tinyldp_status report_memoized(const M& m, Value value, const tinyldp_memo_key* key,
-                               const tinyldp_entropy_source* source,
-                               const tinyldp_wire_header* header, uint8_t* frame,
-                               size_t frame_size, size_t* written) {
-  const Status refused = refuse_memoized(m, key);
-  if (refused != Status::ok) {
-    if (frame != nullptr) tinyldp::wipe(frame, frame_size);
-    if (written != nullptr) *written = 0;
-    return to_c(refused);
-  }
-  const port::MemoKey& k = *usable_key(key);
-  wire::Header h = from_c(header);
-  h.memo_generation = k.generation();
-  if constexpr (requires { m.encoding().cohorts; }) {
-    if (m.encoding().kind == MemoEncoding::bloom) h.cohort = static_cast<uint16_t>(k.cohort(m.encoding().cohorts));
-  }
-  return report_into(m, value, source, h, frame, frame_size, written, k);
-}
-
-Dyadic from_c(tinyldp_dyadic d) { return make_dyadic(d.num, d.bits); }
-tinyldp_dyadic to_c(Dyadic d) { return {d.num, d.bits}; }
-
-// describe_memo's four probabilities: the two-stage RR's PRR and IRR; a k-RR chain's memo and
-// fresh stages (keep, other); a record's attribute 0.
-void memo_channel(const TwoStageRr& m, tinyldp_memo_description& out) {
-  out.p1 = to_c(m.p1()), out.q1 = to_c(m.q1()), out.p2 = to_c(m.p2()), out.q2 = to_c(m.q2());
-}
-void memo_channel(const GrrChain& chain, tinyldp_memo_description& out) {
-  const auto keep = [](const KaryRr& stage) {
-    return to_c(make_dyadic(stage.keep_numerator(), stage.other_probability().bits));
-  };
-  out.p1 = keep(chain.memo_stage()), out.q1 = to_c(chain.memo_stage().other_probability());
-  out.p2 = keep(chain.fresh_stage()), out.q2 = to_c(chain.fresh_stage().other_probability());
-}
-template <class M>
-  requires requires(const M& m) { m.chain(); }
-void memo_channel(const M& m, tinyldp_memo_description& out) {
-  memo_channel(m.chain(), out);
-}
-void memo_channel(const CRecordRr& m, tinyldp_memo_description& out) {
-  memo_channel(m.attribute(0), out);
-}
-template <class M>
-void describe_memo(const M& m, tinyldp_memo_description* out) {
-  *out = {m.epsilon_one().q32, m.epsilon_infinity().q32, m.memo_bits_per_report(), {}, {}, {}, {}};
-  memo_channel(m, *out);
-}
-
-// The protocols' configure(ε, domains, d, out, extra…) into the context.
-template <class T, class Context, class... Extra>
-tinyldp_status configure_record(Context* ctx, uint64_t epsilon_q32, const uint32_t* domains,
-                                uint32_t d, Extra... extra) {
-  return configure_into<T>(ctx, [&](T& r) {
-    return T::configure(Epsilon::from_q32(epsilon_q32), domains, d, r, extra...);
-  });
-}
-// configure(ε∞, ε₁, T&) of a memoized chain into the context.
-template <class T, class Context, class Configure>
-tinyldp_status configure_memoized(Context* ctx, uint64_t epsilon_infinity_q32, uint64_t epsilon_one_q32,
-                                  Configure configure) {
-  return configure_into<T>(ctx, [&](T& r) {
-    return configure(Epsilon::from_q32(epsilon_infinity_q32), Epsilon::from_q32(epsilon_one_q32), r);
-  });
-}
-
-// The ledger's charge_memo for a memoized mechanism T in `mechanism`: NULL key or mechanism
-// refused before the ledger is asked.
-template <class T, class Context>
-tinyldp_ledger_result charge_memo(tinyldp_ledger* ledger, uint32_t attribute, const Context* mechanism,
-                                  const tinyldp_memo_key* key, uint32_t value) {
-  if (key == nullptr) return TINYLDP_LEDGER_KEY_NOT_PROVISIONED;
-  if (mechanism == nullptr) return TINYLDP_LEDGER_BAD_REPORT;
-  return static_cast<tinyldp_ledger_result>(
-      object<CLedger>(ledger).charge_memo(attribute, object<T>(mechanism), object<port::MemoKey>(key), value));
-}
-
 // The encoding as the core takes it; false for a kind the core does not know.
 bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
   if (e == nullptr || e->kind > TINYLDP_MEMO_BLOOM) return false;
@@ -410,57 +149,6 @@ bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
 
 }  // namespace
 
-// The context `prefix` holding a Type (checked here), and its describe.
-#define TINYLDP_C_DESCRIBE(prefix, Type)                                                         \
-  static_assert(holds<Type, prefix>);                                                            \
-  extern "C" void prefix##_describe(const prefix* ctx, tinyldp_description* out) {               \
-    describe(object<Type>(ctx), out);                                                            \
-  }
-
-// describe, privatize and report for one mechanism: the same three forwards each time.
-#define TINYLDP_C_MECHANISM(prefix, Type, Value)                                                 \
-  TINYLDP_C_DESCRIBE(prefix, Type)                                                               \
-  extern "C" tinyldp_status prefix##_privatize(const prefix* ctx, Value value,                   \
-                                               const tinyldp_entropy_source* source,             \
-                                               uint8_t* payload, size_t payload_size) {          \
-    return to_c(privatize_payload(object<Type>(ctx), value, source, payload, payload_size));     \
-  }                                                                                              \
-  extern "C" tinyldp_status prefix##_report(const prefix* ctx, Value value,                      \
-                                            const tinyldp_entropy_source* source,                \
-                                            const tinyldp_wire_header* header, uint8_t* frame,   \
-                                            size_t frame_size, size_t* written) {                \
-    return report_into(object<Type>(ctx), value, source, from_c(header), frame, frame_size,      \
-                       written);                                                                 \
-  }
-
-// A record protocol without memo: its configure(ε, domains, d) too.
-#define TINYLDP_C_RECORD(prefix, Type)                                                           \
-  TINYLDP_C_MECHANISM(prefix, Type, const uint32_t*)                                             \
-  extern "C" tinyldp_status prefix##_configure(prefix* ctx, uint64_t epsilon_q32,                \
-                                               const uint32_t* domains, uint32_t d) {            \
-    return configure_record<Type>(ctx, epsilon_q32, domains, d);                                 \
-  }
-
-// The same for a memoized mechanism: describe_memo, and the key passed on.
-#define TINYLDP_C_MEMOIZED(prefix, Type, Value)                                                  \
-  TINYLDP_C_DESCRIBE(prefix, Type)                                                               \
-  extern "C" void prefix##_describe_memo(const prefix* ctx, tinyldp_memo_description* out) {     \
-    describe_memo(object<Type>(ctx), out);                                                       \
-  }                                                                                              \
-  extern "C" tinyldp_status prefix##_privatize(const prefix* ctx, Value value,                   \
-                                               const tinyldp_memo_key* key,                      \
-                                               const tinyldp_entropy_source* source,             \
-                                               uint8_t* payload, size_t payload_size) {          \
-    return privatize_memoized(object<Type>(ctx), value, key, source, payload, payload_size);     \
-  }                                                                                              \
-  extern "C" tinyldp_status prefix##_report(                                                     \
-      const prefix* ctx, Value value, const tinyldp_memo_key* key,                               \
-      const tinyldp_entropy_source* source, const tinyldp_wire_header* header, uint8_t* frame,   \
-      size_t frame_size, size_t* written) {                                                      \
-    return report_memoized(object<Type>(ctx), value, key, source, header, frame, frame_size,     \
-                           written);                                                             \
-  }
-
 TINYLDP_C_MECHANISM(tinyldp_rr, BinaryRr, uint32_t)
 TINYLDP_C_MECHANISM(tinyldp_krr, KaryRr, uint32_t)
 TINYLDP_C_MECHANISM(tinyldp_ue, UnaryEncoding, uint32_t)
@@ -468,20 +156,7 @@ TINYLDP_C_MECHANISM(tinyldp_lh, LocalHashing, uint32_t)
 TINYLDP_C_MECHANISM(tinyldp_hr, HadamardResponse, uint32_t)
 TINYLDP_C_MECHANISM(tinyldp_sd, StochasticDiscretization, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_dlaplace, DiscreteLaplace, int32_t)
-TINYLDP_C_MECHANISM(tinyldp_she, SummationHistogram, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_the, ThresholdHistogram, uint32_t)
-TINYLDP_C_RECORD(tinyldp_spl_grr, CSplGrr)
-TINYLDP_C_RECORD(tinyldp_spl_oue, CSplOue)
-TINYLDP_C_RECORD(tinyldp_smp_grr, CSmpGrr)
-TINYLDP_C_RECORD(tinyldp_smp_oue, CSmpOue)
-TINYLDP_C_RECORD(tinyldp_rsfd_grr, CRsfdGrr)
-TINYLDP_C_MECHANISM(tinyldp_rsfd_oue, CRsfdOue, const uint32_t*)
 TINYLDP_C_MEMOIZED(tinyldp_two_stage_rr, TwoStageRr, uint32_t)
-TINYLDP_C_MEMOIZED(tinyldp_lgrr, LongitudinalGrr, uint32_t)
-TINYLDP_C_MEMOIZED(tinyldp_loloha, Loloha, uint32_t)
-TINYLDP_C_MEMOIZED(tinyldp_bit_mean, OneBitMean, uint32_t)
-TINYLDP_C_MEMOIZED(tinyldp_dbitflip, DBitFlip, uint32_t)
-TINYLDP_C_MEMOIZED(tinyldp_record_rr, CRecordRr, const uint32_t*)
 
 extern "C" {
 
@@ -500,8 +175,10 @@ tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
                                    uint8_t* out, size_t out_size, size_t* written) {
   const wire::Description d{static_cast<wire::MechanismId>(mechanism->mechanism_id),
                             mechanism->payload_bits, mechanism->digest};
+  wire::Header h{};
+  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
   size_t length = 0;
-  const Status s = wire::encode(d, from_c(header), payload, out, out_size, length);
+  const Status s = wire::encode(d, h, payload, out, out_size, length);
   if (written != nullptr) *written = length;
   return to_c(s);
 }
@@ -554,30 +231,6 @@ tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilo
     return DiscreteLaplace::configure_fewest_bits(Epsilon::from_q32(epsilon_q32), lo, hi,
                                                   sensitivity, table, table_entries, r);
   });
-}
-
-tinyldp_status tinyldp_she_configure(tinyldp_she* ctx, uint64_t epsilon_q32, uint32_t d,
-                                     uint32_t truncation, uint64_t* table, size_t table_entries) {
-  return configure_into<SummationHistogram>(ctx, [&](SummationHistogram& r) {
-    return SummationHistogram::configure(Epsilon::from_q32(epsilon_q32), d, table, table_entries,
-                                         r, truncation);
-  });
-}
-tinyldp_status tinyldp_the_configure(tinyldp_the* ctx, uint64_t epsilon_q32, uint32_t d) {
-  return configure_into<ThresholdHistogram>(ctx, [&](ThresholdHistogram& r) {
-    return ThresholdHistogram::configure(Epsilon::from_q32(epsilon_q32), d, r);
-  });
-}
-
-// ---- configure: RS+FD over OUE (the other records' configure: TINYLDP_C_RECORD) -------------
-
-tinyldp_status tinyldp_rsfd_oue_configure(tinyldp_rsfd_oue* ctx, uint64_t epsilon_q32,
-                                          const uint32_t* domains, uint32_t d, uint8_t fake) {
-  if (fake > TINYLDP_RSFD_FAKE_RANDOM) {  // a kind the core does not know: a context that refuses
-    new (Placement{}, ctx->opaque.bytes) CRsfdOue();
-    return TINYLDP_STATUS_BAD_PARAMETER;
-  }
-  return configure_record<CRsfdOue>(ctx, epsilon_q32, domains, d, static_cast<FakeData>(fake));
 }
 
 // ---- the DRBG ------------------------------------------------------------------------------
@@ -775,66 +428,6 @@ tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, 
     return TwoStageRr::configure_rappor(from_c(f), from_c(p), from_c(q), e, r);
   });
 }
-tinyldp_status tinyldp_lgrr_configure(tinyldp_lgrr* ctx, uint64_t epsilon_infinity_q32,
-                                      uint64_t epsilon_one_q32, uint32_t k, uint32_t attribute) {
-  return configure_memoized<LongitudinalGrr>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
-    return LongitudinalGrr::configure(inf, one, k, r, {}, attribute);
-  });
-}
-tinyldp_status tinyldp_loloha_configure(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
-                                        uint64_t epsilon_one_q32, uint32_t d, uint32_t g,
-                                        uint32_t attribute) {
-  return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
-    return Loloha::configure(inf, one, d, g, r, {}, attribute);
-  });
-}
-tinyldp_status tinyldp_loloha_configure_optimal(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
-                                                uint64_t epsilon_one_q32, uint32_t d,
-                                                uint32_t attribute) {
-  return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
-    return Loloha::configure_optimal(inf, one, d, r, {}, attribute);
-  });
-}
-tinyldp_status tinyldp_loloha_configure_binary(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
-                                               uint64_t epsilon_one_q32, uint32_t d,
-                                               uint32_t attribute) {
-  return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
-    return Loloha::configure_binary(inf, one, d, r, {}, attribute);
-  });
-}
-tinyldp_status tinyldp_bit_mean_configure(tinyldp_bit_mean* ctx, uint64_t epsilon_infinity_q32,
-                                          uint64_t epsilon_one_q32, uint32_t max_value,
-                                          uint32_t step, uint32_t rounding_bits,
-                                          uint32_t attribute) {
-  return configure_memoized<OneBitMean>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
-    return OneBitMean::configure(inf, one, {max_value, step, rounding_bits, attribute}, r);
-  });
-}
-tinyldp_status tinyldp_dbitflip_configure(tinyldp_dbitflip* ctx, uint64_t epsilon_infinity_q32,
-                                          uint64_t epsilon_one_q32, uint32_t max_value,
-                                          uint32_t step, uint32_t sampled, uint32_t attribute) {
-  return configure_memoized<DBitFlip>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
-    return DBitFlip::configure(inf, one, {max_value, step, sampled, attribute}, r);
-  });
-}
-tinyldp_status tinyldp_record_rr_configure_rappor(tinyldp_record_rr* ctx, tinyldp_dyadic f,
-                                                  tinyldp_dyadic p, tinyldp_dyadic q,
-                                                  const uint32_t* domains, uint32_t d) {
-  return configure_into<CRecordRr>(ctx, [&](CRecordRr& r) {
-    if (f.bits > 64 || p.bits > 64 || q.bits > 64) return Status::bad_parameter;
-    return CRecordRr::configure_rappor(from_c(f), from_c(p), from_c(q), domains, d, r);
-  });
-}
-tinyldp_status tinyldp_record_rr_configure(tinyldp_record_rr* ctx,
-                                           const tinyldp_two_stage_rr* attributes, uint32_t d) {
-  return configure_into<CRecordRr>(ctx, [&](CRecordRr& r) {
-    if (attributes == nullptr || d == 0 || d > record_attributes) return Status::bad_parameter;
-    TwoStageRr each[record_attributes];  // the contexts' objects side by side, as the core takes them
-    for (uint32_t j = 0; j < d; ++j) each[j] = object<TwoStageRr>(&attributes[j]);
-    return CRecordRr::configure(each, d, r);
-  });
-}
-
 // ---- reports over time: the privacy ledger ------------------------------------------------
 
 void tinyldp_ledger_init(tinyldp_ledger* ledger, tinyldp_record* record, uint64_t cap_q32) {
@@ -865,11 +458,6 @@ tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_
                                                  const tinyldp_two_stage_rr* mechanism,
                                                  const tinyldp_memo_key* key, uint32_t value) {
   return charge_memo<TwoStageRr>(ledger, attribute, mechanism, key, value);
-}
-tinyldp_ledger_result tinyldp_ledger_charge_memo_lgrr(tinyldp_ledger* ledger, uint32_t attribute,
-                                                      const tinyldp_lgrr* mechanism,
-                                                      const tinyldp_memo_key* key, uint32_t value) {
-  return charge_memo<LongitudinalGrr>(ledger, attribute, mechanism, key, value);
 }
 tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger) {
   return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).roll_epoch());
