@@ -5,12 +5,14 @@
  * value, framing the report in the wire format (docs/wire-format.md); the entropy contract
  * (tinyldp/entropy.h), the SP 800-90B health tests, the ChaCha20 DRBG; the storage contract
  * (tinyldp/storage.h) and its power-safe record. Mechanisms: binary RR (rr), k-ary RR (krr),
- * unary encoding (sue, oue), local hashing (blh, olh), 1-bit Hadamard response (hr),
- * stochastic discretization (sd) and discrete Laplace (dlaplace) for bounded integers.
- * Reports over time: memoized two-stage randomized response (two_stage_rr: the longitudinal UE
- * chains L-SUE, L-OSUE, L-OUE, L-SOUE and RAPPOR), its memo key (the device secret, in a
- * record) and the privacy ledger (the ε spent per epoch and over the device's life, in a
- * record) that charges a report durably before it may leave.
+ * unary encoding (sue, oue), local hashing (blh, olh), 1-bit Hadamard response (hr), histogram
+ * encoding (she, the), stochastic discretization (sd) and discrete Laplace (dlaplace) for
+ * bounded integers; records of several attributes without memo (SPL, SMP, RS+FD over k-RR or
+ * OUE). Reports over time: memoized two-stage randomized response (two_stage_rr: the
+ * longitudinal UE chains L-SUE, L-OSUE, L-OUE, L-SOUE and RAPPOR), L-GRR (lgrr), LOLOHA and
+ * BiLOLOHA (loloha), 1BitMean (bit_mean), dBitFlip (dbitflip) and memoized records (record_rr);
+ * their memo key (the device secret, in a record) and the privacy ledger (the ε spent per epoch
+ * and over the device's life, in a record) that charges a report durably before it may leave.
  *
  * How it is built: a compiled library (CMake target tinyldp::c, libtinyldp_c.a) implementing
  * these functions over the C++ core; the caller needs a C compiler only. No heap, no static
@@ -117,6 +119,8 @@ uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void);
 #define TINYLDP_HR_CONTEXT_SIZE 32
 #define TINYLDP_SD_CONTEXT_SIZE 56
 #define TINYLDP_DLAPLACE_CONTEXT_SIZE 56
+#define TINYLDP_SHE_CONTEXT_SIZE 72
+#define TINYLDP_THE_CONTEXT_SIZE 56
 /* Keystream blocks the DRBG buffers: must be the value the library was built with (a compile
  * definition on the tinyldp targets when changed; 4 by default). */
 #ifndef TINYLDP_CHACHA20_DRBG_BLOCKS
@@ -129,29 +133,55 @@ uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void);
 #define TINYLDP_RECORD_CONTEXT_SIZE ((40 + 5 * sizeof(void*) + 7) / 8 * 8) /* 64 B on 32-bit */
 #define TINYLDP_MEMO_KEY_CONTEXT_SIZE 40
 #define TINYLDP_TWO_STAGE_RR_CONTEXT_SIZE 128
+#define TINYLDP_LGRR_CONTEXT_SIZE 104
+#define TINYLDP_LOLOHA_CONTEXT_SIZE 112
+#define TINYLDP_BIT_MEAN_CONTEXT_SIZE 120
+#define TINYLDP_DBITFLIP_CONTEXT_SIZE 136
 #define TINYLDP_LEDGER_CONTEXT_SIZE 120
+/* Records of several attributes hold every attribute's channel in the context: at most
+ * TINYLDP_RECORD_MAX_ATTRIBUTES of them (the C API's fixed maximum, as the ledger's slots), each
+ * attribute costing its channel's bytes whether used or not. */
+#define TINYLDP_RECORD_MAX_ATTRIBUTES 8
+#define TINYLDP_RECORD_RR_CONTEXT_SIZE (128 * TINYLDP_RECORD_MAX_ATTRIBUTES + 24) /* 1048 */
+#define TINYLDP_SPL_GRR_CONTEXT_SIZE (40 * TINYLDP_RECORD_MAX_ATTRIBUTES + 16)    /* 336 */
+#define TINYLDP_SPL_OUE_CONTEXT_SIZE (48 * TINYLDP_RECORD_MAX_ATTRIBUTES + 16)    /* 400 */
+#define TINYLDP_SMP_GRR_CONTEXT_SIZE TINYLDP_SPL_GRR_CONTEXT_SIZE
+#define TINYLDP_SMP_OUE_CONTEXT_SIZE TINYLDP_SPL_OUE_CONTEXT_SIZE
+#define TINYLDP_RSFD_GRR_CONTEXT_SIZE (40 * TINYLDP_RECORD_MAX_ATTRIBUTES + 48)   /* 368 */
+#define TINYLDP_RSFD_OUE_CONTEXT_SIZE (48 * TINYLDP_RECORD_MAX_ATTRIBUTES + 48)   /* 432 */
 
-typedef struct tinyldp_rr { TINYLDP_CONTEXT_STORAGE(TINYLDP_RR_CONTEXT_SIZE); } tinyldp_rr;
-typedef struct tinyldp_krr { TINYLDP_CONTEXT_STORAGE(TINYLDP_KRR_CONTEXT_SIZE); } tinyldp_krr;
-typedef struct tinyldp_ue { TINYLDP_CONTEXT_STORAGE(TINYLDP_UE_CONTEXT_SIZE); } tinyldp_ue;
-typedef struct tinyldp_lh { TINYLDP_CONTEXT_STORAGE(TINYLDP_LH_CONTEXT_SIZE); } tinyldp_lh;
-typedef struct tinyldp_hr { TINYLDP_CONTEXT_STORAGE(TINYLDP_HR_CONTEXT_SIZE); } tinyldp_hr;
-typedef struct tinyldp_sd { TINYLDP_CONTEXT_STORAGE(TINYLDP_SD_CONTEXT_SIZE); } tinyldp_sd;
-typedef struct tinyldp_dlaplace {
-  TINYLDP_CONTEXT_STORAGE(TINYLDP_DLAPLACE_CONTEXT_SIZE);
-} tinyldp_dlaplace;
-typedef struct tinyldp_chacha20_drbg {
-  TINYLDP_CONTEXT_STORAGE(TINYLDP_CHACHA20_DRBG_CONTEXT_SIZE);
-} tinyldp_chacha20_drbg;
-typedef struct tinyldp_health { TINYLDP_CONTEXT_STORAGE(TINYLDP_HEALTH_CONTEXT_SIZE); } tinyldp_health;
-typedef struct tinyldp_record { TINYLDP_CONTEXT_STORAGE(TINYLDP_RECORD_CONTEXT_SIZE); } tinyldp_record;
-typedef struct tinyldp_memo_key {
-  TINYLDP_CONTEXT_STORAGE(TINYLDP_MEMO_KEY_CONTEXT_SIZE);
-} tinyldp_memo_key;
-typedef struct tinyldp_two_stage_rr {
-  TINYLDP_CONTEXT_STORAGE(TINYLDP_TWO_STAGE_RR_CONTEXT_SIZE);
-} tinyldp_two_stage_rr;
-typedef struct tinyldp_ledger { TINYLDP_CONTEXT_STORAGE(TINYLDP_LEDGER_CONTEXT_SIZE); } tinyldp_ledger;
+/* A context type: `name` holding size bytes (typedef struct name {…} name). */
+#define TINYLDP_CONTEXT(name, size) \
+  typedef struct name {             \
+    TINYLDP_CONTEXT_STORAGE(size);  \
+  } name
+
+TINYLDP_CONTEXT(tinyldp_rr, TINYLDP_RR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_krr, TINYLDP_KRR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_ue, TINYLDP_UE_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_lh, TINYLDP_LH_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_hr, TINYLDP_HR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_sd, TINYLDP_SD_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_dlaplace, TINYLDP_DLAPLACE_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_she, TINYLDP_SHE_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_the, TINYLDP_THE_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_chacha20_drbg, TINYLDP_CHACHA20_DRBG_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_health, TINYLDP_HEALTH_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_record, TINYLDP_RECORD_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_memo_key, TINYLDP_MEMO_KEY_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_two_stage_rr, TINYLDP_TWO_STAGE_RR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_lgrr, TINYLDP_LGRR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_loloha, TINYLDP_LOLOHA_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_bit_mean, TINYLDP_BIT_MEAN_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_dbitflip, TINYLDP_DBITFLIP_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_record_rr, TINYLDP_RECORD_RR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_spl_grr, TINYLDP_SPL_GRR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_spl_oue, TINYLDP_SPL_OUE_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_smp_grr, TINYLDP_SMP_GRR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_smp_oue, TINYLDP_SMP_OUE_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_rsfd_grr, TINYLDP_RSFD_GRR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_rsfd_oue, TINYLDP_RSFD_OUE_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_ledger, TINYLDP_LEDGER_CONTEXT_SIZE);
 
 /* ---- the wire format ---------------------------------------------------------------------- */
 
@@ -166,11 +196,26 @@ enum {
   TINYLDP_MECHANISM_HR = 8,
   TINYLDP_MECHANISM_SD = 9,
   TINYLDP_MECHANISM_DLAPLACE = 10,
+  TINYLDP_MECHANISM_SHE = 11,
+  TINYLDP_MECHANISM_THE = 12,
   TINYLDP_MECHANISM_TWO_STAGE = 13, /* memoized two-stage RR given as RAPPOR's f, p, q */
   TINYLDP_MECHANISM_L_SUE = 14,     /* the longitudinal UE chains: SUE then SUE */
   TINYLDP_MECHANISM_L_OSUE = 15,    /* OUE then SUE */
   TINYLDP_MECHANISM_L_OUE = 16,     /* OUE then OUE */
-  TINYLDP_MECHANISM_L_SOUE = 17     /* SUE then OUE */
+  TINYLDP_MECHANISM_L_SOUE = 17,    /* SUE then OUE */
+  TINYLDP_MECHANISM_LGRR = 18,
+  TINYLDP_MECHANISM_LOLOHA = 19,
+  TINYLDP_MECHANISM_BILOLOHA = 20,
+  TINYLDP_MECHANISM_BIT_MEAN = 21,  /* 1BitMean */
+  TINYLDP_MECHANISM_RECORD_RR = 22,
+  TINYLDP_MECHANISM_SPL_GRR = 23,
+  TINYLDP_MECHANISM_SPL_OUE = 24,
+  TINYLDP_MECHANISM_SMP_GRR = 25,
+  TINYLDP_MECHANISM_SMP_OUE = 26,
+  TINYLDP_MECHANISM_RSFD_GRR = 27,
+  TINYLDP_MECHANISM_RSFD_OUE_Z = 28, /* fake data: the zero vector through OUE */
+  TINYLDP_MECHANISM_RSFD_OUE_R = 29, /* fake data: a uniform one-hot vector through OUE */
+  TINYLDP_MECHANISM_DBITFLIP = 30
 };
 
 /* Optional header fields (tinyldp_wire_header.fields). */
@@ -182,9 +227,12 @@ enum {
 };
 #define TINYLDP_WIRE_FIXED_HEADER_BYTES 7
 #define TINYLDP_WIRE_MAX_HEADER_BYTES 21 /* all four optional fields */
-/* Payload bytes: unary encoding over d values; every other mechanism fits in 8. */
+/* Payload bytes: (payload_bits + 7) / 8 of the mechanism's description. Unary encoding, THE and
+ * the UE chains over d values: TINYLDP_UE_PAYLOAD_BYTES(d); dBitFlip at most 34; SHE and the
+ * records of several attributes grow with their parameters; every other mechanism fits in 8. */
 #define TINYLDP_UE_PAYLOAD_BYTES(d) (((size_t)(d) + 7) / 8)
 #define TINYLDP_MAX_SCALAR_PAYLOAD_BYTES 8
+#define TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES 34
 
 typedef struct tinyldp_wire_header {
   uint8_t fields; /* which optional fields are sent (TINYLDP_WIRE_DEVICE_ID | …) */
@@ -200,7 +248,8 @@ typedef struct tinyldp_description {
   uint32_t payload_bits;           /* bits of payload after the header */
   uint32_t digest;                 /* the wire header's parameter digest */
   uint64_t realized_epsilon_q32;   /* ε the probabilities really give (≤ the request), · 2^32 */
-  uint64_t random_bits_per_report; /* the same for every value */
+  uint64_t random_bits_per_report; /* the same for every value (0 for SPL, SMP and RS+FD: the
+                                      core states none; SMP's and RS+FD's vary with the draws) */
 } tinyldp_description;
 
 /* Header + payload bytes of a report with these optional fields. */
@@ -221,82 +270,53 @@ tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
  *              payload[0..payload_size);
  *   report:    privatize + frame: the whole wire report into frame[0..frame_size), its length
  *              in *written (header NULL: no optional fields).
+ * TINYLDP_MECHANISM_FUNCTIONS(prefix, value_type) declares the last three for the context type
+ * `prefix` (prefix_describe, prefix_privatize, prefix_report); each mechanism below states its
+ * configure and then uses it.
  * The value is a category in [0, domain) (rr: a bit, 0 or 1; sd and dlaplace: an integer in
- * [lo, hi]); anything else is TINYLDP_STATUS_VALUE_OUT_OF_DOMAIN, with no report. Entropy:
- * each call reads `source` in 8-byte requests through a bit reader made for the call and keeps
- * nothing afterwards (the bytes it drew are zeroed) — the same reports as C++'s
- * RandomBits<Source, 8> made fresh for each report. An entropy failure is the status
- * TINYLDP_STATUS_ENTROPY_*, with no report. */
+ * [lo, hi]; a record: an array of one value per attribute); anything else is
+ * TINYLDP_STATUS_VALUE_OUT_OF_DOMAIN, with no report. Entropy: each call reads `source` in
+ * 8-byte requests through a bit reader made for the call and keeps nothing afterwards (the bytes
+ * it drew are zeroed) — the same reports as C++'s RandomBits<Source, 8> made fresh for each
+ * report. An entropy failure is the status TINYLDP_STATUS_ENTROPY_*, with no report. */
+#define TINYLDP_MECHANISM_FUNCTIONS(prefix, value_type)                                            \
+  void prefix##_describe(const prefix* ctx, tinyldp_description* out);                             \
+  tinyldp_status prefix##_privatize(const prefix* ctx, value_type value,                           \
+                                    const tinyldp_entropy_source* source, uint8_t* payload,        \
+                                    size_t payload_size);                                          \
+  tinyldp_status prefix##_report(const prefix* ctx, value_type value,                              \
+                                 const tinyldp_entropy_source* source,                             \
+                                 const tinyldp_wire_header* header, uint8_t* frame,                \
+                                 size_t frame_size, size_t* written)
 
+/* Binary randomized response of a bit. */
 tinyldp_status tinyldp_rr_configure(tinyldp_rr* ctx, uint64_t epsilon_q32);
-void tinyldp_rr_describe(const tinyldp_rr* ctx, tinyldp_description* out);
-tinyldp_status tinyldp_rr_privatize(const tinyldp_rr* ctx, uint32_t bit,
-                                    const tinyldp_entropy_source* source, uint8_t* payload,
-                                    size_t payload_size);
-tinyldp_status tinyldp_rr_report(const tinyldp_rr* ctx, uint32_t bit,
-                                 const tinyldp_entropy_source* source,
-                                 const tinyldp_wire_header* header, uint8_t* frame,
-                                 size_t frame_size, size_t* written);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_rr, uint32_t);
 
 /* k-ary randomized response over [0, k), 2 ≤ k ≤ 2^30. */
 tinyldp_status tinyldp_krr_configure(tinyldp_krr* ctx, uint64_t epsilon_q32, uint32_t k);
-void tinyldp_krr_describe(const tinyldp_krr* ctx, tinyldp_description* out);
-tinyldp_status tinyldp_krr_privatize(const tinyldp_krr* ctx, uint32_t value,
-                                     const tinyldp_entropy_source* source, uint8_t* payload,
-                                     size_t payload_size);
-tinyldp_status tinyldp_krr_report(const tinyldp_krr* ctx, uint32_t value,
-                                  const tinyldp_entropy_source* source,
-                                  const tinyldp_wire_header* header, uint8_t* frame,
-                                  size_t frame_size, size_t* written);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_krr, uint32_t);
 
 /* Unary encoding over [0, d): OUE (optimized) or SUE (symmetric, basic RAPPOR); the payload is
  * TINYLDP_UE_PAYLOAD_BYTES(d) bytes, bit i of the report in bit i % 8 of byte i / 8. */
 tinyldp_status tinyldp_ue_configure_oue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d);
 tinyldp_status tinyldp_ue_configure_sue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d);
-void tinyldp_ue_describe(const tinyldp_ue* ctx, tinyldp_description* out);
-tinyldp_status tinyldp_ue_privatize(const tinyldp_ue* ctx, uint32_t value,
-                                    const tinyldp_entropy_source* source, uint8_t* payload,
-                                    size_t payload_size);
-tinyldp_status tinyldp_ue_report(const tinyldp_ue* ctx, uint32_t value,
-                                 const tinyldp_entropy_source* source,
-                                 const tinyldp_wire_header* header, uint8_t* frame,
-                                 size_t frame_size, size_t* written);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_ue, uint32_t);
 
 /* Local hashing over [0, d): OLH (g = round(e^ε) + 1) or BLH (g = 2); a 32-bit seed per report. */
 tinyldp_status tinyldp_lh_configure_olh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d);
 tinyldp_status tinyldp_lh_configure_blh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d);
-void tinyldp_lh_describe(const tinyldp_lh* ctx, tinyldp_description* out);
-tinyldp_status tinyldp_lh_privatize(const tinyldp_lh* ctx, uint32_t value,
-                                    const tinyldp_entropy_source* source, uint8_t* payload,
-                                    size_t payload_size);
-tinyldp_status tinyldp_lh_report(const tinyldp_lh* ctx, uint32_t value,
-                                 const tinyldp_entropy_source* source,
-                                 const tinyldp_wire_header* header, uint8_t* frame,
-                                 size_t frame_size, size_t* written);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_lh, uint32_t);
 
 /* 1-bit Hadamard response over [0, d). */
 tinyldp_status tinyldp_hr_configure(tinyldp_hr* ctx, uint64_t epsilon_q32, uint32_t d);
-void tinyldp_hr_describe(const tinyldp_hr* ctx, tinyldp_description* out);
-tinyldp_status tinyldp_hr_privatize(const tinyldp_hr* ctx, uint32_t value,
-                                    const tinyldp_entropy_source* source, uint8_t* payload,
-                                    size_t payload_size);
-tinyldp_status tinyldp_hr_report(const tinyldp_hr* ctx, uint32_t value,
-                                 const tinyldp_entropy_source* source,
-                                 const tinyldp_wire_header* header, uint8_t* frame,
-                                 size_t frame_size, size_t* written);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_hr, uint32_t);
 
 /* Stochastic discretization of an integer in [lo, hi] to `levels` levels (2..256), then k-RR;
  * the collector estimates the mean and the distribution. */
 tinyldp_status tinyldp_sd_configure(tinyldp_sd* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t levels);
-void tinyldp_sd_describe(const tinyldp_sd* ctx, tinyldp_description* out);
-tinyldp_status tinyldp_sd_privatize(const tinyldp_sd* ctx, int32_t value,
-                                    const tinyldp_entropy_source* source, uint8_t* payload,
-                                    size_t payload_size);
-tinyldp_status tinyldp_sd_report(const tinyldp_sd* ctx, int32_t value,
-                                 const tinyldp_entropy_source* source,
-                                 const tinyldp_wire_header* header, uint8_t* frame,
-                                 size_t frame_size, size_t* written);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_sd, int32_t);
 
 /* Discrete Laplace for an integer in [lo, hi] (hi − lo ≤ 65535) with sensitivity Δ (1..hi − lo).
  * `table`: caller-owned storage of TINYLDP_DLAPLACE_TABLE_ENTRIES(lo, hi) weights, kept as long
@@ -305,14 +325,62 @@ tinyldp_status tinyldp_sd_report(const tinyldp_sd* ctx, int32_t value,
 tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilon_q32, int32_t lo,
                                           int32_t hi, uint32_t sensitivity, uint64_t* table,
                                           size_t table_entries);
-void tinyldp_dlaplace_describe(const tinyldp_dlaplace* ctx, tinyldp_description* out);
-tinyldp_status tinyldp_dlaplace_privatize(const tinyldp_dlaplace* ctx, int32_t value,
-                                          const tinyldp_entropy_source* source, uint8_t* payload,
-                                          size_t payload_size);
-tinyldp_status tinyldp_dlaplace_report(const tinyldp_dlaplace* ctx, int32_t value,
-                                       const tinyldp_entropy_source* source,
-                                       const tinyldp_wire_header* header, uint8_t* frame,
-                                       size_t frame_size, size_t* written);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_dlaplace, int32_t);
+
+/* Summation with histogram encoding (SHE) over [0, d), 2 ≤ d ≤ 2^24: every component of the
+ * one-hot vector with discrete Laplace noise at ε/2, clamped to [−T, T + 1]. `truncation` T ≤
+ * 32767, or TINYLDP_SHE_DEFAULT_TRUNCATION(ε) (the smallest T whose noise beyond ±T has mass below
+ * 2^-10). `table`: caller-owned storage of TINYLDP_SHE_TABLE_ENTRIES(T) weights, kept as long as
+ * the context is used. Payload: d components of ⌈log2(2T + 2)⌉ bits (describe's payload_bits).
+ * Configuration is the discrete Laplace's (about 1.3 KiB of stack) plus an O(T) pass. */
+#define TINYLDP_SHE_TABLE_ENTRIES(truncation) ((size_t)2 * (size_t)(truncation) + 2)
+/* ⌈20 · ln 2 / ε⌉ in [1, 32767] (32767 for ε = 0): the core's default. A constant for a constant
+ * ε · 2^32 ((uint64_t)1 << 32 for ε = 1), so a global table can be sized by it. */
+#define TINYLDP_SHE_DEFAULT_TRUNCATION(epsilon_q32)                                  \
+  ((uint32_t)(TINYLDP_SHE_TRUNCATION_UNCLAMPED_(epsilon_q32) > 32767u                 \
+                  ? 32767u                                                            \
+                  : TINYLDP_SHE_TRUNCATION_UNCLAMPED_(epsilon_q32)))
+#define TINYLDP_SHE_TRUNCATION_UNCLAMPED_(e)                  \
+  (((uint64_t)20 * 2977044472u + (uint64_t)(e) - 1) /       \
+   ((uint64_t)(e) + (uint64_t)((uint64_t)(e) == 0)))
+tinyldp_status tinyldp_she_configure(tinyldp_she* ctx, uint64_t epsilon_q32, uint32_t d,
+                                     uint32_t truncation, uint64_t* table, size_t table_entries);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_she, uint32_t);
+
+/* Thresholding with histogram encoding (THE) over [0, d): unary encoding whose p and q are the
+ * Laplace mechanism's thresholded at θ (chosen among 33/64 … 63/64 for the least variance); the
+ * payload is TINYLDP_UE_PAYLOAD_BYTES(d) bytes, as UE's. */
+tinyldp_status tinyldp_the_configure(tinyldp_the* ctx, uint64_t epsilon_q32, uint32_t d);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_the, uint32_t);
+
+/* ---- records of several attributes, without memo (SPL, SMP, RS+FD) ------------------------- */
+/* A record of d attributes (2 ≤ d ≤ TINYLDP_RECORD_MAX_ATTRIBUTES; SPL: 1 ≤ d), attribute j's
+ * value in [0, domains[j]) (domains[j] ≥ 2), each attribute through k-RR (grr) or OUE (oue):
+ *   SPL   every attribute with ε/d;
+ *   SMP   one attribute drawn per report, with the whole ε; its index is the payload's first byte;
+ *   RS+FD one attribute drawn and kept secret, with ε' = ln(d·(e^ε − 1) + 1); every other
+ *         attribute is fake data (grr: a uniform value; oue: TINYLDP_RSFD_FAKE_ZERO, the zero
+ *         vector through OUE, or TINYLDP_RSFD_FAKE_RANDOM, a uniform one-hot vector).
+ * The value is an array of d values; a report spends its ε again every time (no memo).
+ * realized_epsilon_q32 is the local-DP loss of one report between any two records.
+ * Configuration holds copies of the context on the stack: about 3 KiB with the ε arithmetic
+ * (Cortex-M0, -fstack-usage); do it once, at boot. */
+enum { TINYLDP_RSFD_FAKE_ZERO = 0, TINYLDP_RSFD_FAKE_RANDOM = 1 };
+/* A protocol's configure(ctx, ε · 2^32, domains, d) and its three functions: prefix_configure,
+ * prefix_describe, prefix_privatize, prefix_report. */
+#define TINYLDP_RECORD_FUNCTIONS(prefix)                                                           \
+  tinyldp_status prefix##_configure(prefix* ctx, uint64_t epsilon_q32, const uint32_t* domains,    \
+                                    uint32_t d);                                                   \
+  TINYLDP_MECHANISM_FUNCTIONS(prefix, const uint32_t*)
+TINYLDP_RECORD_FUNCTIONS(tinyldp_spl_grr);
+TINYLDP_RECORD_FUNCTIONS(tinyldp_spl_oue);
+TINYLDP_RECORD_FUNCTIONS(tinyldp_smp_grr);
+TINYLDP_RECORD_FUNCTIONS(tinyldp_smp_oue);
+TINYLDP_RECORD_FUNCTIONS(tinyldp_rsfd_grr);
+/* RS+FD over OUE also takes its fake data: TINYLDP_RSFD_FAKE_ZERO or _RANDOM. */
+tinyldp_status tinyldp_rsfd_oue_configure(tinyldp_rsfd_oue* ctx, uint64_t epsilon_q32,
+                                          const uint32_t* domains, uint32_t d, uint8_t fake);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_rsfd_oue, const uint32_t*);
 
 /* ---- the ChaCha20 DRBG -------------------------------------------------------------------- */
 /* 256 bits of seed entropy from any source become a fast stream of random bytes; fast key
@@ -505,6 +573,34 @@ typedef struct tinyldp_dyadic {
   uint8_t bits;
 } tinyldp_dyadic;
 
+/* What the memo adds to the description: both losses, the memo's draws, the channel. */
+typedef struct tinyldp_memo_description {
+  uint64_t epsilon_one_q32;      /* one report (the composed channel), · 2^32 */
+  uint64_t epsilon_infinity_q32; /* unlimited reports of one value (the memo), · 2^32 */
+  uint64_t memo_bits_per_report; /* drawn from the memo stream, the same every report */
+  tinyldp_dyadic p1, q1, p2, q2; /* the memo's (PRR) and the fresh stage's (IRR) probabilities */
+} tinyldp_memo_description;
+
+/* Every memoized mechanism has describe (as every mechanism), describe_memo, and privatize and
+ * report that take the memo key: TINYLDP_MEMOIZED_FUNCTIONS(prefix, value_type) declares
+ * prefix_describe, prefix_describe_memo, prefix_privatize and prefix_report. A report's memo is
+ * keyed by `key` (provisioned: an unprovisioned key is TINYLDP_STATUS_KEY_NOT_PROVISIONED, a NULL
+ * one TINYLDP_STATUS_BAD_PARAMETER, with no report), the fresh stage drawn from `source` as for
+ * every mechanism. In report, the header fields the key fixes are the key's:
+ * TINYLDP_WIRE_MEMO_GENERATION carries tinyldp_memo_key_generation(key) and, for a Bloom
+ * encoding, TINYLDP_WIRE_COHORT the key's cohort — whatever the caller's header holds there. */
+#define TINYLDP_MEMOIZED_FUNCTIONS(prefix, value_type)                                             \
+  void prefix##_describe(const prefix* ctx, tinyldp_description* out);                             \
+  void prefix##_describe_memo(const prefix* ctx, tinyldp_memo_description* out);                   \
+  tinyldp_status prefix##_privatize(const prefix* ctx, value_type value,                           \
+                                    const tinyldp_memo_key* key,                                   \
+                                    const tinyldp_entropy_source* source, uint8_t* payload,        \
+                                    size_t payload_size);                                          \
+  tinyldp_status prefix##_report(const prefix* ctx, value_type value, const tinyldp_memo_key* key, \
+                                 const tinyldp_entropy_source* source,                             \
+                                 const tinyldp_wire_header* header, uint8_t* frame,                \
+                                 size_t frame_size, size_t* written)
+
 /* The stages of the longitudinal UE chains. */
 enum { TINYLDP_UE_STAGE_SUE = 0, TINYLDP_UE_STAGE_OUE = 1 };
 
@@ -521,34 +617,71 @@ tinyldp_status tinyldp_two_stage_rr_configure_chain(tinyldp_two_stage_rr* ctx, u
 tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, tinyldp_dyadic f,
                                                      tinyldp_dyadic p, tinyldp_dyadic q,
                                                      const tinyldp_memo_encoding* encoding);
-/* The wire identity; realized_epsilon_q32 is ε₁ (one report). */
-void tinyldp_two_stage_rr_describe(const tinyldp_two_stage_rr* ctx, tinyldp_description* out);
-
-/* What the memo adds to the description: both losses, the memo's draws, the channel. */
-typedef struct tinyldp_memo_description {
-  uint64_t epsilon_one_q32;      /* one report (the composed channel), · 2^32 */
-  uint64_t epsilon_infinity_q32; /* unlimited reports of one value (the PRR), · 2^32 */
-  uint64_t memo_bits_per_report; /* drawn from the memo stream, the same every report */
-  tinyldp_dyadic p1, q1, p2, q2; /* PRR and IRR probabilities */
-} tinyldp_memo_description;
-void tinyldp_two_stage_rr_describe_memo(const tinyldp_two_stage_rr* ctx,
-                                        tinyldp_memo_description* out);
-
-/* A report of `value` with its memo keyed by `key` (provisioned: an unprovisioned key is
- * TINYLDP_STATUS_KEY_NOT_PROVISIONED, with no report), the IRR from `source` as for every mechanism.
- * In report, the header fields the key fixes are the key's: TINYLDP_WIRE_MEMO_GENERATION
- * carries tinyldp_memo_key_generation(key) and, for a Bloom encoding, TINYLDP_WIRE_COHORT the
- * key's cohort — whatever the caller's header holds there. Charge the ledger first
+/* describe, describe_memo, privatize and report (TINYLDP_MEMOIZED_FUNCTIONS, above); the
+ * description's realized_epsilon_q32 is ε₁ (one report). Charge the ledger first
  * (tinyldp_ledger_charge_memo): only then may the report leave. */
-tinyldp_status tinyldp_two_stage_rr_privatize(const tinyldp_two_stage_rr* ctx, uint32_t value,
-                                              const tinyldp_memo_key* key,
-                                              const tinyldp_entropy_source* source,
-                                              uint8_t* payload, size_t payload_size);
-tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint32_t value,
-                                           const tinyldp_memo_key* key,
-                                           const tinyldp_entropy_source* source,
-                                           const tinyldp_wire_header* header, uint8_t* frame,
-                                           size_t frame_size, size_t* written);
+TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_two_stage_rr, uint32_t);
+
+/* ---- reports over time: the longitudinal k-RR family and records ----------------------------- */
+/* The same four functions as the two-stage RR, each chain of two k-RR stages (memoized at ε∞,
+ * fresh at ε₁ < ε∞); describe_memo's p1, q1 are the memo stage's P(memo = x) and P(memo = z ≠ x),
+ * p2, q2 the fresh stage's. `attribute` (≤ 2^24 − 1) names the mechanism's memos in the key: one
+ * per mechanism instance on a device. Configuration runs the core's exact arithmetic (a
+ * bisection for the fresh stage): do it once, at boot. */
+
+/* L-GRR: memoized k-RR over [0, k), 2 ≤ k ≤ 2^30; a device that reports m distinct values
+ * spends at most min(m, k) · ε∞. */
+tinyldp_status tinyldp_lgrr_configure(tinyldp_lgrr* ctx, uint64_t epsilon_infinity_q32,
+                                      uint64_t epsilon_one_q32, uint32_t k, uint32_t attribute);
+TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_lgrr, uint32_t);
+
+/* LOLOHA over [0, d), 2 ≤ d: the value hashed to [0, g) with a seed fixed per device (drawn from
+ * the key), the hashed value memoized: at most g memos, so a history spends at most g · ε∞.
+ * configure: g given (2 ≤ g ≤ 2^24, wire id loloha); configure_optimal: the paper's g for
+ * (ε∞, ε₁) (loloha); configure_binary: g = 2 (BiLOLOHA, wire id biloloha). */
+tinyldp_status tinyldp_loloha_configure(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
+                                        uint64_t epsilon_one_q32, uint32_t d, uint32_t g,
+                                        uint32_t attribute);
+tinyldp_status tinyldp_loloha_configure_optimal(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
+                                                uint64_t epsilon_one_q32, uint32_t d,
+                                                uint32_t attribute);
+tinyldp_status tinyldp_loloha_configure_binary(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
+                                               uint64_t epsilon_one_q32, uint32_t d,
+                                               uint32_t attribute);
+TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_loloha, uint32_t);
+
+/* 1BitMean: the mean of a counter in [0, max_value] (1 ≤ max_value ≤ 2^30), α-point rounded to
+ * the grid of `step` (dividing max_value) with `rounding_bits` (1 … 32; 32 is the core's
+ * default) bits of precision, the rounded value's bit memoized, one bit per report. */
+tinyldp_status tinyldp_bit_mean_configure(tinyldp_bit_mean* ctx, uint64_t epsilon_infinity_q32,
+                                          uint64_t epsilon_one_q32, uint32_t max_value,
+                                          uint32_t step, uint32_t rounding_bits,
+                                          uint32_t attribute);
+TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_bit_mean, uint32_t);
+
+/* dBitFlip: the histogram of a counter in [0, max_value] over k = max_value / step + 1 buckets
+ * (2 ≤ k ≤ 65536); each device samples `sampled` (1 … 16, ≤ k) buckets once and reports one
+ * memoized bit per sampled bucket. Payload at most TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES. */
+tinyldp_status tinyldp_dbitflip_configure(tinyldp_dbitflip* ctx, uint64_t epsilon_infinity_q32,
+                                          uint64_t epsilon_one_q32, uint32_t max_value,
+                                          uint32_t step, uint32_t sampled, uint32_t attribute);
+TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_dbitflip, uint32_t);
+
+/* A record of d attributes (1 ≤ d ≤ TINYLDP_RECORD_MAX_ATTRIBUTES) in one memoized report:
+ * attribute j a one-hot two-stage RR over its domain, the d reports concatenated bit by bit
+ * (attribute 0's first). ε₁ and ε∞ are the sums of the attributes'; describe_memo's
+ * probabilities are attribute 0's. The value is an array of d values.
+ * configure_rappor: RAPPOR's f, p, q for every attribute, domains[j] ≥ 2 values.
+ * configure: from d configured two-stage contexts, attributes[j] one-hot with attribute j
+ *   (TINYLDP_MEMO_ONE_HOT_ENCODING(k, j)); copied, so they may be reused afterwards.
+ * Configuration holds copies of the record on the stack: about 5 KiB with the arithmetic
+ * (Cortex-M0, -fstack-usage); do it once, at boot. */
+tinyldp_status tinyldp_record_rr_configure_rappor(tinyldp_record_rr* ctx, tinyldp_dyadic f,
+                                                  tinyldp_dyadic p, tinyldp_dyadic q,
+                                                  const uint32_t* domains, uint32_t d);
+tinyldp_status tinyldp_record_rr_configure(tinyldp_record_rr* ctx,
+                                           const tinyldp_two_stage_rr* attributes, uint32_t d);
+TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_record_rr, const uint32_t*);
 
 /* ---- reports over time: the privacy ledger ---------------------------------------------------- */
 /* The device's privacy budget in a tinyldp_record: ε spent in the current epoch (capped) and over
@@ -614,6 +747,15 @@ tinyldp_ledger_result tinyldp_ledger_charge_memoized(tinyldp_ledger* ledger, uin
 tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_t attribute,
                                                  const tinyldp_two_stage_rr* mechanism,
                                                  const tinyldp_memo_key* key, uint32_t value);
+/* The same for an L-GRR report. The other memoized mechanisms memoize something the key derives
+ * from the value (LOLOHA a hashed value, 1BitMean and dBitFlip a rounded one): charge them with
+ * tinyldp_ledger_charge_memoized — the tag of the value (tinyldp_memo_key_value_tag with the
+ * mechanism's wire id), the key's generation and describe_memo's ε∞ — which charges at least
+ * what their memos cost (a memo changes only when the value does); a record each attribute in
+ * its own slot, with the record's ε∞ (at least that attribute's). */
+tinyldp_ledger_result tinyldp_ledger_charge_memo_lgrr(tinyldp_ledger* ledger, uint32_t attribute,
+                                                      const tinyldp_lgrr* mechanism,
+                                                      const tinyldp_memo_key* key, uint32_t value);
 /* Starts the next epoch (its spending starts at zero), durably. */
 tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger);
 /* Moves forward to `epoch` in one write, however far; an epoch not later than the current one

@@ -1,34 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 // tinyldp.h implemented over the C++ core and ports: each context's bytes hold the C++ object,
-// made there by placement new; each call converts its arguments and forwards. Nothing here
-// keeps state of its own, allocates, or throws.
-#include "tinyldp.h"
-
+// made there by placement new; each call converts its arguments and forwards (forwards.hpp).
+// Nothing here keeps state of its own, allocates, or throws. This file: the status, ε and wire
+// helpers, the first mechanisms (rr … dlaplace), the DRBG, the health tests, storage, the memo
+// key, the two-stage RR and the ledger; the other families in tinyldp_c_*.cpp.
+#include "forwards.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
-#include "tinyldp/privacy_ledger.hpp"
-#include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
-#include "tinyldp/storage.hpp"
-#include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
-#include "tinyldp/wipe.hpp"
-#include "tinyldp/wire.hpp"
-
-namespace {
-struct Placement {};  // placement new without <new> (absent from some bare-metal toolchains)
-}  // namespace
-inline void* operator new(size_t, Placement, void* where) noexcept { return where; }
 
 namespace {
 
 using namespace tinyldp;
+using namespace tinyldp::c_api;
 
 // The C++ objects behind the contexts that hold more than one.
 struct HealthContext {
@@ -51,33 +41,12 @@ struct RecordContext {
   CStorageDevice device;
   Record<CStorageDevice> record;
 };
-// The C API's ledger: a fixed number of attribute slots (the header documents it).
-using CLedger = PrivacyLedger<CStorageDevice, TINYLDP_LEDGER_ATTRIBUTES>;
-
-// Each context's storage holds its object, aligned, and is no larger than the object rounded
-// up to the storage's alignment (the header's sizes are exact).
-template <class T, class Context>
-constexpr bool holds_exactly = sizeof(T) <= sizeof(Context::opaque) &&
-                               alignof(T) <= alignof(Context) &&
-                               sizeof(Context) - sizeof(T) < alignof(Context);
-static_assert(holds_exactly<BinaryRr, tinyldp_rr>);
-static_assert(holds_exactly<KaryRr, tinyldp_krr>);
-static_assert(holds_exactly<UnaryEncoding, tinyldp_ue>);
-static_assert(holds_exactly<LocalHashing, tinyldp_lh>);
-static_assert(holds_exactly<HadamardResponse, tinyldp_hr>);
-static_assert(holds_exactly<StochasticDiscretization, tinyldp_sd>);
-static_assert(holds_exactly<DiscreteLaplace, tinyldp_dlaplace>);
-static_assert(holds_exactly<port::ChaCha20Drbg, tinyldp_chacha20_drbg>);
-static_assert(holds_exactly<HealthContext, tinyldp_health>);
-static_assert(holds_exactly<RecordContext, tinyldp_record>);
-static_assert(holds_exactly<port::MemoKey, tinyldp_memo_key>);
-static_assert(holds_exactly<TwoStageRr, tinyldp_two_stage_rr>);
-static_assert(holds_exactly<CLedger, tinyldp_ledger>);
-// Every context can be a plain global: nothing to destroy.
-static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(HealthContext) &&
-              TINYLDP_TRIVIALLY_DESTRUCTIBLE(RecordContext) &&
-              TINYLDP_TRIVIALLY_DESTRUCTIBLE(port::MemoKey) &&
-              TINYLDP_TRIVIALLY_DESTRUCTIBLE(TwoStageRr) && TINYLDP_TRIVIALLY_DESTRUCTIBLE(CLedger));
+// The contexts that are no mechanism (the mechanisms': where their functions are stamped).
+static_assert(holds<port::ChaCha20Drbg, tinyldp_chacha20_drbg>);
+static_assert(holds<HealthContext, tinyldp_health>);
+static_assert(holds<RecordContext, tinyldp_record>);
+static_assert(holds<port::MemoKey, tinyldp_memo_key>);
+static_assert(holds<CLedger, tinyldp_ledger>);
 
 // The C enums and constants are the core's.
 static_assert(TINYLDP_STATUS_OK == int(Status::ok) &&
@@ -102,11 +71,26 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_HR == int(wire::MechanismId::hr) &&
               TINYLDP_MECHANISM_SD == int(wire::MechanismId::sd) &&
               TINYLDP_MECHANISM_DLAPLACE == int(wire::MechanismId::dlaplace) &&
+              TINYLDP_MECHANISM_SHE == int(wire::MechanismId::she) &&
+              TINYLDP_MECHANISM_THE == int(wire::MechanismId::the) &&
               TINYLDP_MECHANISM_TWO_STAGE == int(wire::MechanismId::two_stage) &&
               TINYLDP_MECHANISM_L_SUE == int(wire::MechanismId::l_sue) &&
               TINYLDP_MECHANISM_L_OSUE == int(wire::MechanismId::l_osue) &&
               TINYLDP_MECHANISM_L_OUE == int(wire::MechanismId::l_oue) &&
-              TINYLDP_MECHANISM_L_SOUE == int(wire::MechanismId::l_soue));
+              TINYLDP_MECHANISM_L_SOUE == int(wire::MechanismId::l_soue) &&
+              TINYLDP_MECHANISM_LGRR == int(wire::MechanismId::lgrr) &&
+              TINYLDP_MECHANISM_LOLOHA == int(wire::MechanismId::loloha) &&
+              TINYLDP_MECHANISM_BILOLOHA == int(wire::MechanismId::biloloha) &&
+              TINYLDP_MECHANISM_BIT_MEAN == int(wire::MechanismId::bit_mean) &&
+              TINYLDP_MECHANISM_RECORD_RR == int(wire::MechanismId::record_rr) &&
+              TINYLDP_MECHANISM_SPL_GRR == int(wire::MechanismId::spl_grr) &&
+              TINYLDP_MECHANISM_SPL_OUE == int(wire::MechanismId::spl_oue) &&
+              TINYLDP_MECHANISM_SMP_GRR == int(wire::MechanismId::smp_grr) &&
+              TINYLDP_MECHANISM_SMP_OUE == int(wire::MechanismId::smp_oue) &&
+              TINYLDP_MECHANISM_RSFD_GRR == int(wire::MechanismId::rsfd_grr) &&
+              TINYLDP_MECHANISM_RSFD_OUE_Z == int(wire::MechanismId::rsfd_oue_z) &&
+              TINYLDP_MECHANISM_RSFD_OUE_R == int(wire::MechanismId::rsfd_oue_r) &&
+              TINYLDP_MECHANISM_DBITFLIP == int(wire::MechanismId::dbitflip));
 static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
               TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
               TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
@@ -156,106 +140,6 @@ static_assert(c_default_plan.rct_cutoff == default_plan.rct_cutoff &&
               c_default_plan.config.sample_bits == default_plan.config.sample_bits &&
               c_default_plan.config.apt_window == default_plan.config.apt_window);
 
-tinyldp_status to_c(Status s) { return static_cast<tinyldp_status>(s); }
-
-// The object in a context (made there by placement new; the storage is aligned for it).
-template <class T, class Context>
-T& object(Context* context) {
-  return *static_cast<T*>(static_cast<void*>(&context->opaque));
-}
-template <class T, class Context>
-const T& object(const Context* context) {
-  return *static_cast<const T*>(static_cast<const void*>(&context->opaque));
-}
-
-// Runs configure(T&) on a fresh T and makes the context hold the result (a fresh T on failure).
-template <class T, class Context, class Configure>
-tinyldp_status configure_into(Context* context, Configure configure) {
-  T configured;
-  const Status s = configure(configured);
-  new (Placement{}, context->opaque.bytes) T(s == Status::ok ? configured : T());
-  return to_c(s);
-}
-
-template <class M>
-void describe(const M& m, tinyldp_description* out) {
-  const wire::Description d = m.description();
-  out->mechanism_id = static_cast<uint8_t>(d.id);
-  out->payload_bits = d.payload_bits;
-  out->digest = d.digest;
-  out->realized_epsilon_q32 = m.realized_epsilon().q32;
-  out->random_bits_per_report = m.random_bits_per_report();
-}
-
-template <class M>
-concept HasReportType = requires { typename M::Report; };
-
-// One report's payload (what encode frames) into payload[0..size), from a bit reader made for
-// this report: 8-byte requests (the DRBG buffers already), the drawn bytes zeroed at the end.
-// `key…`: the memo key of a memoized mechanism (none for the others).
-template <class M, class Value, class... Key>
-Status privatize_payload(const M& m, Value value, const tinyldp_entropy_source* source,
-                         uint8_t* payload, size_t size, const Key&... key) {
-  // An unconfigured context (all zero, or its configure failed) has no payload size to trust:
-  // the whole buffer the caller gave is zeroed.
-  if (!m.configured()) {
-    if (payload != nullptr) tinyldp::wipe(payload, size);
-    return Status::not_configured;
-  }
-  CEntropySource from(source != nullptr ? *source : tinyldp_entropy_source{nullptr, nullptr});
-  RandomBits<CEntropySource, 8> rng(from);
-  if constexpr (HasReportType<M>) {
-    const size_t n = m.description().payload_bytes();
-    if (payload == nullptr || size < n) {
-      if (payload != nullptr) tinyldp::wipe(payload, size);
-      return Status::buffer_too_small;
-    }
-    typename M::Report report{};
-    const Status s = m.privatize(value, rng, report);
-    if (s == Status::ok) {
-      m.pack(report, payload);
-    } else {
-      tinyldp::wipe(payload, n);
-    }
-    return s;
-  } else {
-    return m.privatize(value, key..., rng, payload, size);
-  }
-}
-
-// privatize_payload straight into the frame after the header, then the header.
-template <class M, class Value, class... Key>
-tinyldp_status report_into(const M& m, Value value, const tinyldp_entropy_source* source,
-                           const tinyldp_wire_header* header, uint8_t* frame, size_t frame_size,
-                           size_t* written, const Key&... key) {
-  wire::Header h{};
-  if (header != nullptr) h = {header->fields, header->device_id, header->epoch, header->cohort, header->memo_generation};
-  const wire::Description d = m.description();
-  size_t length = 0;
-  Status s = m.configured() ? Status::buffer_too_small : Status::not_configured;
-  if (m.configured() && frame != nullptr && frame_size >= d.report_bytes(h.fields)) {
-    uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
-    s = (h.fields & ~wire::known_fields) != 0
-            ? Status::bad_parameter
-            : privatize_payload(m, value, source, payload, d.payload_bytes(), key...);
-    if (s == Status::ok) s = wire::encode(d, h, payload, frame, frame_size, length);
-  }
-  if (s != Status::ok && frame != nullptr) tinyldp::wipe(frame, frame_size);
-  if (written != nullptr) *written = s == Status::ok ? length : 0;
-  return to_c(s);
-}
-
-// The memo key in a context, or null when there is none a report may use (null or never
-// provisioned: an unprovisioned key's memo would be public).
-const port::MemoKey* usable_key(const tinyldp_memo_key* key) {
-  if (key == nullptr) return nullptr;
-  const port::MemoKey& k = object<port::MemoKey>(key);
-  return k.provisioned() ? &k : nullptr;
-}
-
-Dyadic from_c(tinyldp_dyadic d) { return make_dyadic(d.num, d.bits); }
-tinyldp_dyadic to_c(Dyadic d) { return {d.num, d.bits}; }
-
 // The encoding as the core takes it; false for a kind the core does not know.
 bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
   if (e == nullptr || e->kind > TINYLDP_MEMO_BLOOM) return false;
@@ -265,30 +149,14 @@ bool from_c(const tinyldp_memo_encoding* e, TwoStageRr::Encoding& out) {
 
 }  // namespace
 
-// describe, privatize and report for one mechanism: the same three forwards each time.
-#define TINYLDP_C_MECHANISM(prefix, Context, Type, Value)                                        \
-  extern "C" void prefix##_describe(const Context* ctx, tinyldp_description* out) {              \
-    describe(object<Type>(ctx), out);                                                            \
-  }                                                                                              \
-  extern "C" tinyldp_status prefix##_privatize(const Context* ctx, Value value,                  \
-                                               const tinyldp_entropy_source* source,             \
-                                               uint8_t* payload, size_t payload_size) {          \
-    return to_c(privatize_payload(object<Type>(ctx), value, source, payload, payload_size));     \
-  }                                                                                              \
-  extern "C" tinyldp_status prefix##_report(const Context* ctx, Value value,                     \
-                                            const tinyldp_entropy_source* source,                \
-                                            const tinyldp_wire_header* header, uint8_t* frame,   \
-                                            size_t frame_size, size_t* written) {                \
-    return report_into(object<Type>(ctx), value, source, header, frame, frame_size, written);    \
-  }
-
-TINYLDP_C_MECHANISM(tinyldp_rr, tinyldp_rr, BinaryRr, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_krr, tinyldp_krr, KaryRr, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_ue, tinyldp_ue, UnaryEncoding, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_lh, tinyldp_lh, LocalHashing, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_hr, tinyldp_hr, HadamardResponse, uint32_t)
-TINYLDP_C_MECHANISM(tinyldp_sd, tinyldp_sd, StochasticDiscretization, int32_t)
-TINYLDP_C_MECHANISM(tinyldp_dlaplace, tinyldp_dlaplace, DiscreteLaplace, int32_t)
+TINYLDP_C_MECHANISM(tinyldp_rr, BinaryRr, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_krr, KaryRr, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_ue, UnaryEncoding, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_lh, LocalHashing, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_hr, HadamardResponse, uint32_t)
+TINYLDP_C_MECHANISM(tinyldp_sd, StochasticDiscretization, int32_t)
+TINYLDP_C_MECHANISM(tinyldp_dlaplace, DiscreteLaplace, int32_t)
+TINYLDP_C_MEMOIZED(tinyldp_two_stage_rr, TwoStageRr, uint32_t)
 
 extern "C" {
 
@@ -560,50 +428,6 @@ tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, 
     return TwoStageRr::configure_rappor(from_c(f), from_c(p), from_c(q), e, r);
   });
 }
-void tinyldp_two_stage_rr_describe(const tinyldp_two_stage_rr* ctx, tinyldp_description* out) {
-  describe(object<TwoStageRr>(ctx), out);
-}
-void tinyldp_two_stage_rr_describe_memo(const tinyldp_two_stage_rr* ctx,
-                                        tinyldp_memo_description* out) {
-  const TwoStageRr& m = object<TwoStageRr>(ctx);
-  *out = {m.epsilon_one().q32, m.epsilon_infinity().q32, m.memo_bits_per_report(),
-          to_c(m.p1()),        to_c(m.q1()),             to_c(m.p2()),
-          to_c(m.q2())};
-}
-tinyldp_status tinyldp_two_stage_rr_privatize(const tinyldp_two_stage_rr* ctx, uint32_t value,
-                                              const tinyldp_memo_key* key,
-                                              const tinyldp_entropy_source* source,
-                                              uint8_t* payload, size_t payload_size) {
-  const TwoStageRr& m = object<TwoStageRr>(ctx);
-  const port::MemoKey* k = usable_key(key);
-  if (!m.configured() || k == nullptr) {
-    if (payload != nullptr) tinyldp::wipe(payload, payload_size);
-    if (!m.configured()) return TINYLDP_STATUS_NOT_CONFIGURED;  // before the key: nothing to report with
-    return key == nullptr ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_KEY_NOT_PROVISIONED;
-  }
-  return to_c(privatize_payload(m, value, source, payload, payload_size, *k));
-}
-tinyldp_status tinyldp_two_stage_rr_report(const tinyldp_two_stage_rr* ctx, uint32_t value,
-                                           const tinyldp_memo_key* key,
-                                           const tinyldp_entropy_source* source,
-                                           const tinyldp_wire_header* header, uint8_t* frame,
-                                           size_t frame_size, size_t* written) {
-  const TwoStageRr& m = object<TwoStageRr>(ctx);
-  const port::MemoKey* k = usable_key(key);
-  if (!m.configured() || k == nullptr) {
-    if (frame != nullptr) tinyldp::wipe(frame, frame_size);
-    if (written != nullptr) *written = 0;
-    if (!m.configured()) return TINYLDP_STATUS_NOT_CONFIGURED;  // before the key: nothing to report with
-    return key == nullptr ? TINYLDP_STATUS_BAD_PARAMETER : TINYLDP_STATUS_KEY_NOT_PROVISIONED;
-  }
-  // The fields the key fixes come from the key.
-  tinyldp_wire_header h = header != nullptr ? *header : tinyldp_wire_header{0, 0, 0, 0, 0};
-  h.memo_generation = k->generation();
-  if (m.encoding().kind == MemoEncoding::bloom)
-    h.cohort = static_cast<uint16_t>(k->cohort(m.encoding().cohorts));
-  return report_into(m, value, source, &h, frame, frame_size, written, *k);
-}
-
 // ---- reports over time: the privacy ledger ------------------------------------------------
 
 void tinyldp_ledger_init(tinyldp_ledger* ledger, tinyldp_record* record, uint64_t cap_q32) {
@@ -633,10 +457,7 @@ tinyldp_ledger_result tinyldp_ledger_charge_memoized(tinyldp_ledger* ledger, uin
 tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_t attribute,
                                                  const tinyldp_two_stage_rr* mechanism,
                                                  const tinyldp_memo_key* key, uint32_t value) {
-  if (key == nullptr) return TINYLDP_LEDGER_KEY_NOT_PROVISIONED;
-  if (mechanism == nullptr) return TINYLDP_LEDGER_BAD_REPORT;
-  return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).charge_memo(
-      attribute, object<TwoStageRr>(mechanism), object<port::MemoKey>(key), value));
+  return charge_memo<TwoStageRr>(ledger, attribute, mechanism, key, value);
 }
 tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger) {
   return static_cast<tinyldp_ledger_result>(object<CLedger>(ledger).roll_epoch());

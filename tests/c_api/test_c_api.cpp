@@ -7,16 +7,23 @@
 #include "bytes_equal.hpp"
 #include "check.hpp"
 #include "tinyldp.h"
+#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
+#include "tinyldp/loloha.hpp"
+#include "tinyldp/longitudinal_grr.hpp"
+#include "tinyldp/multi_attribute.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
 #include "tinyldp/port/entropy/memo_key.hpp"
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
+#include "tinyldp/record_rr.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/two_stage_rr.hpp"
@@ -37,92 +44,226 @@ bool all_zero(const uint8_t* p, size_t n) {
 constexpr size_t frame_capacity = TINYLDP_WIRE_MAX_HEADER_BYTES + TINYLDP_UE_PAYLOAD_BYTES(1024);
 constexpr uint32_t reports_per_case = 6;
 const tinyldp_wire_header header = {TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_COHORT, 0xC0FFEE, 0, 7, 0};
-constexpr wire::Header cpp_header = {wire::field_device_id | wire::field_cohort, 0xC0FFEE, 0, 7};
 
 template <class M>
 concept HasReportType = requires { typename M::Report; };
 
-// The C++ way, written out as a C++ firmware would: a fresh RandomBits<Source, 8> per report,
-// privatize, pack, encode.
-template <class M, class Source, class Value>
-size_t cpp_report(const M& m, Value value, Source& source, uint8_t* frame) {
-  RandomBits<Source, 8> rng(source);
-  const wire::Description d = m.description();
-  uint8_t payload[TINYLDP_UE_PAYLOAD_BYTES(1024)] = {};
-  Status s;
-  if constexpr (HasReportType<M>) {
-    typename M::Report report{};
-    s = m.privatize(value, rng, report);
-    m.pack(report, payload);
-  } else {
-    s = m.privatize(value, rng, payload, sizeof payload);
-  }
-  size_t written = 0;
-  if (s == Status::ok) s = wire::encode(d, cpp_header, payload, frame, frame_capacity, written);
-  CHECK(s == Status::ok);
-  return written;
-}
+// The two APIs' memo keys, equal (BothKeys, below): a memoized mechanism reports under them.
+struct MemoKeys {
+  const tinyldp_memo_key* c = nullptr;
+  const port::MemoKey* cpp = nullptr;
+};
 
-// Reports of `values` from both APIs, each from its own copy of the same source, must be equal.
-template <class M, class Context, class Value, size_t N>
-void expect_same_reports(const char* what, const M& m, const Context* ctx,
-                         tinyldp_status (*c_report)(const Context*, Value,
-                                                    const tinyldp_entropy_source*,
-                                                    const tinyldp_wire_header*, uint8_t*, size_t,
-                                                    size_t*),
-                         const Value (&values)[N]) {
-  InsecureTestSource cpp_source(41), c_source(41);
-  const tinyldp_entropy_source c = to_c_source(c_source);
-  uint32_t mismatches = 0;
-  for (uint32_t i = 0; i < reports_per_case; ++i) {
-    for (Value v : values) {
-      uint8_t a[frame_capacity] = {}, b[frame_capacity] = {};
-      const size_t na = cpp_report(m, v, cpp_source, a);
-      size_t nb = 0;
-      CHECK_EQ(c_report(ctx, v, &c, &header, b, sizeof b, &nb), TINYLDP_STATUS_OK);
-      if (na == 0 || na != nb || !bytes_equal(a, b, na)) ++mismatches;
+// A mechanism's C functions (TINYLDP_MECHANISM_FUNCTIONS) and, for a memoized one
+// (TINYLDP_MEMOIZED_FUNCTIONS), the key its reports take.
+template <class Ctx, class Value>
+struct CFunctions {
+  void (*describe)(const Ctx*, tinyldp_description*);
+  tinyldp_status (*privatize)(const Ctx*, Value, const tinyldp_entropy_source*, uint8_t*, size_t);
+  tinyldp_status (*report)(const Ctx*, Value, const tinyldp_entropy_source*, const tinyldp_wire_header*,
+                           uint8_t*, size_t, size_t*);
+  static constexpr bool memoized = false;
+};
+template <class Ctx, class Value>
+struct CMemoizedFunctions {
+  void (*describe)(const Ctx*, tinyldp_description*);
+  void (*describe_memo)(const Ctx*, tinyldp_memo_description*);
+  tinyldp_status (*privatize)(const Ctx*, Value, const tinyldp_memo_key*, const tinyldp_entropy_source*,
+                              uint8_t*, size_t);
+  tinyldp_status (*report)(const Ctx*, Value, const tinyldp_memo_key*, const tinyldp_entropy_source*,
+                           const tinyldp_wire_header*, uint8_t*, size_t, size_t*);
+  static constexpr bool memoized = true;
+};
+#define C_FUNCTIONS(prefix) CFunctions{prefix##_describe, prefix##_privatize, prefix##_report}
+#define C_MEMOIZED_FUNCTIONS(prefix) \
+  CMemoizedFunctions{prefix##_describe, prefix##_describe_memo, prefix##_privatize, prefix##_report}
+
+constexpr size_t largest_payload = TINYLDP_UE_PAYLOAD_BYTES(1024);
+
+// A C context with its C++ twin, reported from both APIs (the memoized ones under BothKeys'
+// equal keys): the same description, the same payloads and frames from copies of one source;
+// the same refusal, with nothing left, for a value outside the domain and for a failing source.
+template <class M, class Ctx, class Functions>
+struct Twins {
+  const char* what;
+  const M& cpp;
+  const Ctx* c;
+  Functions functions;
+  MemoKeys keys{};  // the memoized ones'
+
+  // C++ as a firmware writes it: a fresh RandomBits<Source, 8>, privatize, pack.
+  template <class Value, class Source>
+  Status cpp_payload(Value value, Source& source, uint8_t* payload) const {
+    RandomBits<Source, 8> rng(source);
+    const auto run = [&](const auto&... key) {
+      if constexpr (HasReportType<M>) {
+        typename M::Report report{};
+        const Status s = cpp.privatize(value, key..., rng, report);
+        if (s == Status::ok) cpp.pack(report, payload);
+        return s;
+      } else {
+        return cpp.privatize(value, key..., rng, payload, largest_payload);
+      }
+    };
+    if constexpr (Functions::memoized) {
+      return run(*keys.cpp);
+    } else {
+      return run();
     }
   }
-  if (mismatches != 0) {
-    test::print(what);
-    test::print(": reports differ\n");
+  template <class Value>
+  tinyldp_status c_payload(Value value, const tinyldp_entropy_source* source, uint8_t* payload) const {
+    if constexpr (Functions::memoized) {
+      return functions.privatize(c, value, keys.c, source, payload, largest_payload);
+    } else {
+      return functions.privatize(c, value, source, payload, largest_payload);
+    }
   }
-  CHECK_EQ(mismatches, 0u);
-}
+  template <class Value>
+  tinyldp_status c_report(Value value, const tinyldp_entropy_source* source, const tinyldp_wire_header* h,
+                          uint8_t* frame, size_t* written) const {
+    if constexpr (Functions::memoized) {
+      return functions.report(c, value, keys.c, source, h, frame, frame_capacity, written);
+    } else {
+      return functions.report(c, value, source, h, frame, frame_capacity, written);
+    }
+  }
 
-template <class M, class Describe, class Context>
-void expect_same_description(const M& m, Describe describe, const Context* ctx) {
-  tinyldp_description d{};
-  describe(ctx, &d);
-  CHECK_EQ(d.mechanism_id, uint8_t(m.description().id));
-  CHECK_EQ(d.payload_bits, m.description().payload_bits);
-  CHECK_EQ(d.digest, m.description().digest);
-  CHECK_EQ(d.realized_epsilon_q32, m.realized_epsilon().q32);
-  CHECK_EQ(d.random_bits_per_report, uint64_t{m.random_bits_per_report()});
-}
+  void expect_same_description() const {
+    tinyldp_description d{};
+    functions.describe(c, &d);
+    CHECK_EQ(d.mechanism_id, uint8_t(cpp.description().id));
+    CHECK_EQ(d.payload_bits, cpp.description().payload_bits);
+    CHECK_EQ(d.digest, cpp.description().digest);
+    CHECK_EQ(d.realized_epsilon_q32, cpp.realized_epsilon().q32);
+    if constexpr (requires { cpp.random_bits_per_report(); }) {
+      CHECK_EQ(d.random_bits_per_report, uint64_t{cpp.random_bits_per_report()});
+    } else {
+      CHECK_EQ(d.random_bits_per_report, 0u);
+    }
+    if constexpr (Functions::memoized) {
+      tinyldp_memo_description memo{};
+      functions.describe_memo(c, &memo);
+      CHECK_EQ(memo.epsilon_one_q32, cpp.epsilon_one().q32);
+      CHECK_EQ(memo.epsilon_infinity_q32, cpp.epsilon_infinity().q32);
+      CHECK(memo.epsilon_one_q32 < memo.epsilon_infinity_q32);
+      CHECK_EQ(memo.memo_bits_per_report, uint64_t{cpp.memo_bits_per_report()});
+      CHECK(memo.p1.num != 0 && memo.q1.num != 0 && memo.p2.num != 0 && memo.q2.num != 0);
+      if constexpr (requires { cpp.p1(); }) {  // the two-stage RR states its four
+        CHECK(memo.p1.num == cpp.p1().num && memo.p1.bits == cpp.p1().bits);
+        CHECK(memo.q1.num == cpp.q1().num && memo.q1.bits == cpp.q1().bits);
+        CHECK(memo.p2.num == cpp.p2().num && memo.p2.bits == cpp.p2().bits);
+        CHECK(memo.q2.num == cpp.q2().num && memo.q2.bits == cpp.q2().bits);
+      }
+    }
+  }
+
+  template <class Value, size_t N, class Outside>
+  void expect_same_reports(const Value (&values)[N], Outside out_of_domain) const {
+    const int before = test::failures_in_current_test();
+    expect_same_description();
+    InsecureTestSource cpp_source(41), c_source(41);
+    const tinyldp_entropy_source source = to_c_source(c_source);
+    expect_same_frames(values, cpp_source, source);
+    // Refused alike, nothing left: a value outside the domain, a source that fails.
+    expect_same_refusal(static_cast<Value>(out_of_domain), 0, Status::value_out_of_domain);
+    expect_same_refusal(values[0], 1, Status::entropy_failed);
+    if (test::failures_in_current_test() != before) {
+      test::print(what);
+      test::print(": the C API differs from C++\n");
+    }
+  }
+  // Without a value outside the domain (a Bloom encoding takes any value).
+  template <class Value, size_t N>
+  void expect_same_reports(const Value (&values)[N]) const {
+    const int before = test::failures_in_current_test();
+    expect_same_description();
+    InsecureTestSource cpp_source(41), c_source(41);
+    const tinyldp_entropy_source source = to_c_source(c_source);
+    expect_same_frames(values, cpp_source, source);
+    expect_same_refusal(values[0], 1, Status::entropy_failed);
+    if (test::failures_in_current_test() != before) {
+      test::print(what);
+      test::print(": the C API differs from C++\n");
+    }
+  }
+
+  // reports_per_case frames of every value from `cpp_source` and `c_source` (equal sources),
+  // with every header field: a memoized report writes its key's generation (and a Bloom
+  // encoding's cohort) whatever the caller's header holds; then the payload alone, from fresh
+  // copies of another source.
+  template <class Value, size_t N, class CppSource>
+  void expect_same_frames(const Value (&values)[N], CppSource& cpp_source, const tinyldp_entropy_source& c_source) const {
+    const tinyldp_wire_header c_header = {
+        TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_EPOCH | TINYLDP_WIRE_COHORT | TINYLDP_WIRE_MEMO_GENERATION, 0xC0FFEE, 3,
+        7, 0xEEEEEEEE};
+    wire::Header h = {c_header.fields, c_header.device_id, c_header.epoch, c_header.cohort, c_header.memo_generation};
+    if constexpr (Functions::memoized) h.memo_generation = keys.cpp->generation();
+    if constexpr (requires { cpp.encoding().cohorts; }) {
+      if (cpp.encoding().kind == MemoEncoding::bloom) h.cohort = static_cast<uint16_t>(keys.cpp->cohort(cpp.encoding().cohorts));
+    }
+    uint32_t mismatches = 0;
+    for (uint32_t i = 0; i < reports_per_case; ++i) {
+      for (const Value& v : values) {
+        uint8_t a[frame_capacity] = {}, b[frame_capacity] = {}, payload[largest_payload] = {};
+        size_t na = 0, nb = 0;
+        CHECK(cpp_payload(v, cpp_source, payload) == Status::ok);
+        CHECK(wire::encode(cpp.description(), h, payload, a, sizeof a, na) == Status::ok);
+        CHECK_EQ(c_report(v, &c_source, &c_header, b, &nb), TINYLDP_STATUS_OK);
+        if (na == 0 || na != nb || !bytes_equal(a, b, na)) ++mismatches;
+        InsecureTestSource again(1000 + i), again_c(1000 + i);
+        const tinyldp_entropy_source source_again = to_c_source(again_c);
+        uint8_t p[largest_payload] = {};
+        for (uint8_t& x : payload) x = 0;
+        CHECK(cpp_payload(v, again, payload) == Status::ok);
+        CHECK_EQ(c_payload(v, &source_again, p), TINYLDP_STATUS_OK);
+        if (!bytes_equal(payload, p, sizeof p)) ++mismatches;
+      }
+    }
+    CHECK_EQ(mismatches, 0u);
+  }
+
+  // `value` with the source failing on call `fail_call` (0: never): both APIs give `expected`, the
+  // C payload and the whole frame are zero and nothing is written.
+  template <class Value>
+  void expect_same_refusal(Value value, uint64_t fail_call, Status expected) const {
+    InsecureTestSource cpp_source(5), c_source(5), c_frame_source(5);
+    if (fail_call != 0) {
+      cpp_source.fail_on_call(fail_call);
+      c_source.fail_on_call(fail_call);
+      c_frame_source.fail_on_call(fail_call);
+    }
+    const tinyldp_entropy_source source = to_c_source(c_source), frame_source = to_c_source(c_frame_source);
+    uint8_t payload[largest_payload] = {}, p[largest_payload], frame[frame_capacity];
+    for (uint8_t& x : p) x = 0xEE;
+    for (uint8_t& x : frame) x = 0xEE;
+    CHECK(cpp_payload(value, cpp_source, payload) == expected);
+    CHECK_EQ(c_payload(value, &source, p), tinyldp_status(expected));
+    CHECK(all_zero(p, cpp.description().payload_bytes()));  // the payload's bytes
+    size_t written = 99;
+    CHECK_EQ(c_report(value, &frame_source, nullptr, frame, &written), tinyldp_status(expected));
+    CHECK_EQ(written, 0u);
+    CHECK(all_zero(frame, sizeof frame));
+  }
+};
+template <class M, class Ctx, class Functions>
+Twins(const char*, const M&, const Ctx*, Functions, MemoKeys = {}) -> Twins<M, Ctx, Functions>;
 
 constexpr uint64_t one = TINYLDP_EPSILON_Q32(1, 1);
 constexpr Epsilon eps_one = Epsilon::from_ratio(1, 1);
+constexpr Epsilon eps_two = Epsilon::from_ratio(2, 1);
 
 }  // namespace
 
 TEST(frequency_oracles_give_the_cpp_reports) {
   const uint32_t categories[] = {0, 1, 5, 63};
   const uint32_t bits[] = {0, 1};
-  {
-    tinyldp_rr c;
-    CHECK_EQ(tinyldp_rr_configure(&c, TINYLDP_EPSILON_Q32(3, 2)), TINYLDP_STATUS_OK);
-    const BinaryRr m = BinaryRr::make(Epsilon::from_ratio(3, 2));
-    expect_same_description(m, tinyldp_rr_describe, &c);
-    expect_same_reports("rr", m, &c, tinyldp_rr_report, bits);
-  }
-  {
-    tinyldp_krr c;
-    CHECK_EQ(tinyldp_krr_configure(&c, one, 64), TINYLDP_STATUS_OK);
-    const KaryRr m = KaryRr::make(eps_one, 64);
-    expect_same_description(m, tinyldp_krr_describe, &c);
-    expect_same_reports("krr", m, &c, tinyldp_krr_report, categories);
-  }
+  tinyldp_rr rr;
+  CHECK_EQ(tinyldp_rr_configure(&rr, TINYLDP_EPSILON_Q32(3, 2)), TINYLDP_STATUS_OK);
+  Twins{"rr", BinaryRr::make(Epsilon::from_ratio(3, 2)), &rr, C_FUNCTIONS(tinyldp_rr)}.expect_same_reports(bits, 2u);
+  tinyldp_krr krr;
+  CHECK_EQ(tinyldp_krr_configure(&krr, one, 64), TINYLDP_STATUS_OK);
+  Twins{"krr", KaryRr::make(eps_one, 64), &krr, C_FUNCTIONS(tinyldp_krr)}.expect_same_reports(categories, 64u);
   const uint32_t domains[] = {64, 100, 1024};
   for (uint32_t d : domains) {
     tinyldp_ue oue, sue;
@@ -131,51 +272,34 @@ TEST(frequency_oracles_give_the_cpp_reports) {
     UnaryEncoding cpp_oue, cpp_sue;
     CHECK(UnaryEncoding::configure_oue(eps_one, d, cpp_oue) == Status::ok);
     CHECK(UnaryEncoding::configure_sue(eps_one, d, cpp_sue) == Status::ok);
-    expect_same_description(cpp_oue, tinyldp_ue_describe, &oue);
-    expect_same_reports("oue", cpp_oue, &oue, tinyldp_ue_report, categories);
-    expect_same_reports("sue", cpp_sue, &sue, tinyldp_ue_report, categories);
+    Twins{"oue", cpp_oue, &oue, C_FUNCTIONS(tinyldp_ue)}.expect_same_reports(categories, d);
+    Twins{"sue", cpp_sue, &sue, C_FUNCTIONS(tinyldp_ue)}.expect_same_reports(categories, d);
   }
-  {
-    tinyldp_lh olh, blh;
-    CHECK_EQ(tinyldp_lh_configure_olh(&olh, TINYLDP_EPSILON_Q32(2, 1), 1024), TINYLDP_STATUS_OK);
-    CHECK_EQ(tinyldp_lh_configure_blh(&blh, one, 1024), TINYLDP_STATUS_OK);
-    const LocalHashing m_olh = LocalHashing::make_olh(Epsilon::from_ratio(2, 1), 1024);
-    const LocalHashing m_blh = LocalHashing::make_blh(eps_one, 1024);
-    expect_same_description(m_olh, tinyldp_lh_describe, &olh);
-    expect_same_description(m_blh, tinyldp_lh_describe, &blh);
-    expect_same_reports("olh", m_olh, &olh, tinyldp_lh_report, categories);
-    expect_same_reports("blh", m_blh, &blh, tinyldp_lh_report, categories);
-  }
-  {
-    tinyldp_hr c;
-    CHECK_EQ(tinyldp_hr_configure(&c, one, 100), TINYLDP_STATUS_OK);
-    const HadamardResponse m = HadamardResponse::make(eps_one, 100);
-    expect_same_description(m, tinyldp_hr_describe, &c);
-    expect_same_reports("hr", m, &c, tinyldp_hr_report, categories);
-  }
+  tinyldp_lh olh, blh;
+  CHECK_EQ(tinyldp_lh_configure_olh(&olh, TINYLDP_EPSILON_Q32(2, 1), 1024), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_lh_configure_blh(&blh, one, 1024), TINYLDP_STATUS_OK);
+  Twins{"olh", LocalHashing::make_olh(eps_two, 1024), &olh, C_FUNCTIONS(tinyldp_lh)}.expect_same_reports(categories,
+                                                                                                       1024u);
+  Twins{"blh", LocalHashing::make_blh(eps_one, 1024), &blh, C_FUNCTIONS(tinyldp_lh)}.expect_same_reports(categories,
+                                                                                                       1024u);
+  tinyldp_hr hr;
+  CHECK_EQ(tinyldp_hr_configure(&hr, one, 100), TINYLDP_STATUS_OK);
+  Twins{"hr", HadamardResponse::make(eps_one, 100), &hr, C_FUNCTIONS(tinyldp_hr)}.expect_same_reports(categories, 100u);
 }
 
 TEST(numeric_mechanisms_give_the_cpp_reports) {
   const int32_t values[] = {-50, -3, 0, 17, 50};
-  {
-    tinyldp_sd c;
-    CHECK_EQ(tinyldp_sd_configure(&c, one, -50, 50, 16), TINYLDP_STATUS_OK);
-    const StochasticDiscretization m = StochasticDiscretization::make(eps_one, -50, 50, 16);
-    expect_same_description(m, tinyldp_sd_describe, &c);
-    expect_same_reports("sd", m, &c, tinyldp_sd_report, values);
-  }
-  {
-    static uint64_t c_table[TINYLDP_DLAPLACE_TABLE_ENTRIES(-50, 50)];
-    static uint64_t cpp_table[DiscreteLaplace::table_entries(-50, 50)];
-    tinyldp_dlaplace c;
-    CHECK_EQ(tinyldp_dlaplace_configure(&c, one, -50, 50, 4, c_table, sizeof c_table / 8),
-             TINYLDP_STATUS_OK);
-    DiscreteLaplace m;
-    CHECK(DiscreteLaplace::configure_fewest_bits(eps_one, -50, 50, 4, cpp_table,
-                                                 sizeof cpp_table / 8, m) == Status::ok);
-    expect_same_description(m, tinyldp_dlaplace_describe, &c);
-    expect_same_reports("dlaplace", m, &c, tinyldp_dlaplace_report, values);
-  }
+  tinyldp_sd sd;
+  CHECK_EQ(tinyldp_sd_configure(&sd, one, -50, 50, 16), TINYLDP_STATUS_OK);
+  Twins{"sd", StochasticDiscretization::make(eps_one, -50, 50, 16), &sd, C_FUNCTIONS(tinyldp_sd)}.expect_same_reports(
+      values, 51);
+  static uint64_t c_table[TINYLDP_DLAPLACE_TABLE_ENTRIES(-50, 50)];
+  static uint64_t cpp_table[DiscreteLaplace::table_entries(-50, 50)];
+  tinyldp_dlaplace dl;
+  CHECK_EQ(tinyldp_dlaplace_configure(&dl, one, -50, 50, 4, c_table, sizeof c_table / 8), TINYLDP_STATUS_OK);
+  DiscreteLaplace m;
+  CHECK(DiscreteLaplace::configure_fewest_bits(eps_one, -50, 50, 4, cpp_table, sizeof cpp_table / 8, m) == Status::ok);
+  Twins{"dlaplace", m, &dl, C_FUNCTIONS(tinyldp_dlaplace)}.expect_same_reports(values, -51);
 }
 
 // The production path: a DRBG seeded from the same bytes in both APIs, OUE reports drawn from it.
@@ -196,15 +320,9 @@ TEST(reports_through_the_drbg_match) {
   tinyldp_ue c;
   CHECK_EQ(tinyldp_ue_configure_oue(&c, one, 256), TINYLDP_STATUS_OK);
   const UnaryEncoding m = UnaryEncoding::make_oue(eps_one, 256);
-  uint32_t mismatches = 0;
-  for (uint32_t v = 0; v < 40; ++v) {
-    uint8_t a[frame_capacity] = {}, b[frame_capacity] = {};
-    const size_t na = cpp_report(m, v, cpp_drbg, a);
-    size_t nb = 0;
-    CHECK_EQ(tinyldp_ue_report(&c, v, &drbg, &header, b, sizeof b, &nb), TINYLDP_STATUS_OK);
-    if (na != nb || !bytes_equal(a, b, na)) ++mismatches;
-  }
-  CHECK_EQ(mismatches, 0u);
+  uint32_t values[40];
+  for (uint32_t v = 0; v < 40; ++v) values[v] = v;
+  Twins{"oue from the drbg", m, &c, C_FUNCTIONS(tinyldp_ue)}.expect_same_frames(values, cpp_drbg, drbg);
   // The raw stream too, and the reseed bookkeeping.
   uint8_t x[40], y[40];
   CHECK(cpp_drbg.fill(x, sizeof x, 0) == EntropyResult::ok);
@@ -403,66 +521,19 @@ void expect_same_key(const port::MemoKey& cpp, const tinyldp_memo_key* c) {
              cpp.value_tag(wire::MechanismId::l_osue, 1, v));
 }
 
-// Memoized reports of `values` from both APIs, the IRR from copies of the same source, with
-// every header field (C++ writes the key's generation and cohort itself).
+// Memoized two-stage reports of `values` from both APIs (Twins: every header field, the key's
+// generation and a Bloom encoding's cohort written by C as C++ writes them), one report costing
+// ε₁; a one-hot encoding refuses its domain's size.
 template <size_t N>
 void expect_same_memo_reports(const char* what, const TwoStageRr& m, const tinyldp_two_stage_rr* c,
                               const BothKeys& keys, const uint32_t (&values)[N]) {
-  expect_same_description(m, tinyldp_two_stage_rr_describe, c);  // realized ε: ε₁
   CHECK_EQ(m.realized_epsilon().q32, m.epsilon_one().q32);
-  tinyldp_memo_description memo{};
-  tinyldp_two_stage_rr_describe_memo(c, &memo);
-  CHECK_EQ(memo.epsilon_one_q32, m.epsilon_one().q32);
-  CHECK_EQ(memo.epsilon_infinity_q32, m.epsilon_infinity().q32);
-  CHECK(memo.epsilon_one_q32 < memo.epsilon_infinity_q32);
-  CHECK_EQ(memo.memo_bits_per_report, m.memo_bits_per_report());
-  CHECK(memo.p1.num == m.p1().num && memo.p1.bits == m.p1().bits);
-  CHECK(memo.q1.num == m.q1().num && memo.q1.bits == m.q1().bits);
-  CHECK(memo.p2.num == m.p2().num && memo.p2.bits == m.p2().bits);
-  CHECK(memo.q2.num == m.q2().num && memo.q2.bits == m.q2().bits);
-
-  const bool bloom = m.encoding().kind == MemoEncoding::bloom;
-  wire::Header h{};
-  h.fields = wire::known_fields;
-  h.device_id = 0xC0FFEE;
-  h.epoch = 3;
-  h.cohort = bloom ? static_cast<uint16_t>(keys.cpp_key.cohort(m.encoding().cohorts)) : 7;
-  h.memo_generation = keys.cpp_key.generation();
-  // The caller's generation (and a Bloom cohort) are replaced by the key's.
-  const tinyldp_wire_header c_header = {TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_EPOCH |
-                                            TINYLDP_WIRE_COHORT | TINYLDP_WIRE_MEMO_GENERATION,
-                                        0xC0FFEE, 3, static_cast<uint16_t>(bloom ? 0xEEEE : 7),
-                                        0xEEEEEEEE};
-  InsecureTestSource cpp_source(41), c_source(41);
-  const tinyldp_entropy_source source = to_c_source(c_source);
-  uint32_t mismatches = 0;
-  for (uint32_t i = 0; i < reports_per_case; ++i) {
-    for (uint32_t v : values) {
-      uint8_t a[frame_capacity] = {}, b[frame_capacity] = {};
-      uint8_t* payload = a + wire::Description::header_bytes(h.fields);
-      RandomBits<InsecureTestSource, 8> rng(cpp_source);
-      size_t na = 0, nb = 0;
-      CHECK(m.privatize(v, keys.cpp_key, rng, payload, m.report_bytes()) == Status::ok);
-      CHECK(wire::encode(m.description(), h, payload, a, sizeof a, na) == Status::ok);
-      CHECK_EQ(tinyldp_two_stage_rr_report(c, v, &keys.c_key, &source, &c_header, b, sizeof b, &nb),
-               TINYLDP_STATUS_OK);
-      if (na == 0 || na != nb || !bytes_equal(a, b, na)) ++mismatches;
-      // The payload alone, from the same draws.
-      uint8_t p[TINYLDP_UE_PAYLOAD_BYTES(1024)] = {};
-      InsecureTestSource again(1000 + v), again_c(1000 + v);
-      RandomBits<InsecureTestSource, 8> rng_again(again);
-      const tinyldp_entropy_source source_again = to_c_source(again_c);
-      CHECK(m.privatize(v, keys.cpp_key, rng_again, a, m.report_bytes()) == Status::ok);
-      CHECK_EQ(tinyldp_two_stage_rr_privatize(c, v, &keys.c_key, &source_again, p, sizeof p),
-               TINYLDP_STATUS_OK);
-      if (!bytes_equal(a, p, m.report_bytes())) ++mismatches;
-    }
+  const Twins twins{what, m, c, C_MEMOIZED_FUNCTIONS(tinyldp_two_stage_rr), {&keys.c_key, &keys.cpp_key}};
+  if (m.encoding().kind == MemoEncoding::bloom) {
+    twins.expect_same_reports(values);
+  } else {
+    twins.expect_same_reports(values, m.encoding().bits);
   }
-  if (mismatches != 0) {
-    test::print(what);
-    test::print(": memoized reports differ\n");
-  }
-  CHECK_EQ(mismatches, 0u);
 }
 
 constexpr uint64_t two = TINYLDP_EPSILON_Q32(2, 1);
@@ -976,4 +1047,189 @@ TEST(damaged_key_and_ledger_records_are_read_right_or_refused) {
   tinyldp::test::print(" refused, ");
   tinyldp::test::print_u64(one_key.wrong + one_ledger.wrong + both_key.wrong + both_ledger.wrong);
   tinyldp::test::print(" wrong\n");
+}
+
+// ---- every other mechanism ----------------------------------------------------------------
+
+
+TEST(histogram_encodings_give_the_cpp_reports) {
+  const uint32_t values[] = {0, 1, 7, 15};
+  static uint64_t c_table[TINYLDP_SHE_TABLE_ENTRIES(TINYLDP_SHE_DEFAULT_TRUNCATION(one))];
+  static uint64_t cpp_table[SummationHistogram::table_entries(SummationHistogram::default_truncation(eps_one))];
+  tinyldp_she she;
+  CHECK_EQ(tinyldp_she_configure(&she, one, 16, TINYLDP_SHE_DEFAULT_TRUNCATION(one), c_table,
+                                 sizeof c_table / 8),
+           TINYLDP_STATUS_OK);
+  SummationHistogram cpp_she;
+  CHECK(SummationHistogram::configure(eps_one, 16, cpp_table, sizeof cpp_table / 8, cpp_she) == Status::ok);
+  Twins{"she", cpp_she, &she, C_FUNCTIONS(tinyldp_she)}.expect_same_reports(values, 16u);
+  // A truncation of its own: T = 3, a table of 8.
+  uint64_t small_c[TINYLDP_SHE_TABLE_ENTRIES(3)], small_cpp[SummationHistogram::table_entries(3)];
+  CHECK_EQ(tinyldp_she_configure(&she, two, 16, 3, small_c, 8), TINYLDP_STATUS_OK);
+  CHECK(SummationHistogram::configure(eps_two, 16, small_cpp, 8, cpp_she, 3) == Status::ok);
+  Twins{"she T = 3", cpp_she, &she, C_FUNCTIONS(tinyldp_she)}.expect_same_reports(values, 16u);
+  CHECK_EQ(tinyldp_she_configure(&she, two, 16, 4, small_c, 8), TINYLDP_STATUS_BUFFER_TOO_SMALL);
+
+  tinyldp_the the;
+  CHECK_EQ(tinyldp_the_configure(&the, one, 100), TINYLDP_STATUS_OK);
+  const ThresholdHistogram cpp_the = ThresholdHistogram::make(eps_one, 100);
+  Twins{"the", cpp_the, &the, C_FUNCTIONS(tinyldp_the)}.expect_same_reports(values, 100u);
+  CHECK_EQ(tinyldp_the_configure(&the, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+}
+
+namespace {
+// Records of three attributes, and one with a value outside its attribute's domain.
+const uint32_t record_domains[] = {4, 10, 3};
+const uint32_t r0[] = {0, 0, 0}, r1[] = {3, 9, 2}, r2[] = {1, 5, 0}, outside[] = {1, 10, 0};
+const uint32_t* const records[] = {r0, r1, r2};
+constexpr uint64_t record_eps_q32 = TINYLDP_EPSILON_Q32(3, 2);
+constexpr uint32_t A = TINYLDP_RECORD_MAX_ATTRIBUTES;
+
+// A protocol M over the records, configured alike in C (`configure`, then `extra`) and C++.
+template <class M, class Ctx, class Functions, class... Extra>
+void expect_same_record_reports(const char* what, tinyldp_status (*configure)(Ctx*, uint64_t, const uint32_t*,
+                                                                              uint32_t, Extra...),
+                                Functions functions, Extra... extra) {
+  Ctx c;
+  CHECK_EQ(configure(&c, record_eps_q32, record_domains, 3, extra...), TINYLDP_STATUS_OK);
+  M m;
+  if constexpr (sizeof...(Extra) == 0) {
+    CHECK(M::configure(Epsilon::from_q32(record_eps_q32), record_domains, 3, m) == Status::ok);
+  } else {
+    CHECK(M::configure(Epsilon::from_q32(record_eps_q32), record_domains, 3, m, FakeData(extra)...) == Status::ok);
+  }
+  Twins{what, m, &c, functions}.expect_same_reports(records, static_cast<const uint32_t*>(outside));
+}
+}  // namespace
+
+TEST(records_without_memo_give_the_cpp_reports) {
+  const uint32_t* const domains = record_domains;
+  const uint64_t eps_q32 = record_eps_q32;
+  expect_same_record_reports<SplitRecord<GrrSlot, A>>("spl-grr", tinyldp_spl_grr_configure, C_FUNCTIONS(tinyldp_spl_grr));
+  expect_same_record_reports<SplitRecord<OueSlot, A>>("spl-oue", tinyldp_spl_oue_configure, C_FUNCTIONS(tinyldp_spl_oue));
+  expect_same_record_reports<SampledAttribute<GrrSlot, A>>("smp-grr", tinyldp_smp_grr_configure,
+                                                          C_FUNCTIONS(tinyldp_smp_grr));
+  expect_same_record_reports<SampledAttribute<OueSlot, A>>("smp-oue", tinyldp_smp_oue_configure,
+                                                          C_FUNCTIONS(tinyldp_smp_oue));
+  expect_same_record_reports<FakeDataRecord<GrrSlot, A>>("rsfd-grr", tinyldp_rsfd_grr_configure,
+                                                        C_FUNCTIONS(tinyldp_rsfd_grr));
+  expect_same_record_reports<FakeDataRecord<OueSlot, A>>("rsfd-oue-z", tinyldp_rsfd_oue_configure,
+                                                        C_FUNCTIONS(tinyldp_rsfd_oue), uint8_t{TINYLDP_RSFD_FAKE_ZERO});
+  expect_same_record_reports<FakeDataRecord<OueSlot, A>>("rsfd-oue-r", tinyldp_rsfd_oue_configure,
+                                                        C_FUNCTIONS(tinyldp_rsfd_oue), uint8_t{TINYLDP_RSFD_FAKE_RANDOM});
+  // Beyond the C API's attributes, a fake data kind the core does not know, one attribute for SMP.
+  const uint32_t many[A + 1] = {2, 2, 2, 2, 2, 2, 2, 2, 2};
+  tinyldp_spl_grr spl;
+  CHECK_EQ(tinyldp_spl_grr_configure(&spl, eps_q32, many, A), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_spl_grr_configure(&spl, eps_q32, many, A + 1), TINYLDP_STATUS_BAD_PARAMETER);
+  tinyldp_rsfd_oue rsfd;
+  CHECK_EQ(tinyldp_rsfd_oue_configure(&rsfd, eps_q32, domains, 3, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  tinyldp_smp_oue smp;
+  CHECK_EQ(tinyldp_smp_oue_configure(&smp, eps_q32, domains, 1), TINYLDP_STATUS_BAD_PARAMETER);
+}
+
+TEST(longitudinal_mechanisms_give_the_cpp_reports) {
+  BothKeys keys;
+  const uint32_t values[] = {0, 1, 17, 63};
+  {
+    tinyldp_lgrr c;
+    CHECK_EQ(tinyldp_lgrr_configure(&c, two, one, 64, 3), TINYLDP_STATUS_OK);
+    const LongitudinalGrr m = LongitudinalGrr::make(eps_two, eps_one, 64, {}, 3);
+    Twins{"l-grr", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_lgrr), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(values, 64u);
+    // The ledger checks an L-GRR report as C++'s does, then charges ε∞ per new value.
+    const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0], {256, 4, 4, 0xFF}};
+    tinyldp_record record;
+    CHECK_EQ(tinyldp_record_init(&record, &device, 2, 1), TINYLDP_STORAGE_OK);
+    tinyldp_ledger ledger;
+    tinyldp_ledger_init(&ledger, &record, 100 * one);
+    CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
+    tinyldp_memo_key unprovisioned;
+    tinyldp_memo_key_init(&unprovisioned);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 64), TINYLDP_LEDGER_BAD_REPORT);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &unprovisioned, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, nullptr, &keys.c_key, 3), TINYLDP_LEDGER_BAD_REPORT);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 3), TINYLDP_LEDGER_OK);  // the same memo
+    CHECK_EQ(tinyldp_ledger_charge_memoized(&ledger, 0,
+                                            keys.cpp_key.memo_value_tag(m.memo_attribute_word(), 3),
+                                            keys.cpp_key.generation(), m.epsilon_infinity().q32),
+             TINYLDP_LEDGER_OK);  // C++'s tag of it: the same memo again
+    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 4), TINYLDP_LEDGER_OK);
+    CHECK_EQ(tinyldp_ledger_charges(&ledger), 2u);
+    CHECK_EQ(tinyldp_ledger_spent_q32(&ledger), 2 * m.epsilon_infinity().q32);
+    CHECK_EQ(tinyldp_lgrr_configure(&c, one, two, 64, 3), TINYLDP_STATUS_BAD_EPSILON);  // ε₁ < ε∞
+  }
+  {
+    tinyldp_loloha given, optimal, binary;
+    const uint64_t five = TINYLDP_EPSILON_Q32(5, 1);
+    constexpr Epsilon eps_five = Epsilon::from_ratio(5, 1);
+    CHECK_EQ(tinyldp_loloha_configure(&given, two, one, 1000, 5, 1), TINYLDP_STATUS_OK);
+    CHECK_EQ(tinyldp_loloha_configure_optimal(&optimal, five, two, 1000, 1), TINYLDP_STATUS_OK);
+    CHECK_EQ(tinyldp_loloha_configure_binary(&binary, two, one, 1000, 1), TINYLDP_STATUS_OK);
+    Loloha m;
+    CHECK(Loloha::configure(eps_two, eps_one, 1000, 5, m, {}, 1) == Status::ok);
+    Twins{"loloha g = 5", m, &given, C_MEMOIZED_FUNCTIONS(tinyldp_loloha), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(values, 1000u);
+    const Loloha o = Loloha::make_optimal(eps_five, eps_two, 1000, {}, 1);
+    CHECK_EQ(o.range(), 8u);
+    Twins{"ololoha", o, &optimal, C_MEMOIZED_FUNCTIONS(tinyldp_loloha), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(values, 1000u);
+    const Loloha b = Loloha::make_binary(eps_two, eps_one, 1000, {}, 1);
+    Twins{"biloloha", b, &binary, C_MEMOIZED_FUNCTIONS(tinyldp_loloha), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(values, 1000u);
+    CHECK_EQ(tinyldp_loloha_configure(&given, two, one, 1000, 1, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  }
+  {
+    tinyldp_bit_mean c;
+    const uint32_t counters[] = {0, 7, 50, 100};
+    CHECK_EQ(tinyldp_bit_mean_configure(&c, two, one, 100, 10, 32, 2), TINYLDP_STATUS_OK);
+    const OneBitMean m = OneBitMean::make(eps_two, eps_one, {100, 10, 32, 2});
+    Twins{"1bitmean", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_bit_mean), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(counters, 101u);
+    CHECK_EQ(tinyldp_bit_mean_configure(&c, two, one, 100, 7, 32, 2), TINYLDP_STATUS_BAD_PARAMETER);  // 7 ∤ 100
+  }
+  {
+    tinyldp_dbitflip c;
+    const uint32_t counters[] = {0, 7, 50, 100};
+    CHECK_EQ(tinyldp_dbitflip_configure(&c, two, one, 100, 10, 4, 2), TINYLDP_STATUS_OK);
+    const DBitFlip m = DBitFlip::make(eps_two, eps_one, {100, 10, 4, 2});
+    Twins{"dbitflip", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_dbitflip), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(counters, 101u);
+    // The largest payload: 16 buckets of 65536.
+    CHECK_EQ(tinyldp_dbitflip_configure(&c, two, one, 65535, 1, 16, 2), TINYLDP_STATUS_OK);
+    tinyldp_description d;
+    tinyldp_dbitflip_describe(&c, &d);
+    CHECK_EQ((d.payload_bits + 7) / 8, uint32_t{TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES});
+    CHECK_EQ(tinyldp_dbitflip_configure(&c, two, one, 100, 10, 17, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  }
+}
+
+TEST(memoized_records_give_the_cpp_reports) {
+  BothKeys keys;
+  const uint32_t* const domains = record_domains;
+  const uint32_t* const out_of_domain = outside;
+  using CppRecord = RecordRr<TINYLDP_RECORD_MAX_ATTRIBUTES>;
+  // RAPPOR's (f, p, q) = (1/2, 1/4, 3/4) for every attribute.
+  tinyldp_record_rr rappor;
+  CHECK_EQ(tinyldp_record_rr_configure_rappor(&rappor, {1, 1}, {1, 2}, {3, 2}, domains, 3), TINYLDP_STATUS_OK);
+  CppRecord m;
+  CHECK(CppRecord::configure_rappor(make_dyadic(1, 1), make_dyadic(1, 2), make_dyadic(3, 2), domains, 3, m) ==
+        Status::ok);
+  Twins{"record rappor", m, &rappor, C_MEMOIZED_FUNCTIONS(tinyldp_record_rr), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(
+      records, out_of_domain);
+  // From chains, one per attribute (attribute j's encoding names j).
+  tinyldp_two_stage_rr chains[3];
+  TwoStageRr cpp_chains[3];
+  for (uint32_t j = 0; j < 3; ++j) {
+    const tinyldp_memo_encoding e = TINYLDP_MEMO_ONE_HOT_ENCODING(domains[j], j);
+    CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&chains[j], TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, two, one, &e),
+             TINYLDP_STATUS_OK);
+    CHECK(TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, eps_two, eps_one, TwoStageRr::one_hot(domains[j], j),
+                                      cpp_chains[j]) == Status::ok);
+  }
+  tinyldp_record_rr from_chains;
+  CHECK_EQ(tinyldp_record_rr_configure(&from_chains, chains, 3), TINYLDP_STATUS_OK);
+  CHECK(CppRecord::configure(cpp_chains, 3, m) == Status::ok);
+  Twins{"record of chains", m, &from_chains, C_MEMOIZED_FUNCTIONS(tinyldp_record_rr), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(
+      records, out_of_domain);
+  // Attribute j must name j; no more than the C API's attributes.
+  CHECK_EQ(tinyldp_record_rr_configure(&from_chains, chains + 1, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_record_rr_configure(&from_chains, chains, TINYLDP_RECORD_MAX_ATTRIBUTES + 1),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_record_rr_configure(&from_chains, nullptr, 1), TINYLDP_STATUS_BAD_PARAMETER);
 }

@@ -24,123 +24,160 @@ template <size_t Size>
 using Guarded = tinyldp::test::Guarded<Size, 256>;
 using tinyldp::test::zero_bytes;
 
-template <class Context, class Value>
-using PrivatizeFn = tinyldp_status (*)(const Context*, Value, const tinyldp_entropy_source*, uint8_t*, size_t);
-template <class Context, class Value>
-using ReportFn = tinyldp_status (*)(const Context*, Value, const tinyldp_entropy_source*,
-                                    const tinyldp_wire_header*, uint8_t*, size_t, size_t*);
-
 void say(const char* what) {
   tinyldp::test::print("    ");
   tinyldp::test::print(what);
   tinyldp::test::print("\n");
 }
 
-// privatize and report on ctx: refused, the buffer all zero, nothing past it, 0 written.
-template <class Context, class Value>
-void expect_refused(const char* what, const Context& ctx, PrivatizeFn<Context, Value> privatize,
-                    ReportFn<Context, Value> report) {
+// privatize(source, payload, size) and report(source, header, frame, size, written) of one
+// context: refused, the buffer all zero, nothing past it, 0 written.
+template <class Privatize, class Report>
+void expect_refused(const char* what, Privatize privatize, Report report) {
   InsecureTestSource src(7);
   const tinyldp_entropy_source source = tinyldp::to_c_source(src);
   const int before = tinyldp::test::failures_in_current_test();
   Guarded<16> payload;
-  CHECK_EQ(privatize(&ctx, 0, &source, payload.buffer, sizeof payload.buffer), TINYLDP_STATUS_NOT_CONFIGURED);
+  CHECK_EQ(privatize(&source, payload.buffer, sizeof payload.buffer), TINYLDP_STATUS_NOT_CONFIGURED);
   CHECK(payload.zero());
   CHECK(payload.guards_intact());
   Guarded<32> frame;
   const tinyldp_wire_header header = {TINYLDP_WIRE_DEVICE_ID, 0xC0FFEE, 0, 0, 0};
   size_t written = 99;
-  CHECK_EQ(report(&ctx, 0, &source, &header, frame.buffer, sizeof frame.buffer, &written),
-           TINYLDP_STATUS_NOT_CONFIGURED);
+  CHECK_EQ(report(&source, &header, frame.buffer, sizeof frame.buffer, &written), TINYLDP_STATUS_NOT_CONFIGURED);
   CHECK_EQ(written, 0u);
   CHECK(frame.zero());
   CHECK(frame.guards_intact());
   // A frame too short for any report: still not_configured (the context is what is wrong).
   Guarded<1> tiny;
   written = 99;
-  CHECK_EQ(report(&ctx, 0, &source, &header, tiny.buffer, sizeof tiny.buffer, &written),
-           TINYLDP_STATUS_NOT_CONFIGURED);
+  CHECK_EQ(report(&source, &header, tiny.buffer, sizeof tiny.buffer, &written), TINYLDP_STATUS_NOT_CONFIGURED);
   CHECK_EQ(written, 0u);
   CHECK(tiny.zero());
   CHECK(tiny.guards_intact());
   if (tinyldp::test::failures_in_current_test() != before) say(what);
 }
 
+// expect_refused on context `ctx` of the family `prefix` (its value: 0, or a null record), and
+// the same for a memoized family with `key` (never provisioned: the context is refused first).
+#define EXPECT_REFUSED(prefix, ctx)                                                     \
+  expect_refused(                                                                       \
+      #ctx, [&](auto... a) { return prefix##_privatize(&(ctx), {}, a...); },            \
+      [&](auto... a) { return prefix##_report(&(ctx), {}, a...); })
+#define EXPECT_MEMOIZED_REFUSED(prefix, ctx, key)                                       \
+  expect_refused(                                                                       \
+      #ctx, [&](auto... a) { return prefix##_privatize(&(ctx), {}, (key), a...); },     \
+      [&](auto... a) { return prefix##_report(&(ctx), {}, (key), a...); })
+
 const uint64_t one = TINYLDP_EPSILON_Q32(1, 1);
 
 }  // namespace
 
-TEST(zeroed_contexts_refuse_every_report) {
-  tinyldp_rr rr;
-  tinyldp_krr krr;
-  tinyldp_ue ue;
-  tinyldp_lh lh;
-  tinyldp_hr hr;
-  tinyldp_sd sd;
-  tinyldp_dlaplace dl;
-  zero_bytes(rr), zero_bytes(krr), zero_bytes(ue), zero_bytes(lh), zero_bytes(hr), zero_bytes(sd), zero_bytes(dl);
-  expect_refused<tinyldp_rr, uint32_t>("rr", rr, tinyldp_rr_privatize, tinyldp_rr_report);
-  expect_refused<tinyldp_krr, uint32_t>("krr", krr, tinyldp_krr_privatize, tinyldp_krr_report);
-  expect_refused<tinyldp_ue, uint32_t>("ue", ue, tinyldp_ue_privatize, tinyldp_ue_report);
-  expect_refused<tinyldp_lh, uint32_t>("lh", lh, tinyldp_lh_privatize, tinyldp_lh_report);
-  expect_refused<tinyldp_hr, uint32_t>("hr", hr, tinyldp_hr_privatize, tinyldp_hr_report);
-  expect_refused<tinyldp_sd, int32_t>("sd", sd, tinyldp_sd_privatize, tinyldp_sd_report);
-  expect_refused<tinyldp_dlaplace, int32_t>("dlaplace", dl, tinyldp_dlaplace_privatize, tinyldp_dlaplace_report);
-}
-
-TEST(contexts_whose_configure_failed_refuse_every_report) {
+namespace {
+// One context of each mechanism without memo (two for those with two configures).
+struct Contexts {
   tinyldp_rr rr;
   tinyldp_krr krr;
   tinyldp_ue oue, sue;
   tinyldp_lh olh, blh;
   tinyldp_hr hr;
   tinyldp_sd sd;
-  tinyldp_dlaplace dl;
-  uint64_t table[8];
-  CHECK_EQ(tinyldp_rr_configure(&rr, 0), TINYLDP_STATUS_BAD_EPSILON);
-  CHECK_EQ(tinyldp_krr_configure(&krr, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_ue_configure_oue(&oue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);  // the case
-  CHECK_EQ(tinyldp_ue_configure_sue(&sue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_lh_configure_olh(&olh, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_lh_configure_blh(&blh, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_hr_configure(&hr, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_sd_configure(&sd, one, 5, 5, 4), TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_dlaplace_configure(&dl, one, 0, 100, 1, table, 8), TINYLDP_STATUS_BUFFER_TOO_SMALL);
-  expect_refused<tinyldp_rr, uint32_t>("rr", rr, tinyldp_rr_privatize, tinyldp_rr_report);
-  expect_refused<tinyldp_krr, uint32_t>("krr", krr, tinyldp_krr_privatize, tinyldp_krr_report);
-  expect_refused<tinyldp_ue, uint32_t>("oue", oue, tinyldp_ue_privatize, tinyldp_ue_report);
-  expect_refused<tinyldp_ue, uint32_t>("sue", sue, tinyldp_ue_privatize, tinyldp_ue_report);
-  expect_refused<tinyldp_lh, uint32_t>("olh", olh, tinyldp_lh_privatize, tinyldp_lh_report);
-  expect_refused<tinyldp_lh, uint32_t>("blh", blh, tinyldp_lh_privatize, tinyldp_lh_report);
-  expect_refused<tinyldp_hr, uint32_t>("hr", hr, tinyldp_hr_privatize, tinyldp_hr_report);
-  expect_refused<tinyldp_sd, int32_t>("sd", sd, tinyldp_sd_privatize, tinyldp_sd_report);
-  expect_refused<tinyldp_dlaplace, int32_t>("dlaplace", dl, tinyldp_dlaplace_privatize, tinyldp_dlaplace_report);
+  tinyldp_dlaplace dlaplace;
+  tinyldp_she she;
+  tinyldp_the the;
+  tinyldp_spl_grr spl_grr;
+  tinyldp_spl_oue spl_oue;
+  tinyldp_smp_grr smp_grr;
+  tinyldp_smp_oue smp_oue;
+  tinyldp_rsfd_grr rsfd_grr;
+  tinyldp_rsfd_oue rsfd_oue;
+};
+void expect_every_report_refused(const Contexts& c) {
+  EXPECT_REFUSED(tinyldp_rr, c.rr);
+  EXPECT_REFUSED(tinyldp_krr, c.krr);
+  EXPECT_REFUSED(tinyldp_ue, c.oue);
+  EXPECT_REFUSED(tinyldp_ue, c.sue);
+  EXPECT_REFUSED(tinyldp_lh, c.olh);
+  EXPECT_REFUSED(tinyldp_lh, c.blh);
+  EXPECT_REFUSED(tinyldp_hr, c.hr);
+  EXPECT_REFUSED(tinyldp_sd, c.sd);
+  EXPECT_REFUSED(tinyldp_dlaplace, c.dlaplace);
+  EXPECT_REFUSED(tinyldp_she, c.she);
+  EXPECT_REFUSED(tinyldp_the, c.the);
+  EXPECT_REFUSED(tinyldp_spl_grr, c.spl_grr);
+  EXPECT_REFUSED(tinyldp_spl_oue, c.spl_oue);
+  EXPECT_REFUSED(tinyldp_smp_grr, c.smp_grr);
+  EXPECT_REFUSED(tinyldp_smp_oue, c.smp_oue);
+  EXPECT_REFUSED(tinyldp_rsfd_grr, c.rsfd_grr);
+  EXPECT_REFUSED(tinyldp_rsfd_oue, c.rsfd_oue);
+}
+}  // namespace
+
+TEST(zeroed_contexts_refuse_every_report) {
+  static Contexts zeroed;  // a global's bytes: all zero
+  zero_bytes(zeroed);
+  expect_every_report_refused(zeroed);
 }
 
-TEST(unconfigured_two_stage_contexts_refuse_every_report) {
-  InsecureTestSource src(9);
-  const tinyldp_entropy_source source = tinyldp::to_c_source(src);
-  tinyldp_two_stage_rr zeroed, failed;
-  zero_bytes(zeroed);
+TEST(contexts_whose_configure_failed_refuse_every_report) {
+  static Contexts c;
+  uint64_t table[8];
+  const uint32_t domains[] = {4, 1};  // a domain of one value
+  CHECK_EQ(tinyldp_rr_configure(&c.rr, 0), TINYLDP_STATUS_BAD_EPSILON);
+  CHECK_EQ(tinyldp_krr_configure(&c.krr, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_ue_configure_oue(&c.oue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);  // the case
+  CHECK_EQ(tinyldp_ue_configure_sue(&c.sue, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_lh_configure_olh(&c.olh, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_lh_configure_blh(&c.blh, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_hr_configure(&c.hr, one, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_sd_configure(&c.sd, one, 5, 5, 4), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_dlaplace_configure(&c.dlaplace, one, 0, 100, 1, table, 8), TINYLDP_STATUS_BUFFER_TOO_SMALL);
+  CHECK_EQ(tinyldp_she_configure(&c.she, one, 16, TINYLDP_SHE_DEFAULT_TRUNCATION(one), table, 8),
+           TINYLDP_STATUS_BUFFER_TOO_SMALL);
+  CHECK_EQ(tinyldp_the_configure(&c.the, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_spl_grr_configure(&c.spl_grr, one, domains, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_spl_oue_configure(&c.spl_oue, one, nullptr, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_smp_grr_configure(&c.smp_grr, one, domains, 1), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_smp_oue_configure(&c.smp_oue, 0, domains, 2), TINYLDP_STATUS_BAD_EPSILON);
+  CHECK_EQ(tinyldp_rsfd_grr_configure(&c.rsfd_grr, one, domains, 2), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_rsfd_oue_configure(&c.rsfd_oue, one, domains, 2, 7), TINYLDP_STATUS_BAD_PARAMETER);
+  expect_every_report_refused(c);
+}
+
+// Memoized contexts, zeroed or whose configure failed, with a key never provisioned or none:
+// refused for the context first.
+TEST(unconfigured_memoized_contexts_refuse_every_report) {
+  tinyldp_two_stage_rr two_stage[2];
+  tinyldp_lgrr lgrr[2];
+  tinyldp_loloha loloha[2];
+  tinyldp_bit_mean bit_mean[2];
+  tinyldp_dbitflip dbitflip[2];
+  tinyldp_record_rr record[2];
+  zero_bytes(two_stage[0]), zero_bytes(lgrr[0]), zero_bytes(loloha[0]), zero_bytes(bit_mean[0]);
+  zero_bytes(dbitflip[0]), zero_bytes(record[0]);
   const tinyldp_memo_encoding bad = TINYLDP_MEMO_ONE_HOT_ENCODING(1, 0);
-  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&failed, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, 2 * one, one, &bad),
+  const uint32_t domains[] = {4, 1};
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&two_stage[1], TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, 2 * one,
+                                                one, &bad),
            TINYLDP_STATUS_BAD_PARAMETER);
-  const tinyldp_two_stage_rr* contexts[] = {&zeroed, &failed};
-  for (const tinyldp_two_stage_rr* ctx : contexts) {
-    tinyldp_memo_key key;
-    tinyldp_memo_key_init(&key);
-    Guarded<16> payload;
-    CHECK_EQ(tinyldp_two_stage_rr_privatize(ctx, 0, &key, &source, payload.buffer, sizeof payload.buffer),
-             TINYLDP_STATUS_NOT_CONFIGURED);
-    CHECK(payload.zero());
-    CHECK(payload.guards_intact());
-    Guarded<32> frame;
-    size_t written = 99;
-    CHECK_EQ(tinyldp_two_stage_rr_report(ctx, 0, &key, &source, nullptr, frame.buffer, sizeof frame.buffer, &written),
-             TINYLDP_STATUS_NOT_CONFIGURED);
-    CHECK_EQ(written, 0u);
-    CHECK(frame.zero());
-    CHECK(frame.guards_intact());
+  CHECK_EQ(tinyldp_lgrr_configure(&lgrr[1], 2 * one, one, 1, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_loloha_configure_binary(&loloha[1], one, 2 * one, 100, 0), TINYLDP_STATUS_BAD_EPSILON);
+  CHECK_EQ(tinyldp_bit_mean_configure(&bit_mean[1], 2 * one, one, 100, 0, 32, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_dbitflip_configure(&dbitflip[1], 2 * one, one, 100, 10, 0, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_record_rr_configure_rappor(&record[1], {1, 1}, {1, 2}, {3, 2}, domains, 2),
+           TINYLDP_STATUS_BAD_PARAMETER);
+  tinyldp_memo_key unprovisioned;
+  tinyldp_memo_key_init(&unprovisioned);
+  const tinyldp_memo_key* keys[] = {&unprovisioned, nullptr};
+  for (const tinyldp_memo_key* key : keys) {
+    for (uint32_t i = 0; i < 2; ++i) {
+      EXPECT_MEMOIZED_REFUSED(tinyldp_two_stage_rr, two_stage[i], key);
+      EXPECT_MEMOIZED_REFUSED(tinyldp_lgrr, lgrr[i], key);
+      EXPECT_MEMOIZED_REFUSED(tinyldp_loloha, loloha[i], key);
+      EXPECT_MEMOIZED_REFUSED(tinyldp_bit_mean, bit_mean[i], key);
+      EXPECT_MEMOIZED_REFUSED(tinyldp_dbitflip, dbitflip[i], key);
+      EXPECT_MEMOIZED_REFUSED(tinyldp_record_rr, record[i], key);
+    }
   }
 }
 

@@ -99,3 +99,64 @@ int tinyldp_h_c99_memo(const tinyldp_storage_device* flash, uint8_t* frame, size
   tinyldp_memo_key_init(&memo_key);
   return memo.p1.bits + memo.q1.bits + memo.p2.bits + memo.q2.bits > 0 ? 0 : 11;
 }
+
+/* Every other mechanism: histogram encodings, records without memo, the longitudinal k-RR family
+ * and memoized records, through the functions the header's macros declare. */
+/* ε = 1 written as its constant ε · 2^32 (TINYLDP_EPSILON_Q32 is no constant expression in C). */
+static uint64_t she_table[TINYLDP_SHE_TABLE_ENTRIES(TINYLDP_SHE_DEFAULT_TRUNCATION((uint64_t)1 << 32))];
+static tinyldp_she she;
+static tinyldp_the the;
+static tinyldp_spl_grr spl_grr;
+static tinyldp_spl_oue spl_oue;
+static tinyldp_smp_grr smp_grr;
+static tinyldp_smp_oue smp_oue;
+static tinyldp_rsfd_grr rsfd_grr;
+static tinyldp_rsfd_oue rsfd_oue;
+static tinyldp_lgrr lgrr;
+static tinyldp_loloha loloha;
+static tinyldp_bit_mean bit_mean;
+static tinyldp_dbitflip dbitflip;
+static tinyldp_record_rr record_rr;
+int tinyldp_h_c99_every_mechanism(const tinyldp_memo_key* key, const tinyldp_entropy_source* source,
+                                  uint8_t* frame, size_t size);
+int tinyldp_h_c99_every_mechanism(const tinyldp_memo_key* key, const tinyldp_entropy_source* source,
+                                  uint8_t* frame, size_t size) {
+  const uint64_t one = TINYLDP_EPSILON_Q32(1, 1), two = TINYLDP_EPSILON_Q32(2, 1);
+  const uint32_t domains[TINYLDP_RECORD_MAX_ATTRIBUTES] = {4, 10, 3};
+  const uint32_t record[3] = {1, 2, 0};
+  const tinyldp_dyadic f = {1, 1}, p = {1, 2}, q = {3, 2};
+  tinyldp_description description;
+  tinyldp_memo_description memo;
+  size_t written = 0;
+  int failures = 0;
+  failures += tinyldp_she_configure(&she, one, 16, TINYLDP_SHE_DEFAULT_TRUNCATION(one), she_table,
+                                    sizeof she_table / sizeof she_table[0]) != TINYLDP_STATUS_OK;
+  failures += tinyldp_she_report(&she, 3, source, NULL, frame, size, &written) != TINYLDP_STATUS_OK;
+  failures += tinyldp_the_configure(&the, one, 64) != TINYLDP_STATUS_OK;
+  failures += tinyldp_the_privatize(&the, 3, source, frame, size) != TINYLDP_STATUS_OK;
+  failures += tinyldp_spl_grr_configure(&spl_grr, one, domains, 3) != TINYLDP_STATUS_OK;
+  failures += tinyldp_spl_oue_configure(&spl_oue, one, domains, 3) != TINYLDP_STATUS_OK;
+  failures += tinyldp_smp_grr_configure(&smp_grr, one, domains, 3) != TINYLDP_STATUS_OK;
+  failures += tinyldp_smp_oue_configure(&smp_oue, one, domains, 3) != TINYLDP_STATUS_OK;
+  failures += tinyldp_rsfd_grr_configure(&rsfd_grr, one, domains, 3) != TINYLDP_STATUS_OK;
+  failures += tinyldp_rsfd_oue_configure(&rsfd_oue, one, domains, 3, TINYLDP_RSFD_FAKE_RANDOM) != TINYLDP_STATUS_OK;
+  failures += tinyldp_rsfd_oue_report(&rsfd_oue, record, source, NULL, frame, size, &written) != TINYLDP_STATUS_OK;
+  tinyldp_rsfd_oue_describe(&rsfd_oue, &description);
+  failures += description.mechanism_id != TINYLDP_MECHANISM_RSFD_OUE_R;
+  failures += tinyldp_lgrr_configure(&lgrr, two, one, 16, 0) != TINYLDP_STATUS_OK;
+  failures += tinyldp_ledger_charge_memo_lgrr(&ledger, 1, &lgrr, key, 3) != TINYLDP_LEDGER_OK;
+  failures += tinyldp_lgrr_report(&lgrr, 3, key, source, NULL, frame, size, &written) != TINYLDP_STATUS_OK;
+  failures += tinyldp_loloha_configure_optimal(&loloha, two, one, 1000, 1) != TINYLDP_STATUS_OK;
+  failures += tinyldp_loloha_privatize(&loloha, 999, key, source, frame, size) != TINYLDP_STATUS_OK;
+  failures += tinyldp_bit_mean_configure(&bit_mean, two, one, 100, 10, 32, 2) != TINYLDP_STATUS_OK;
+  tinyldp_bit_mean_describe_memo(&bit_mean, &memo);
+  failures += memo.epsilon_one_q32 >= memo.epsilon_infinity_q32;
+  failures += tinyldp_dbitflip_configure(&dbitflip, two, one, 100, 10, 4, 3) != TINYLDP_STATUS_OK;
+  failures += size < TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES ||
+              tinyldp_dbitflip_privatize(&dbitflip, 50, key, source, frame, size) != TINYLDP_STATUS_OK;
+  failures += tinyldp_record_rr_configure_rappor(&record_rr, f, p, q, domains, 3) != TINYLDP_STATUS_OK;
+  failures += tinyldp_record_rr_configure(&record_rr, &l_osue, 1) != TINYLDP_STATUS_OK;
+  failures += tinyldp_record_rr_report(&record_rr, record, key, source, NULL, frame, size, &written) !=
+              TINYLDP_STATUS_OK;
+  return failures;
+}
