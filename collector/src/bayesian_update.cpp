@@ -5,7 +5,6 @@
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
-#include <type_traits>
 
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
@@ -13,21 +12,18 @@
 namespace tinyldp::collector {
 
 ObservationModel observation_model(const Mechanism& m) {
-  return m.visit_model([&](const auto& model) {
-    using Model = std::decay_t<decltype(model)>;
-    ObservationModel o;
-    o.items = model.items();
-    o.channel = m.channel();
-    if constexpr (Model::deconvolved) {
-      o.kernel = numeric_model(m).kernel;
-    } else if constexpr (requires(std::span<const std::uint8_t> payload) { model.item(payload); }) {
-      o.counts = ObservationModel::Counts::outputs;  // a report is one item
-    } else {
-      o.counts = ObservationModel::Counts::supports;
-      o.trials = static_cast<double>(model.max_support_per_report());
-    }
-    return o;
-  });
+  ObservationModel o;
+  o.items = m.domain();
+  o.channel = m.channel();
+  if (m.deconvolved()) {
+    o.kernel = numeric_model(m).kernel;
+  } else if (m.one_item_per_report()) {
+    o.counts = ObservationModel::Counts::outputs;  // a report is one item
+  } else {
+    o.counts = ObservationModel::Counts::supports;
+    o.trials = static_cast<double>(m.max_support_per_report());
+  }
+  return o;
 }
 
 namespace {

@@ -5,42 +5,9 @@
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 
 namespace tinyldp::collector {
-
-std::vector<std::uint64_t> dlaplace_kernel(const DiscreteLaplace& dl) {
-  const auto width = static_cast<std::uint32_t>(std::int64_t{dl.high()} - dl.low());
-  const std::size_t k = std::size_t{width} + 1;
-  // Pr[Z = z]·2^B for z = −W … W.
-  std::vector<std::uint64_t> noise(2 * std::size_t{width} + 1);
-  for (std::uint32_t i = 0; i < noise.size(); ++i) {
-    const std::int64_t z = std::int64_t{i} - width;
-    const auto a = static_cast<std::uint32_t>(z < 0 ? -z : z);
-    noise[i] = z == -std::int64_t{width} ? dl.tail_low()
-               : z == std::int64_t{width} ? dl.tail_high()
-                                          : dl.weight(a);
-  }
-  std::vector<std::uint64_t> m(k * k, 0);
-  for (std::uint32_t x = 0; x <= width; ++x)
-    for (std::uint32_t i = 0; i < noise.size(); ++i) {
-      const std::int64_t y = std::int64_t{x} + i - width;  // x + z
-      const std::int64_t clamped = std::clamp<std::int64_t>(y, 0, width);
-      m[x * k + static_cast<std::size_t>(clamped)] += noise[i];
-    }
-  return m;
-}
-
-std::vector<double> sd_level_distribution(const StochasticDiscretization& sd, std::int32_t value) {
-  const std::uint64_t width = static_cast<std::uint64_t>(std::int64_t{sd.high()} - sd.low());
-  const std::uint64_t t = static_cast<std::uint64_t>(std::int64_t{value} - sd.low()) * (sd.levels() - 1);
-  const std::uint64_t base = t / width, rest = t % width;
-  const unsigned b = sd.rounding_bits();
-  const double up = std::ldexp(static_cast<double>((rest << b) / width), -static_cast<int>(b));
-  std::vector<double> f(sd.levels(), 0.0);
-  f[base] += 1 - up;
-  if (up > 0) f[base + 1] += up;
-  return f;
-}
 
 std::vector<double> invert(std::vector<double> a, std::size_t n) {
   std::vector<double> inv(n * n, 0.0);
@@ -78,85 +45,6 @@ std::vector<double> invert(std::vector<double> a, std::size_t n) {
     }
   }
   return inv;
-}
-
-namespace {
-// The atoms and the kernel's shape, common to every numeric model.
-NumericModel empty_model(std::uint32_t k, const auto& model) {
-  NumericModel out;
-  out.size = k;
-  out.atom_value.resize(k);
-  for (std::uint32_t x = 0; x < k; ++x) out.atom_value[x] = model.item_value(x);
-  out.kernel.assign(std::size_t{k} * k, 0.0);
-  out.score.assign(k, 0.0);
-  return out;
-}
-}  // namespace
-
-namespace {
-// Levels evenly spaced from item 0's value to item k − 1's behind a k-RR channel (p, q): sd's L
-// levels, 1BitMean's two ends (its bit). E[Y | level j] = q·k(k − 1)/2 + (p − q)·j, so the score
-// g(y) = value(0) + step·(y − q·k(k − 1)/2)/(p − q) is unbiased for every level.
-NumericModel evenly_spaced_levels(const auto& m) {
-  const std::uint32_t k = m.items();
-  NumericModel model = empty_model(k, m);
-  const Channel ch = m.channel();
-  for (std::uint32_t x = 0; x < k; ++x)
-    for (std::uint32_t y = 0; y < k; ++y) model.kernel[std::size_t{x} * k + y] = x == y ? ch.p : ch.q;
-  const double levels = k;
-  const double step = (model.atom_value[k - 1] - model.atom_value[0]) / (levels - 1);
-  for (std::uint32_t y = 0; y < k; ++y)
-    model.score[y] = model.atom_value[0] +
-                     step * (y - ch.q * levels * (levels - 1) / 2) / (ch.p - ch.q);
-  return model;
-}
-}  // namespace
-
-NumericModel SdModel::noise_model() const { return evenly_spaced_levels(*this); }
-
-NumericModel OneBitMeanModel::noise_model() const { return evenly_spaced_levels(*this); }
-
-std::vector<std::pair<std::uint32_t, double>> OneBitMeanModel::item_weights(std::int64_t value) const {
-  // α-point rounding and the memo's Bernoulli(j/J) make E[bit before the RR] = (value − lo)/m.
-  const double up = static_cast<double>(value - lo) / static_cast<double>(core.grid().max_value);
-  std::vector<std::pair<std::uint32_t, double>> out;
-  if (up < 1) out.emplace_back(0, 1 - up);
-  if (up > 0) out.emplace_back(1, up);
-  return out;
-}
-
-std::vector<std::pair<std::uint32_t, double>> SdModel::item_weights(std::int64_t value) const {
-  const auto f = sd_level_distribution(core, static_cast<std::int32_t>(value));
-  std::vector<std::pair<std::uint32_t, double>> out;
-  for (std::uint32_t j = 0; j < f.size(); ++j)
-    if (f[j] > 0) out.emplace_back(j, f[j]);
-  return out;
-}
-
-NumericModel DBitFlipModel::noise_model() const {
-  const std::uint32_t k = items();
-  NumericModel model = empty_model(k, *this);
-  const Channel ch = channel();
-  for (std::uint32_t x = 0; x < k; ++x)
-    for (std::uint32_t y = 0; y < k; ++y) model.kernel[std::size_t{x} * k + y] = x == y ? ch.p : ch.q;
-  const double d = core.sampled();
-  model.sampled_share = d / k;
-  model.pair_share = k > 1 ? d * (d - 1) / (static_cast<double>(k) * (k - 1)) : 0.0;
-  const Channel bit = composed_channel(core.chain());
-  model.bit_p = bit.p;
-  model.bit_q = bit.q;
-  return model;
-}
-
-std::vector<std::pair<std::uint32_t, double>> DBitFlipModel::item_weights(std::int64_t value) const {
-  // α-point rounding: x − lo = L·s + r goes to L + 1 with probability r/s (alpha_rounding.hpp).
-  const std::int64_t s = core.layout().step, offset = value - lo;
-  const auto low = static_cast<std::uint32_t>(offset / s);
-  const double up = static_cast<double>(offset % s) / static_cast<double>(s);
-  std::vector<std::pair<std::uint32_t, double>> out;
-  if (up < 1) out.emplace_back(low, 1 - up);
-  if (up > 0) out.emplace_back(low + 1, up);
-  return out;
 }
 
 namespace {
@@ -198,27 +86,9 @@ double sampled_linear_variance(const NumericModel& m, const std::vector<double>&
   return std::max(total, 0.0) / (n * gap * gap);
 }
 
-NumericModel DlaplaceModel::noise_model() const {
-  const std::uint32_t k = items();
-  NumericModel model = empty_model(k, *this);
-  const std::vector<std::uint64_t> exact = dlaplace_kernel(core);
-  const int b = static_cast<int>(core.random_bits_per_report());
-  for (std::size_t i = 0; i < exact.size(); ++i)
-    model.kernel[i] = std::ldexp(static_cast<double>(exact[i]), -b);
-  model.inverse = invert(model.kernel, k);
-  if (model.inverse.empty()) throw std::runtime_error("dlaplace noise matrix is singular");
-  // g = M⁻¹·value, with values taken relative to lo (M⁻¹ rows sum to 1, so lo adds back).
-  for (std::uint32_t y = 0; y < k; ++y) {
-    double g = 0;
-    for (std::uint32_t x = 0; x < k; ++x) g += model.inverse[std::size_t{y} * k + x] * x;
-    model.score[y] = model.atom_value[0] + g;
-  }
-  return model;
-}
-
 NumericModel numeric_model(const Mechanism& m) {
   return m.visit_model([](const auto& model) -> NumericModel {
-    if constexpr (requires { model.noise_model(); })
+    if constexpr (std::decay_t<decltype(model)>::kind == MechanismKind::numeric)
       return model.noise_model();
     else
       throw std::invalid_argument("numeric_model: not a numeric mechanism");

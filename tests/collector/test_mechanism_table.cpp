@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "test_memo_key.hpp"
 #include "tinyldp/collector/aggregator.hpp"
@@ -53,6 +56,25 @@ TEST(MechanismTable, EveryRowIsFoundByItsIdAndName) {
   EXPECT_EQ(multi_attribute_protocol("rsfd-oue-r"), MechanismId::rsfd_oue_r);
   EXPECT_FALSE(multi_attribute_protocol("record"));  // memoized: tinyldp joint's
   EXPECT_FALSE(multi_attribute_protocol("oue"));
+}
+
+// The table's rows as they were when the models were one header (recorded from main before
+// the split into collector/…/models/): one row per wire id 1 … 30, in id order, with the same
+// names (a later mechanism adds rows above 30).
+TEST(MechanismTable, OneRowPerWireIdWithTheNamesItAlwaysHad) {
+  const std::vector<std::pair<unsigned, std::string>> recorded = {
+      {1, "rr"},        {2, "krr"},       {3, "sue"},       {4, "oue"},      {5, "ue"},
+      {6, "blh"},       {7, "olh"},       {8, "hr"},        {9, "sd"},       {10, "dlaplace"},
+      {11, "she"},      {12, "the"},      {13, "rappor"},   {14, "l-sue"},   {15, "l-osue"},
+      {16, "l-oue"},    {17, "l-soue"},   {18, "l-grr"},    {19, "loloha"},  {20, "biloloha"},
+      {21, "1bitmean"}, {22, "record"},   {23, "spl-grr"},  {24, "spl-oue"}, {25, "smp-grr"},
+      {26, "smp-oue"},  {27, "rsfd-grr"}, {28, "rsfd-oue-z"}, {29, "rsfd-oue-r"}, {30, "dbitflip"}};
+  std::vector<std::pair<unsigned, std::string>> rows;
+  for (const auto& row : mechanism_table())
+    if (static_cast<unsigned>(row.id) <= 30) rows.emplace_back(static_cast<unsigned>(row.id), row.name);
+  EXPECT_EQ(rows, recorded);
+  // Every row configures by name except custom-probability ue.
+  for (const auto& row : mechanism_table()) EXPECT_EQ(row.configure == nullptr, row.id == MechanismId::ue) << row.name;
 }
 
 TEST(MechanismTable, EveryExampleSurvivesTheReportFileHeaderAndASavedState) {

@@ -4,9 +4,10 @@
 // The collector rebuilds the *same* mechanism as the devices from (name, ε, domain,
 // precision) — the core's configuration is deterministic — and so knows the exact realized
 // probabilities, the wire description (payload size, parameter digest) and how a payload
-// supports items. Which mechanisms exist, and what each one is, lives in one place: the table
-// below (one row per wire id) and the models of mechanism_models.hpp; a Mechanism holds one
-// model and dispatches to it. Host only.
+// supports items. Which mechanisms exist, and what each one is, lives in one place: the models
+// (models/<core header>.hpp, one per core header, each with its rows), listed once in
+// models/all.hpp; that list makes the table below (one row per wire id) and the variant a
+// Mechanism holds its model in and dispatches through. Host only.
 //
 // Numeric mechanisms (`sd`, `dlaplace`, `1bitmean`) privatize an integer of [lo, hi]; their
 // "items" are the reported levels (sd: L levels), reported values (dlaplace: lo … hi, W + 1 of
@@ -27,17 +28,13 @@
 #include <vector>
 
 #include "tinyldp/collector/frequency_estimate.hpp"
-#include "tinyldp/collector/mechanism_models.hpp"
+#include "tinyldp/collector/models/all.hpp"
 #include "tinyldp/collector/report_parser.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp::collector {
 
 class Mechanism;
-
-// categorical: a category index per report; numeric: an integer of [lo, hi]; record: a record
-// of d attributes per report (record, spl-*, smp-*, rsfd-*: `tinyldp joint`, `tinyldp multi`).
-enum class MechanismKind { categorical, numeric, record };
 
 // What configure answers: ok, or the core's status with a sentence saying which parameter is
 // at fault, its value and what is allowed (the CLI prints it as it is). Compares with Status.
@@ -48,9 +45,9 @@ struct ConfigureResult {
   bool operator==(Status s) const { return status == s; }
 };
 
-// The table of mechanisms: one row per wire id, in id order. A row without configure is known
-// on the wire but not configured by name (custom-probability ue). Built on first use (its
-// record rows' examples hold vectors).
+// The table of mechanisms: every model's rows (models/all.hpp), in id order. A row without
+// configure is known on the wire but not configured by name (custom-probability ue). Built on
+// first use (its record rows' examples hold vectors).
 struct MechanismRow {
   MechanismId id;
   const char* name;  // the same in the CLI, the docs and the core's header
@@ -64,7 +61,7 @@ const MechanismRow* find_mechanism(MechanismId id);
 // The rows that configure by name (what the CLI accepts).
 const MechanismRow* find_mechanism(std::string_view name);
 std::optional<MechanismId> mechanism_from_name(std::string_view name);
-const char* name_of(MechanismId id);  // "unknown" for an id nobody uses
+// name_of(id): models/mechanism_config.hpp.
 // The names configurable by name, in id order, joined by ", " (of one kind, or all).
 std::string mechanism_names(std::optional<MechanismKind> kind = std::nullopt);
 
@@ -142,7 +139,8 @@ class Mechanism {
   // A Bloom-filter encoding (MechanismConfig::bloom): items are per-cohort cells, decoded by
   // bloom_decode.hpp against candidates, not through channel().
   bool bloom() const { return config_.bloom(); }
-  // Counts a Bloom report of `cohort` (the header's; refused if absent or ≥ m).
+  // Counts a Bloom report of `cohort` (the header's; refused if absent or ≥ m); not a Bloom
+  // encoding: wrong_mechanism.
   ParseError count_bloom(std::optional<std::uint32_t> cohort, std::span<const std::uint8_t> payload,
                          std::span<std::uint64_t> support) const;
   // ε∞ of a memoized mechanism (the loss of unlimited reports of one value); else nullopt.
@@ -152,7 +150,7 @@ class Mechanism {
   // its lifetime budget is at most that many times ε∞; else nullopt.
   std::optional<std::uint32_t> most_memos() const;
   // How two reports of one device holding one value covary through their shared memo
-  // (mechanism_models.hpp): what pooling epochs needs; nullopt where tinyldp has no such model
+  // (models/model_base.hpp): what pooling epochs needs; nullopt where tinyldp has no such model
   // (not memoized, Bloom filters, 1BitMean, dBitFlip, records) and epochs are aggregated apart.
   std::optional<MemoCovariance> memo_covariance() const;
   // What a memoized mechanism keeps a memo per: "value", "hashed value" (LOLOHA), "grid point"
@@ -173,14 +171,16 @@ class Mechanism {
   bool takes_sampled() const;      // configured by MechanismConfig::sampled (dbitflip)
   bool integer_items() const;      // every item stands for an integer
   bool deconvolved() const;        // items estimated by deconvolution, not through channel()
+  bool one_item_per_report() const;  // a report supports exactly one item (its output)
 
   // The value item i stands for: sd lo + i·W/(L − 1), dlaplace lo + i (categorical: i).
   double item_value(std::uint32_t item) const;
   // The items a noiseless value occupies, with weights summing to 1 (what --truth compares
   // with): the item standing for the value, or for sd the two levels it rounds to.
   std::vector<std::pair<std::uint32_t, double>> item_weights(std::int64_t value) const;
-  // Calls f(model) with the mechanism's model (mechanism_models.hpp), for code that needs a
-  // model's own member (the numeric estimators' noise_model).
+  // Calls f(model) with the mechanism's model (a CollectorModel, models/model_base.hpp), for
+  // code that needs a member of the interface Mechanism does not forward (noise_model,
+  // change_exposure).
   template <class F>
   decltype(auto) visit_model(F&& f) const {
     return std::visit(std::forward<F>(f), model_);
@@ -201,10 +201,7 @@ class Mechanism {
                 std::vector<std::uint8_t>& out) const;
 
   MechanismConfig config_{};
-  std::variant<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
-               TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel, DBitFlipModel,
-               RecordModel, MultiAttributeModel>
-      model_{};
+  ModelVariant model_{};
   wire::Description description_{};
   Channel channel_{};
   std::uint32_t domain_ = 0;
@@ -229,13 +226,13 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
   if (!Model::memoized && (config.epsilon_one.q32 != 0 || config.prr_f != Dyadic{} ||
                            config.irr_p != Dyadic{} || config.irr_q != Dyadic{}))
     return refuse("epsilon-one, f, p and q are for the memoized mechanisms, not " + name);
-  if (!std::is_same_v<Model, TwoStageModel> && (config.bloom_hashes != 0 || config.bloom_cohorts != 0))
+  if (!Model::takes_bloom && (config.bloom_hashes != 0 || config.bloom_cohorts != 0))
     return refuse("a Bloom filter (hashes, cohorts) is for rappor and the UE chains, not " + name);
   if (!Model::takes_grid_step && config.grid_step != 0)
     return refuse("grid-step is a parameter of 1bitmean and dbitflip, not " + name);
   if (!Model::takes_sampled && config.sampled != 0)
     return refuse("sampled-buckets is a parameter of dbitflip, not " + name);
-  if (!Model::record && !config.attribute_sizes.empty())
+  if (Model::kind != MechanismKind::record && !config.attribute_sizes.empty())
     return refuse("attribute sizes are for the record mechanisms (" + mechanism_names(MechanismKind::record) +
                   "), not " + name);
   if (!Model::takes_sensitivity && config.sensitivity != 0)
@@ -248,7 +245,7 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
   Model model;
   std::string why;  // the record schemas say why they refuse
   Status s = Status::ok;
-  if constexpr (Model::record)
+  if constexpr (Model::kind == MechanismKind::record)
     s = Model::configure(config, model, m.config_, why);
   else
     s = Model::configure(config, model, m.config_);
@@ -268,9 +265,13 @@ Status Mechanism::privatize(std::int64_t value, Rng& rng, const wire::Header& he
   std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
   const Status s = std::visit(
       [&](const auto& model) {
-        using Value = typename std::decay_t<decltype(model)>::Value;
+        using Model = std::decay_t<decltype(model)>;
+        using Value = typename Model::Value;
         if (!std::in_range<Value>(value)) return Status::bad_parameter;
-        return model.privatize(static_cast<Value>(value), rng, payload.data());
+        if constexpr (Model::kind == MechanismKind::record || Model::memoized)
+          return Status::bad_parameter;  // a record is d values; a memo needs the device's key
+        else
+          return model.privatize(static_cast<Value>(value), rng, payload.data());
       },
       model_);
   return finish(s, payload, header, out);
@@ -282,9 +283,12 @@ Status Mechanism::privatize(std::int64_t value, Rng& rng, const Key& key, wire::
   std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
   const Status s = std::visit(
       [&](const auto& model) {
-        using Value = typename std::decay_t<decltype(model)>::Value;
+        using Model = std::decay_t<decltype(model)>;
+        using Value = typename Model::Value;
         if (!std::in_range<Value>(value)) return Status::bad_parameter;
-        if constexpr (requires { model.privatize_memoized(Value{}, key, rng, payload.data()); }) {
+        if constexpr (Model::kind == MechanismKind::record) {
+          return Status::bad_parameter;  // a record is d values
+        } else if constexpr (Model::memoized) {
           header.fields |= wire::field_memo_generation;
           header.memo_generation = key.generation();
           if (config_.bloom()) {  // the report's bits mean something only with its cohort
@@ -306,7 +310,8 @@ Status Mechanism::privatize_record(std::span<const std::uint32_t> values, Rng& r
   std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
   const Status s = std::visit(
       [&](const auto& model) {
-        if constexpr (requires { model.privatize_record(values.data(), rng, payload.data()); }) {
+        using Model = std::decay_t<decltype(model)>;
+        if constexpr (Model::kind == MechanismKind::record && !Model::memoized) {
           if (values.size() != config_.attribute_sizes.size()) return Status::bad_parameter;
           return model.privatize_record(values.data(), rng, payload.data());
         } else {
@@ -323,15 +328,16 @@ Status Mechanism::privatize_record(std::span<const std::uint32_t> values, Rng& r
   std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
   const Status s = std::visit(
       [&](const auto& model) {
+        using Model = std::decay_t<decltype(model)>;
         if (values.size() != config_.attribute_sizes.size()) return Status::bad_parameter;
-        if constexpr (requires { model.privatize_record_memoized(values.data(), key, rng, payload.data()); }) {
+        if constexpr (Model::kind != MechanismKind::record) {
+          return Status::bad_parameter;
+        } else if constexpr (Model::memoized) {
           header.fields |= wire::field_memo_generation;
           header.memo_generation = key.generation();
           return model.privatize_record_memoized(values.data(), key, rng, payload.data());
-        } else if constexpr (requires { model.privatize_record(values.data(), rng, payload.data()); }) {
-          return model.privatize_record(values.data(), rng, payload.data());
         } else {
-          return Status::bad_parameter;
+          return model.privatize_record(values.data(), rng, payload.data());
         }
       },
       model_);

@@ -32,32 +32,13 @@
 
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/estimates.hpp"
+#include "tinyldp/collector/models/numeric_noise.hpp"
 
 namespace tinyldp::collector {
 
-// The exact dlaplace kernel in integers: kernel[x·(W+1) + y] = 2^B·Pr[report lo + y | value lo + x].
-std::vector<std::uint64_t> dlaplace_kernel(const DiscreteLaplace& dl);
-
-// The exact distribution of the sd level a value rounds to, before randomized response:
-// level ⌊t/W⌋ + 1 w.p. ⌊(t mod W)·2^B/W⌋/2^B, else ⌊t/W⌋ (t = (v − lo)(L − 1)); value in range.
-std::vector<double> sd_level_distribution(const StochasticDiscretization& sd, std::int32_t value);
-
-struct NumericModel {
-  std::uint32_t size = 0;           // K atoms = K reported items (L levels, or W + 1 values)
-  std::vector<double> kernel;       // K×K row-major: Pr[item y | atom x]
-  std::vector<double> inverse;      // kernel⁻¹ (dlaplace only)
-  std::vector<double> atom_value;   // the value atom x stands for
-  std::vector<double> score;        // g(y): E[g(Y) | x] = atom_value[x]
-  // dbitflip: a report supports up to d items (its sampled buckets whose bit is 1), so the
-  // reported items are not one per report and the scores above are unused. The share d/k of
-  // reports that sample a given item, d(d − 1)/(k(k − 1)) a given pair, and the per-bit channel
-  // (p*, q*): item y's unbiased frequency is f̂_y = (π̂_y − share·q*)/(share·(p* − q*)) (the
-  // kernel's channel), and a linear combination L = Σ a_y f̂_y has, per report of a value in x,
-  //   E[Z] = share(q*A + δa_x),  E[Z²] = share(q*A₂ + δa_x²) + pair((q*A + δa_x)² − q*²A₂ − (p*² − q*²)a_x²)
-  // with Z = Σ a_y·[y supported], A = Σa, A₂ = Σa², δ = p* − q*: Var L = Σ_x f_x Var(Z | x)/(n·share²δ²),
-  // taken at the estimated distribution (clipped to ≥ 0, normalized). 0 for the others.
-  double sampled_share = 0, pair_share = 0, bit_p = 0, bit_q = 0;
-};
+// dlaplace_kernel (models/discrete_laplace.hpp), sd_level_distribution
+// (models/stochastic_discretization.hpp), NumericModel (models/numeric_noise.hpp): each numeric
+// model's noise, which the estimators below read.
 
 // The model of a numeric mechanism (m.numeric() must hold).
 NumericModel numeric_model(const Mechanism& m);
@@ -102,10 +83,6 @@ double sampled_linear_variance(const NumericModel& model, const std::vector<doub
 // atoms carry it: the objective depends on the distribution only through (E h, E value), whose
 // upper boundary is an edge between two atoms); the mean's SE at n reports is √(this/n).
 double worst_case_score_variance(const NumericModel& model);
-
-// The inverse of a dense n×n row-major matrix (Gauss–Jordan, partial pivoting); empty if
-// numerically singular.
-std::vector<double> invert(std::vector<double> a, std::size_t n);
 
 }  // namespace tinyldp::collector
 

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp/collector/models/hadamard_response.hpp — Hadamard response (hadamard_response.hpp) on
+// the collector: a report (row j, bit b) supports every item i with H(j, i) = b. Cost: O(d) per
+// report. Host only.
+#ifndef TINYLDP_COLLECTOR_MODELS_HADAMARD_RESPONSE_HPP
+#define TINYLDP_COLLECTOR_MODELS_HADAMARD_RESPONSE_HPP
+
+#include <array>
+
+#include "tinyldp/collector/models/model_base.hpp"
+#include "tinyldp/hadamard_response.hpp"
+
+namespace tinyldp::collector {
+
+struct HrModel : ModelDefaults {
+  static constexpr MechanismKind kind = MechanismKind::categorical;
+  static constexpr std::array<ModelRow, 1> rows{{
+      {MechanismId::hr, "hr", [] { return example_config(MechanismId::hr, Epsilon::from_ratio(1, 1), 50); }},
+  }};
+  HadamardResponse core;
+  static Status configure(const MechanismConfig& c, HrModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const { return {channel_of(core.randomizer()).p, 0.5}; }
+  std::string fractions() const;
+  Epsilon local_epsilon() const { return core.realized_epsilon(); }
+  // Every payload of its length is a report.
+  ParseError check(std::span<const std::uint8_t>) const { return ParseError::none; }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    const HadamardReport r = core.unpack(payload.data());
+    for (std::uint32_t i = 0; i < core.domain(); ++i) support[i] += hadamard_bit(r.row, i) == r.bit;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    const HadamardReport r = core.unpack(payload.data());
+    return {{"row", std::int64_t{r.row}}, {"bit", std::int64_t{r.bit}}};
+  }
+  template <class Rng>
+  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
+    return privatize_packed(core, value, rng, payload);
+  }
+};
+static_assert(CollectorModel<HrModel>);
+
+}  // namespace tinyldp::collector
+
+#endif

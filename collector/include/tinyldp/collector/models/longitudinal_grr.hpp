@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp/collector/models/longitudinal_grr.hpp — L-GRR (longitudinal_grr.hpp: l-grr) on the
+// collector, and what the models on the GRR chain share (LOLOHA, 1BitMean, dBitFlip): the
+// chain's composed channel, memo covariance, change exposure and description. L-GRR's report is
+// the value; a value ≥ k is refused. Per round, the composed channel: P(y = v | v) = p*,
+// P(y = v | another value) = q*. Host only.
+#ifndef TINYLDP_COLLECTOR_MODELS_LONGITUDINAL_GRR_HPP
+#define TINYLDP_COLLECTOR_MODELS_LONGITUDINAL_GRR_HPP
+
+#include <array>
+
+#include "tinyldp/collector/models/model_base.hpp"
+#include "tinyldp/longitudinal_grr.hpp"
+
+namespace tinyldp::collector {
+
+// A GRR chain's composed channel, from its exact integers: p = p* (the report is the value),
+// q = q* (it is another given value).
+Channel composed_channel(const GrrChain& chain);
+// A GRR chain's memo covariance (MemoCovariance): the memo k-RR keeps the value or moves it to a
+// given other one, the fresh k-RR keeps the memo or reports a given other value.
+MemoCovariance chain_covariance(const GrrChain& chain, double collision);
+// P(two independent memos of the chain's k-RR stage over [g] agree): 2p1q1 + (g − 2)q1².
+double grr_memos_agree(const GrrChain& chain);
+// The chain's two stages, for fractions(): the memo's k-RR at ε∞ and the fresh one.
+std::string chain_fractions(const GrrChain& chain);
+// check_categories, and a domain of at most `most`.
+std::string check_domain_at_most(const MechanismConfig& c, std::uint32_t most);
+
+struct LgrrModel : MemoizedDefaults {
+  static constexpr MechanismKind kind = MechanismKind::categorical;
+  static constexpr std::array<ModelRow, 1> rows{{
+      {MechanismId::lgrr, "l-grr", [] { return example_chain(MechanismId::lgrr, 12); }},
+  }};
+  static constexpr const char* memos_of = "value";
+  LongitudinalGrr core;
+  static Status configure(const MechanismConfig& c, LgrrModel& out, MechanismConfig& normalized);
+  static std::string check_parameters(const MechanismConfig& c);
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const { return composed_channel(core.chain()); }
+  std::string fractions() const { return chain_fractions(core.chain()); }
+  std::optional<MemoCovariance> memo_covariance() const { return chain_covariance(core.chain(), 0); }
+  // Over [k]: 1 − (2p1q1 + (k − 2)q1²) (two independent k-RR memos agree).
+  std::optional<double> change_exposure() const { return 1 - grr_memos_agree(core.chain()); }
+  Epsilon local_epsilon() const { return core.epsilon_one(); }
+  std::uint32_t most_memos() const { return core.domain(); }
+  std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
+    const std::uint32_t v = core.unpack(payload.data());
+    return v < core.domain() ? std::optional(v) : std::nullopt;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    return {{"value", std::int64_t{core.unpack(payload.data())}}};
+  }
+  template <class Rng, class Key>
+  Status privatize_memoized(std::uint32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
+    return privatize_memoized_packed(core, value, key, rng, payload);
+  }
+};
+static_assert(CollectorModel<LgrrModel>);
+
+}  // namespace tinyldp::collector
+
+#endif

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp/collector/models/numeric_noise.hpp — what a numeric model (sd, dlaplace, 1bitmean,
+// dbitflip) tells the estimators of numeric_estimate.hpp about its noise: the channel from an
+// input atom to a reported item, exactly, and a per-report unbiased score. Each numeric model
+// builds one in its noise_model(); numeric_estimate.hpp explains the estimators. Host only.
+#ifndef TINYLDP_COLLECTOR_MODELS_NUMERIC_NOISE_HPP
+#define TINYLDP_COLLECTOR_MODELS_NUMERIC_NOISE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "tinyldp/collector/frequency_estimate.hpp"
+
+namespace tinyldp::collector {
+
+struct NumericModel {
+  std::uint32_t size = 0;           // K atoms = K reported items (L levels, or W + 1 values)
+  std::vector<double> kernel;       // K×K row-major: Pr[item y | atom x]
+  std::vector<double> inverse;      // kernel⁻¹ (dlaplace only)
+  std::vector<double> atom_value;   // the value atom x stands for
+  std::vector<double> score;        // g(y): E[g(Y) | x] = atom_value[x]
+  // dbitflip: a report supports up to d items (its sampled buckets whose bit is 1), so the
+  // reported items are not one per report and the scores above are unused. The share d/k of
+  // reports that sample a given item, d(d − 1)/(k(k − 1)) a given pair, and the per-bit channel
+  // (p*, q*): item y's unbiased frequency is f̂_y = (π̂_y − share·q*)/(share·(p* − q*)) (the
+  // kernel's channel), and a linear combination L = Σ a_y f̂_y has, per report of a value in x,
+  //   E[Z] = share(q*A + δa_x),  E[Z²] = share(q*A₂ + δa_x²) + pair((q*A + δa_x)² − q*²A₂ − (p*² − q*²)a_x²)
+  // with Z = Σ a_y·[y supported], A = Σa, A₂ = Σa², δ = p* − q*: Var L = Σ_x f_x Var(Z | x)/(n·share²δ²),
+  // taken at the estimated distribution (clipped to ≥ 0, normalized). 0 for the others.
+  double sampled_share = 0, pair_share = 0, bit_p = 0, bit_q = 0;
+};
+
+// The atoms (item_value of each of the model's k items) and a zero kernel and score of that
+// shape: what every numeric model's noise_model starts from.
+NumericModel numeric_atoms(std::uint32_t k, const auto& model) {
+  NumericModel out;
+  out.size = k;
+  out.atom_value.resize(k);
+  for (std::uint32_t x = 0; x < k; ++x) out.atom_value[x] = model.item_value(x);
+  out.kernel.assign(std::size_t{k} * k, 0.0);
+  out.score.assign(k, 0.0);
+  return out;
+}
+
+// Levels evenly spaced from item 0's value to item k − 1's behind a k-RR channel (p, q): sd's L
+// levels, 1BitMean's two ends (its bit). E[Y | level j] = q·k(k − 1)/2 + (p − q)·j, so the score
+// g(y) = value(0) + step·(y − q·k(k − 1)/2)/(p − q) is unbiased for every level.
+NumericModel evenly_spaced_levels(const auto& m) {
+  const std::uint32_t k = m.items();
+  NumericModel model = numeric_atoms(k, m);
+  const Channel ch = m.channel();
+  for (std::uint32_t x = 0; x < k; ++x)
+    for (std::uint32_t y = 0; y < k; ++y) model.kernel[std::size_t{x} * k + y] = x == y ? ch.p : ch.q;
+  const double levels = k;
+  const double step = (model.atom_value[k - 1] - model.atom_value[0]) / (levels - 1);
+  for (std::uint32_t y = 0; y < k; ++y)
+    model.score[y] = model.atom_value[0] +
+                     step * (y - ch.q * levels * (levels - 1) / 2) / (ch.p - ch.q);
+  return model;
+}
+
+// The inverse of a dense n×n row-major matrix (Gauss–Jordan, partial pivoting); empty if
+// numerically singular.
+std::vector<double> invert(std::vector<double> a, std::size_t n);
+
+}  // namespace tinyldp::collector
+
+#endif
