@@ -195,6 +195,16 @@ class DBitFlip {
     return s;
   }
 
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <MemoKey Key, class Rng>
+  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
+                   size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, key, rng, r);
+    });
+  }
+
   // A report of `value` (≤ m): α, S and the memo from `key`, the flips from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {

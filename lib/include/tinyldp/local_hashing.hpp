@@ -149,6 +149,15 @@ class LocalHashing {
             static_cast<uint32_t>(bits >> seed_bits_)};
   }
 
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, rng, r);
+    });
+  }
+
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, LocalHashingReport& report) const {
     if (!configured()) return refuse_unconfigured(report);

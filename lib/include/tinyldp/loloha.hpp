@@ -168,6 +168,16 @@ class Loloha {
     return static_cast<uint32_t>(seeds.draw(seed_bits));
   }
 
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <MemoKey Key, class Rng>
+  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
+                   size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, key, rng, r);
+    });
+  }
+
   // A report of `value` (< d): the seed and the memo from `key`, the fresh stage from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {

@@ -66,8 +66,17 @@ class BinaryRr {
     return {wire::MechanismId::rr, 1,
             wire::Digest().byte(static_cast<uint8_t>(wire::MechanismId::rr)).dyadic(keep_).value()};
   }
-  static constexpr void pack(Report report, uint8_t* payload) { payload[0] = report; }
+  constexpr void pack(Report report, uint8_t* payload) const { payload[0] = report; }
   static constexpr Report unpack(const uint8_t* payload) { return payload[0] & 1u; }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, rng, r);
+    });
+  }
 
   // report ← bit with probability p, else 1 − bit. bit must be 0 or 1.
   template <class Rng>

@@ -104,6 +104,15 @@ class StochasticDiscretization {
     return level;
   }
 
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <class Rng>
+  Status privatize(int32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, rng, r);
+    });
+  }
+
   template <class Rng>
   Status privatize(int32_t value, Rng& rng, uint32_t& report) const {
     if (!configured()) return refuse_unconfigured(report);
