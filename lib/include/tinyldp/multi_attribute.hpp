@@ -36,9 +36,9 @@
 // RS+FD the index, then every slot's, with fake data's uniform draws. Which attribute RS+FD
 // sampled decides neither a branch nor an address: every slot draws both its true and its
 // fake report. SMP's index is public (it is in the report), so only slot j runs.
-// Cost: context MaxAttributes × slot (40 bytes GRR, 48 OUE) + 24 bytes; configure is
-// configuration-time arithmetic (RS+FD: three ln bounds over 384-bit integers, ≈ 100 exp
-// series: make() at compile time on a device).
+// Cost: context MaxAttributes × slot (40 bytes GRR, 48 OUE) + 16 bytes, RS+FD + 48 bytes
+// (tests/core/test_context_sizes); configure is configuration-time arithmetic (RS+FD: three ln
+// bounds over 384-bit integers, ≈ 100 exp series: make() at compile time on a device).
 #ifndef TINYLDP_MULTI_ATTRIBUTE_HPP
 #define TINYLDP_MULTI_ATTRIBUTE_HPP
 
