@@ -8,12 +8,14 @@
 //
 // An entry is a struct with
 //   name, about      its row's name in every program's output, and its parameters in words
-//                    (one line each, as CMake reads them: `char name[] = "…";`);
+//                    (each a plain string literal: bench/footprint's CMake reads them here);
 //   mechanism        the configured context, constexpr (the core's consteval makers);
 //   Value, values    what privatize takes (a category, a signed number or a record) and one
 //                    value per constant-time run (0 … 3; run 0 is the domain's first value);
 //   from_sensor(w)   the value a footprint program reports for the sensor word w (records:
 //                    record_from_sensor);
+//   d                its size in one number (categories, levels, grid points, Bloom bits,
+//                    buckets or attributes), target costs' parameter column;
 //   memoized         whether privatize takes the device's memo key;
 //   context_bytes    the context's size as its header documents it.
 // Every mechanism reports through the one shape privatize(value, [key,] rng, report, size)
@@ -74,6 +76,7 @@ struct MemoizedCategory : Category {
   static constexpr bool memoized = true;
 };
 struct RecordOf {
+  static constexpr uint32_t d = 4;
   using Value = const uint32_t*;
   static constexpr bool memoized = false;
   static constexpr Value values[4] = {records[0], records[1], records[2], records[3]};
@@ -85,6 +88,7 @@ struct MemoizedRecordOf : RecordOf {
 // ---------------------------------------------------------------- one report, fresh noise only
 
 struct Rr : Category {
+  static constexpr uint32_t d = 2;
   static constexpr char name[] = "rr";
   static constexpr char about[] = "binary";
   static constexpr BinaryRr mechanism = BinaryRr::make(one);
@@ -93,6 +97,7 @@ struct Rr : Category {
   static constexpr size_t context_bytes = 24;
 };
 struct Krr : Category {
+  static constexpr uint32_t d = 16;
   static constexpr char name[] = "krr";
   static constexpr char about[] = "k = 16";
   static constexpr KaryRr mechanism = KaryRr::make(one, 16);
@@ -102,6 +107,7 @@ struct Krr : Category {
 };
 // Unary encoding and histogram encoding over d = 256 (a 32-byte report).
 struct UeDomain : Category {
+  static constexpr uint32_t d = 256;
   static constexpr Value values[4] = {0, 5, 33, 255};
   static constexpr Value from_sensor(uint32_t w) { return w & 255u; }
 };
@@ -118,6 +124,7 @@ struct Oue : UeDomain {
   static constexpr size_t context_bytes = 48;
 };
 struct LhDomain : Category {
+  static constexpr uint32_t d = 1024;
   static constexpr Value values[4] = {0, 5, 333, 1023};
   static constexpr Value from_sensor(uint32_t w) { return w & 1023u; }
   static constexpr size_t context_bytes = 48;
@@ -139,6 +146,7 @@ struct Hr : UeDomain {
   static constexpr size_t context_bytes = 32;
 };
 struct Sd : SignedNumber {
+  static constexpr uint32_t d = 1001;
   static constexpr char name[] = "sd";
   static constexpr char about[] = "[0, 1000] in 16 levels";
   static constexpr StochasticDiscretization mechanism = StochasticDiscretization::make(one, 0, 1000, 16);
@@ -147,6 +155,7 @@ struct Sd : SignedNumber {
   static constexpr size_t context_bytes = 56;
 };
 struct Dlaplace : SignedNumber {
+  static constexpr uint32_t d = 101;
   static constexpr char name[] = "dlaplace";
   static constexpr char about[] = "[−50, 50], Δ = 1 (101 weights in flash)";
   static constexpr auto weights =
@@ -157,6 +166,7 @@ struct Dlaplace : SignedNumber {
   static constexpr size_t context_bytes = 56;
 };
 struct She : Category {
+  static constexpr uint32_t d = 16;
   static constexpr char name[] = "she";
   static constexpr char about[] = "d = 16, T = 14 (30 weights in flash)";
   static constexpr auto weights = SummationHistogramTable<SummationHistogram::table_entries(
@@ -176,6 +186,7 @@ struct The : UeDomain {
 // ---------------------------------------------------------------- memoized (the device's memo key)
 
 struct MemoDomain : MemoizedCategory {
+  static constexpr uint32_t d = 16;
   static constexpr Value values[4] = {0, 5, 9, memo_d - 1};
   static constexpr Value from_sensor(uint32_t w) { return w & (memo_d - 1); }
   static constexpr size_t context_bytes = 128;
@@ -187,6 +198,7 @@ struct Rappor : MemoDomain {
       TwoStageRr::make_rappor(half, quarter, three_quarters, TwoStageRr::one_hot(memo_d));
 };
 struct RapporBloom : MemoDomain {
+  static constexpr uint32_t d = 32;
   static constexpr char name[] = "rappor_bloom";
   static constexpr char about[] = "32-bit Bloom filter, 2 hashes, 4 cohorts";
   static constexpr TwoStageRr mechanism =
@@ -215,6 +227,7 @@ struct LSoue : Chain<UeStage::sue, UeStage::oue> {
   static constexpr char about[] = "d = 16, ε∞ = 2, ε₁ = 1";
 };
 struct LGrr : MemoizedCategory {
+  static constexpr uint32_t d = 6;
   static constexpr char name[] = "l_grr";
   static constexpr char about[] = "k = 6, ε∞ = 2, ε₁ = 1";
   static constexpr LongitudinalGrr mechanism = LongitudinalGrr::make(eps_inf, one, 6);
@@ -223,6 +236,7 @@ struct LGrr : MemoizedCategory {
   static constexpr size_t context_bytes = 104;
 };
 struct LolohaDomain : MemoizedCategory {
+  static constexpr uint32_t d = 96;
   static constexpr Value values[4] = {0, 5, 50, 95};
   static constexpr Value from_sensor(uint32_t w) { return w & 63u; }
   static constexpr size_t context_bytes = 112;
@@ -238,6 +252,7 @@ struct BinaryLoloha : LolohaDomain {
   static constexpr Loloha mechanism = Loloha::make_binary(eps_inf, one, 96);
 };
 struct BitMean : MemoizedCategory {
+  static constexpr uint32_t d = 101;
   static constexpr char name[] = "one_bit_mean";
   static constexpr char about[] = "0 … 100, grid step 10, ε∞ = 2, ε₁ = 1";
   static constexpr OneBitMean mechanism = OneBitMean::make(eps_inf, one, OneBitMean::Grid{100, 10});
@@ -247,6 +262,7 @@ struct BitMean : MemoizedCategory {
   static constexpr size_t context_bytes = 120;
 };
 struct BitFlip : MemoizedCategory {
+  static constexpr uint32_t d = 17;
   static constexpr char name[] = "dbitflip";
   static constexpr char about[] = "0 … 1024, grid step 64: k = 17 buckets, d = 4; ε∞ = 2, ε₁ = 1";
   static constexpr DBitFlip mechanism = DBitFlip::make(eps_inf, one, DBitFlip::Layout{1024, 64, 4, 0});
