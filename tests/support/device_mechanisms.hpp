@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every core mechanism's example configuration, one entry each: the one list of mechanisms the
 // device-side programs iterate — the constant-time guest (tests/constant_time_on_target), the
-// no-noise-left test (tests/privacy), context sizes and the report shape (tests/core), the
-// footprint programs (bench/footprint: CMake reads the names and the `about` texts from this
-// file) and target costs (bench/target_costs). A mechanism added to the core gets its entry here
-// and with it is traced, scanned, sized and measured by every one of them.
+// no-noise-left test (tests/privacy), context sizes and the report shape (tests/core). A
+// mechanism added to the core gets its entry here and with it is traced, scanned and sized on
+// every target. (The footprint and target-cost programs, bench/, keep their own programs for
+// now; `about`, `from_sensor` and `d` are what they need to iterate this list instead.)
 //
 // An entry is a struct with
 //   name, about      its row's name in every program's output, and its parameters in words
-//                    (each a plain string literal: bench/footprint's CMake reads them here);
+//                    (each a plain string literal, so that a build script can read them);
 //   mechanism        the configured context, constexpr (the core's consteval makers);
 //   Value, values    what privatize takes (a category, a signed number or a record) and one
 //                    value per constant-time run (0 … 3; run 0 is the domain's first value);

@@ -116,8 +116,10 @@ class OneBitMean {
   // On the wire (wire.hpp): id bit_mean, a 1-bit payload; the digest covers m, s, R, the
   // attribute and both stages' q.
   using Report = uint8_t;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return 1; }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::bit_mean, 1,
+    return {wire::MechanismId::bit_mean, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::bit_mean))
                 .u32(grid_.max_value)

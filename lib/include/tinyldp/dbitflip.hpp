@@ -137,8 +137,10 @@ class DBitFlip {
   // both stages' q.
   using Report = DBitFlipReport;
   constexpr unsigned bucket_bits() const { return wire::bits_for_values(buckets()); }
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return sampled() * (bucket_bits() + 1u); }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::dbitflip, sampled() * (bucket_bits() + 1u),
+    return {wire::MechanismId::dbitflip, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::dbitflip))
                 .u32(layout_.max_value)

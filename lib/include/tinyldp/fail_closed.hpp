@@ -121,7 +121,7 @@ __attribute__((always_inline)) inline Status privatize_packed(const Mechanism& m
                                                               uint8_t* report, size_t report_size,
                                                               PrivatizeTyped privatize_typed) {
   if (!mechanism.configured()) return refuse_unconfigured(report, report_size);
-  const size_t n = mechanism.description().payload_bytes();
+  const size_t n = (size_t{mechanism.payload_bits()} + 7) / 8;  // (no digest computed)
   if (refuse_small_buffer(report, report_size, n)) return Status::buffer_too_small;
   typename Mechanism::Report typed{};
   const Status status = privatize_typed(typed);

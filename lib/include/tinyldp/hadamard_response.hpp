@@ -75,8 +75,10 @@ class HadamardResponse {
   // On the wire (wire.hpp): id hr, the row (log2 K bits) then the bit; the digest covers d and
   // the bit's p.
   using Report = HadamardReport;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return log_k_ + 1u; }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::hr, log_k_ + 1u,
+    return {wire::MechanismId::hr, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::hr))
                 .u32(d_)

@@ -129,8 +129,10 @@ class LocalHashing {
   // On the wire (wire.hpp): id blh or olh as configured, the seed (seed_bits, LSB first) then
   // the hashed value (⌈log2 g⌉ bits); the digest covers d, g, the seed bits and the k-RR's q.
   using Report = LocalHashingReport;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return seed_bits_ + wire::bits_for_values(range()); }
   constexpr wire::Description description() const {
-    return {id_, seed_bits_ + wire::bits_for_values(range()),
+    return {id_, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(id_))
                 .u32(d_)

@@ -141,8 +141,10 @@ class Loloha {
   // then the reported hashed value (⌈log2 g⌉ bits); the digest covers d, g, the attribute and
   // both stages' q.
   using Report = LocalHashingReport;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return seed_bits + wire::bits_for_values(range()); }
   constexpr wire::Description description() const {
-    return {id_, seed_bits + wire::bits_for_values(range()),
+    return {id_, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(id_))
                 .u32(d_)

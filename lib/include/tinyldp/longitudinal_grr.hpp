@@ -257,8 +257,10 @@ class LongitudinalGrr {
   // On the wire (wire.hpp): id lgrr, the value in ⌈log2 k⌉ bits; the digest covers k, the
   // attribute and both stages' q.
   using Report = uint32_t;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return wire::bits_for_values(domain()); }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::lgrr, wire::bits_for_values(domain()),
+    return {wire::MechanismId::lgrr, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::lgrr))
                 .u32(domain())

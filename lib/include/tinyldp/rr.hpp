@@ -62,8 +62,10 @@ class BinaryRr {
 
   // On the wire (wire.hpp): id rr, a 1-bit payload, the digest covers p.
   using Report = uint8_t;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return 1; }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::rr, 1,
+    return {wire::MechanismId::rr, payload_bits(),
             wire::Digest().byte(static_cast<uint8_t>(wire::MechanismId::rr)).dyadic(keep_).value()};
   }
   constexpr void pack(Report report, uint8_t* payload) const { payload[0] = report; }
