@@ -220,7 +220,7 @@ TEST(wire_codec_round_trips) {
   CHECK_EQ(d.payload_bits, 1u);
   for (uint8_t bit = 0; bit < 2; ++bit) {
     uint8_t payload[1] = {0};
-    OneBitMean::pack(bit, payload);
+    counter.pack(bit, payload);
     CHECK_EQ(OneBitMean::unpack(payload), bit);
   }
   OneBitMean other;

@@ -94,6 +94,7 @@ TEST(wire_ids_are_stored_as_configured) {
 // Every payload codec: unpack(pack(r)) == r at the extremes of each field, and pack writes
 // exactly payload_bytes() bytes with the unused high bits zero.
 TEST(payload_codecs_round_trip) {
+  constexpr auto rr = BinaryRr::make(Epsilon::from_double(1.0));
   constexpr auto krr = KaryRr::make(Epsilon::from_double(1.0), 13);
   constexpr auto olh = LocalHashing::make_olh(Epsilon::from_double(3.0), 1000);
   constexpr auto hr = HadamardResponse::make(Epsilon::from_double(1.0), 100);
@@ -108,7 +109,7 @@ TEST(payload_codecs_round_trip) {
     return spare == 0 || (payload[d.payload_bytes() - 1] >> (8 - spare)) == 0;
   };
   for (uint8_t bit = 0; bit < 2; ++bit) {
-    BinaryRr::pack(bit, payload);
+    rr.pack(bit, payload);
     CHECK_EQ(BinaryRr::unpack(payload), bit);
   }
   const uint32_t krr_values[] = {0, 1, 12};

@@ -29,18 +29,24 @@ namespace tinyldp::test {
 
 using Rng = RandomBits<port::InsecureTestSource>;
 
-// The value and report types of M::privatize.
-template <class F>
-struct PrivatizeSignature;
-template <class M, class V, class R>
-struct PrivatizeSignature<Status (M::*)(V, Rng&, R&) const> {
-  using Value = V;
-  using Report = R;
+// The value and report types of M's typed privatize(value, Rng&, Report&) (every mechanism
+// also has the buffer overload: the member pointer's type picks the typed one).
+template <class M, class V>
+concept TypedPrivatizeOf = requires {
+  static_cast<Status (M::*)(V, Rng&, typename M::Report&) const>(&M::template privatize<Rng>);
+};
+template <class M, bool Signed = TypedPrivatizeOf<M, int32_t>>
+struct PrivatizeValue {
+  using type = uint32_t;
 };
 template <class M>
-using ValueOf = typename PrivatizeSignature<decltype(&M::template privatize<Rng>)>::Value;
+struct PrivatizeValue<M, true> {
+  using type = int32_t;
+};
 template <class M>
-using ReportOf = typename PrivatizeSignature<decltype(&M::template privatize<Rng>)>::Report;
+using ValueOf = typename PrivatizeValue<M>::type;
+template <class M>
+using ReportOf = typename M::Report;
 
 // Unary encoding with a Bytes-byte buffer as its report.
 template <size_t Bytes>

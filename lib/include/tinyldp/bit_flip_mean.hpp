@@ -116,8 +116,10 @@ class OneBitMean {
   // On the wire (wire.hpp): id bit_mean, a 1-bit payload; the digest covers m, s, R, the
   // attribute and both stages' q.
   using Report = uint8_t;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return 1; }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::bit_mean, 1,
+    return {wire::MechanismId::bit_mean, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::bit_mean))
                 .u32(grid_.max_value)
@@ -128,7 +130,7 @@ class OneBitMean {
                 .dyadic(flip_probability())
                 .value()};
   }
-  static constexpr void pack(Report report, uint8_t* payload) { payload[0] = report; }
+  constexpr void pack(Report report, uint8_t* payload) const { payload[0] = report; }
   static constexpr Report unpack(const uint8_t* payload) { return payload[0] & 1u; }
 
   // The α-point rounding (alpha_rounding.hpp) of this grid.
@@ -141,6 +143,16 @@ class OneBitMean {
   }
   // The grid index j = ⌊(x + α)/s⌋ (x ≤ m, α < s), without a division instruction.
   constexpr uint32_t grid_index(uint32_t x, uint32_t alpha) const { return rounding().index(x, alpha); }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <MemoKey Key, class Rng>
+  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
+                   size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, key, rng, r);
+    });
+  }
 
   // A report of `value` (≤ m): α and the memo from `key`, the flip from rng.
   template <MemoKey Key, class Rng>

@@ -137,8 +137,10 @@ class DBitFlip {
   // both stages' q.
   using Report = DBitFlipReport;
   constexpr unsigned bucket_bits() const { return wire::bits_for_values(buckets()); }
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return sampled() * (bucket_bits() + 1u); }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::dbitflip, sampled() * (bucket_bits() + 1u),
+    return {wire::MechanismId::dbitflip, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::dbitflip))
                 .u32(layout_.max_value)
@@ -193,6 +195,16 @@ class DBitFlip {
     uint32_t s = sampled();
     for (uint32_t t = 0; t < sampled(); ++t) s = ct::select(ct::is_zero(draw.bucket[t] ^ j), t, s);
     return s;
+  }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <MemoKey Key, class Rng>
+  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
+                   size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, key, rng, r);
+    });
   }
 
   // A report of `value` (≤ m): α, S and the memo from `key`, the flips from rng.

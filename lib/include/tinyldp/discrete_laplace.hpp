@@ -140,8 +140,10 @@ class DiscreteLaplace {
   // On the wire (wire.hpp): id dlaplace, report − lo in ⌈log2 (W+1)⌉ bits; the digest covers the
   // weights' defining numbers (range, Δ, B) and the realized ε between inputs within Δ.
   using Report = int32_t;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return wire::bits_for_values(width_ + 1u); }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::dlaplace, wire::bits_for_values(width_ + 1u),
+    return {wire::MechanismId::dlaplace, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::dlaplace))
                 .u32(static_cast<uint32_t>(low()))
@@ -158,6 +160,15 @@ class DiscreteLaplace {
   constexpr Report unpack(const uint8_t* payload) const {
     const auto offset = static_cast<uint32_t>(wire::unpack_bits(payload, wire::bits_for_values(width_ + 1u)));
     return static_cast<Report>(static_cast<uint32_t>(lo_) + offset);
+  }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <class Rng>
+  Status privatize(int32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, rng, r);
+    });
   }
 
   template <class Rng>

@@ -9,6 +9,13 @@
 // the value); in_domain (0 or 1) only ever enters masks and arithmetic.
 // Report types with several fields define store_masked(report, drawn, mask) next to their
 // struct.
+//
+// Every mechanism offers one report shape, privatize(value, [key,] rng, report, report_size):
+// the report written into the caller's buffer as its wire payload (description().payload_bytes()
+// bytes), the status as above, the buffer refused and zeroed when it is too small, and all of it
+// zero after a failed draw, for an unconfigured mechanism or a value outside the domain. The
+// mechanisms whose report is a value or a struct (a Report type, with pack) also keep that typed
+// privatize and build the buffer one on it with privatize_packed below.
 #ifndef TINYLDP_FAIL_CLOSED_HPP
 #define TINYLDP_FAIL_CLOSED_HPP
 
@@ -102,6 +109,30 @@ __attribute__((always_inline)) inline Status release_in_place(Rng& rng, uint32_t
   }
   return domain_status(in_domain);
 }
+
+namespace detail {
+
+// The buffer shape of a mechanism with a Report type: `privatize_typed(report)` makes the typed
+// report, which is packed into the payload's n bytes (zeroed first: some packs OR bits in) and
+// kept only if the status is ok — a mask, not a branch, since value_out_of_domain must decide
+// no branch (a zero Report need not pack to zero bytes: discrete Laplace packs y − lo).
+template <class Mechanism, class PrivatizeTyped>
+__attribute__((always_inline)) inline Status privatize_packed(const Mechanism& mechanism,
+                                                              uint8_t* report, size_t report_size,
+                                                              PrivatizeTyped privatize_typed) {
+  if (!mechanism.configured()) return refuse_unconfigured(report, report_size);
+  const size_t n = (size_t{mechanism.payload_bits()} + 7) / 8;  // (no digest computed)
+  if (refuse_small_buffer(report, report_size, n)) return Status::buffer_too_small;
+  typename Mechanism::Report typed{};
+  const Status status = privatize_typed(typed);
+  clear_report(report, n);
+  mechanism.pack(typed, report);
+  const uint32_t keep = ct::mask(ct::is_zero(static_cast<uint32_t>(status)));
+  for (size_t i = 0; i < n; ++i) report[i] = static_cast<uint8_t>(report[i] & keep);
+  return status;
+}
+
+}  // namespace detail
 
 }  // namespace tinyldp
 

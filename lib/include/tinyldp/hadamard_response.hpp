@@ -75,8 +75,10 @@ class HadamardResponse {
   // On the wire (wire.hpp): id hr, the row (log2 K bits) then the bit; the digest covers d and
   // the bit's p.
   using Report = HadamardReport;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return log_k_ + 1u; }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::hr, log_k_ + 1u,
+    return {wire::MechanismId::hr, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::hr))
                 .u32(d_)
@@ -90,6 +92,15 @@ class HadamardResponse {
     const uint64_t bits = wire::unpack_bits(payload, log_k_ + 1u);
     return {static_cast<uint32_t>(bits & ((uint64_t{1} << log_k_) - 1)),
             static_cast<uint8_t>(bits >> log_k_)};
+  }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, rng, r);
+    });
   }
 
   template <class Rng>

@@ -79,8 +79,10 @@ class KaryRr {
 
   // On the wire (wire.hpp): id krr, the value in ⌈log2 k⌉ bits, the digest covers k and q.
   using Report = uint32_t;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return wire::bits_for_values(k_); }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::krr, wire::bits_for_values(k_),
+    return {wire::MechanismId::krr, payload_bits(),
             wire::Digest().byte(static_cast<uint8_t>(wire::MechanismId::krr)).u32(k_).dyadic(q_).value()};
   }
   constexpr void pack(Report report, uint8_t* payload) const {
@@ -88,6 +90,15 @@ class KaryRr {
   }
   constexpr Report unpack(const uint8_t* payload) const {
     return static_cast<Report>(wire::unpack_bits(payload, wire::bits_for_values(k_)));
+  }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, rng, r);
+    });
   }
 
   template <class Rng>

@@ -129,8 +129,10 @@ class LocalHashing {
   // On the wire (wire.hpp): id blh or olh as configured, the seed (seed_bits, LSB first) then
   // the hashed value (⌈log2 g⌉ bits); the digest covers d, g, the seed bits and the k-RR's q.
   using Report = LocalHashingReport;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return seed_bits_ + wire::bits_for_values(range()); }
   constexpr wire::Description description() const {
-    return {id_, seed_bits_ + wire::bits_for_values(range()),
+    return {id_, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(id_))
                 .u32(d_)
@@ -147,6 +149,15 @@ class LocalHashing {
     const uint64_t bits = wire::unpack_bits(payload, seed_bits_ + wire::bits_for_values(range()));
     return {static_cast<uint32_t>(bits & ((uint64_t{1} << seed_bits_) - 1)),
             static_cast<uint32_t>(bits >> seed_bits_)};
+  }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, rng, r);
+    });
   }
 
   template <class Rng>

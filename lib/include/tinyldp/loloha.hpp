@@ -141,8 +141,10 @@ class Loloha {
   // then the reported hashed value (⌈log2 g⌉ bits); the digest covers d, g, the attribute and
   // both stages' q.
   using Report = LocalHashingReport;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return seed_bits + wire::bits_for_values(range()); }
   constexpr wire::Description description() const {
-    return {id_, seed_bits + wire::bits_for_values(range()),
+    return {id_, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(id_))
                 .u32(d_)
@@ -166,6 +168,16 @@ class Loloha {
   template <class SeedRng>
   static uint32_t hash_seed(SeedRng& seeds) {
     return static_cast<uint32_t>(seeds.draw(seed_bits));
+  }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <MemoKey Key, class Rng>
+  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
+                   size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, key, rng, r);
+    });
   }
 
   // A report of `value` (< d): the seed and the memo from `key`, the fresh stage from rng.

@@ -257,8 +257,10 @@ class LongitudinalGrr {
   // On the wire (wire.hpp): id lgrr, the value in ⌈log2 k⌉ bits; the digest covers k, the
   // attribute and both stages' q.
   using Report = uint32_t;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return wire::bits_for_values(domain()); }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::lgrr, wire::bits_for_values(domain()),
+    return {wire::MechanismId::lgrr, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::lgrr))
                 .u32(domain())
@@ -272,6 +274,16 @@ class LongitudinalGrr {
   }
   constexpr Report unpack(const uint8_t* payload) const {
     return static_cast<Report>(wire::unpack_bits(payload, wire::bits_for_values(domain())));
+  }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <MemoKey Key, class Rng>
+  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
+                   size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, key, rng, r);
+    });
   }
 
   // A report of `value` (< k) with its memo keyed by `key`; the fresh stage draws from rng.

@@ -23,7 +23,7 @@
 // Fail closed: every attribute is drawn (the same bits whatever the values); if any value is
 // out of its domain or a draw failed, the whole report is zero and the first such status is
 // returned.
-// Cost: context d_max · sizeof(TwoStageRr) (80 bytes) + 12; random bits per report the sum of
+// Cost: context d_max · sizeof(TwoStageRr) (128 bytes) + 24; random bits per report the sum of
 // the attributes'; stack: one attribute's memo stream at a time.
 #ifndef TINYLDP_RECORD_RR_HPP
 #define TINYLDP_RECORD_RR_HPP

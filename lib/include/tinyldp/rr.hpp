@@ -62,12 +62,23 @@ class BinaryRr {
 
   // On the wire (wire.hpp): id rr, a 1-bit payload, the digest covers p.
   using Report = uint8_t;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return 1; }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::rr, 1,
+    return {wire::MechanismId::rr, payload_bits(),
             wire::Digest().byte(static_cast<uint8_t>(wire::MechanismId::rr)).dyadic(keep_).value()};
   }
-  static constexpr void pack(Report report, uint8_t* payload) { payload[0] = report; }
+  constexpr void pack(Report report, uint8_t* payload) const { payload[0] = report; }
   static constexpr Report unpack(const uint8_t* payload) { return payload[0] & 1u; }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <class Rng>
+  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, rng, r);
+    });
+  }
 
   // report ← bit with probability p, else 1 − bit. bit must be 0 or 1.
   template <class Rng>

@@ -74,8 +74,10 @@ class StochasticDiscretization {
   // On the wire (wire.hpp): id sd, the reported level in ⌈log2 L⌉ bits; the digest covers the
   // range, L, the rounding bits and the k-RR's q.
   using Report = uint32_t;
+  // The payload's size (description() without its digest: what a report needs at run time).
+  constexpr uint32_t payload_bits() const { return wire::bits_for_values(levels_); }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::sd, wire::bits_for_values(levels_),
+    return {wire::MechanismId::sd, payload_bits(),
             wire::Digest()
                 .byte(static_cast<uint8_t>(wire::MechanismId::sd))
                 .u32(static_cast<uint32_t>(low()))
@@ -102,6 +104,15 @@ class StochasticDiscretization {
       level += static_cast<uint32_t>(ct::less64(position, boundary) ^ 1u);
     }
     return level;
+  }
+
+  // The report as its wire payload in the caller's buffer: the one report shape
+  // (fail_closed.hpp), built on the typed privatize below.
+  template <class Rng>
+  Status privatize(int32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
+    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
+      return privatize(value, rng, r);
+    });
   }
 
   template <class Rng>
