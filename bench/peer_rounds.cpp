@@ -44,7 +44,7 @@
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/host_os_source.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "peer_common.hpp"

@@ -8,7 +8,7 @@
 
 #include "footprint.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 
 inline tinyldp::port::ChaCha20Drbg app_drbg;  // a plain global: .bss, nothing to construct or destroy

@@ -22,7 +22,7 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/port/entropy/chacha20.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"

@@ -9,8 +9,8 @@
  * encoding (she, the), stochastic discretization (sd) and discrete Laplace (dlaplace) for
  * bounded integers; records of several attributes without memo (SPL, SMP, RS+FD over k-RR or
  * OUE). Reports over time: memoized two-stage randomized response (two_stage_rr: the
- * longitudinal UE chains L-SUE, L-OSUE, L-OUE, L-SOUE and RAPPOR), L-GRR (lgrr), LOLOHA and
- * BiLOLOHA (loloha), 1BitMean (bit_mean), dBitFlip (dbitflip) and memoized records (record_rr);
+ * longitudinal UE chains L-SUE, L-OSUE, L-OUE, L-SOUE and RAPPOR), L-GRR (l_grr), LOLOHA and
+ * BiLOLOHA (loloha), 1BitMean (one_bit_mean), dBitFlip (dbitflip) and memoized records (record_rr);
  * their memo key (the device secret, in a record) and the privacy ledger (the ε spent per epoch
  * and over the device's life, in a record) that charges a report durably before it may leave.
  *
@@ -133,9 +133,9 @@ uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void);
 #define TINYLDP_RECORD_CONTEXT_SIZE ((40 + 5 * sizeof(void*) + 7) / 8 * 8) /* 64 B on 32-bit */
 #define TINYLDP_MEMO_KEY_CONTEXT_SIZE 40
 #define TINYLDP_TWO_STAGE_RR_CONTEXT_SIZE 128
-#define TINYLDP_LGRR_CONTEXT_SIZE 104
+#define TINYLDP_L_GRR_CONTEXT_SIZE 104
 #define TINYLDP_LOLOHA_CONTEXT_SIZE 112
-#define TINYLDP_BIT_MEAN_CONTEXT_SIZE 120
+#define TINYLDP_ONE_BIT_MEAN_CONTEXT_SIZE 120
 #define TINYLDP_DBITFLIP_CONTEXT_SIZE 136
 #define TINYLDP_LEDGER_CONTEXT_SIZE 120
 /* Records of several attributes hold every attribute's channel in the context: at most
@@ -170,9 +170,9 @@ TINYLDP_CONTEXT(tinyldp_health, TINYLDP_HEALTH_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_record, TINYLDP_RECORD_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_memo_key, TINYLDP_MEMO_KEY_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_two_stage_rr, TINYLDP_TWO_STAGE_RR_CONTEXT_SIZE);
-TINYLDP_CONTEXT(tinyldp_lgrr, TINYLDP_LGRR_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_l_grr, TINYLDP_L_GRR_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_loloha, TINYLDP_LOLOHA_CONTEXT_SIZE);
-TINYLDP_CONTEXT(tinyldp_bit_mean, TINYLDP_BIT_MEAN_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_one_bit_mean, TINYLDP_ONE_BIT_MEAN_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_dbitflip, TINYLDP_DBITFLIP_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_record_rr, TINYLDP_RECORD_RR_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_spl_grr, TINYLDP_SPL_GRR_CONTEXT_SIZE);
@@ -198,15 +198,15 @@ enum {
   TINYLDP_MECHANISM_DLAPLACE = 10,
   TINYLDP_MECHANISM_SHE = 11,
   TINYLDP_MECHANISM_THE = 12,
-  TINYLDP_MECHANISM_TWO_STAGE = 13, /* memoized two-stage RR given as RAPPOR's f, p, q */
+  TINYLDP_MECHANISM_RAPPOR = 13, /* memoized two-stage RR given as RAPPOR's f, p, q */
   TINYLDP_MECHANISM_L_SUE = 14,     /* the longitudinal UE chains: SUE then SUE */
   TINYLDP_MECHANISM_L_OSUE = 15,    /* OUE then SUE */
   TINYLDP_MECHANISM_L_OUE = 16,     /* OUE then OUE */
   TINYLDP_MECHANISM_L_SOUE = 17,    /* SUE then OUE */
-  TINYLDP_MECHANISM_LGRR = 18,
+  TINYLDP_MECHANISM_L_GRR = 18,
   TINYLDP_MECHANISM_LOLOHA = 19,
   TINYLDP_MECHANISM_BILOLOHA = 20,
-  TINYLDP_MECHANISM_BIT_MEAN = 21,  /* 1BitMean */
+  TINYLDP_MECHANISM_ONE_BIT_MEAN = 21,  /* 1BitMean */
   TINYLDP_MECHANISM_RECORD_RR = 22,
   TINYLDP_MECHANISM_SPL_GRR = 23,
   TINYLDP_MECHANISM_SPL_OUE = 24,
@@ -613,7 +613,7 @@ tinyldp_status tinyldp_two_stage_rr_configure_chain(tinyldp_two_stage_rr* ctx, u
                                                     uint64_t epsilon_one_q32,
                                                     const tinyldp_memo_encoding* encoding);
 /* RAPPOR: PRR flip probability f (0 < f < 1), IRR P(1 | memo 0) = p, P(1 | memo 1) = q (p < q);
- * the wire id TINYLDP_MECHANISM_TWO_STAGE. */
+ * the wire id TINYLDP_MECHANISM_RAPPOR. */
 tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, tinyldp_dyadic f,
                                                      tinyldp_dyadic p, tinyldp_dyadic q,
                                                      const tinyldp_memo_encoding* encoding);
@@ -631,9 +631,9 @@ TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_two_stage_rr, uint32_t);
 
 /* L-GRR: memoized k-RR over [0, k), 2 ≤ k ≤ 2^30; a device that reports m distinct values
  * spends at most min(m, k) · ε∞. */
-tinyldp_status tinyldp_lgrr_configure(tinyldp_lgrr* ctx, uint64_t epsilon_infinity_q32,
+tinyldp_status tinyldp_l_grr_configure(tinyldp_l_grr* ctx, uint64_t epsilon_infinity_q32,
                                       uint64_t epsilon_one_q32, uint32_t k, uint32_t attribute);
-TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_lgrr, uint32_t);
+TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_l_grr, uint32_t);
 
 /* LOLOHA over [0, d), 2 ≤ d: the value hashed to [0, g) with a seed fixed per device (drawn from
  * the key), the hashed value memoized: at most g memos, so a history spends at most g · ε∞.
@@ -653,11 +653,11 @@ TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_loloha, uint32_t);
 /* 1BitMean: the mean of a counter in [0, max_value] (1 ≤ max_value ≤ 2^30), α-point rounded to
  * the grid of `step` (dividing max_value) with `rounding_bits` (1 … 32; 32 is the core's
  * default) bits of precision, the rounded value's bit memoized, one bit per report. */
-tinyldp_status tinyldp_bit_mean_configure(tinyldp_bit_mean* ctx, uint64_t epsilon_infinity_q32,
+tinyldp_status tinyldp_one_bit_mean_configure(tinyldp_one_bit_mean* ctx, uint64_t epsilon_infinity_q32,
                                           uint64_t epsilon_one_q32, uint32_t max_value,
                                           uint32_t step, uint32_t rounding_bits,
                                           uint32_t attribute);
-TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_bit_mean, uint32_t);
+TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_one_bit_mean, uint32_t);
 
 /* dBitFlip: the histogram of a counter in [0, max_value] over k = max_value / step + 1 buckets
  * (2 ≤ k ≤ 65536); each device samples `sampled` (1 … 16, ≤ k) buckets once and reports one
@@ -753,8 +753,8 @@ tinyldp_ledger_result tinyldp_ledger_charge_memo(tinyldp_ledger* ledger, uint32_
  * mechanism's wire id), the key's generation and describe_memo's ε∞ — which charges at least
  * what their memos cost (a memo changes only when the value does); a record each attribute in
  * its own slot, with the record's ε∞ (at least that attribute's). */
-tinyldp_ledger_result tinyldp_ledger_charge_memo_lgrr(tinyldp_ledger* ledger, uint32_t attribute,
-                                                      const tinyldp_lgrr* mechanism,
+tinyldp_ledger_result tinyldp_ledger_charge_memo_l_grr(tinyldp_ledger* ledger, uint32_t attribute,
+                                                      const tinyldp_l_grr* mechanism,
                                                       const tinyldp_memo_key* key, uint32_t value);
 /* Starts the next epoch (its spending starts at zero), durably. */
 tinyldp_ledger_result tinyldp_ledger_roll_epoch(tinyldp_ledger* ledger);

@@ -9,7 +9,7 @@
 
 #include "tinyldp.h"
 #include "tinyldp/longitudinal_grr.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/storage.hpp"

@@ -73,15 +73,15 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_DLAPLACE == int(wire::MechanismId::dlaplace) &&
               TINYLDP_MECHANISM_SHE == int(wire::MechanismId::she) &&
               TINYLDP_MECHANISM_THE == int(wire::MechanismId::the) &&
-              TINYLDP_MECHANISM_TWO_STAGE == int(wire::MechanismId::two_stage) &&
+              TINYLDP_MECHANISM_RAPPOR == int(wire::MechanismId::rappor) &&
               TINYLDP_MECHANISM_L_SUE == int(wire::MechanismId::l_sue) &&
               TINYLDP_MECHANISM_L_OSUE == int(wire::MechanismId::l_osue) &&
               TINYLDP_MECHANISM_L_OUE == int(wire::MechanismId::l_oue) &&
               TINYLDP_MECHANISM_L_SOUE == int(wire::MechanismId::l_soue) &&
-              TINYLDP_MECHANISM_LGRR == int(wire::MechanismId::lgrr) &&
+              TINYLDP_MECHANISM_L_GRR == int(wire::MechanismId::l_grr) &&
               TINYLDP_MECHANISM_LOLOHA == int(wire::MechanismId::loloha) &&
               TINYLDP_MECHANISM_BILOLOHA == int(wire::MechanismId::biloloha) &&
-              TINYLDP_MECHANISM_BIT_MEAN == int(wire::MechanismId::bit_mean) &&
+              TINYLDP_MECHANISM_ONE_BIT_MEAN == int(wire::MechanismId::one_bit_mean) &&
               TINYLDP_MECHANISM_RECORD_RR == int(wire::MechanismId::record_rr) &&
               TINYLDP_MECHANISM_SPL_GRR == int(wire::MechanismId::spl_grr) &&
               TINYLDP_MECHANISM_SPL_OUE == int(wire::MechanismId::spl_oue) &&

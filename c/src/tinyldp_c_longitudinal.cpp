@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // tinyldp.h's longitudinal k-RR family: L-GRR (longitudinal_grr.hpp), LOLOHA and BiLOLOHA
-// (loloha.hpp), 1BitMean (bit_flip_mean.hpp) and dBitFlip (dbitflip.hpp), stamped by
+// (loloha.hpp), 1BitMean (one_bit_mean.hpp) and dBitFlip (dbitflip.hpp), stamped by
 // forwards.hpp's macros, and the ledger's charge of an L-GRR report.
 #include "forwards.hpp"
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
@@ -19,14 +19,14 @@ static_assert(TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES == sizeof(DBitFlipReport) &&
 
 }  // namespace
 
-TINYLDP_C_MEMOIZED(tinyldp_lgrr, LongitudinalGrr, uint32_t)
+TINYLDP_C_MEMOIZED(tinyldp_l_grr, LongitudinalGrr, uint32_t)
 TINYLDP_C_MEMOIZED(tinyldp_loloha, Loloha, uint32_t)
-TINYLDP_C_MEMOIZED(tinyldp_bit_mean, OneBitMean, uint32_t)
+TINYLDP_C_MEMOIZED(tinyldp_one_bit_mean, OneBitMean, uint32_t)
 TINYLDP_C_MEMOIZED(tinyldp_dbitflip, DBitFlip, uint32_t)
 
 extern "C" {
 
-tinyldp_status tinyldp_lgrr_configure(tinyldp_lgrr* ctx, uint64_t epsilon_infinity_q32,
+tinyldp_status tinyldp_l_grr_configure(tinyldp_l_grr* ctx, uint64_t epsilon_infinity_q32,
                                       uint64_t epsilon_one_q32, uint32_t k, uint32_t attribute) {
   return configure_memoized<LongitudinalGrr>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
     return LongitudinalGrr::configure(inf, one, k, r, {}, attribute);
@@ -53,7 +53,7 @@ tinyldp_status tinyldp_loloha_configure_binary(tinyldp_loloha* ctx, uint64_t eps
     return Loloha::configure_binary(inf, one, d, r, {}, attribute);
   });
 }
-tinyldp_status tinyldp_bit_mean_configure(tinyldp_bit_mean* ctx, uint64_t epsilon_infinity_q32,
+tinyldp_status tinyldp_one_bit_mean_configure(tinyldp_one_bit_mean* ctx, uint64_t epsilon_infinity_q32,
                                           uint64_t epsilon_one_q32, uint32_t max_value,
                                           uint32_t step, uint32_t rounding_bits,
                                           uint32_t attribute) {
@@ -68,8 +68,8 @@ tinyldp_status tinyldp_dbitflip_configure(tinyldp_dbitflip* ctx, uint64_t epsilo
     return DBitFlip::configure(inf, one, {max_value, step, sampled, attribute}, r);
   });
 }
-tinyldp_ledger_result tinyldp_ledger_charge_memo_lgrr(tinyldp_ledger* ledger, uint32_t attribute,
-                                                      const tinyldp_lgrr* mechanism,
+tinyldp_ledger_result tinyldp_ledger_charge_memo_l_grr(tinyldp_ledger* ledger, uint32_t attribute,
+                                                      const tinyldp_l_grr* mechanism,
                                                       const tinyldp_memo_key* key, uint32_t value) {
   return charge_memo<LongitudinalGrr>(ledger, attribute, mechanism, key, value);
 }

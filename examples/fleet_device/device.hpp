@@ -19,7 +19,7 @@
 
 #include "tinyldp/entropy.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/two_stage_rr.hpp"

@@ -153,7 +153,7 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
   MechanismConfig c;
   c.id = row->id;
   if (!epsilon.is_none()) c.epsilon = epsilon_from(epsilon, "epsilon");
-  else if (row->id != wire::MechanismId::two_stage && row->id != wire::MechanismId::record_rr)
+  else if (row->id != wire::MechanismId::rappor && row->id != wire::MechanismId::record_rr)
     throw py::value_error("epsilon is required for " + name);
   if (row->kind == collector::MechanismKind::record && !attribute_sizes)
     throw py::value_error(name + " is a record of several attributes: give attribute_sizes (their domain sizes)");

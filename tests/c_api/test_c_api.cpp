@@ -7,7 +7,7 @@
 #include "bytes_equal.hpp"
 #include "check.hpp"
 #include "tinyldp.h"
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
@@ -19,7 +19,7 @@
 #include "tinyldp/multi_attribute.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -1132,10 +1132,10 @@ TEST(longitudinal_mechanisms_give_the_cpp_reports) {
   BothKeys keys;
   const uint32_t values[] = {0, 1, 17, 63};
   {
-    tinyldp_lgrr c;
-    CHECK_EQ(tinyldp_lgrr_configure(&c, two, one, 64, 3), TINYLDP_STATUS_OK);
+    tinyldp_l_grr c;
+    CHECK_EQ(tinyldp_l_grr_configure(&c, two, one, 64, 3), TINYLDP_STATUS_OK);
     const LongitudinalGrr m = LongitudinalGrr::make(eps_two, eps_one, 64, {}, 3);
-    Twins{"l-grr", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_lgrr), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(values, 64u);
+    Twins{"l-grr", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_l_grr), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(values, 64u);
     // The ledger checks an L-GRR report as C++'s does, then charges ε∞ per new value.
     const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0], {256, 4, 4, 0xFF}};
     tinyldp_record record;
@@ -1145,19 +1145,19 @@ TEST(longitudinal_mechanisms_give_the_cpp_reports) {
     CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
     tinyldp_memo_key unprovisioned;
     tinyldp_memo_key_init(&unprovisioned);
-    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 64), TINYLDP_LEDGER_BAD_REPORT);
-    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &unprovisioned, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
-    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, nullptr, &keys.c_key, 3), TINYLDP_LEDGER_BAD_REPORT);
-    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 3), TINYLDP_LEDGER_OK);
-    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 3), TINYLDP_LEDGER_OK);  // the same memo
+    CHECK_EQ(tinyldp_ledger_charge_memo_l_grr(&ledger, 0, &c, &keys.c_key, 64), TINYLDP_LEDGER_BAD_REPORT);
+    CHECK_EQ(tinyldp_ledger_charge_memo_l_grr(&ledger, 0, &c, &unprovisioned, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
+    CHECK_EQ(tinyldp_ledger_charge_memo_l_grr(&ledger, 0, nullptr, &keys.c_key, 3), TINYLDP_LEDGER_BAD_REPORT);
+    CHECK_EQ(tinyldp_ledger_charge_memo_l_grr(&ledger, 0, &c, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+    CHECK_EQ(tinyldp_ledger_charge_memo_l_grr(&ledger, 0, &c, &keys.c_key, 3), TINYLDP_LEDGER_OK);  // the same memo
     CHECK_EQ(tinyldp_ledger_charge_memoized(&ledger, 0,
                                             keys.cpp_key.memo_value_tag(m.memo_attribute_word(), 3),
                                             keys.cpp_key.generation(), m.epsilon_infinity().q32),
              TINYLDP_LEDGER_OK);  // C++'s tag of it: the same memo again
-    CHECK_EQ(tinyldp_ledger_charge_memo_lgrr(&ledger, 0, &c, &keys.c_key, 4), TINYLDP_LEDGER_OK);
+    CHECK_EQ(tinyldp_ledger_charge_memo_l_grr(&ledger, 0, &c, &keys.c_key, 4), TINYLDP_LEDGER_OK);
     CHECK_EQ(tinyldp_ledger_charges(&ledger), 2u);
     CHECK_EQ(tinyldp_ledger_spent_q32(&ledger), 2 * m.epsilon_infinity().q32);
-    CHECK_EQ(tinyldp_lgrr_configure(&c, one, two, 64, 3), TINYLDP_STATUS_BAD_EPSILON);  // ε₁ < ε∞
+    CHECK_EQ(tinyldp_l_grr_configure(&c, one, two, 64, 3), TINYLDP_STATUS_BAD_EPSILON);  // ε₁ < ε∞
   }
   {
     tinyldp_loloha given, optimal, binary;
@@ -1177,12 +1177,12 @@ TEST(longitudinal_mechanisms_give_the_cpp_reports) {
     CHECK_EQ(tinyldp_loloha_configure(&given, two, one, 1000, 1, 1), TINYLDP_STATUS_BAD_PARAMETER);
   }
   {
-    tinyldp_bit_mean c;
+    tinyldp_one_bit_mean c;
     const uint32_t counters[] = {0, 7, 50, 100};
-    CHECK_EQ(tinyldp_bit_mean_configure(&c, two, one, 100, 10, 32, 2), TINYLDP_STATUS_OK);
+    CHECK_EQ(tinyldp_one_bit_mean_configure(&c, two, one, 100, 10, 32, 2), TINYLDP_STATUS_OK);
     const OneBitMean m = OneBitMean::make(eps_two, eps_one, {100, 10, 32, 2});
-    Twins{"1bitmean", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_bit_mean), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(counters, 101u);
-    CHECK_EQ(tinyldp_bit_mean_configure(&c, two, one, 100, 7, 32, 2), TINYLDP_STATUS_BAD_PARAMETER);  // 7 ∤ 100
+    Twins{"1bitmean", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_one_bit_mean), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(counters, 101u);
+    CHECK_EQ(tinyldp_one_bit_mean_configure(&c, two, one, 100, 7, 32, 2), TINYLDP_STATUS_BAD_PARAMETER);  // 7 ∤ 100
   }
   {
     tinyldp_dbitflip c;

@@ -148,21 +148,21 @@ TEST(contexts_whose_configure_failed_refuse_every_report) {
 // refused for the context first.
 TEST(unconfigured_memoized_contexts_refuse_every_report) {
   tinyldp_two_stage_rr two_stage[2];
-  tinyldp_lgrr lgrr[2];
+  tinyldp_l_grr l_grr[2];
   tinyldp_loloha loloha[2];
-  tinyldp_bit_mean bit_mean[2];
+  tinyldp_one_bit_mean one_bit_mean[2];
   tinyldp_dbitflip dbitflip[2];
   tinyldp_record_rr record[2];
-  zero_bytes(two_stage[0]), zero_bytes(lgrr[0]), zero_bytes(loloha[0]), zero_bytes(bit_mean[0]);
+  zero_bytes(two_stage[0]), zero_bytes(l_grr[0]), zero_bytes(loloha[0]), zero_bytes(one_bit_mean[0]);
   zero_bytes(dbitflip[0]), zero_bytes(record[0]);
   const tinyldp_memo_encoding bad = TINYLDP_MEMO_ONE_HOT_ENCODING(1, 0);
   const uint32_t domains[] = {4, 1};
   CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&two_stage[1], TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, 2 * one,
                                                 one, &bad),
            TINYLDP_STATUS_BAD_PARAMETER);
-  CHECK_EQ(tinyldp_lgrr_configure(&lgrr[1], 2 * one, one, 1, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_l_grr_configure(&l_grr[1], 2 * one, one, 1, 0), TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_loloha_configure_binary(&loloha[1], one, 2 * one, 100, 0), TINYLDP_STATUS_BAD_EPSILON);
-  CHECK_EQ(tinyldp_bit_mean_configure(&bit_mean[1], 2 * one, one, 100, 0, 32, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_one_bit_mean_configure(&one_bit_mean[1], 2 * one, one, 100, 0, 32, 0), TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_dbitflip_configure(&dbitflip[1], 2 * one, one, 100, 10, 0, 0), TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_record_rr_configure_rappor(&record[1], {1, 1}, {1, 2}, {3, 2}, domains, 2),
            TINYLDP_STATUS_BAD_PARAMETER);
@@ -172,9 +172,9 @@ TEST(unconfigured_memoized_contexts_refuse_every_report) {
   for (const tinyldp_memo_key* key : keys) {
     for (uint32_t i = 0; i < 2; ++i) {
       EXPECT_MEMOIZED_REFUSED(tinyldp_two_stage_rr, two_stage[i], key);
-      EXPECT_MEMOIZED_REFUSED(tinyldp_lgrr, lgrr[i], key);
+      EXPECT_MEMOIZED_REFUSED(tinyldp_l_grr, l_grr[i], key);
       EXPECT_MEMOIZED_REFUSED(tinyldp_loloha, loloha[i], key);
-      EXPECT_MEMOIZED_REFUSED(tinyldp_bit_mean, bit_mean[i], key);
+      EXPECT_MEMOIZED_REFUSED(tinyldp_one_bit_mean, one_bit_mean[i], key);
       EXPECT_MEMOIZED_REFUSED(tinyldp_dbitflip, dbitflip[i], key);
       EXPECT_MEMOIZED_REFUSED(tinyldp_record_rr, record[i], key);
     }

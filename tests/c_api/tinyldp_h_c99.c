@@ -112,9 +112,9 @@ static tinyldp_smp_grr smp_grr;
 static tinyldp_smp_oue smp_oue;
 static tinyldp_rsfd_grr rsfd_grr;
 static tinyldp_rsfd_oue rsfd_oue;
-static tinyldp_lgrr lgrr;
+static tinyldp_l_grr l_grr;
 static tinyldp_loloha loloha;
-static tinyldp_bit_mean bit_mean;
+static tinyldp_one_bit_mean one_bit_mean;
 static tinyldp_dbitflip dbitflip;
 static tinyldp_record_rr record_rr;
 int tinyldp_h_c99_every_mechanism(const tinyldp_memo_key* key, const tinyldp_entropy_source* source,
@@ -143,13 +143,13 @@ int tinyldp_h_c99_every_mechanism(const tinyldp_memo_key* key, const tinyldp_ent
   failures += tinyldp_rsfd_oue_report(&rsfd_oue, record, source, NULL, frame, size, &written) != TINYLDP_STATUS_OK;
   tinyldp_rsfd_oue_describe(&rsfd_oue, &description);
   failures += description.mechanism_id != TINYLDP_MECHANISM_RSFD_OUE_R;
-  failures += tinyldp_lgrr_configure(&lgrr, two, one, 16, 0) != TINYLDP_STATUS_OK;
-  failures += tinyldp_ledger_charge_memo_lgrr(&ledger, 1, &lgrr, key, 3) != TINYLDP_LEDGER_OK;
-  failures += tinyldp_lgrr_report(&lgrr, 3, key, source, NULL, frame, size, &written) != TINYLDP_STATUS_OK;
+  failures += tinyldp_l_grr_configure(&l_grr, two, one, 16, 0) != TINYLDP_STATUS_OK;
+  failures += tinyldp_ledger_charge_memo_l_grr(&ledger, 1, &l_grr, key, 3) != TINYLDP_LEDGER_OK;
+  failures += tinyldp_l_grr_report(&l_grr, 3, key, source, NULL, frame, size, &written) != TINYLDP_STATUS_OK;
   failures += tinyldp_loloha_configure_optimal(&loloha, two, one, 1000, 1) != TINYLDP_STATUS_OK;
   failures += tinyldp_loloha_privatize(&loloha, 999, key, source, frame, size) != TINYLDP_STATUS_OK;
-  failures += tinyldp_bit_mean_configure(&bit_mean, two, one, 100, 10, 32, 2) != TINYLDP_STATUS_OK;
-  tinyldp_bit_mean_describe_memo(&bit_mean, &memo);
+  failures += tinyldp_one_bit_mean_configure(&one_bit_mean, two, one, 100, 10, 32, 2) != TINYLDP_STATUS_OK;
+  tinyldp_one_bit_mean_describe_memo(&one_bit_mean, &memo);
   failures += memo.epsilon_one_q32 >= memo.epsilon_infinity_q32;
   failures += tinyldp_dbitflip_configure(&dbitflip, two, one, 100, 10, 4, 3) != TINYLDP_STATUS_OK;
   failures += size < TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES ||

@@ -11,7 +11,7 @@
 
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/report_file.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 

@@ -13,7 +13,7 @@
 #include "device_memo_key.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/bloom_decode.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -25,7 +25,7 @@ using Rng = RandomBits<port::InsecureTestSource>;
 
 MechanismConfig bloom_rappor(std::uint32_t k, std::uint32_t h, std::uint32_t m) {
   MechanismConfig c;
-  c.id = MechanismId::two_stage;
+  c.id = MechanismId::rappor;
   c.domain = k;
   c.prr_f = Dyadic{1, 2};  // f = 1/4
   c.irr_p = Dyadic{1, 2};  // p = 1/4

@@ -13,7 +13,7 @@
 #include "device_memo_key.hpp"
 #include "tinyldp/collector/change_exposure.hpp"
 #include "tinyldp/collector/mechanism.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -103,13 +103,13 @@ TEST(ChangeExposure, TheUeChainsFigureIsWhatTheirMemosDo) {
 }
 
 TEST(ChangeExposure, LgrrAndLolohaFiguresAreWhatTheirMemosDo) {
-  expect_exposure_measured(MechanismId::lgrr, 12);
+  expect_exposure_measured(MechanismId::l_grr, 12);
   expect_exposure_measured(MechanismId::loloha, 100);
   expect_exposure_measured(MechanismId::biloloha, 100);
 }
 
 TEST(ChangeExposure, NumericProtocolsHaveNoSingleFigure) {
   Mechanism m;
-  ASSERT_EQ(Mechanism::configure(find_mechanism(MechanismId::bit_mean)->example, m), Status::ok);
+  ASSERT_EQ(Mechanism::configure(find_mechanism(MechanismId::one_bit_mean)->example, m), Status::ok);
   EXPECT_FALSE(change_exposure(m));
 }

@@ -16,7 +16,7 @@
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
 #include "tinyldp/collector/report_file.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -129,7 +129,7 @@ TEST(DBitFlip, ReportsAreCheckedAndTheConfigurationKeptInFiles) {
   EXPECT_FALSE(refused);
   EXPECT_NE(refused.reason.find("sampled-buckets"), std::string::npos) << refused.reason;
   wrong = c;
-  wrong.id = MechanismId::bit_mean;
+  wrong.id = MechanismId::one_bit_mean;
   EXPECT_NE(Mechanism::configure(wrong, w).reason.find("dbitflip"), std::string::npos);
   // The report file's header carries d: the mechanism rebuilt from it is the same.
   const std::vector<std::uint8_t> header = report_file_header(m);

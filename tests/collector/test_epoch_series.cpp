@@ -19,7 +19,7 @@
 #include "tinyldp/collector/epoch_series.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/report_file.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -90,7 +90,7 @@ TEST(EpochSeries, AMemoizedAggregateHoldsOneEpochUnlessItPools) {
 TEST(EpochSeries, PoolingNeedsACovarianceModel) {
   EXPECT_TRUE(l_osue().memo_covariance().has_value());
   MechanismConfig mean;
-  mean.id = MechanismId::bit_mean;
+  mean.id = MechanismId::one_bit_mean;
   mean.epsilon = Epsilon::from_ratio(2, 1);
   mean.epsilon_one = Epsilon::from_ratio(1, 1);
   mean.lo = 0;
@@ -99,7 +99,7 @@ TEST(EpochSeries, PoolingNeedsACovarianceModel) {
   EXPECT_FALSE(a.pool_epochs());
   EXPECT_FALSE(a.pools_epochs());
   MechanismConfig bloom;
-  bloom.id = MechanismId::two_stage;
+  bloom.id = MechanismId::rappor;
   bloom.domain = 32;
   bloom.prr_f = Dyadic{1, 2};
   bloom.irr_p = Dyadic{1, 2};
@@ -202,7 +202,7 @@ TEST(EpochSeries, MalformedStatesAreRefused) {
 
 TEST(EpochSeries, BloomStatesAreCheckedPerCohort) {
   MechanismConfig c;
-  c.id = MechanismId::two_stage;
+  c.id = MechanismId::rappor;
   c.domain = 8;
   c.prr_f = Dyadic{1, 2};
   c.irr_p = Dyadic{1, 2};

@@ -18,7 +18,7 @@
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
 #include "tinyldp/collector/report_file.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -76,7 +76,7 @@ TEST(Longitudinal, EveryRoundsEstimateIsUnbiasedForEveryChainAndRappor) {
   std::vector<double> truth(d, 0);
   for (auto v : values) truth[v] += 1.0 / n;
   MechanismConfig rappor;
-  rappor.id = MechanismId::two_stage;
+  rappor.id = MechanismId::rappor;
   rappor.domain = d;
   rappor.prr_f = Dyadic{1, 1};
   rappor.irr_p = Dyadic{1, 1};
@@ -128,7 +128,7 @@ TEST(Longitudinal, EveryRoundsEstimateIsUnbiasedForLgrrAndLoloha) {
   const std::uint32_t n = fleet_size, rounds = 3;
   std::vector<port::MemoKey> keys;
   for (std::uint32_t i = 0; i < n; ++i) keys.push_back(device_key(i));
-  for (const MechanismConfig& c : {chain(MechanismId::lgrr, 12), chain(MechanismId::loloha, 40),
+  for (const MechanismConfig& c : {chain(MechanismId::l_grr, 12), chain(MechanismId::loloha, 40),
                                    chain(MechanismId::biloloha, 40)}) {
     Mechanism m;
     ASSERT_EQ(Mechanism::configure(c, m), Status::ok) << name_of(c.id);
@@ -167,7 +167,7 @@ TEST(Longitudinal, EveryRoundsEstimateIsUnbiasedForLgrrAndLoloha) {
 TEST(Longitudinal, EveryRoundsMeanIsUnbiasedForOneBitMean) {
   const std::uint32_t n = 2 * fleet_size, rounds = 3;  // one bit per report: twice the fleet
   MechanismConfig c;
-  c.id = MechanismId::bit_mean;
+  c.id = MechanismId::one_bit_mean;
   c.epsilon = Epsilon::from_ratio(2, 1);
   c.epsilon_one = Epsilon::from_ratio(1, 1);
   c.lo = -20;
@@ -249,7 +249,7 @@ TEST(Longitudinal, ConfigurationsAreRefusedWithTheirReason) {
       {MechanismId::l_osue, 8, [](MechanismConfig& c) { c.epsilon_one = Epsilon::from_ratio(3, 1); },
        "must be below epsilon"},
       {MechanismId::oue, 8, [](MechanismConfig& c) { c.epsilon_one = Epsilon::from_ratio(1, 2); }, "memoized"},
-      {MechanismId::two_stage, 8,
+      {MechanismId::rappor, 8,
        [](MechanismConfig& c) {
          c.epsilon = c.epsilon_one = Epsilon{};
          c.prr_f = Dyadic{1, 1};
@@ -258,17 +258,17 @@ TEST(Longitudinal, ConfigurationsAreRefusedWithTheirReason) {
        },
        "p must be below q"},
       // The GRR chains: the same budgets, their domains, and 1BitMean's range and grid.
-      {MechanismId::lgrr, 8, [](MechanismConfig& c) { c.epsilon_one = Epsilon{}; }, "l-grr needs epsilon-one"},
+      {MechanismId::l_grr, 8, [](MechanismConfig& c) { c.epsilon_one = Epsilon{}; }, "l-grr needs epsilon-one"},
       {MechanismId::loloha, 1, [](MechanismConfig&) {}, "loloha needs a domain"},
       {MechanismId::loloha, 8, [](MechanismConfig& c) { c.prr_f = Dyadic{1, 1}; }, "f, p and q are rappor's parameters"},
-      {MechanismId::bit_mean, 0,
+      {MechanismId::one_bit_mean, 0,
        [](MechanismConfig& c) {
          c.hi = 100;
          c.grid_step = 7;
        },
        "grid-step must divide hi − lo = 100 (got 7)"},
-      {MechanismId::bit_mean, 0, [](MechanismConfig&) {}, "1bitmean needs a value range with hi above lo"},
-      {MechanismId::bit_mean, 0, [](MechanismConfig& c) { c.hi = (1 << 30) + 1; }, "hi − lo ≤ 2^30"},
+      {MechanismId::one_bit_mean, 0, [](MechanismConfig&) {}, "1bitmean needs a value range with hi above lo"},
+      {MechanismId::one_bit_mean, 0, [](MechanismConfig& c) { c.hi = (1 << 30) + 1; }, "hi − lo ≤ 2^30"},
       {MechanismId::krr, 8,
        [](MechanismConfig& c) {
          c.epsilon_one = Epsilon{};
@@ -287,7 +287,7 @@ TEST(Longitudinal, ConfigurationsAreRefusedWithTheirReason) {
 }
 
 TEST(Longitudinal, OneBitMeansGridStepDefaultsToTheRangeAndIsKeptInTheHeader) {
-  MechanismConfig c = chain(MechanismId::bit_mean, 0);
+  MechanismConfig c = chain(MechanismId::one_bit_mean, 0);
   c.lo = 10;
   c.hi = 110;
   Mechanism one_cell, four_cells;
@@ -323,12 +323,12 @@ TEST(Longitudinal, OneBitMeansGridStepDefaultsToTheRangeAndIsKeptInTheHeader) {
 
 TEST(Longitudinal, ReportFilesAndStatesKeepTheWholeConfiguration) {
   MechanismConfig rappor;
-  rappor.id = MechanismId::two_stage;
+  rappor.id = MechanismId::rappor;
   rappor.domain = 20;
   rappor.prr_f = Dyadic{1, 2};
   rappor.irr_p = Dyadic{1, 1};
   rappor.irr_q = Dyadic{3, 2};
-  for (const MechanismConfig& c : {chain(MechanismId::l_osue, 20), rappor, chain(MechanismId::lgrr, 20),
+  for (const MechanismConfig& c : {chain(MechanismId::l_osue, 20), rappor, chain(MechanismId::l_grr, 20),
                                    chain(MechanismId::loloha, 20), chain(MechanismId::biloloha, 20)}) {
     Mechanism m;
     ASSERT_EQ(Mechanism::configure(c, m), Status::ok);

@@ -32,7 +32,7 @@
 #include "board.h"
 #include "device_mechanisms.hpp"
 #include "device_memo_key.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/random_bits.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 // documentation true on every target (and the sizes constexpr).
 #include "check.hpp"
 #include "device_mechanisms.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/privacy_ledger.hpp"

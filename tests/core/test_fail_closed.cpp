@@ -9,7 +9,7 @@
 #include "check.hpp"
 #include "guarded_buffer.hpp"
 #include "test_memo_key.hpp"
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
@@ -255,7 +255,7 @@ TEST(epsilon_below_the_floor_has_its_own_status_and_every_mechanism_takes_the_fl
     SummationHistogram she;
     ThresholdHistogram the;
     TwoStageRr chain;
-    LongitudinalGrr lgrr;
+    LongitudinalGrr l_grr;
     Loloha lo;
     OneBitMean ob;
     SplitRecord<GrrSlot, 4> spl;
@@ -273,7 +273,7 @@ TEST(epsilon_below_the_floor_has_its_own_status_and_every_mechanism_takes_the_fl
     CHECK_EQ(SummationHistogram::configure(Epsilon{2 * e.q32}, 10, table, 64, she, 10), want);
     CHECK_EQ(ThresholdHistogram::configure(e, 10, the), want);
     CHECK_EQ(TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, inf, e, TwoStageRr::one_hot(10), chain), want);
-    CHECK_EQ(LongitudinalGrr::configure(inf, e, 10, lgrr), want);
+    CHECK_EQ(LongitudinalGrr::configure(inf, e, 10, l_grr), want);
     CHECK_EQ(Loloha::configure_optimal(inf, e, 10, lo), want);
     CHECK_EQ(OneBitMean::configure(inf, e, OneBitMean::Grid{10, 1, 32, 0}, ob), want);
     CHECK_EQ((SplitRecord<GrrSlot, 4>::configure(Epsilon{e.q32 * 3}, domains, 3, spl)), want);

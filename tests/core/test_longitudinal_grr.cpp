@@ -20,13 +20,13 @@ using tinyldp::test::TestMemoKey;
 namespace {
 
 constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_double(1.0);
-constexpr LongitudinalGrr lgrr = LongitudinalGrr::make(eps_inf, eps_one, 6);
+constexpr LongitudinalGrr l_grr = LongitudinalGrr::make(eps_inf, eps_one, 6);
 
 }  // namespace
 
 TEST(stage_one_is_krr_at_epsilon_infinity_and_the_chain_meets_epsilon_one_from_below) {
-  tinyldp::test::check_chain_meets(lgrr.chain(), 6, eps_inf, eps_one);
-  CHECK_EQ(lgrr.realized_epsilon().q32, lgrr.epsilon_one().q32);
+  tinyldp::test::check_chain_meets(l_grr.chain(), 6, eps_inf, eps_one);
+  CHECK_EQ(l_grr.realized_epsilon().q32, l_grr.epsilon_one().q32);
   // Over several domains and budgets, run-time configuration agrees with the bounds too.
   const uint32_t domains[] = {2, 3, 74, 1000};
   const Epsilon infs[] = {Epsilon::from_ratio(1, 2), Epsilon::from_ratio(5, 1)};
@@ -84,14 +84,14 @@ TEST(the_memo_is_the_same_for_a_value_and_the_second_stage_is_fresh) {
   uint32_t memo_differs_from_value = 0, reports_differ = 0;
   for (uint64_t device = 1; device <= 40; ++device) {
     const TestMemoKey key{device};
-    auto stream = key.memo_stream(lgrr.memo_attribute_word(), 4);
+    auto stream = key.memo_stream(l_grr.memo_attribute_word(), 4);
     tinyldp::test::TestMemoDraws memo_bits(stream);
-    const uint32_t memo = lgrr.chain().memoize(4, memo_bits);
+    const uint32_t memo = l_grr.chain().memoize(4, memo_bits);
     uint32_t counts[6] = {};
     uint32_t first = 0;
     for (int i = 0; i < 400; ++i) {
       uint32_t y = 99;
-      CHECK_EQ(lgrr.privatize(4, key, rng, y), Status::ok);
+      CHECK_EQ(l_grr.privatize(4, key, rng, y), Status::ok);
       CHECK(y < 6);
       ++counts[y < 6 ? y : 0];
       if (i == 0) first = y;
@@ -110,10 +110,10 @@ TEST(the_memo_is_the_same_for_a_value_and_the_second_stage_is_fresh) {
   // Another generation of the key is another memo for some device.
   uint32_t changed = 0;
   for (uint64_t device = 1; device <= 20; ++device) {
-    auto a = TestMemoKey{device, 0}.memo_stream(lgrr.memo_attribute_word(), 4);
-    auto b = TestMemoKey{device, 1}.memo_stream(lgrr.memo_attribute_word(), 4);
+    auto a = TestMemoKey{device, 0}.memo_stream(l_grr.memo_attribute_word(), 4);
+    auto b = TestMemoKey{device, 1}.memo_stream(l_grr.memo_attribute_word(), 4);
     tinyldp::test::TestMemoDraws ma(a), mb(b);
-    changed += lgrr.chain().memoize(4, ma) != lgrr.chain().memoize(4, mb);
+    changed += l_grr.chain().memoize(4, ma) != l_grr.chain().memoize(4, mb);
   }
   CHECK(changed > 0);
 }
@@ -123,16 +123,16 @@ TEST(out_of_domain_and_entropy_failure_emit_nothing) {
   InsecureTestSource src(5);
   Rng rng(src);
   uint32_t report = 0xAAAA;
-  CHECK_EQ(lgrr.privatize(6, key, rng, report), Status::value_out_of_domain);
+  CHECK_EQ(l_grr.privatize(6, key, rng, report), Status::value_out_of_domain);
   CHECK_EQ(report, 0u);
   report = 0xAAAA;
-  CHECK_EQ(lgrr.privatize(0xFFFFFFFFu, key, rng, report), Status::value_out_of_domain);
+  CHECK_EQ(l_grr.privatize(0xFFFFFFFFu, key, rng, report), Status::value_out_of_domain);
   CHECK_EQ(report, 0u);
   InsecureTestSource failing(6);
   failing.fail_on_call(1);
   Rng broken(failing);
   report = 0xAAAA;
-  CHECK_EQ(lgrr.privatize(3, key, broken, report), Status::entropy_failed);
+  CHECK_EQ(l_grr.privatize(3, key, broken, report), Status::entropy_failed);
   CHECK_EQ(report, 0u);
 }
 
@@ -142,20 +142,20 @@ TEST(consumes_the_same_bits_for_every_value) {
     InsecureTestSource src(9);
     Rng rng(src);
     uint32_t report;
-    (void)lgrr.privatize(v, key, rng, report);
-    CHECK_EQ(rng.bits_drawn(), uint64_t{lgrr.random_bits_per_report()});
-    auto stream = key.memo_stream(lgrr.memo_attribute_word(), v);
+    (void)l_grr.privatize(v, key, rng, report);
+    CHECK_EQ(rng.bits_drawn(), uint64_t{l_grr.random_bits_per_report()});
+    auto stream = key.memo_stream(l_grr.memo_attribute_word(), v);
     tinyldp::test::CountedMemoDraws memo(stream);
     uint32_t y;
-    (void)lgrr.privatize_with_memo(v, memo, rng, y);
-    CHECK_EQ(memo.bits_drawn(), uint64_t{lgrr.memo_bits_per_report()});
+    (void)l_grr.privatize_with_memo(v, memo, rng, y);
+    CHECK_EQ(memo.bits_drawn(), uint64_t{l_grr.memo_bits_per_report()});
   }
 }
 
 TEST(reports_follow_the_composed_channel) {
   // Over many devices (keys), a report of 2 is 2 with probability p* and 5 with q*.
   double p_star, q_star;
-  composed_channel(lgrr.chain(), p_star, q_star);
+  composed_channel(l_grr.chain(), p_star, q_star);
 #ifdef TINYLDP_TEST_ON_TARGET
   const uint32_t n = 3000;
   const bool power = false;
@@ -168,7 +168,7 @@ TEST(reports_follow_the_composed_channel) {
   uint64_t same = 0, five = 0;
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t y;
-    CHECK_EQ(lgrr.privatize(2, TestMemoKey{i + 1}, rng, y), Status::ok);
+    CHECK_EQ(l_grr.privatize(2, TestMemoKey{i + 1}, rng, y), Status::ok);
     same += y == 2;
     five += y == 5;
   }
@@ -181,7 +181,7 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
   // otherwise (40 %); one report each. ĉ(v) = (C(v) − n q*)/(p* − q*) must lie within 6σ of
   // the true count, σ² = n·s(1 − s)/(p* − q*)² with s = q* + f(v)(p* − q*).
   double p_star, q_star;
-  composed_channel(lgrr.chain(), p_star, q_star);
+  composed_channel(l_grr.chain(), p_star, q_star);
 #ifdef TINYLDP_TEST_ON_TARGET
   const uint32_t n = 3000;
 #else
@@ -195,7 +195,7 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
     const uint32_t v = i < changing ? i % 3 : 5;
     ++truth[v];
     uint32_t y;
-    CHECK_EQ(lgrr.privatize(v, TestMemoKey{i + 7}, rng, y), Status::ok);
+    CHECK_EQ(l_grr.privatize(v, TestMemoKey{i + 7}, rng, y), Status::ok);
     ++counts[y < 6 ? y : 0];
   }
   for (uint32_t v = 0; v < 6; ++v) {
@@ -209,13 +209,13 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
 }
 
 TEST(wire_codec_round_trips) {
-  const auto d = lgrr.description();
-  CHECK(d.id == tinyldp::wire::MechanismId::lgrr);
+  const auto d = l_grr.description();
+  CHECK(d.id == tinyldp::wire::MechanismId::l_grr);
   CHECK_EQ(d.payload_bits, 3u);
   for (uint32_t v = 0; v < 6; ++v) {
     uint8_t payload[1] = {0};
-    lgrr.pack(v, payload);
-    CHECK_EQ(lgrr.unpack(payload), v);
+    l_grr.pack(v, payload);
+    CHECK_EQ(l_grr.unpack(payload), v);
   }
   // The digest changes with the attribute (its memos are others) and with the stages.
   LongitudinalGrr other;

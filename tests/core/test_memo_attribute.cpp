@@ -11,7 +11,7 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/record_rr.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
@@ -42,10 +42,10 @@ constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_d
 }  // namespace
 
 TEST(the_attribute_word_holds_the_wire_id_above_the_attribute_index) {
-  static_assert(memo_attribute(wire::MechanismId::lgrr, 3) == ((18u << 24) | 3u));
-  static_assert(memo_attribute(wire::MechanismId::loloha, 3) != memo_attribute(wire::MechanismId::lgrr, 3));
-  constexpr LongitudinalGrr lgrr = LongitudinalGrr::make(eps_inf, eps_one, 8, {}, 3);
-  static_assert(lgrr.memo_attribute_word() == memo_attribute(wire::MechanismId::lgrr, 3));
+  static_assert(memo_attribute(wire::MechanismId::l_grr, 3) == ((18u << 24) | 3u));
+  static_assert(memo_attribute(wire::MechanismId::loloha, 3) != memo_attribute(wire::MechanismId::l_grr, 3));
+  constexpr LongitudinalGrr l_grr = LongitudinalGrr::make(eps_inf, eps_one, 8, {}, 3);
+  static_assert(l_grr.memo_attribute_word() == memo_attribute(wire::MechanismId::l_grr, 3));
   constexpr Loloha loloha = Loloha::make_optimal(eps_inf, eps_one, 100, {}, 3);
   static_assert(loloha.memo_attribute_word() == memo_attribute(wire::MechanismId::loloha, 3));
   constexpr Loloha biloloha = Loloha::make_binary(eps_inf, eps_one, 100, {}, 3);
@@ -64,22 +64,22 @@ TEST(l_grr_and_loloha_on_one_attribute_draw_independent_memos) {
   // Both memoize over [8] with the same stage 1 (k-RR at ε∞): L-GRR's memo of value h and
   // LOLOHA's memo of hashed value h came from one stream. Independent, they agree with
   // probability p1² + 7·q1².
-  LongitudinalGrr lgrr;
+  LongitudinalGrr l_grr;
   Loloha loloha;
-  CHECK_EQ(LongitudinalGrr::configure(eps_inf, eps_one, 8, lgrr), Status::ok);
+  CHECK_EQ(LongitudinalGrr::configure(eps_inf, eps_one, 8, l_grr), Status::ok);
   CHECK_EQ(Loloha::configure(eps_inf, eps_one, 100, 8, loloha), Status::ok);
-  CHECK(lgrr.chain().memo_stage().other_probability() == loloha.chain().memo_stage().other_probability());
-  const double q1 = tinyldp::test::as_double(lgrr.chain().memo_stage().other_probability());
+  CHECK(l_grr.chain().memo_stage().other_probability() == loloha.chain().memo_stage().other_probability());
+  const double q1 = tinyldp::test::as_double(l_grr.chain().memo_stage().other_probability());
   const double p1 = 1 - 7 * q1;
   uint64_t agree = 0;
   for (uint32_t device = 0; device < devices; ++device) {
     const MemoKey key = device_key(device);
     const uint32_t h = device % 8;
-    auto a = key.memo_stream(lgrr.memo_attribute_word(), h);
+    auto a = key.memo_stream(l_grr.memo_attribute_word(), h);
     auto b = key.memo_stream(loloha.memo_attribute_word(), h);
     MemoDraws<decltype(a)> da(a);
     MemoDraws<decltype(b)> db(b);
-    agree += lgrr.chain().memoize(h, da) == loloha.chain().memoize(h, db);
+    agree += l_grr.chain().memoize(h, da) == loloha.chain().memoize(h, db);
   }
   CHECK(tinyldp::test::within_six_sigma(agree, devices, p1 * p1 + 7 * q1 * q1, false));
 }

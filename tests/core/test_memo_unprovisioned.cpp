@@ -7,11 +7,11 @@
 // them answered ok with the memo of the public key.
 #include "check.hpp"
 #include "test_memo_key.hpp"
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/record_rr.hpp"
@@ -32,7 +32,7 @@ namespace {
 constexpr Epsilon eps_inf = Epsilon::from_ratio(2, 1), eps_one = Epsilon::from_ratio(1, 1);
 constexpr TwoStageRr l_osue =
     TwoStageRr::make_chain(tinyldp::UeStage::oue, tinyldp::UeStage::sue, eps_inf, eps_one, TwoStageRr::one_hot(16));
-constexpr LongitudinalGrr lgrr = LongitudinalGrr::make(eps_inf, eps_one, 8);
+constexpr LongitudinalGrr l_grr = LongitudinalGrr::make(eps_inf, eps_one, 8);
 constexpr Loloha loloha = Loloha::make_optimal(eps_inf, eps_one, 100);
 constexpr OneBitMean bfm = OneBitMean::make(eps_inf, eps_one, OneBitMean::Grid{100, 10});
 constexpr DBitFlip dbf = DBitFlip::make(eps_inf, eps_one, DBitFlip::Layout{100, 10, 3, 0});
@@ -73,9 +73,9 @@ TEST(the_longitudinal_mechanisms_refuse_an_unprovisioned_key) {
   tinyldp::port::InsecureTestSource src(2);
   tinyldp::RandomBits<tinyldp::port::InsecureTestSource> rng(src);
   LongitudinalGrr::Report g = 0xA5A5u;
-  CHECK_EQ(lgrr.privatize(5, unprovisioned, rng, g), Status::key_not_provisioned);
+  CHECK_EQ(l_grr.privatize(5, unprovisioned, rng, g), Status::key_not_provisioned);
   CHECK_EQ(g, 0u);
-  CHECK_EQ(lgrr.privatize(5, provisioned, rng, g), Status::ok);
+  CHECK_EQ(l_grr.privatize(5, provisioned, rng, g), Status::ok);
 
   Loloha::Report h{0xA5A5u, 0xA5A5u};
   CHECK_EQ(loloha.privatize(42, unprovisioned, rng, h), Status::key_not_provisioned);
@@ -112,7 +112,7 @@ TEST(the_device_memo_key_is_refused_until_set) {
   CHECK_EQ(l_osue.privatize(1, key, rng, report, sizeof report), Status::ok);
   key.wipe();
   LongitudinalGrr::Report g = 7;
-  CHECK_EQ(lgrr.privatize(1, key, rng, g), Status::key_not_provisioned);
+  CHECK_EQ(l_grr.privatize(1, key, rng, g), Status::key_not_provisioned);
   CHECK_EQ(g, 0u);
   CHECK_EQ(tinyldp::to_string(Status::key_not_provisioned)[0], 'm');
 }

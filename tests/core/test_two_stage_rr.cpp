@@ -31,7 +31,7 @@ constexpr TwoStageRr rappor = TwoStageRr::make_rappor(half, half, three_quarters
 TEST(rappor_parameters_become_the_two_stages) {
   static_assert(rappor.p1() == three_quarters && rappor.q1() == quarter);
   static_assert(rappor.p2() == three_quarters && rappor.q2() == half);
-  static_assert(rappor.description().id == tinyldp::wire::MechanismId::two_stage);
+  static_assert(rappor.description().id == tinyldp::wire::MechanismId::rappor);
   static_assert(TwoStageRr::chain_id(UeStage::oue, UeStage::sue) == tinyldp::wire::MechanismId::l_osue);
   CHECK_EQ(rappor.report_bytes(), 2u);
   CHECK_EQ(rappor.memo_bits_per_report(), 32u);

@@ -10,7 +10,7 @@
 
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/report_file.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "fuzz_mechanisms.hpp"

@@ -11,7 +11,7 @@
 #include "check.hpp"
 #include "tinyldp/port/entropy/chacha20.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 

@@ -61,10 +61,10 @@
 #include <math.h>
 
 #include "check.hpp"
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/two_stage_rr.hpp"
@@ -533,13 +533,13 @@ TEST(l_sue_detects_changes_as_the_theory_says) { unary_chain("l-sue", UeStage::s
 
 TEST(l_grr_detects_changes_as_the_theory_says) {
   constexpr uint32_t k = 12;
-  LongitudinalGrr lgrr;
-  CHECK(LongitudinalGrr::configure(eps_inf, eps_one, k, lgrr) == Status::ok);
+  LongitudinalGrr l_grr;
+  CHECK(LongitudinalGrr::configure(eps_inf, eps_one, k, l_grr) == Status::ok);
   grr_chain(
-      "l-grr", lgrr.chain(), memos_agree(lgrr.chain()),
+      "l-grr", l_grr.chain(), memos_agree(l_grr.chain()),
       [&](const MemoKey& key, uint32_t v, Rng& rng) {
         uint32_t y = 0;
-        CHECK(lgrr.privatize(v, key, rng, y) == Status::ok);
+        CHECK(l_grr.privatize(v, key, rng, y) == Status::ok);
         return y;
       },
       3, 7, 300);

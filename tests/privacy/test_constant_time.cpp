@@ -18,7 +18,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
@@ -26,7 +26,7 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/rr.hpp"
@@ -235,10 +235,10 @@ int main(int argc, char** argv) {
     const uint8_t secret_key[32] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3,
                                     2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5};
     key.set(secret_key, 0);
-    constexpr auto lgrr = tinyldp::LongitudinalGrr::make(Epsilon::from_double(2.0), Epsilon::from_double(1.0), 37);
+    constexpr auto l_grr = tinyldp::LongitudinalGrr::make(Epsilon::from_double(2.0), Epsilon::from_double(1.0), 37);
     for (uint32_t v = 0; v <= 37; ++v) {  // 37: out of the domain, the same path
       uint32_t r;
-      Status s = lgrr.privatize(secret(v), key, rng, r);
+      Status s = l_grr.privatize(secret(v), key, rng, r);
       declassify(s);
       declassify(r);
       expect(v < 37 ? s == Status::ok && r < 37 : s == Status::value_out_of_domain && r == 0, "l-grr");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Exhaustive privacy verification of the longitudinal protocols — L-GRR (longitudinal_grr.hpp),
-// LOLOHA (loloha.hpp), 1BitMean (bit_flip_mean.hpp) — on small configurations, with the memo
+// LOLOHA (loloha.hpp), 1BitMean (one_bit_mean.hpp) — on small configurations, with the memo
 // key's streams replaced by enumeration of their outputs: every input, every memo string (and
 // every seed or α) and every fresh string, the exact distribution of
 //  - one report, against ε₁ (must hold and be tight);
@@ -11,7 +11,7 @@
 // source never fails (statuses and fail-closed reports are checked in tests/core/).
 #include "check.hpp"
 #include "exhaustive.hpp"
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
@@ -63,7 +63,7 @@ void expect_memoization_holds_and_planted_breaks(uint32_t inputs, uint32_t outpu
 
 }  // namespace
 
-TEST(lgrr_one_report_is_epsilon_one_and_the_memo_epsilon_infinity) {
+TEST(l_grr_one_report_is_epsilon_one_and_the_memo_epsilon_infinity) {
   int verified = 0;
   const uint32_t domains[] = {2, 3, 5};
   for (uint32_t k : domains) {
@@ -88,7 +88,7 @@ TEST(lgrr_one_report_is_epsilon_one_and_the_memo_epsilon_infinity) {
   CHECK_GE(verified, 7);
 }
 
-TEST(lgrr_reports_of_one_value_stay_within_epsilon_infinity_only_when_memoized) {
+TEST(l_grr_reports_of_one_value_stay_within_epsilon_infinity_only_when_memoized) {
   LongitudinalGrr m;
   CHECK_EQ(LongitudinalGrr::configure(tempting.inf, tempting.one, 3, m, coarse), Status::ok);
   CHECK(m.epsilon_infinity() < Epsilon::from_q32(2 * m.epsilon_one().q32));

@@ -12,7 +12,7 @@
 #include "check.hpp"
 #include "frequency_check.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"

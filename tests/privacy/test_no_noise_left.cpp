@@ -36,7 +36,7 @@
 #include "device_mechanisms.hpp"
 #include "device_memo_key.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "tinyldp/endian.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 
 namespace tinyldp::test {
 

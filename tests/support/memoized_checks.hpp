@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the tests of the memoized mechanisms (longitudinal_grr.hpp, loloha.hpp,
-// bit_flip_mean.hpp) share.
+// one_bit_mean.hpp) share.
 //
 // The memo key tests use: test_memo_key.hpp.
 #ifndef TINYLDP_TESTS_SUPPORT_MEMOIZED_CHECKS_HPP

@@ -16,7 +16,7 @@ namespace tinyldp::tools {
 namespace {
 // RAPPOR and the record's memoized RR are configured by RAPPOR's f, p, q, not by an epsilon.
 bool set_by_f_p_q(wire::MechanismId id) {
-  return id == wire::MechanismId::two_stage || id == wire::MechanismId::record_rr;
+  return id == wire::MechanismId::rappor || id == wire::MechanismId::record_rr;
 }
 }  // namespace
 

@@ -15,7 +15,7 @@
 #include "tinyldp/endian.hpp"
 #include "tinyldp/port/entropy/chacha20.hpp"
 #include "tinyldp/port/entropy/host_os_source.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 
 namespace tinyldp::tools {

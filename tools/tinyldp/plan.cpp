@@ -259,7 +259,7 @@ int compare(const PlanOptions& o) {
   Json rows = Json::array();
   for (const auto& row : collector::mechanism_table()) {
     if (row.configure == nullptr || row.kind != collector::MechanismKind::categorical) continue;
-    if (row.id == wire::MechanismId::two_stage) continue;  // rappor: by f, p and q, not by ε∞ and ε₁
+    if (row.id == wire::MechanismId::rappor) continue;  // rappor: by f, p and q, not by ε∞ and ε₁
     collector::Mechanism probe;
     if (!collector::Mechanism::configure(row.example, probe) || !probe.memoized()) continue;
     MechanismOptions mo = o.mechanism;

@@ -18,7 +18,7 @@
 #include "tinyldp/collector/report_file.hpp"
 #include "tinyldp/port/entropy/chacha20.hpp"
 #include "tinyldp/port/entropy/host_os_source.hpp"
-#include "tinyldp/port/entropy/memo_key.hpp"
+#include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 

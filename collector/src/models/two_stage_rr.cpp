@@ -22,7 +22,7 @@ std::string TwoStageModel::check_parameters(const MechanismConfig& c) {
       return "cohorts x (bloom bits + 1) = " + std::to_string(std::uint64_t{c.bloom_cohorts} * (c.domain + 1)) +
              " counts is above the collector's limit " + std::to_string(max_collector_domain);
   }
-  if (c.id == MechanismId::two_stage) return check_rappor_probabilities(c);
+  if (c.id == MechanismId::rappor) return check_rappor_probabilities(c);
   return check_memo_epsilons(c);
 }
 
@@ -30,7 +30,7 @@ Status TwoStageModel::configure(const MechanismConfig& c, TwoStageModel& out, Me
   const auto e = c.bloom() ? TwoStageRr::bloom(c.domain, c.bloom_hashes, c.bloom_cohorts)
                            : TwoStageRr::one_hot(c.domain);
   switch (c.id) {
-    case MechanismId::two_stage: return TwoStageRr::configure_rappor(c.prr_f, c.irr_p, c.irr_q, e, out.core);
+    case MechanismId::rappor: return TwoStageRr::configure_rappor(c.prr_f, c.irr_p, c.irr_q, e, out.core);
     case MechanismId::l_sue: return TwoStageRr::configure_chain(UeStage::sue, UeStage::sue, c.epsilon, c.epsilon_one, e, out.core, c.precision);
     case MechanismId::l_osue: return TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, c.epsilon, c.epsilon_one, e, out.core, c.precision);
     case MechanismId::l_oue: return TwoStageRr::configure_chain(UeStage::oue, UeStage::oue, c.epsilon, c.epsilon_one, e, out.core, c.precision);

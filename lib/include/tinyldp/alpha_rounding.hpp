@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tinyldp/alpha_rounding.hpp — α-point rounding (Ding, Kulkarni, Yekhanin 2017) of a counter
 // x ∈ {0, …, m} to the grid points 0, s, 2s, …, m (grid step s dividing m, J = m/s cells):
-// what 1BitMean (bit_flip_mean.hpp) and dBitFlip (dbitflip.hpp) share.
+// what 1BitMean (one_bit_mean.hpp) and dBitFlip (dbitflip.hpp) share.
 //
 // Why: a memoized mechanism spends ε∞ per memoized value. Rounding first — with an offset α
 // drawn once per device, so that the same x always rounds the same way — makes small drifts of

@@ -2,7 +2,7 @@
 // tinyldp/dbitflip.hpp — dBitFlip (Ding, Kulkarni, Yekhanin, NeurIPS 2017): the histogram of a
 // numeric counter x ∈ {0, …, m} over k buckets, reported again and again by the same devices.
 //
-// Why: 1BitMean (bit_flip_mean.hpp) estimates a mean; dBitFlip estimates the distribution.
+// Why: 1BitMean (one_bit_mean.hpp) estimates a mean; dBitFlip estimates the distribution.
 // Each device samples d of the k buckets once and reports, per sampled bucket, a randomized bit
 // of "my value is in this bucket" — d bits, not k. Memoized as in the paper: the response
 // depends only on which sampled bucket holds the value (or none), so a device holds at most

@@ -2,7 +2,7 @@
 // tinyldp/longitudinal_grr.hpp — L-GRR: memoized k-ary randomized response for values that
 // are reported again and again (Arcolezi et al.'s longitudinal GRR), and GrrChain, the two
 // GRR stages it is made of (also the core of LOLOHA, loloha.hpp, and 1BitMean,
-// bit_flip_mean.hpp).
+// one_bit_mean.hpp).
 //
 // Why: a fresh k-RR report per collection lets an observer average the reports of an
 // unchanged value. Here a value first passes a *memoized* k-RR at ε∞ — the memo, the same
@@ -26,7 +26,7 @@
 // g > 2 — ε₁ = 1.68 instead of 2 at k = 74, ε∞ = 5 — so at the same nominal ε₁ their L-GRR
 // is noisier than this one.)
 //
-// The memo is drawn from key.memo_stream(memo_attribute(lgrr, attribute), value) (memo.hpp; the ChaCha20 PRF of the
+// The memo is drawn from key.memo_stream(memo_attribute(l_grr, attribute), value) (memo.hpp; the ChaCha20 PRF of the
 // device secret in port/entropy/chacha20_drbg/…/memo_key.hpp), the fresh stage from the
 // caller's Rng: no table, no per-value state. Branch-free in the value: the stream keyed by it
 // is ChaCha20 (constant time), both stages are KaryRr::randomize.
@@ -241,7 +241,7 @@ class LongitudinalGrr {
   constexpr bool accepts(uint32_t value) const { return epsilon_infinity().q32 != 0 && value < domain(); }
   // The memos' attribute word (memo.hpp): key.memo_stream(memo_attribute_word(), value).
   constexpr uint32_t memo_attribute_word() const {
-    return memo_attribute(wire::MechanismId::lgrr, attribute_);
+    return memo_attribute(wire::MechanismId::l_grr, attribute_);
   }
   constexpr const GrrChain& chain() const { return chain_; }
   constexpr Epsilon epsilon_infinity() const { return chain_.epsilon_infinity(); }
@@ -254,15 +254,15 @@ class LongitudinalGrr {
   constexpr unsigned memo_bits_per_report() const { return chain_.memo_bits(); }
   constexpr unsigned random_bits_per_report() const { return chain_.fresh_bits(); }
 
-  // On the wire (wire.hpp): id lgrr, the value in ⌈log2 k⌉ bits; the digest covers k, the
+  // On the wire (wire.hpp): id l_grr, the value in ⌈log2 k⌉ bits; the digest covers k, the
   // attribute and both stages' q.
   using Report = uint32_t;
   // The payload's size (description() without its digest: what a report needs at run time).
   constexpr uint32_t payload_bits() const { return wire::bits_for_values(domain()); }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::lgrr, payload_bits(),
+    return {wire::MechanismId::l_grr, payload_bits(),
             wire::Digest()
-                .byte(static_cast<uint8_t>(wire::MechanismId::lgrr))
+                .byte(static_cast<uint8_t>(wire::MechanismId::l_grr))
                 .u32(domain())
                 .u32(attribute_)
                 .dyadic(chain_.memo_stage().other_probability())

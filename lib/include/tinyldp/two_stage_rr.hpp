@@ -117,7 +117,7 @@ class TwoStageRr {
       return Status::bad_epsilon;
     if (!multiply_epsilon(m.eps_inf_, e.hashes) || !multiply_epsilon(m.eps_one_, e.hashes))
       return Status::bad_epsilon;
-    m.id_ = m.memo_id_ = wire::MechanismId::two_stage;
+    m.id_ = m.memo_id_ = wire::MechanismId::rappor;
     out = m;
     return Status::ok;
   }
@@ -251,7 +251,7 @@ class TwoStageRr {
     copy.memo_id_ = id;
     return copy;
   }
-  // The wire id names the configuration: two_stage (the probabilities given directly, or
+  // The wire id names the configuration: rappor (the probabilities given directly, or
   // RAPPOR's f, p, q), or the UE chain (l_sue, l_osue, l_oue, l_soue).
   static constexpr wire::MechanismId chain_id(UeStage first, UeStage second) {
     if (first == UeStage::sue) return second == UeStage::sue ? wire::MechanismId::l_sue : wire::MechanismId::l_soue;
@@ -266,7 +266,7 @@ class TwoStageRr {
     composed_of(p1_, q1_, b1_, p2_, q2_, b2_, q_star, p_star, all);
   }
 
-  // On the wire: id two_stage or the chain's; the payload is the k report bits (bit i of byte
+  // On the wire: id rappor or the chain's; the payload is the k report bits (bit i of byte
   // i / 8); the digest covers the id, the encoding (kind, k, h, m, attribute) and the four
   // probabilities.
   constexpr wire::Description description() const {
@@ -410,8 +410,8 @@ class TwoStageRr {
            e.cohorts >= 1 && e.cohorts <= max_cohorts;
   }
   Encoding enc_{};
-  wire::MechanismId id_ = wire::MechanismId::two_stage;
-  wire::MechanismId memo_id_ = wire::MechanismId::two_stage;  // in the memos' attribute word
+  wire::MechanismId id_ = wire::MechanismId::rappor;
+  wire::MechanismId memo_id_ = wire::MechanismId::rappor;  // in the memos' attribute word
   uint8_t b1_ = 0, b2_ = 0;
   // The thresholds as numerators over 2^b1 and 2^b2 (the ladders' words); a2_one_ is all ones
   // when p2 = 1 (only p2 can be 1: p1 < 1 and q2 < p2).

@@ -47,15 +47,15 @@ enum class MechanismId : uint8_t {
   dlaplace = 10, // discrete Laplace
   she = 11,      // summation with histogram encoding (histogram_encoding.hpp)
   the = 12,      // thresholding with histogram encoding (histogram_encoding.hpp)
-  two_stage = 13,  // memoized two-stage randomized response (two_stage_rr.hpp): RAPPOR's f, p, q
+  rappor = 13,     // memoized two-stage randomized response (two_stage_rr.hpp): RAPPOR's f, p, q
   l_sue = 14,      // the longitudinal UE chains (two_stage_rr.hpp): SUE then SUE (= basic RAPPOR)
   l_osue = 15,     // OUE then SUE
   l_oue = 16,      // OUE then OUE
   l_soue = 17,     // SUE then OUE
-  lgrr = 18,       // longitudinal k-RR: memoized k-RR, then a fresh one (longitudinal_grr.hpp)
+  l_grr = 18,       // longitudinal k-RR: memoized k-RR, then a fresh one (longitudinal_grr.hpp)
   loloha = 19,     // longitudinal local hashing, g from the closed form (loloha.hpp)
   biloloha = 20,   // longitudinal local hashing with g = 2 (loloha.hpp)
-  bit_mean = 21,   // 1BitMean with α-point rounding and output perturbation (bit_flip_mean.hpp)
+  one_bit_mean = 21,   // 1BitMean with α-point rounding and output perturbation (one_bit_mean.hpp)
   record_rr = 22,  // a record of d attributes, each a memoized one-hot two-stage RR, concatenated (record_rr.hpp)
   // Records of d attributes without memo (multi_attribute.hpp): SPL, SMP and RS+FD over GRR or OUE.
   spl_grr = 23,     // every attribute by k-RR at ε/d

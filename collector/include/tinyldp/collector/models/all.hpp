@@ -12,7 +12,7 @@
 #include <string_view>
 #include <variant>
 
-#include "tinyldp/collector/models/bit_flip_mean.hpp"
+#include "tinyldp/collector/models/one_bit_mean.hpp"
 #include "tinyldp/collector/models/dbitflip.hpp"
 #include "tinyldp/collector/models/discrete_laplace.hpp"
 #include "tinyldp/collector/models/hadamard_response.hpp"

@@ -30,7 +30,7 @@ std::string check_domain_at_most(const MechanismConfig& c, std::uint32_t most);
 struct LgrrModel : MemoizedDefaults {
   static constexpr MechanismKind kind = MechanismKind::categorical;
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::lgrr, "l-grr", [] { return example_chain(MechanismId::lgrr, 12); }},
+      {MechanismId::l_grr, "l-grr", [] { return example_chain(MechanismId::l_grr, 12); }},
   }};
   static constexpr const char* memos_of = "value";
   LongitudinalGrr core;

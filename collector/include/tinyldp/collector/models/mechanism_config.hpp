@@ -50,7 +50,7 @@ struct MechanismConfig {
   // dbitflip: d, the buckets each device samples (1 … 16, at most the k = (hi − lo)/s + 1
   // buckets; 0 = 1).
   std::uint32_t sampled = 0;
-  // two_stage (RAPPOR's parameters): PRR flip probability f, IRR P(1 | memo bit 0) = p and
+  // rappor (RAPPOR's parameters): PRR flip probability f, IRR P(1 | memo bit 0) = p and
   // P(1 | memo bit 1) = q, as the Dyadics the devices use.
   Dyadic prr_f{}, irr_p{}, irr_q{};
   // The memoized UE family (rappor, l-sue, …) over a Bloom filter: `domain` is then the

@@ -22,8 +22,8 @@ struct TwoStageModel : MemoizedDefaults {
   static constexpr MechanismKind kind = MechanismKind::categorical;
   static constexpr std::array<ModelRow, 5> rows{{
       // RAPPOR by its f, p, q; the UE chains by ε∞ = 2, ε₁ = 1.
-      {MechanismId::two_stage, "rappor", [] {
-         MechanismConfig c = example_config(MechanismId::two_stage, Epsilon{}, 16);
+      {MechanismId::rappor, "rappor", [] {
+         MechanismConfig c = example_config(MechanismId::rappor, Epsilon{}, 16);
          c.prr_f = Dyadic{1, 1};
          c.irr_p = Dyadic{1, 1};
          c.irr_q = Dyadic{3, 2};

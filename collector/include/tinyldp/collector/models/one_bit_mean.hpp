@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tinyldp/collector/models/bit_flip_mean.hpp — 1BitMean (bit_flip_mean.hpp: 1bitmean, numeric)
+// tinyldp/collector/models/one_bit_mean.hpp — 1BitMean (one_bit_mean.hpp: 1bitmean, numeric)
 // on the collector: values lo … hi are the core's 0 … m (m = hi − lo); the items are the
 // report's bit, 0 standing for lo and 1 for hi — a binary channel (p*, q*) like sd's with two
 // levels: E[y | x] = q* + ((x − lo)/m)(p* − q*), so the score lo + m(y − q*)/(p* − q*) is the
@@ -9,7 +9,7 @@
 
 #include <array>
 
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/collector/models/longitudinal_grr.hpp"
 #include "tinyldp/collector/models/model_base.hpp"
 
@@ -18,7 +18,7 @@ namespace tinyldp::collector {
 struct OneBitMeanModel : MemoizedDefaults {
   static constexpr MechanismKind kind = MechanismKind::numeric;
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::bit_mean, "1bitmean", [] { return example_grid(MechanismId::bit_mean); }},
+      {MechanismId::one_bit_mean, "1bitmean", [] { return example_grid(MechanismId::one_bit_mean); }},
   }};
   using Value = std::int32_t;
   static constexpr bool takes_grid_step = true;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "tinyldp/collector/models/bit_flip_mean.hpp"
+#include "tinyldp/collector/models/one_bit_mean.hpp"
 
 namespace tinyldp::collector {
 

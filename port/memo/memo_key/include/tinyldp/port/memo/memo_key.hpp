@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tinyldp/port/entropy/memo_key.hpp — the device secret behind memoized reports
+// tinyldp/port/memo/memo_key.hpp — the device secret behind memoized reports
 // (two_stage_rr.hpp): a 256-bit key and a re-key counter, kept in a storage Record, and the
 // keyed PRF that turns (attribute, value) into the memo's random stream.
 //

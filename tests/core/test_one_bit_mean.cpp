@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// 1BitMean with α-point rounding and output perturbation (bit_flip_mean.hpp): configuration
+// 1BitMean with α-point rounding and output perturbation (one_bit_mean.hpp): configuration
 // and its exact ε∞ / ε₁, the rounding (division-free, its step count too; unbiased over α), the memo per rounded
 // value and its exact P(z = 1), fail-closed ends, the same bits for every value, the mean
 // estimator's unbiasedness over a fleet, and the wire codec.
@@ -7,7 +7,7 @@
 #include "frequency_check.hpp"
 #include "mechanism_checks.hpp"
 #include "memoized_checks.hpp"
-#include "tinyldp/bit_flip_mean.hpp"
+#include "tinyldp/one_bit_mean.hpp"
 
 using tinyldp::Dyadic;
 using tinyldp::OneBitMean;
@@ -216,7 +216,7 @@ TEST(the_mean_estimator_is_unbiased_over_a_fleet) {
 
 TEST(wire_codec_round_trips) {
   const auto d = counter.description();
-  CHECK(d.id == tinyldp::wire::MechanismId::bit_mean);
+  CHECK(d.id == tinyldp::wire::MechanismId::one_bit_mean);
   CHECK_EQ(d.payload_bits, 1u);
   for (uint8_t bit = 0; bit < 2; ++bit) {
     uint8_t payload[1] = {0};

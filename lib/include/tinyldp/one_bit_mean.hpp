@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tinyldp/bit_flip_mean.hpp — 1BitMean with α-point rounding and output perturbation (Ding,
+// tinyldp/one_bit_mean.hpp — 1BitMean with α-point rounding and output perturbation (Ding,
 // Kulkarni, Yekhanin, NeurIPS 2017; deployed for device telemetry): the mean of a numeric
 // counter x ∈ {0, …, m} that devices report again and again.
 //
@@ -11,7 +11,7 @@
 // A report of x (grid step s dividing m, J = m/s grid cells):
 //   α        uniform in {0, …, s − 1}, drawn once per device: the first draws of
 //            key.memo_stream(a, 0xFFFFFFFF) (mask-and-reject, uniform.hpp), a the memos'
-//            attribute word memo_attribute(bit_mean, attribute) (memo.hpp)
+//            attribute word memo_attribute(one_bit_mean, attribute) (memo.hpp)
 //   j        ⌊(x + α)/s⌋ — α-point rounding: x = L·s + r goes up to L + 1 iff r + α ≥ s, with
 //            probability r/s over α, so E[j·s] = x
 //   memo     from key.memo_stream(a, j): z = 1 iff u·J < j·2^R (u: R bits), so
@@ -95,7 +95,7 @@ class OneBitMean {
   constexpr const Grid& grid() const { return grid_; }
   // The memos' attribute word (memo.hpp): key.memo_stream(memo_attribute_word(), …).
   constexpr uint32_t memo_attribute_word() const {
-    return memo_attribute(wire::MechanismId::bit_mean, grid_.attribute);
+    return memo_attribute(wire::MechanismId::one_bit_mean, grid_.attribute);
   }
   constexpr uint32_t cells() const { return cells_; }  // J = m/s, stored at configuration
   constexpr const GrrChain& chain() const { return chain_; }
@@ -113,15 +113,15 @@ class OneBitMean {
   }
   constexpr unsigned random_bits_per_report() const { return chain_.fresh_bits(); }
 
-  // On the wire (wire.hpp): id bit_mean, a 1-bit payload; the digest covers m, s, R, the
+  // On the wire (wire.hpp): id one_bit_mean, a 1-bit payload; the digest covers m, s, R, the
   // attribute and both stages' q.
   using Report = uint8_t;
   // The payload's size (description() without its digest: what a report needs at run time).
   constexpr uint32_t payload_bits() const { return 1; }
   constexpr wire::Description description() const {
-    return {wire::MechanismId::bit_mean, payload_bits(),
+    return {wire::MechanismId::one_bit_mean, payload_bits(),
             wire::Digest()
-                .byte(static_cast<uint8_t>(wire::MechanismId::bit_mean))
+                .byte(static_cast<uint8_t>(wire::MechanismId::one_bit_mean))
                 .u32(grid_.max_value)
                 .u32(grid_.step)
                 .byte(static_cast<uint8_t>(grid_.rounding_bits))
