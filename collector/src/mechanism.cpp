@@ -17,7 +17,8 @@ std::span<const MechanismRow> mechanism_table() {
     AllModels::for_each_row([&]<class Model>(const ModelRow& row) {
       out.push_back({row.id, row.name, Model::kind,
                      row.example != nullptr ? &Mechanism::configure_as<Model> : nullptr,
-                     row.example != nullptr ? row.example() : MechanismConfig{}});
+                     row.example != nullptr ? row.example() : MechanismConfig{}, ModelTraits{}});
+      out.back().traits = ModelTraits::of<Model>(row.example != nullptr ? &out.back().example : nullptr);
     });
     std::sort(out.begin(), out.end(), [](const MechanismRow& a, const MechanismRow& b) { return a.id < b.id; });
     return out;
@@ -56,41 +57,16 @@ std::string mechanism_names(std::optional<MechanismKind> kind) {
 }
 
 std::string config_difference(const MechanismConfig& given, const MechanismConfig& canonical) {
-  const auto field = [](const char* name, auto a, auto b) {
-    return std::string(name) + " " + std::to_string(a) + " where " + std::to_string(b) + " is canonical";
-  };
   if (given.id != canonical.id)
-    return field("mechanism id", static_cast<unsigned>(given.id), static_cast<unsigned>(canonical.id));
-  if (given.epsilon.q32 != canonical.epsilon.q32)
-    return field("epsilon (q32)", given.epsilon.q32, canonical.epsilon.q32);
-  if (given.domain != canonical.domain) return field("domain", given.domain, canonical.domain);
-  if (given.precision.max_bits != canonical.precision.max_bits)
-    return field("precision bits", unsigned{given.precision.max_bits}, unsigned{canonical.precision.max_bits});
-  if (given.precision.tolerance_q32 != canonical.precision.tolerance_q32)
-    return field("precision tolerance (q32)", given.precision.tolerance_q32, canonical.precision.tolerance_q32);
-  if (given.lo != canonical.lo) return field("lo", given.lo, canonical.lo);
-  if (given.hi != canonical.hi) return field("hi", given.hi, canonical.hi);
-  if (given.levels != canonical.levels) return field("levels", given.levels, canonical.levels);
-  if (given.sensitivity != canonical.sensitivity)
-    return field("sensitivity", given.sensitivity, canonical.sensitivity);
-  if (given.noise_bits != canonical.noise_bits)
-    return field("noise bits", unsigned{given.noise_bits}, unsigned{canonical.noise_bits});
-  if (given.epsilon_one.q32 != canonical.epsilon_one.q32)
-    return field("epsilon-one (q32)", given.epsilon_one.q32, canonical.epsilon_one.q32);
-  const auto dyadic = [&](const char* name, Dyadic a, Dyadic b) {
-    return a == b ? std::string() : std::string(name) + " " + fraction_text(a) + " where " +
-                                        fraction_text(b) + " is canonical";
-  };
-  if (auto d = dyadic("f", given.prr_f, canonical.prr_f); !d.empty()) return d;
-  if (auto d = dyadic("p", given.irr_p, canonical.irr_p); !d.empty()) return d;
-  if (auto d = dyadic("q", given.irr_q, canonical.irr_q); !d.empty()) return d;
-  if (given.grid_step != canonical.grid_step) return field("grid step", given.grid_step, canonical.grid_step);
-  if (given.sampled != canonical.sampled) return field("sampled buckets", given.sampled, canonical.sampled);
-  if (given.bloom_hashes != canonical.bloom_hashes)
-    return field("bloom hashes", given.bloom_hashes, canonical.bloom_hashes);
-  if (given.bloom_cohorts != canonical.bloom_cohorts)
-    return field("bloom cohorts", given.bloom_cohorts, canonical.bloom_cohorts);
-  if (given.attribute_sizes != canonical.attribute_sizes) return "attribute sizes differ from the canonical ones";
+    return "mechanism id " + std::to_string(static_cast<unsigned>(given.id)) + " where " +
+           std::to_string(static_cast<unsigned>(canonical.id)) + " is canonical";
+  for (const ParameterRow& row : parameter_table()) {
+    if (row.label == nullptr) continue;  // the same field as another row
+    const std::string a = row.text(given), b = row.text(canonical);
+    if (a == b) continue;
+    if (row.id == ParameterId::attributes) return "attribute sizes differ from the canonical ones";
+    return std::string(row.label) + " " + a + " where " + b + " is canonical";
+  }
   return {};
 }
 
@@ -149,16 +125,11 @@ Epsilon Mechanism::local_epsilon() const {
 }
 
 std::vector<Mechanism::Parameter> Mechanism::parameters() const {
-  if (bloom())
-    return {{"bloom_bits", config_.domain}, {"hashes", config_.bloom_hashes}, {"cohorts", config_.bloom_cohorts}};
-  if (record()) return {{"attributes", static_cast<std::int64_t>(config_.attribute_sizes.size())}};
-  if (!numeric()) return {{"domain", domain_}};
-  std::vector<Parameter> p = {{"lo", config_.lo}, {"hi", config_.hi}};
-  if (takes_levels()) p.push_back({"levels", config_.levels});
-  if (takes_sensitivity()) p.push_back({"sensitivity", config_.sensitivity});
-  if (takes_grid_step()) p.push_back({"grid_step", config_.grid_step});
-  if (takes_sampled()) p.push_back({"sampled_buckets", config_.sampled});
-  return p;
+  const ModelTraits& traits = find_mechanism(config_.id)->traits;
+  std::vector<Parameter> out;
+  for (const ParameterRow& row : parameter_table())
+    if (row.name != nullptr && row.takes(traits, config_.bloom())) out.push_back({row.name, row.value(config_)});
+  return out;
 }
 
 namespace {

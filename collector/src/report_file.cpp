@@ -43,6 +43,19 @@ constexpr std::size_t memo_block_at = report_file_header_v3_bytes;
 //            number of attributes), then the attributes' sizes k_0 … k_{d−1} (u32 each) and zeros
 //            up to 64 sizes: 416 bytes.
 namespace {
+// The layout above stores every configuration parameter, and stays explicit; these two checks
+// make a parameter added without a place in it a compile error. The structured binding names
+// every MechanismConfig field (one more field and it no longer compiles), and the table of
+// parameters (parameters.hpp) has one row per field but the id — precision's two fields apart,
+// and bloom_bits, the domain's other name. A new parameter: a field of the layout (a new
+// version), then here.
+[[maybe_unused]] void every_parameter_stored(const MechanismConfig& c) {
+  [[maybe_unused]] const auto& [id, epsilon, domain, precision, lo, hi, levels, sensitivity, noise_bits,
+                                epsilon_one, grid_step, sampled, prr_f, irr_p, irr_q, bloom_hashes, bloom_cohorts,
+                                attribute_sizes] = c;
+}
+static_assert(parameter_count == 19, "a parameter was added to parameters.hpp: store it in the report-file header");
+
 std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
   std::vector<std::uint8_t> h(which, which + 8);
   const MechanismConfig& c = m.config();

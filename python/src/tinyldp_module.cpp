@@ -21,6 +21,7 @@
 #include "report_records.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/bayesian_update.hpp"
+#include "tinyldp/collector/configure.hpp"
 #include "tinyldp/collector/epsilon_text.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/joint.hpp"
@@ -46,33 +47,26 @@ using collector::ParseError;
 
 // --- conversions -----------------------------------------------------------------------------
 
-// ε (or ε₁) as the user gave it: a str is read exactly as the CLI reads --epsilon; an int or a
-// float as the shortest decimal that writes it (repr), so epsilon=0.1 and "0.1" agree.
-Epsilon epsilon_from(const py::handle& value, const char* what) {
-  std::string text;
-  if (py::isinstance<py::str>(value)) {
-    text = value.cast<std::string>();
-  } else if (py::isinstance<py::bool_>(value)) {
-    throw py::type_error(std::string(what) + " must be a decimal string or a number, not a bool");
-  } else if (py::hasattr(value, "__index__")) {
-    text = py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
-  } else if (py::hasattr(value, "__float__")) {
+// A decimal as the user gave it (ε, ε₁, RAPPOR's f, p, q): a str is read exactly as the CLI
+// reads its option; an int or a float as the shortest decimal that writes it (repr), so
+// epsilon=0.1 and "0.1" agree. `what` names the keyword in a TypeError.
+std::string decimal_text(const py::handle& value, const char* what, const char* expected) {
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (py::isinstance<py::bool_>(value))
+    throw py::type_error(std::string(what) + " must be " + expected + ", not a bool");
+  if (py::hasattr(value, "__index__")) return py::str(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+  if (py::hasattr(value, "__float__")) {
     // decimal.Decimal's str is its exact text; a float's repr is its shortest decimal.
     const py::module_ decimal = py::module_::import("decimal");
-    text = py::isinstance(value, decimal.attr("Decimal"))
+    return py::isinstance(value, decimal.attr("Decimal"))
                ? py::str(value).cast<std::string>()
                : py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
-  } else {
-    throw py::type_error(std::string(what) + " must be a decimal string or a number");
   }
-  return collector::parse_epsilon(text);  // std::invalid_argument → ValueError
+  throw py::type_error(std::string(what) + " must be " + expected);
 }
 
-Dyadic probability_from(const py::handle& value, const char* what) {
-  if (py::isinstance<py::str>(value)) return collector::parse_probability(what, value.cast<std::string>());
-  if (py::hasattr(value, "__float__") && !py::isinstance<py::bool_>(value))
-    return collector::parse_probability(what, py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>());
-  throw py::type_error(std::string(what) + " must be a probability: a decimal string or a number in [0, 1]");
+Epsilon epsilon_from(const py::handle& value, const char* what) {
+  return collector::parse_epsilon(decimal_text(value, what, "a decimal string or a number"));  // std::invalid_argument → ValueError
 }
 
 double as_double(Epsilon e) { return collector::to_double(e); }
@@ -141,53 +135,42 @@ std::shared_ptr<const Reports> reports_from(const py::handle& obj) {
 
 const char* kind_name(const Mechanism& m) { return m.record() ? "record" : m.numeric() ? "numeric" : "categorical"; }
 
+// The keywords become the collector's ParameterValues; configure_mechanism (configure.hpp)
+// checks them exactly as it checks the CLI's options, naming the keyword.
 Mechanism configure(const std::string& name, const py::object& epsilon, std::optional<std::uint32_t> domain,
                     std::optional<std::int32_t> lo, std::optional<std::int32_t> hi,
                     std::optional<std::uint32_t> levels, std::optional<std::uint32_t> sensitivity,
                     std::optional<std::uint32_t> grid_step, std::optional<std::uint32_t> sampled_buckets,
                     const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q,
-                    std::optional<std::vector<std::uint32_t>> attribute_sizes) {
-  const auto* row = collector::find_mechanism(name);
-  if (row == nullptr)
-    throw py::value_error("unknown mechanism \"" + name + "\" (known: " + collector::mechanism_names() + ")");
-  MechanismConfig c;
-  c.id = row->id;
-  if (!epsilon.is_none()) c.epsilon = epsilon_from(epsilon, "epsilon");
-  else if (row->id != wire::MechanismId::rappor && row->id != wire::MechanismId::record_rr)
-    throw py::value_error("epsilon is required for " + name);
-  if (row->kind == collector::MechanismKind::record && !attribute_sizes)
-    throw py::value_error(name + " is a record of several attributes: give attribute_sizes (their domain sizes)");
-  if (attribute_sizes) c.attribute_sizes = *attribute_sizes;
-  c.domain = domain.value_or(0);
-  c.lo = lo.value_or(0);
-  c.hi = hi.value_or(0);
-  c.levels = levels.value_or(0);
-  c.sensitivity = sensitivity.value_or(0);
-  c.grid_step = grid_step.value_or(0);
-  c.sampled = sampled_buckets.value_or(0);
-  if (!epsilon_one.is_none()) c.epsilon_one = epsilon_from(epsilon_one, "epsilon_one");
-  if (!f.is_none()) c.prr_f = probability_from(f, "f");
-  if (!p.is_none()) c.irr_p = probability_from(p, "p");
-  if (!q.is_none()) c.irr_q = probability_from(q, "q");
-  Mechanism m;
-  if (const auto r = Mechanism::configure(c, m); !r) throw py::value_error(r.reason);
-  // A keyword given that the mechanism does not take would be silently ignored (0 is the
-  // collector's "not set"): refuse it, naming what it takes.
-  std::vector<std::string> takes;
-  for (const auto& param : m.parameters()) takes.emplace_back(param.name);
-  const std::pair<const char*, bool> given[] = {{"domain", domain.has_value()}, {"lo", lo.has_value()},
-                                                {"attributes", attribute_sizes.has_value()},
-                                                {"hi", hi.has_value()}, {"levels", levels.has_value()},
-                                                {"sensitivity", sensitivity.has_value()},
-                                                {"grid_step", grid_step.has_value()},
-                                                {"sampled_buckets", sampled_buckets.has_value()}};
-  for (const auto& [param, is_given] : given) {
-    if (!is_given || std::find(takes.begin(), takes.end(), param) != takes.end()) continue;
-    std::string taken;
-    for (const auto& t : takes) taken += (taken.empty() ? "" : ", ") + t;
-    throw py::value_error(std::string(param) + " is not a parameter of " + name + " (it takes " + taken + ")");
-  }
-  return m;
+                    std::optional<std::vector<std::uint32_t>> attribute_sizes, std::optional<std::uint32_t> bloom_bits,
+                    std::optional<std::uint32_t> hashes, std::optional<std::uint32_t> cohorts) {
+  using collector::ParameterId;
+  collector::ParameterValues given;
+  given.mechanism = name;
+  if (!epsilon.is_none()) given.epsilon = epsilon_from(epsilon, "epsilon");
+  const char* decimal = "a decimal string or a number";
+  const char* probability = "a probability: a decimal string or a number in [0, 1]";
+  if (!epsilon_one.is_none()) given.epsilon_one = decimal_text(epsilon_one, "epsilon_one", decimal);
+  if (!f.is_none()) given.f = decimal_text(f, "f", probability);
+  if (!p.is_none()) given.p = decimal_text(p, "p", probability);
+  if (!q.is_none()) given.q = decimal_text(q, "q", probability);
+  given.attribute_sizes = std::move(attribute_sizes);
+  const auto integer = [&](ParameterId id, const auto& keyword) {
+    if (keyword) given[id] = *keyword;
+  };
+  integer(ParameterId::domain, domain);
+  integer(ParameterId::lo, lo);
+  integer(ParameterId::hi, hi);
+  integer(ParameterId::levels, levels);
+  integer(ParameterId::sensitivity, sensitivity);
+  integer(ParameterId::grid_step, grid_step);
+  integer(ParameterId::sampled_buckets, sampled_buckets);
+  integer(ParameterId::bloom_bits, bloom_bits);
+  integer(ParameterId::hashes, hashes);
+  integer(ParameterId::cohorts, cohorts);
+  auto configured = collector::configure_mechanism(given, collector::FrontEnd::python);
+  if (auto* reason = std::get_if<std::string>(&configured)) throw py::value_error(*reason);
+  return std::move(std::get<Mechanism>(configured));
 }
 
 py::dict parameters_of(const Mechanism& m) {
@@ -835,7 +818,8 @@ PYBIND11_MODULE(_native, mod) {
            py::arg("levels") = py::none(), py::arg("sensitivity") = py::none(), py::arg("grid_step") = py::none(),
            py::arg("sampled_buckets") = py::none(), py::arg("epsilon_one") = py::none(),
            py::arg("f") = py::none(), py::arg("p") = py::none(), py::arg("q") = py::none(),
-           py::arg("attribute_sizes") = py::none())
+           py::arg("attribute_sizes") = py::none(), py::arg("bloom_bits") = py::none(),
+           py::arg("hashes") = py::none(), py::arg("cohorts") = py::none())
       .def_property_readonly("name", [](const Mechanism& m) { return collector::name_of(m.config().id); })
       .def_property_readonly("id", [](const Mechanism& m) { return static_cast<int>(m.config().id); })
       .def_property_readonly("kind", &kind_name)

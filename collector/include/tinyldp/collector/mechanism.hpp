@@ -29,6 +29,7 @@
 
 #include "tinyldp/collector/frequency_estimate.hpp"
 #include "tinyldp/collector/models/all.hpp"
+#include "tinyldp/collector/parameters.hpp"
 #include "tinyldp/collector/report_parser.hpp"
 #include "tinyldp/wire.hpp"
 
@@ -55,6 +56,7 @@ struct MechanismRow {
   ConfigureResult (*configure)(const MechanismConfig& config, Mechanism& out);
   // A small valid configuration, for the tests, the fuzz corpus and the docs' examples.
   MechanismConfig example;
+  ModelTraits traits;  // the parameters it takes (parameters.hpp)
 };
 std::span<const MechanismRow> mechanism_table();
 const MechanismRow* find_mechanism(MechanismId id);
@@ -221,23 +223,18 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
        config.noise_bits != 0))
     return refuse("lo, hi, levels and sensitivity are for the numeric mechanisms (" +
                   mechanism_names(MechanismKind::numeric) + "), not " + name);
-  if (!Model::takes_levels && config.levels != 0)
-    return refuse("levels is not a parameter of " + name);
   if (!Model::memoized && (config.epsilon_one.q32 != 0 || config.prr_f != Dyadic{} ||
                            config.irr_p != Dyadic{} || config.irr_q != Dyadic{}))
     return refuse("epsilon-one, f, p and q are for the memoized mechanisms, not " + name);
   if (!Model::takes_bloom && (config.bloom_hashes != 0 || config.bloom_cohorts != 0))
+    // (its wording predates the table: takers(ParameterId::bloom_bits) are rappor and the chains)
     return refuse("a Bloom filter (hashes, cohorts) is for rappor and the UE chains, not " + name);
-  if (!Model::takes_grid_step && config.grid_step != 0)
-    return refuse("grid-step is a parameter of 1bitmean and dbitflip, not " + name);
-  if (!Model::takes_sampled && config.sampled != 0)
-    return refuse("sampled-buckets is a parameter of dbitflip, not " + name);
+  // levels, sensitivity, grid-step, sampled-buckets: parameters.hpp's rows with a Refusal.
+  if (std::string reason = untaken_parameter(config, find_mechanism(config.id)->traits, name); !reason.empty())
+    return refuse(std::move(reason));
   if (Model::kind != MechanismKind::record && !config.attribute_sizes.empty())
     return refuse("attribute sizes are for the record mechanisms (" + mechanism_names(MechanismKind::record) +
                   "), not " + name);
-  if (!Model::takes_sensitivity && config.sensitivity != 0)
-    return refuse("sensitivity is not a parameter of " + name +
-                  (config.numeric() ? "; its privacy covers the whole range" : ""));
   if (std::string reason = Model::check_parameters(config); !reason.empty())
     return refuse(std::move(reason));
   Mechanism m;

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tinyldp/collector/parameters.hpp"
+
+#include <array>
+#include <vector>
+
+#include "tinyldp/collector/mechanism.hpp"
+
+namespace tinyldp::collector {
+
+namespace {
+
+bool categorical(const ModelTraits& t, bool bloom) { return t.kind == MechanismKind::categorical && !bloom; }
+bool numeric(const ModelTraits& t, bool) { return t.kind == MechanismKind::numeric; }
+bool record(const ModelTraits& t, bool) { return t.kind == MechanismKind::record; }
+bool over_bloom(const ModelTraits& t, bool bloom) { return t.takes_bloom && bloom; }
+
+std::string sizes_text(const MechanismConfig& c) {
+  std::string out;
+  for (std::uint32_t k : c.attribute_sizes) out += (out.empty() ? "" : ",") + std::to_string(k);
+  return out;
+}
+
+constexpr std::array<ParameterRow, parameter_count> table{{
+    {ParameterId::epsilon, nullptr, "epsilon", "epsilon", "epsilon (q32)",
+     "privacy budget per report, a decimal like 0.5 (memoized: ε∞, of all reports of one value; "
+     "not given where --f, --p and --q are)",
+     nullptr, [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.epsilon.q32); },
+     [](const MechanismConfig& c) { return std::to_string(c.epsilon.q32); },
+     nullptr},
+    {ParameterId::domain, "domain", "domain", "domain", "domain", nullptr, categorical,
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.domain); },
+     [](const MechanismConfig& c) { return std::to_string(c.domain); },
+     [](MechanismConfig& c, std::int64_t v) { c.domain = static_cast<std::uint32_t>(v); }},
+    {ParameterId::bloom_bits, "bloom_bits", "bloom-bits", "bloom_bits", nullptr,
+     "{takers}: report a Bloom filter of K bits (values are strings) instead of a one-hot vector over "
+     "--domain",
+     over_bloom, [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.domain); }, nullptr,
+     [](MechanismConfig& c, std::int64_t v) { c.domain = static_cast<std::uint32_t>(v); }},
+    {ParameterId::precision_bits, nullptr, nullptr, nullptr, "precision bits", nullptr, nullptr,
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.precision.max_bits); },
+     [](const MechanismConfig& c) { return std::to_string(unsigned{c.precision.max_bits}); },
+     nullptr},
+    {ParameterId::precision_tolerance, nullptr, nullptr, nullptr, "precision tolerance (q32)", nullptr, nullptr,
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.precision.tolerance_q32); },
+     [](const MechanismConfig& c) { return std::to_string(c.precision.tolerance_q32); },
+     nullptr},
+    {ParameterId::lo, "lo", "lo", "lo", "lo", "{takers}: smallest value (an integer)", numeric,
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.lo); },
+     [](const MechanismConfig& c) { return std::to_string(c.lo); },
+     [](MechanismConfig& c, std::int64_t v) { c.lo = static_cast<std::int32_t>(v); }},
+    {ParameterId::hi, "hi", "hi", "hi", "hi", "{takers}: largest value (an integer)", numeric,
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.hi); },
+     [](const MechanismConfig& c) { return std::to_string(c.hi); },
+     [](MechanismConfig& c, std::int64_t v) { c.hi = static_cast<std::int32_t>(v); }},
+    {ParameterId::levels, "levels", "levels", "levels", "levels", "{takers}: number of levels L, 2 … 256 (default 2)",
+     [](const ModelTraits& t, bool) { return t.takes_levels; },
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.levels); },
+     [](const MechanismConfig& c) { return std::to_string(c.levels); },
+     [](MechanismConfig& c, std::int64_t v) { c.levels = static_cast<std::uint32_t>(v); }, Refusal::not_a_parameter},
+    {ParameterId::sensitivity, "sensitivity", "sensitivity", "sensitivity", "sensitivity",
+     "{takers}: protect inputs this far apart (default hi − lo: local DP)",
+     [](const ModelTraits& t, bool) { return t.takes_sensitivity; },
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.sensitivity); },
+     [](const MechanismConfig& c) { return std::to_string(c.sensitivity); },
+     [](MechanismConfig& c, std::int64_t v) { c.sensitivity = static_cast<std::uint32_t>(v); }, Refusal::not_a_parameter,
+     "; its privacy covers the whole range"},
+    {ParameterId::noise_bits, nullptr, nullptr, nullptr, "noise bits", nullptr, nullptr,
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.noise_bits); },
+     [](const MechanismConfig& c) { return std::to_string(unsigned{c.noise_bits}); },
+     nullptr},
+    {ParameterId::epsilon_one, nullptr, "epsilon-one", "epsilon_one", "epsilon-one (q32)",
+     "memoized mechanisms ({takers}): ε₁ of one report (< --epsilon)",
+     [](const ModelTraits& t, bool) { return t.takes_epsilon_one; },
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.epsilon_one.q32); },
+     [](const MechanismConfig& c) { return std::to_string(c.epsilon_one.q32); },
+     nullptr},
+    {ParameterId::f, nullptr, "f", "f", "f", "{takers}: permanent-RR flip probability f, a decimal in (0, 1)",
+     [](const ModelTraits& t, bool) { return t.by_f_p_q; },
+     [](const MechanismConfig& c) { return std::int64_t(c.prr_f.num); },
+     [](const MechanismConfig& c) { return fraction_text(c.prr_f); },
+     nullptr},
+    {ParameterId::p, nullptr, "p", "p", "p", "{takers}: instantaneous RR P(report 1 | memo bit 0)",
+     [](const ModelTraits& t, bool) { return t.by_f_p_q; },
+     [](const MechanismConfig& c) { return std::int64_t(c.irr_p.num); },
+     [](const MechanismConfig& c) { return fraction_text(c.irr_p); },
+     nullptr},
+    {ParameterId::q, nullptr, "q", "q", "q", "{takers}: instantaneous RR P(report 1 | memo bit 1)",
+     [](const ModelTraits& t, bool) { return t.by_f_p_q; },
+     [](const MechanismConfig& c) { return std::int64_t(c.irr_q.num); },
+     [](const MechanismConfig& c) { return fraction_text(c.irr_q); },
+     nullptr},
+    {ParameterId::grid_step, "grid_step", "grid-step", "grid_step", "grid step",
+     "{takers}: α-point rounding's grid step, dividing hi − lo (default hi − lo: the ends only): a memo "
+     "per grid point, or the buckets",
+     [](const ModelTraits& t, bool) { return t.takes_grid_step; },
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.grid_step); },
+     [](const MechanismConfig& c) { return std::to_string(c.grid_step); },
+     [](MechanismConfig& c, std::int64_t v) { c.grid_step = static_cast<std::uint32_t>(v); }, Refusal::names_its_takers},
+    {ParameterId::sampled_buckets, "sampled_buckets", "sampled-buckets", "sampled_buckets", "sampled buckets",
+     "{takers}: d, the buckets each device samples once and reports a bit for (1 … 16, default 1)",
+     [](const ModelTraits& t, bool) { return t.takes_sampled; },
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.sampled); },
+     [](const MechanismConfig& c) { return std::to_string(c.sampled); },
+     [](MechanismConfig& c, std::int64_t v) { c.sampled = static_cast<std::uint32_t>(v); }, Refusal::names_its_takers},
+    {ParameterId::hashes, "hashes", "hashes", "hashes", "bloom hashes",
+     "with --bloom-bits: h, the filter's hashes (1 … 16, default 2)", over_bloom,
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.bloom_hashes); },
+     [](const MechanismConfig& c) { return std::to_string(c.bloom_hashes); },
+     [](MechanismConfig& c, std::int64_t v) { c.bloom_hashes = static_cast<std::uint32_t>(v); }},
+    {ParameterId::cohorts, "cohorts", "cohorts", "cohorts", "bloom cohorts",
+     "with --bloom-bits: m, the cohorts (each with its own hashes; 1 … 65536, default 32)", over_bloom,
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.bloom_cohorts); },
+     [](const MechanismConfig& c) { return std::to_string(c.bloom_cohorts); },
+     [](MechanismConfig& c, std::int64_t v) { c.bloom_cohorts = static_cast<std::uint32_t>(v); }},
+    {ParameterId::attributes, "attributes", "domains", "attribute_sizes", "attribute sizes",
+     "record mechanisms ({takers}): the attributes' domain sizes, 9,16,7 or 2x16", record,
+     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.attribute_sizes.size()); }, sizes_text,
+     nullptr},
+}};
+
+constexpr bool rows_in_order() {
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (static_cast<std::size_t>(table[i].id) != i) return false;
+  return true;
+}
+static_assert(rows_in_order(), "the table of parameters is in ParameterId order, one row each");
+
+}  // namespace
+
+std::span<const ParameterRow> parameter_table() { return table; }
+
+const ParameterRow& parameter(ParameterId id) { return table[static_cast<std::size_t>(id)]; }
+
+std::string takers(ParameterId id, const char* last) {
+  const ParameterRow& row = parameter(id);
+  std::vector<const char*> names;
+  for (const MechanismRow& m : mechanism_table()) {
+    if (m.configure == nullptr) continue;
+    if (row.takes == nullptr || row.takes(m.traits, false) || row.takes(m.traits, true)) names.push_back(m.name);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += (last != nullptr && i + 1 == names.size()) ? last : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+std::string help_text(ParameterId id) {
+  std::string out = parameter(id).help != nullptr ? parameter(id).help : "";
+  constexpr std::string_view placeholder = "{takers}";
+  if (const auto at = out.find(placeholder); at != std::string::npos)
+    out.replace(at, placeholder.size(), takers(id));
+  return out;
+}
+
+std::string untaken_parameter(const MechanismConfig& c, const ModelTraits& traits, const std::string& name) {
+  for (const ParameterRow& row : table) {
+    if (row.refusal == Refusal::none || row.value(c) == 0 || row.takes(traits, c.bloom())) continue;
+    if (row.refusal == Refusal::names_its_takers)
+      return std::string(row.option) + " is a parameter of " + takers(row.id, " and ") + ", not " + name +
+             row.refusal_note;
+    return std::string(row.option) + " is not a parameter of " + name + row.refusal_note;
+  }
+  return {};
+}
+
+}  // namespace tinyldp::collector
