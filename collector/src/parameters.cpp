@@ -17,7 +17,10 @@ bool over_bloom(const ModelTraits& t, bool bloom) { return t.takes_bloom && bloo
 
 std::string sizes_text(const MechanismConfig& c) {
   std::string out;
-  for (std::uint32_t k : c.attribute_sizes) out += (out.empty() ? "" : ",") + std::to_string(k);
+  for (std::uint32_t k : c.attribute_sizes) {  // not `"," + to_string(k)`: GCC 12 -O3 -Wrestrict
+    if (!out.empty()) out += ',';
+    out += std::to_string(k);
+  }
   return out;
 }
 
