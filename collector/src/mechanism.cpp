@@ -133,30 +133,19 @@ std::vector<Mechanism::Parameter> Mechanism::parameters() const {
 }
 
 namespace {
+// A static trait of the model (ModelDefaults'): trait is called as trait.operator()<Model>().
 template <class Trait>
-bool model_trait(const auto& model, Trait trait) {
-  return std::visit([&](const auto& m) { return trait(m); }, model);
+bool model_trait(const ModelVariant& model, Trait trait) {
+  return std::visit([&]<class Model>(const Model&) { return trait.template operator()<Model>(); }, model);
 }
 }  // namespace
 
-bool Mechanism::takes_levels() const {
-  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_levels; });
-}
-bool Mechanism::takes_sensitivity() const {
-  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_sensitivity; });
-}
-bool Mechanism::takes_grid_step() const {
-  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_grid_step; });
-}
-bool Mechanism::takes_sampled() const {
-  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::takes_sampled; });
-}
-bool Mechanism::integer_items() const {
-  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::integer_items; });
-}
-bool Mechanism::deconvolved() const {
-  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::deconvolved; });
-}
+bool Mechanism::takes_levels() const { return model_trait(model_, []<class M> { return M::takes_levels; }); }
+bool Mechanism::takes_sensitivity() const { return model_trait(model_, []<class M> { return M::takes_sensitivity; }); }
+bool Mechanism::takes_grid_step() const { return model_trait(model_, []<class M> { return M::takes_grid_step; }); }
+bool Mechanism::takes_sampled() const { return model_trait(model_, []<class M> { return M::takes_sampled; }); }
+bool Mechanism::integer_items() const { return model_trait(model_, []<class M> { return M::integer_items; }); }
+bool Mechanism::deconvolved() const { return model_trait(model_, []<class M> { return M::deconvolved; }); }
 
 std::vector<std::pair<std::uint32_t, double>> Mechanism::item_weights(std::int64_t value) const {
   return std::visit(
@@ -169,11 +158,9 @@ std::vector<std::pair<std::uint32_t, double>> Mechanism::item_weights(std::int64
       model_);
 }
 bool Mechanism::record() const {
-  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::kind == MechanismKind::record; });
+  return model_trait(model_, []<class M> { return M::kind == MechanismKind::record; });
 }
-bool Mechanism::memoized() const {
-  return model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::memoized; });
-}
+bool Mechanism::memoized() const { return model_trait(model_, []<class M> { return M::memoized; }); }
 
 std::optional<Epsilon> Mechanism::epsilon_infinity() const {
   return std::visit(
@@ -249,11 +236,11 @@ ParseError Mechanism::count_bloom(std::optional<std::uint32_t> cohort, std::span
 }
 
 bool Mechanism::uses_bit_columns() const {
-  return !config_.bloom() && model_trait(model_, [](const auto& m) { return std::decay_t<decltype(m)>::bit_columns; });
+  return !config_.bloom() && model_trait(model_, []<class M> { return M::bit_columns; });
 }
 
 bool Mechanism::one_item_per_report() const {
-  return model_trait(model_, [](const auto& m) { return SingleItemModel<std::decay_t<decltype(m)>>; });
+  return model_trait(model_, []<class M> { return SingleItemModel<M>; });
 }
 
 ParseError Mechanism::check_payload(std::span<const std::uint8_t> payload) const {

@@ -198,6 +198,8 @@ class Mechanism {
   std::vector<PayloadField> payload_fields(std::span<const std::uint8_t> payload) const;
 
  private:
+  // The key of the forms without one: a memoized model refuses the report.
+  struct NoKey {};
   // Encodes a privatized payload (when s is ok) into a complete report appended to out.
   Status finish(Status s, const std::vector<std::uint8_t>& payload, const wire::Header& header,
                 std::vector<std::uint8_t>& out) const;
@@ -259,19 +261,7 @@ ConfigureResult Mechanism::configure_as(const MechanismConfig& config, Mechanism
 template <class Rng>
 Status Mechanism::privatize(std::int64_t value, Rng& rng, const wire::Header& header,
                             std::vector<std::uint8_t>& out) const {
-  std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
-  const Status s = std::visit(
-      [&](const auto& model) {
-        using Model = std::decay_t<decltype(model)>;
-        using Value = typename Model::Value;
-        if (!std::in_range<Value>(value)) return Status::bad_parameter;
-        if constexpr (Model::kind == MechanismKind::record || Model::memoized)
-          return Status::bad_parameter;  // a record is d values; a memo needs the device's key
-        else
-          return model.privatize(static_cast<Value>(value), rng, payload.data());
-      },
-      model_);
-  return finish(s, payload, header, out);
+  return privatize(value, rng, NoKey{}, header, out);
 }
 
 template <class Rng, class Key>
@@ -285,6 +275,8 @@ Status Mechanism::privatize(std::int64_t value, Rng& rng, const Key& key, wire::
         if (!std::in_range<Value>(value)) return Status::bad_parameter;
         if constexpr (Model::kind == MechanismKind::record) {
           return Status::bad_parameter;  // a record is d values
+        } else if constexpr (Model::memoized && std::is_same_v<Key, NoKey>) {
+          return Status::bad_parameter;  // a memo needs the device's key
         } else if constexpr (Model::memoized) {
           header.fields |= wire::field_memo_generation;
           header.memo_generation = key.generation();
@@ -304,19 +296,7 @@ Status Mechanism::privatize(std::int64_t value, Rng& rng, const Key& key, wire::
 template <class Rng>
 Status Mechanism::privatize_record(std::span<const std::uint32_t> values, Rng& rng, const wire::Header& header,
                                    std::vector<std::uint8_t>& out) const {
-  std::vector<std::uint8_t> payload(description_.payload_bytes(), 0);
-  const Status s = std::visit(
-      [&](const auto& model) {
-        using Model = std::decay_t<decltype(model)>;
-        if constexpr (Model::kind == MechanismKind::record && !Model::memoized) {
-          if (values.size() != config_.attribute_sizes.size()) return Status::bad_parameter;
-          return model.privatize_record(values.data(), rng, payload.data());
-        } else {
-          return Status::bad_parameter;  // memoized (needs the key), or not a record
-        }
-      },
-      model_);
-  return finish(s, payload, header, out);
+  return privatize_record(values, rng, NoKey{}, header, out);
 }
 
 template <class Rng, class Key>
@@ -329,6 +309,8 @@ Status Mechanism::privatize_record(std::span<const std::uint32_t> values, Rng& r
         if (values.size() != config_.attribute_sizes.size()) return Status::bad_parameter;
         if constexpr (Model::kind != MechanismKind::record) {
           return Status::bad_parameter;
+        } else if constexpr (Model::memoized && std::is_same_v<Key, NoKey>) {
+          return Status::bad_parameter;  // a memo needs the device's key
         } else if constexpr (Model::memoized) {
           header.fields |= wire::field_memo_generation;
           header.memo_generation = key.generation();

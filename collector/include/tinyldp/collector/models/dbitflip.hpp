@@ -16,8 +16,7 @@
 
 namespace tinyldp::collector {
 
-struct DBitFlipModel : MemoizedDefaults {
-  static constexpr MechanismKind kind = MechanismKind::numeric;
+struct DBitFlipModel : GridModel<DBitFlip> {
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::dbitflip, "dbitflip", [] {
          MechanismConfig c = example_grid(MechanismId::dbitflip);
@@ -25,23 +24,17 @@ struct DBitFlipModel : MemoizedDefaults {
          return c;
        }},
   }};
-  using Value = std::int32_t;
   static constexpr bool takes_grid_step = true;
   static constexpr bool takes_sampled = true;
   static constexpr const char* memos_of = "sampled bucket (or none)";
-  DBitFlip core;
-  std::int32_t lo = 0;
+  using CoreModel::local_epsilon, GridModel::memo_covariance, GridModel::change_exposure, GridModel::privatize_memoized;
   static Status configure(const MechanismConfig& c, DBitFlipModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
   NumericModel noise_model() const;
   std::uint32_t items() const { return core.buckets(); }
   Channel channel() const;
   std::string fractions() const;
-  Epsilon local_epsilon() const { return core.epsilon_one(); }
   std::uint32_t most_memos() const { return core.sampled() + 1; }  // one memo per slot
-  // No model of its memos' covariance or change exposure: both depend on where the value lies.
-  std::optional<MemoCovariance> memo_covariance() const { return std::nullopt; }
-  std::optional<double> change_exposure() const { return std::nullopt; }
   double item_value(std::uint32_t item) const {
     return static_cast<double>(std::int64_t{lo} + std::int64_t{item} * core.layout().step);
   }
@@ -55,10 +48,6 @@ struct DBitFlipModel : MemoizedDefaults {
     for (std::uint32_t t = 0; t < core.sampled(); ++t) support[r.bucket[t]] += (r.bits >> t) & 1u;
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
-  template <class Rng, class Key>
-  Status privatize_memoized(std::int32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
-    return privatize_memoized_packed(core, offset_from(lo, value), key, rng, payload);
-  }
 };
 static_assert(CollectorModel<DBitFlipModel>);
 

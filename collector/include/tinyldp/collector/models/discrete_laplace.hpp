@@ -17,8 +17,7 @@ namespace tinyldp::collector {
 // The exact dlaplace kernel in integers: kernel[x·(W+1) + y] = 2^B·Pr[report lo + y | value lo + x].
 std::vector<std::uint64_t> dlaplace_kernel(const DiscreteLaplace& dl);
 
-struct DlaplaceModel : ModelDefaults {
-  static constexpr MechanismKind kind = MechanismKind::numeric;
+struct DlaplaceModel : CoreModel<MechanismKind::numeric, DiscreteLaplace> {
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::dlaplace, "dlaplace", [] {
          MechanismConfig c = example_range(MechanismId::dlaplace, -8, 8);
@@ -26,10 +25,9 @@ struct DlaplaceModel : ModelDefaults {
          return c;
        }},
   }};
-  using Value = std::int32_t;
   static constexpr bool takes_sensitivity = true;
   static constexpr bool deconvolved = true;
-  DiscreteLaplace core;
+  using CoreModel::privatize;
   // The noise weights core points at; shared, so that copies keep pointing at live storage.
   std::shared_ptr<const std::vector<std::uint64_t>> weights;
   static Status configure(const MechanismConfig& c, DlaplaceModel& out, MechanismConfig& normalized);
@@ -59,10 +57,6 @@ struct DlaplaceModel : ModelDefaults {
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     return {{"value", std::int64_t{core.low()} + offset(payload)}};
-  }
-  template <class Rng>
-  Status privatize(std::int32_t value, Rng& rng, std::uint8_t* payload) const {
-    return privatize_packed(core, value, rng, payload);
   }
 };
 static_assert(CollectorModel<DlaplaceModel>);

@@ -12,18 +12,14 @@
 
 namespace tinyldp::collector {
 
-struct HrModel : ModelDefaults {
-  static constexpr MechanismKind kind = MechanismKind::categorical;
+struct HrModel : CoreModel<MechanismKind::categorical, HadamardResponse> {
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::hr, "hr", [] { return example_config(MechanismId::hr, Epsilon::from_ratio(1, 1), 50); }},
   }};
-  HadamardResponse core;
+  using CoreModel::check_parameters, CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize;
   static Status configure(const MechanismConfig& c, HrModel& out, MechanismConfig& normalized);
-  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
-  std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return {channel_of(core.randomizer()).p, 0.5}; }
   std::string fractions() const;
-  Epsilon local_epsilon() const { return core.realized_epsilon(); }
   // Every payload of its length is a report.
   ParseError check(std::span<const std::uint8_t>) const { return ParseError::none; }
   void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
@@ -33,10 +29,6 @@ struct HrModel : ModelDefaults {
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     const HadamardReport r = core.unpack(payload.data());
     return {{"row", std::int64_t{r.row}}, {"bit", std::int64_t{r.bit}}};
-  }
-  template <class Rng>
-  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
-    return privatize_packed(core, value, rng, payload);
   }
 };
 static_assert(CollectorModel<HrModel>);

@@ -17,20 +17,16 @@ namespace tinyldp::collector {
 // (0 … 2T + 1), and a report supports item i by its component, so item i's support count is
 // S_i = Σ (y_i + T); the channel holds E[y + T | x] and Var[y | x] from the exact weights, and
 // the usual estimator (S_i − n·q)/(p − q) is SHE's sum estimator.
-struct SheModel : ModelDefaults {
-  static constexpr MechanismKind kind = MechanismKind::categorical;
+struct SheModel : CoreModel<MechanismKind::categorical, SummationHistogram> {
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::she, "she", [] { return example_config(MechanismId::she, Epsilon::from_ratio(1, 1), 16); }},
   }};
-  SummationHistogram core;
+  using CoreModel::check_parameters, CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize;
   // The noise weights core points at; shared, so that copies keep pointing at live storage.
   std::shared_ptr<const std::vector<std::uint64_t>> weights;
   static Status configure(const MechanismConfig& c, SheModel& out, MechanismConfig& normalized);
-  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
-  std::uint32_t items() const { return core.domain(); }
   Channel channel() const;
   std::string fractions() const;
-  Epsilon local_epsilon() const { return core.realized_epsilon(); }
   std::uint64_t max_support_per_report() const { return 2 * std::uint64_t{core.truncation()} + 1; }
   ParseError check(std::span<const std::uint8_t> payload) const {
     for (std::uint32_t i = 0; i < core.domain(); ++i)
@@ -42,40 +38,21 @@ struct SheModel : ModelDefaults {
     for (std::uint32_t i = 0; i < core.domain(); ++i) support[i] += core.shifted_component(payload.data(), i);
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
-  template <class Rng>
-  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
-    return core.privatize(value, rng, payload, core.report_bytes());
-  }
 };
 static_assert(CollectorModel<SheModel>);
 
 // Thresholding with histogram encoding: a unary encoding with THE's (p, q) under its own id;
 // counted like UE, by the bit-sliced column counter.
-struct TheModel : ModelDefaults {
-  static constexpr MechanismKind kind = MechanismKind::categorical;
+struct TheModel : BitPayloadModel<MechanismKind::categorical, ThresholdHistogram> {
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::the, "the", [] { return example_config(MechanismId::the, Epsilon::from_ratio(1, 1), 16); }},
   }};
   static constexpr bool bit_columns = true;
-  ThresholdHistogram core;
+  using CoreModel::check_parameters, CoreModel::items, CoreModel::local_epsilon;
+  using BitPayloadModel::check, BitPayloadModel::add_support, BitPayloadModel::fields, CoreModel::privatize;
   static Status configure(const MechanismConfig& c, TheModel& out, MechanismConfig& normalized);
-  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
-  std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return channel_of(core.unary()); }
   std::string fractions() const;
-  Epsilon local_epsilon() const { return core.realized_epsilon(); }
-  // Every payload of its length is a report.
-  ParseError check(std::span<const std::uint8_t>) const { return ParseError::none; }
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    add_bit_support(payload, core.domain(), support);
-  }
-  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
-    return {{"bits_set", bits_set(payload, core.domain())}};
-  }
-  template <class Rng>
-  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
-    return core.privatize(value, rng, payload, core.report_bytes());
-  }
 };
 static_assert(CollectorModel<TheModel>);
 

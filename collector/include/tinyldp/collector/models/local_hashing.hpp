@@ -22,43 +22,44 @@ void count_local_hash_support(const std::vector<std::uint32_t>& keys, std::uint3
 // A {seed, value} report's fields, for `inspect`.
 std::vector<PayloadField> local_hash_fields(const LocalHashingReport& r);
 
-struct LhModel : ModelDefaults {
-  static constexpr MechanismKind kind = MechanismKind::categorical;
+// A {seed, y} report over [g] (OLH, BLH, LOLOHA): refused if y ≥ g; it supports every item that
+// hashes, under its seed, to y.
+template <class Core, class Defaults = ModelDefaults>
+struct HashPayloadModel : CoreModel<MechanismKind::categorical, Core, Defaults> {
+  std::vector<std::uint32_t> hash_keys;  // local_hash_key(i) for every item i
+
+ protected:
+  ParseError check(std::span<const std::uint8_t> payload) const {
+    return this->core.unpack(payload.data()).value >= this->core.range() ? ParseError::value_out_of_range
+                                                                         : ParseError::none;
+  }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    count_local_hash_support(hash_keys, this->core.range(), this->core.unpack(payload.data()), support);
+  }
+  ParseError count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    const LocalHashingReport r = this->core.unpack(payload.data());
+    if (r.value >= this->core.range()) return ParseError::value_out_of_range;
+    count_local_hash_support(hash_keys, this->core.range(), r, support);
+    return ParseError::none;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    return local_hash_fields(this->core.unpack(payload.data()));
+  }
+};
+
+struct LhModel : HashPayloadModel<LocalHashing> {
   static constexpr std::array<ModelRow, 2> rows{{
       {MechanismId::blh, "blh", [] { return example_config(MechanismId::blh, Epsilon::from_ratio(1, 1), 50); }},
       {MechanismId::olh, "olh", [] { return example_config(MechanismId::olh, Epsilon::from_ratio(2, 1), 50); }},
   }};
   static constexpr bool counts_in_one_pass = true;
-  LocalHashing core;
-  std::vector<std::uint32_t> hash_keys;  // local_hash_key(i) for every item i
+  using CoreModel::check_parameters, CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize;
+  using HashPayloadModel::check, HashPayloadModel::add_support, HashPayloadModel::count, HashPayloadModel::fields;
   static Status configure(const MechanismConfig& c, LhModel& out, MechanismConfig& normalized);
-  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
-  std::uint32_t items() const { return core.domain(); }
   Channel channel() const {
     return {channel_of(core.randomizer()).p, 1.0 / static_cast<double>(core.range())};
   }
   std::string fractions() const;
-  Epsilon local_epsilon() const { return core.realized_epsilon(); }
-  ParseError check(std::span<const std::uint8_t> payload) const {
-    return core.unpack(payload.data()).value >= core.range() ? ParseError::value_out_of_range
-                                                             : ParseError::none;
-  }
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    count_local_hash_support(hash_keys, core.range(), core.unpack(payload.data()), support);
-  }
-  ParseError count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    const LocalHashingReport r = core.unpack(payload.data());
-    if (r.value >= core.range()) return ParseError::value_out_of_range;
-    count_local_hash_support(hash_keys, core.range(), r, support);
-    return ParseError::none;
-  }
-  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
-    return local_hash_fields(core.unpack(payload.data()));
-  }
-  template <class Rng>
-  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
-    return privatize_packed(core, value, rng, payload);
-  }
 };
 static_assert(CollectorModel<LhModel>);
 

@@ -15,18 +15,16 @@
 
 namespace tinyldp::collector {
 
-struct LolohaModel : MemoizedDefaults {
-  static constexpr MechanismKind kind = MechanismKind::categorical;
+struct LolohaModel : HashPayloadModel<Loloha, MemoizedDefaults> {
   static constexpr std::array<ModelRow, 2> rows{{
       {MechanismId::loloha, "loloha", [] { return example_chain(MechanismId::loloha, 50); }},
       {MechanismId::biloloha, "biloloha", [] { return example_chain(MechanismId::biloloha, 50); }},
   }};
   static constexpr const char* memos_of = "hashed value";
-  Loloha core;
-  std::vector<std::uint32_t> hash_keys;  // local_hash_key(i) for every item i
+  using CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize_memoized;
+  using HashPayloadModel::check, HashPayloadModel::add_support, HashPayloadModel::fields;
   static Status configure(const MechanismConfig& c, LolohaModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
-  std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return {composed_channel(core.chain()).p, 1.0 / static_cast<double>(core.range())}; }
   std::string fractions() const;
   std::optional<MemoCovariance> memo_covariance() const {
@@ -38,22 +36,7 @@ struct LolohaModel : MemoizedDefaults {
     const double g = core.range();
     return 1 - (1 / g + (1 - 1 / g) * grr_memos_agree(core.chain()));
   }
-  Epsilon local_epsilon() const { return core.epsilon_one(); }
   std::uint32_t most_memos() const { return core.range(); }  // one memo per hashed value
-  ParseError check(std::span<const std::uint8_t> payload) const {
-    return core.unpack(payload.data()).value >= core.range() ? ParseError::value_out_of_range
-                                                             : ParseError::none;
-  }
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    count_local_hash_support(hash_keys, core.range(), core.unpack(payload.data()), support);
-  }
-  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
-    return local_hash_fields(core.unpack(payload.data()));
-  }
-  template <class Rng, class Key>
-  Status privatize_memoized(std::uint32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
-    return privatize_memoized_packed(core, value, key, rng, payload);
-  }
 };
 static_assert(CollectorModel<LolohaModel>);
 

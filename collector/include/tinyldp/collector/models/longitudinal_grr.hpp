@@ -27,34 +27,21 @@ std::string chain_fractions(const GrrChain& chain);
 // check_categories, and a domain of at most `most`.
 std::string check_domain_at_most(const MechanismConfig& c, std::uint32_t most);
 
-struct LgrrModel : MemoizedDefaults {
-  static constexpr MechanismKind kind = MechanismKind::categorical;
+struct LgrrModel : CoreModel<MechanismKind::categorical, LongitudinalGrr, MemoizedDefaults> {
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::l_grr, "l-grr", [] { return example_chain(MechanismId::l_grr, 12); }},
   }};
   static constexpr const char* memos_of = "value";
-  LongitudinalGrr core;
+  using CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize_memoized;
+  using CoreModel::item, CoreModel::fields;  // the payload is the value
   static Status configure(const MechanismConfig& c, LgrrModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
-  std::uint32_t items() const { return core.domain(); }
   Channel channel() const { return composed_channel(core.chain()); }
   std::string fractions() const { return chain_fractions(core.chain()); }
   std::optional<MemoCovariance> memo_covariance() const { return chain_covariance(core.chain(), 0); }
   // Over [k]: 1 − (2p1q1 + (k − 2)q1²) (two independent k-RR memos agree).
   std::optional<double> change_exposure() const { return 1 - grr_memos_agree(core.chain()); }
-  Epsilon local_epsilon() const { return core.epsilon_one(); }
   std::uint32_t most_memos() const { return core.domain(); }
-  std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
-    const std::uint32_t v = core.unpack(payload.data());
-    return v < core.domain() ? std::optional(v) : std::nullopt;
-  }
-  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
-    return {{"value", std::int64_t{core.unpack(payload.data())}}};
-  }
-  template <class Rng, class Key>
-  Status privatize_memoized(std::uint32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
-    return privatize_memoized_packed(core, value, key, rng, payload);
-  }
 };
 static_assert(CollectorModel<LgrrModel>);
 

@@ -2,7 +2,9 @@
 // tinyldp/collector/models/model_base.hpp — the interface every collector model implements,
 // written down: the CollectorModel concept (and MemoizedModel for the models whose reports need
 // a device's memo key), the defaults a model may differ in (ModelDefaults, MemoizedDefaults), the
-// row a model adds to the table of mechanisms, and the small helpers several models share.
+// row a model adds to the table of mechanisms, the small helpers several models share, and the
+// members they share, written once (CoreModel, BitPayloadModel, GridModel), which a model takes
+// by name.
 //
 // A model is the collector's half of a mechanism; the core header is the device's half. There
 // is one model per core header, in models/<core header>.hpp and src/models/<core header>.cpp
@@ -17,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -260,6 +263,94 @@ std::string check_rappor_probabilities(const MechanismConfig& c);
 // The memoized chains' budgets: epsilon-one (ε₁ of one report) given and below epsilon (ε∞ of
 // the memo); RAPPOR's f, p, q refused.
 std::string check_memo_epsilons(const MechanismConfig& c);
+
+// What the models over one core object share, each member written once. kind, Value (a numeric
+// model privatizes an int32_t) and core are the model's; the members below them are protected, and
+// a model takes those that are also its own by naming them (`using CoreModel::items,
+// CoreModel::privatize;`) or defines its own. So a member a model neither names nor defines fails
+// CollectorModel, and a misspelt name does not compile: nothing required is a silent default.
+template <MechanismKind Kind, class Core, class Defaults = ModelDefaults>
+struct CoreModel : Defaults {
+  static constexpr MechanismKind kind = Kind;
+  using Value = std::conditional_t<Kind == MechanismKind::numeric, std::int32_t, std::uint32_t>;
+  Core core;
+
+ protected:
+  // The categorical ones: the domain's categories are the items.
+  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
+  std::uint32_t items() const { return core.domain(); }
+  Channel channel() const { return channel_of(core); }
+  // The loss between any two inputs: the realized ε, or ε₁ of a memoized report.
+  Epsilon local_epsilon() const {
+    if constexpr (Defaults::memoized)
+      return core.epsilon_one();
+    else
+      return core.realized_epsilon();
+  }
+  // A payload that is the value (krr, l-grr): refused at or above the domain.
+  std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
+    const std::uint32_t v = core.unpack(payload.data());
+    return v < core.domain() ? std::optional(v) : std::nullopt;
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    return {{"value", std::int64_t{core.unpack(payload.data())}}};
+  }
+  // Through the core: its report packed into the payload, or, for the cores whose report is
+  // the payload's bytes (no Report type: UE, SHE, THE, the two-stage RR), written in place.
+  template <class Rng>
+  Status privatize(Value value, Rng& rng, std::uint8_t* payload) const {
+    if constexpr (requires { typename Core::Report; })
+      return privatize_packed(core, value, rng, payload);
+    else
+      return core.privatize(value, rng, payload, core.report_bytes());
+  }
+  template <class Rng, class Key>
+  Status privatize_memoized(Value value, const Key& key, Rng& rng, std::uint8_t* payload) const {
+    if constexpr (requires { typename Core::Report; })
+      return privatize_memoized_packed(core, value, key, rng, payload);
+    else
+      return core.privatize(value, key, rng, payload, core.report_bytes());
+  }
+};
+
+// A payload of one bit per item (UE, THE, the one-hot chains): every payload of its length is a
+// report, and it supports the items whose bits are set.
+template <MechanismKind Kind, class Core, class Defaults = ModelDefaults>
+struct BitPayloadModel : CoreModel<Kind, Core, Defaults> {
+ protected:
+  ParseError check(std::span<const std::uint8_t>) const { return ParseError::none; }
+  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
+    add_bit_support(payload, bits(), support);
+  }
+  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
+    return {{"bits_set", bits_set(payload, bits())}};
+  }
+
+ private:
+  // The chains' cores count their report's bits (bits()); UE's and THE's, their domain.
+  std::uint32_t bits() const {
+    if constexpr (requires(const Core& c) { c.bits(); })
+      return this->core.bits();
+    else
+      return this->core.domain();
+  }
+};
+
+// The memoized numeric models over a grid of [lo, hi] (1BitMean, dBitFlip): the core takes a
+// value as its offset from lo; no model of their memos' covariance or change exposure (both
+// depend on where the value lies).
+template <class Core>
+struct GridModel : CoreModel<MechanismKind::numeric, Core, MemoizedDefaults> {
+  std::int32_t lo = 0;
+
+ protected:
+  std::optional<MemoCovariance> memo_covariance() const { return std::nullopt; }
+  std::optional<double> change_exposure() const { return std::nullopt; }
+  template <class Rng, class Key>
+  Status privatize_memoized(std::int32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
+    return privatize_memoized_packed(this->core, offset_from(lo, value), key, rng, payload);
+  }
+};
 
 // An example configuration: the id, ε and domain (the numeric and memoized ones set more).
 constexpr MechanismConfig example_config(MechanismId id, Epsilon eps, std::uint32_t domain) {

@@ -15,16 +15,13 @@
 
 namespace tinyldp::collector {
 
-struct OneBitMeanModel : MemoizedDefaults {
-  static constexpr MechanismKind kind = MechanismKind::numeric;
+struct OneBitMeanModel : GridModel<OneBitMean> {
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::one_bit_mean, "1bitmean", [] { return example_grid(MechanismId::one_bit_mean); }},
   }};
-  using Value = std::int32_t;
   static constexpr bool takes_grid_step = true;
   static constexpr const char* memos_of = "grid point";
-  OneBitMean core;
-  std::int32_t lo = 0;
+  using CoreModel::local_epsilon, GridModel::memo_covariance, GridModel::change_exposure, GridModel::privatize_memoized;
   static Status configure(const MechanismConfig& c, OneBitMeanModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
   NumericModel noise_model() const { return evenly_spaced_levels(*this); }  // the binary channel over {lo, hi}
@@ -33,11 +30,7 @@ struct OneBitMeanModel : MemoizedDefaults {
   std::uint32_t items() const { return 2; }
   Channel channel() const { return composed_channel(core.chain()); }
   std::string fractions() const;
-  Epsilon local_epsilon() const { return core.epsilon_one(); }
   std::uint32_t most_memos() const { return core.cells() + 1; }  // one memo per grid point
-  // No model of its memos' covariance or change exposure: both depend on where the value lies.
-  std::optional<MemoCovariance> memo_covariance() const { return std::nullopt; }
-  std::optional<double> change_exposure() const { return std::nullopt; }
   std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
     return OneBitMean::unpack(payload.data());
   }
@@ -45,10 +38,6 @@ struct OneBitMeanModel : MemoizedDefaults {
     return static_cast<double>(std::int64_t{lo} + std::int64_t{item} * core.grid().max_value);
   }
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
-  template <class Rng, class Key>
-  Status privatize_memoized(std::int32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
-    return privatize_memoized_packed(core, offset_from(lo, value), key, rng, payload);
-  }
 };
 static_assert(CollectorModel<OneBitMeanModel>);
 

@@ -16,8 +16,7 @@ namespace tinyldp::collector {
 // level ⌊t/W⌋ + 1 w.p. ⌊(t mod W)·2^B/W⌋/2^B, else ⌊t/W⌋ (t = (v − lo)(L − 1)); value in range.
 std::vector<double> sd_level_distribution(const StochasticDiscretization& sd, std::int32_t value);
 
-struct SdModel : ModelDefaults {
-  static constexpr MechanismKind kind = MechanismKind::numeric;
+struct SdModel : CoreModel<MechanismKind::numeric, StochasticDiscretization> {
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::sd, "sd", [] {
          MechanismConfig c = example_range(MechanismId::sd, -100, 155);
@@ -25,10 +24,9 @@ struct SdModel : ModelDefaults {
          return c;
        }},
   }};
-  using Value = std::int32_t;
   static constexpr bool takes_levels = true;
   static constexpr bool integer_items = false;
-  StochasticDiscretization core;
+  using CoreModel::local_epsilon, CoreModel::privatize;
   static Status configure(const MechanismConfig& c, SdModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
   NumericModel noise_model() const { return evenly_spaced_levels(*this); }  // k-RR over the levels
@@ -37,7 +35,6 @@ struct SdModel : ModelDefaults {
   std::uint32_t items() const { return core.levels(); }
   Channel channel() const { return channel_of(core.randomizer()); }
   std::string fractions() const;
-  Epsilon local_epsilon() const { return core.realized_epsilon(); }
   std::optional<std::uint32_t> item(std::span<const std::uint8_t> payload) const {
     const std::uint32_t level = core.unpack(payload.data());
     return level < core.levels() ? std::optional(level) : std::nullopt;
@@ -50,10 +47,6 @@ struct SdModel : ModelDefaults {
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
     const std::uint32_t level = core.unpack(payload.data());
     return {{"level", std::int64_t{level}}, {"value", item_value(level)}};
-  }
-  template <class Rng>
-  Status privatize(std::int32_t value, Rng& rng, std::uint8_t* payload) const {
-    return privatize_packed(core, value, rng, payload);
   }
 };
 static_assert(CollectorModel<SdModel>);

@@ -18,8 +18,7 @@
 
 namespace tinyldp::collector {
 
-struct TwoStageModel : MemoizedDefaults {
-  static constexpr MechanismKind kind = MechanismKind::categorical;
+struct TwoStageModel : BitPayloadModel<MechanismKind::categorical, TwoStageRr, MemoizedDefaults> {
   static constexpr std::array<ModelRow, 5> rows{{
       // RAPPOR by its f, p, q; the UE chains by ε∞ = 2, ε₁ = 1.
       {MechanismId::rappor, "rappor", [] {
@@ -37,7 +36,8 @@ struct TwoStageModel : MemoizedDefaults {
   static constexpr bool takes_bloom = true;
   static constexpr bool bit_columns = true;  // one-hot only (Mechanism::uses_bit_columns)
   static constexpr const char* memos_of = "value";
-  TwoStageRr core;
+  using CoreModel::local_epsilon, CoreModel::privatize_memoized;
+  using BitPayloadModel::check, BitPayloadModel::add_support, BitPayloadModel::fields;  // one-hot; Bloom: count_bloom
   static Status configure(const MechanismConfig& c, TwoStageModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
   bool bloom() const { return core.encoding().kind == MemoEncoding::bloom; }
@@ -54,21 +54,8 @@ struct TwoStageModel : MemoizedDefaults {
   // One-hot (k bits): two bits move between the rows (p1, q1) and (q1, p1), the other k − 2 are
   // two independent draws of q1 each: 1 − (p1q1 + (1 − p1)(1 − q1))² · (q1² + (1 − q1)²)^(k − 2).
   std::optional<double> change_exposure() const;
-  Epsilon local_epsilon() const { return core.epsilon_one(); }
-  // Every payload of its length is a report.
-  ParseError check(std::span<const std::uint8_t>) const { return ParseError::none; }
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    add_bit_support(payload, core.bits(), support);
-  }
-  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
-    return {{"bits_set", bits_set(payload, core.bits())}};
-  }
   // One-hot: one memo per value; Bloom: any 32-bit value has its own memo.
   std::uint32_t most_memos() const { return bloom() ? UINT32_MAX : core.bits(); }
-  template <class Rng, class Key>
-  Status privatize_memoized(std::uint32_t value, const Key& key, Rng& rng, std::uint8_t* payload) const {
-    return core.privatize(value, key, rng, payload, core.report_bytes());
-  }
 };
 static_assert(CollectorModel<TwoStageModel>);
 

@@ -12,33 +12,17 @@
 
 namespace tinyldp::collector {
 
-struct UeModel : ModelDefaults {
-  static constexpr MechanismKind kind = MechanismKind::categorical;
+struct UeModel : BitPayloadModel<MechanismKind::categorical, UnaryEncoding> {
   static constexpr std::array<ModelRow, 3> rows{{
       {MechanismId::sue, "sue", [] { return example_config(MechanismId::sue, Epsilon::from_ratio(1, 2), 100); }},
       {MechanismId::oue, "oue", [] { return example_config(MechanismId::oue, Epsilon::from_ratio(1, 1), 20); }},
       {MechanismId::ue, "ue", nullptr},  // custom (p, q): on the wire, not configured by name
   }};
   static constexpr bool bit_columns = true;
-  UnaryEncoding core;
+  using CoreModel::check_parameters, CoreModel::items, CoreModel::channel, CoreModel::local_epsilon;
+  using BitPayloadModel::check, BitPayloadModel::add_support, BitPayloadModel::fields, CoreModel::privatize;
   static Status configure(const MechanismConfig& c, UeModel& out, MechanismConfig& normalized);
-  static std::string check_parameters(const MechanismConfig& c) { return check_categories(c); }
-  std::uint32_t items() const { return core.domain(); }
-  Channel channel() const { return channel_of(core); }
   std::string fractions() const;
-  Epsilon local_epsilon() const { return core.realized_epsilon(); }
-  // Every payload of its length is a report.
-  ParseError check(std::span<const std::uint8_t>) const { return ParseError::none; }
-  void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const {
-    add_bit_support(payload, core.domain(), support);
-  }
-  std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const {
-    return {{"bits_set", bits_set(payload, core.domain())}};
-  }
-  template <class Rng>
-  Status privatize(std::uint32_t value, Rng& rng, std::uint8_t* payload) const {
-    return core.privatize(value, rng, payload, core.report_bytes());
-  }
 };
 static_assert(CollectorModel<UeModel>);
 
