@@ -3,18 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "byte_vector.hpp"
+#include "counts_file.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/mechanism.hpp"
-#include "tinyldp/collector/state_file.hpp"
 #include "tinyldp/endian.hpp"
 
 namespace tinyldp::collector {
@@ -136,24 +133,12 @@ Epsilon MultiAttributeSchema::slot_epsilon(std::uint32_t j) const {
 }
 
 std::optional<std::uint32_t> MultiAttributeSchema::find(const std::string& name) const {
-  for (std::uint32_t j = 0; j < attributes_.size(); ++j)
-    if (attributes_[j].name == name) return j;
-  if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos && name.size() < 6) {
-    const auto j = static_cast<std::uint32_t>(std::stoul(name));
-    if (j < attributes_.size()) return j;
-  }
-  return std::nullopt;
+  return find_attribute(attributes_, name);
 }
 
 bool MultiAttributeSchema::same_as(const MultiAttributeSchema& o) const {
-  if (protocol_ != o.protocol_ || description_.digest != o.description_.digest ||
-      requested_.q32 != o.requested_.q32 || attributes_.size() != o.attributes_.size())
-    return false;
-  for (std::size_t j = 0; j < attributes_.size(); ++j) {
-    const auto &a = attributes_[j], &b = o.attributes_[j];
-    if (a.name != b.name || a.size != b.size || a.labels != b.labels) return false;
-  }
-  return true;
+  return protocol_ == o.protocol_ && description_.digest == o.description_.digest &&
+         requested_.q32 == o.requested_.q32 && attributes_ == o.attributes_;
 }
 
 ParseError MultiAttributeSchema::count(std::span<const std::uint8_t> payload, std::span<std::uint64_t> supports,
@@ -270,12 +255,9 @@ std::vector<ItemEstimate> MultiAttributeCounts::estimate_items(std::uint32_t j, 
 }
 
 std::vector<std::uint8_t> MultiAttributeCounts::serialize() const {
-  nlohmann::json attributes = nlohmann::json::array();
-  for (const auto& a : schema_.attributes())
-    attributes.push_back({{"name", a.name}, {"size", a.size}, {"labels", a.labels}});
   nlohmann::json header = {{"protocol", schema_.name()},
                            {"epsilon_q32", schema_.requested_epsilon().q32},
-                           {"attributes", attributes},
+                           {"attributes", attributes_json(schema_.attributes())},
                            {"digest", schema_.description().digest},
                            {"epsilon_per_report_q32", schema_.epsilon_per_report().q32}};
   if (schema_.epsilon_one_attribute()) header["epsilon_one_attribute_q32"] = schema_.epsilon_one_attribute()->q32;
@@ -293,16 +275,9 @@ std::vector<std::uint8_t> MultiAttributeCounts::serialize() const {
 
 std::optional<MultiAttributeCounts> MultiAttributeCounts::deserialize(std::span<const std::uint8_t> bytes,
                                                                       std::string& error) {
-  if (bytes.size() < 12 || std::memcmp(bytes.data(), magic, 8) != 0) {
-    error = "not a multi-attribute counts file (no TLDPMUL1 header)";
-    return std::nullopt;
-  }
-  const std::uint32_t len = get_le<std::uint32_t>(bytes.data() + 8);
-  if (bytes.size() < 12 + std::uint64_t{len} + 8) {
-    error = "multi-attribute counts file truncated in its header";
-    return std::nullopt;
-  }
-  const nlohmann::json h = nlohmann::json::parse(bytes.begin() + 12, bytes.begin() + 12 + len, nullptr, false);
+  const auto frame = read_counts_header(bytes, magic, "multi-attribute counts", 8, error);
+  if (!frame) return std::nullopt;
+  const nlohmann::json& h = frame->json;
   if (h.is_discarded() || !h.is_object() || !h.contains("protocol") || !h["protocol"].is_string() ||
       !h.contains("epsilon_q32") || !h["epsilon_q32"].is_number_unsigned() || !h.contains("attributes") ||
       !h["attributes"].is_array() || !h.contains("digest") || !h["digest"].is_number_unsigned()) {
@@ -314,34 +289,17 @@ std::optional<MultiAttributeCounts> MultiAttributeCounts::deserialize(std::span<
     error = "multi-attribute counts header: unknown protocol '" + h["protocol"].get<std::string>() + "'";
     return std::nullopt;
   }
-  std::vector<RecordAttribute> attributes;
-  for (const auto& a : h["attributes"]) {
-    if (!a.is_object() || !a.contains("name") || !a["name"].is_string() || !a.contains("size") ||
-        !a["size"].is_number_unsigned() || a["size"].get<std::uint64_t>() > max_collector_domain ||
-        !a.contains("labels") || !a["labels"].is_array()) {
-      error = "multi-attribute counts header: an attribute lacks its name, size (at most " +
-              std::to_string(max_collector_domain) + ") or labels";
-      return std::nullopt;
-    }
-    RecordAttribute r{a["name"].get<std::string>(), static_cast<std::uint32_t>(a["size"].get<std::uint64_t>()), {}};
-    for (const auto& l : a["labels"]) {
-      if (!l.is_string()) {
-        error = "multi-attribute counts header: a label is not a string";
-        return std::nullopt;
-      }
-      r.labels.push_back(l.get<std::string>());
-    }
-    attributes.push_back(std::move(r));
-  }
+  auto attributes = attributes_from_json(h["attributes"], "multi-attribute counts", max_collector_domain, error);
+  if (!attributes) return std::nullopt;
   auto schema = MultiAttributeSchema::make(*protocol, Epsilon{h["epsilon_q32"].get<std::uint64_t>()},
-                                           std::move(attributes), error);
+                                           std::move(*attributes), error);
   if (!schema) return std::nullopt;
   if (h["digest"].get<std::uint64_t>() != schema->description().digest) {
     error = "multi-attribute counts header: its digest does not match the configuration it states";
     return std::nullopt;
   }
   MultiAttributeCounts counts(std::move(*schema));
-  std::size_t at = 12 + len;
+  std::size_t at = frame->body_at;
   std::uint64_t expected = 8;
   for (const auto& a : counts.schema().attributes()) expected += 8 * (std::uint64_t{a.size} + 1);
   if (bytes.size() - at != expected) {
@@ -382,11 +340,5 @@ std::optional<MultiAttributeCounts> MultiAttributeCounts::deserialize(std::span<
   }
   return counts;
 }
-
-std::optional<MultiAttributeCounts> MultiAttributeCounts::load(const std::string& path, std::string& error) {
-  return load_state<MultiAttributeCounts>(path, error);
-}
-
-bool MultiAttributeCounts::save(const std::string& path) const { return save_state(*this, path); }
 
 }  // namespace tinyldp::collector

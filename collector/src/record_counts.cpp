@@ -2,13 +2,10 @@
 #include "tinyldp/collector/record_counts.hpp"
 
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "byte_vector.hpp"
-#include "tinyldp/collector/state_file.hpp"
+#include "counts_file.hpp"
 #include "tinyldp/endian.hpp"
 
 namespace tinyldp::collector {
@@ -78,24 +75,24 @@ std::optional<RecordSchema> RecordSchema::make(std::vector<RecordAttribute> attr
   return s;
 }
 
-std::optional<std::uint32_t> RecordSchema::find(const std::string& name) const {
-  for (std::uint32_t j = 0; j < attributes_.size(); ++j)
-    if (attributes_[j].name == name) return j;
+std::optional<std::uint32_t> find_attribute(const std::vector<RecordAttribute>& attributes,
+                                            const std::string& name) {
+  for (std::uint32_t j = 0; j < attributes.size(); ++j)
+    if (attributes[j].name == name) return j;
   if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos && name.size() < 6) {
     const auto j = static_cast<std::uint32_t>(std::stoul(name));
-    if (j < attributes_.size()) return j;
+    if (j < attributes.size()) return j;
   }
   return std::nullopt;
 }
 
+std::optional<std::uint32_t> RecordSchema::find(const std::string& name) const {
+  return find_attribute(attributes_, name);
+}
+
 bool RecordSchema::same_as(const RecordSchema& o) const {
-  if (mechanism_.description().digest != o.mechanism_.description().digest) return false;
-  if (!(f_ == o.f_ && p_ == o.p_ && q_ == o.q_) || attributes_.size() != o.attributes_.size()) return false;
-  for (std::size_t j = 0; j < attributes_.size(); ++j) {
-    const auto &a = attributes_[j], &b = o.attributes_[j];
-    if (a.name != b.name || a.size != b.size || a.labels != b.labels) return false;
-  }
-  return true;
+  return mechanism_.description().digest == o.mechanism_.description().digest && f_ == o.f_ && p_ == o.p_ &&
+         q_ == o.q_ && attributes_ == o.attributes_;
 }
 
 bool RecordCounts::add(std::span<const std::uint8_t> report, std::uint64_t count) {
@@ -122,12 +119,9 @@ bool RecordCounts::merge(const RecordCounts& other) {
 }
 
 std::vector<std::uint8_t> RecordCounts::serialize() const {
-  nlohmann::json attributes = nlohmann::json::array();
-  for (const auto& a : schema_.attributes())
-    attributes.push_back({{"name", a.name}, {"size", a.size}, {"labels", a.labels}});
   const auto& m = schema_.mechanism();
   const nlohmann::json header = {
-      {"attributes", attributes},
+      {"attributes", attributes_json(schema_.attributes())},
       {"f", dyadic_json(schema_.f())},
       {"p", dyadic_json(schema_.p())},
       {"q", dyadic_json(schema_.q())},
@@ -148,42 +142,16 @@ std::vector<std::uint8_t> RecordCounts::serialize() const {
 }
 
 std::optional<RecordCounts> RecordCounts::deserialize(std::span<const std::uint8_t> bytes, std::string& error) {
-  if (bytes.size() < 12 || std::memcmp(bytes.data(), magic, 8) != 0) {
-    error = "not a record-counts file (no TLDPJNT1 header)";
-    return std::nullopt;
-  }
-  const std::uint32_t len = get_le<std::uint32_t>(bytes.data() + 8);
-  if (bytes.size() < 12 + std::uint64_t{len} + 16) {
-    error = "record-counts file truncated in its header";
-    return std::nullopt;
-  }
-  const nlohmann::json header =
-      nlohmann::json::parse(bytes.begin() + 12, bytes.begin() + 12 + len, nullptr, false);
+  const auto frame = read_counts_header(bytes, magic, "record-counts", 16, error);
+  if (!frame) return std::nullopt;
+  const nlohmann::json& header = frame->json;
   if (header.is_discarded() || !header.is_object() || !header.contains("attributes") ||
       !header["attributes"].is_array()) {
     error = "record-counts header is not the expected JSON";
     return std::nullopt;
   }
-  std::vector<RecordAttribute> attributes;
-  for (const auto& a : header["attributes"]) {
-    if (!a.is_object() || !a.contains("name") || !a["name"].is_string() || !a.contains("size") ||
-        !a["size"].is_number_unsigned() || !a.contains("labels") || !a["labels"].is_array()) {
-      error = "record-counts header: an attribute lacks its name, size or labels";
-      return std::nullopt;
-    }
-    RecordAttribute r;
-    r.name = a["name"].get<std::string>();
-    const auto size = a["size"].get<std::uint64_t>();
-    r.size = size > 0xFFFFFFFFu ? 0u : static_cast<std::uint32_t>(size);
-    for (const auto& l : a["labels"]) {
-      if (!l.is_string()) {
-        error = "record-counts header: a label is not a string";
-        return std::nullopt;
-      }
-      r.labels.push_back(l.get<std::string>());
-    }
-    attributes.push_back(std::move(r));
-  }
+  auto attributes = attributes_from_json(header["attributes"], "record-counts", std::nullopt, error);
+  if (!attributes) return std::nullopt;
   const auto f = header.contains("f") ? dyadic_from(header["f"]) : std::nullopt;
   const auto p = header.contains("p") ? dyadic_from(header["p"]) : std::nullopt;
   const auto q = header.contains("q") ? dyadic_from(header["q"]) : std::nullopt;
@@ -191,7 +159,7 @@ std::optional<RecordCounts> RecordCounts::deserialize(std::span<const std::uint8
     error = "record-counts header: f, p or q missing or malformed";
     return std::nullopt;
   }
-  auto schema = RecordSchema::make(std::move(attributes), *f, *p, *q, error);
+  auto schema = RecordSchema::make(std::move(*attributes), *f, *p, *q, error);
   if (!schema) return std::nullopt;
   if (!header.contains("digest") || !header["digest"].is_number_unsigned() ||
       header["digest"].get<std::uint64_t>() != schema->mechanism().description().digest) {
@@ -199,7 +167,7 @@ std::optional<RecordCounts> RecordCounts::deserialize(std::span<const std::uint8
     return std::nullopt;
   }
   RecordCounts counts(std::move(*schema));
-  std::size_t at = 12 + len;
+  std::size_t at = frame->body_at;
   const std::uint64_t distinct = get_le<std::uint64_t>(bytes.data() + at);
   const std::uint64_t total = get_le<std::uint64_t>(bytes.data() + at + 8);
   at += 16;
@@ -223,11 +191,5 @@ std::optional<RecordCounts> RecordCounts::deserialize(std::span<const std::uint8
   }
   return counts;
 }
-
-std::optional<RecordCounts> RecordCounts::load(const std::string& path, std::string& error) {
-  return load_state<RecordCounts>(path, error);
-}
-
-bool RecordCounts::save(const std::string& path) const { return save_state(*this, path); }
 
 }  // namespace tinyldp::collector

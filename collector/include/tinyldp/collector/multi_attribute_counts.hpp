@@ -112,7 +112,8 @@ struct MarginalEstimate {
   std::uint64_t reports = 0;      // n_j
 };
 
-class MultiAttributeCounts {
+// Kept in a file of its own: load and save (state_file.hpp).
+class MultiAttributeCounts : public FileState<MultiAttributeCounts> {
  public:
   explicit MultiAttributeCounts(MultiAttributeSchema schema);
   const MultiAttributeSchema& schema() const { return schema_; }
@@ -142,8 +143,6 @@ class MultiAttributeCounts {
 
   std::vector<std::uint8_t> serialize() const;
   static std::optional<MultiAttributeCounts> deserialize(std::span<const std::uint8_t> bytes, std::string& error);
-  static std::optional<MultiAttributeCounts> load(const std::string& path, std::string& error);
-  bool save(const std::string& path) const;
 
  private:
   MultiAttributeSchema schema_;

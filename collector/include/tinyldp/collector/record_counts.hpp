@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "tinyldp/collector/framed_reports.hpp"
+#include "tinyldp/collector/state_file.hpp"
 #include "tinyldp/record_rr.hpp"
 
 namespace tinyldp::collector {
@@ -36,6 +37,7 @@ struct RecordAttribute {
   std::string name;
   std::uint32_t size = 2;            // |Ω_j|, the one-hot bits
   std::vector<std::string> labels;   // value v's label (empty: the numbers 0 … size − 1)
+  bool operator==(const RecordAttribute&) const = default;
 };
 
 // The attributes' domain sizes, each checked (at least 2 values; as many labels as values, if
@@ -43,6 +45,10 @@ struct RecordAttribute {
 // alike.
 std::vector<std::uint32_t> checked_attribute_sizes(const std::vector<RecordAttribute>& attributes,
                                                    std::string& error);
+// The index of the attribute called `name` (or given as its number); nullopt if none. Both
+// schemas' find.
+std::optional<std::uint32_t> find_attribute(const std::vector<RecordAttribute>& attributes,
+                                            const std::string& name);
 
 // What a record is and how it was privatized.
 class RecordSchema {
@@ -69,7 +75,8 @@ class RecordSchema {
   std::vector<double> q_star_, p_star_;
 };
 
-class RecordCounts {
+// Kept in a file of its own: load and save (state_file.hpp).
+class RecordCounts : public FileState<RecordCounts> {
  public:
   explicit RecordCounts(RecordSchema schema) : schema_(std::move(schema)) {}
   const RecordSchema& schema() const { return schema_; }
@@ -99,8 +106,6 @@ class RecordCounts {
 
   std::vector<std::uint8_t> serialize() const;
   static std::optional<RecordCounts> deserialize(std::span<const std::uint8_t> bytes, std::string& error);
-  static std::optional<RecordCounts> load(const std::string& path, std::string& error);
-  bool save(const std::string& path) const;
 
  private:
   RecordSchema schema_;
