@@ -2,6 +2,7 @@
 #include "tinyldp/collector/parameters.hpp"
 
 #include <array>
+#include <type_traits>
 #include <vector>
 
 #include "tinyldp/collector/mechanism.hpp"
@@ -24,6 +25,43 @@ std::string sizes_text(const MechanismConfig& c) {
   return out;
 }
 
+// The row of an integer field of MechanismConfig: what parameters() lists, its text and how a
+// front end sets it all read or write the member.
+template <auto Field>
+std::int64_t field_value(const MechanismConfig& c) {
+  return static_cast<std::int64_t>(c.*Field);
+}
+template <auto Field>
+std::string field_text(const MechanismConfig& c) {
+  return std::to_string(c.*Field);
+}
+template <auto Field>
+void set_field(MechanismConfig& c, std::int64_t v) {
+  c.*Field = static_cast<std::remove_reference_t<decltype(c.*Field)>>(v);
+}
+template <auto Field>
+constexpr ParameterRow integer_row(ParameterId id, const char* name, const char* option, const char* keyword,
+                                   const char* label, const char* help, bool (*takes)(const ModelTraits&, bool),
+                                   Refusal refusal = Refusal::none, const char* refusal_note = "") {
+  return {id, name, option, keyword, label, help, takes, field_value<Field>, field_text<Field>, set_field<Field>,
+          refusal, refusal_note};
+}
+// The row of one of RAPPOR's probabilities (a Dyadic; its option, keyword and label are its
+// name): listed by its numerator, written as the exact fraction, read as text.
+template <auto Field>
+std::int64_t numerator_value(const MechanismConfig& c) {
+  return static_cast<std::int64_t>((c.*Field).num);
+}
+template <auto Field>
+std::string fraction_value_text(const MechanismConfig& c) {
+  return fraction_text(c.*Field);
+}
+template <auto Field>
+constexpr ParameterRow probability_row(ParameterId id, const char* name, const char* help) {
+  return {id, nullptr, name, name, name, help, [](const ModelTraits& t, bool) { return t.by_f_p_q; },
+          numerator_value<Field>, fraction_value_text<Field>, nullptr};
+}
+
 constexpr std::array<ParameterRow, parameter_count> table{{
     {ParameterId::epsilon, nullptr, "epsilon", "epsilon", "epsilon (q32)",
      "privacy budget per report, a decimal like 0.5 (memoized: ε∞, of all reports of one value; "
@@ -31,15 +69,12 @@ constexpr std::array<ParameterRow, parameter_count> table{{
      nullptr, [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.epsilon.q32); },
      [](const MechanismConfig& c) { return std::to_string(c.epsilon.q32); },
      nullptr},
-    {ParameterId::domain, "domain", "domain", "domain", "domain", nullptr, categorical,
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.domain); },
-     [](const MechanismConfig& c) { return std::to_string(c.domain); },
-     [](MechanismConfig& c, std::int64_t v) { c.domain = static_cast<std::uint32_t>(v); }},
+    integer_row<&MechanismConfig::domain>(ParameterId::domain, "domain", "domain", "domain", "domain", nullptr,
+                                          categorical),
     {ParameterId::bloom_bits, "bloom_bits", "bloom-bits", "bloom_bits", nullptr,
      "{takers}: report a Bloom filter of K bits (values are strings) instead of a one-hot vector over "
      "--domain",
-     over_bloom, [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.domain); }, nullptr,
-     [](MechanismConfig& c, std::int64_t v) { c.domain = static_cast<std::uint32_t>(v); }},
+     over_bloom, field_value<&MechanismConfig::domain>, nullptr, set_field<&MechanismConfig::domain>},
     {ParameterId::precision_bits, nullptr, nullptr, nullptr, "precision bits", nullptr, nullptr,
      [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.precision.max_bits); },
      [](const MechanismConfig& c) { return std::to_string(unsigned{c.precision.max_bits}); },
@@ -48,74 +83,45 @@ constexpr std::array<ParameterRow, parameter_count> table{{
      [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.precision.tolerance_q32); },
      [](const MechanismConfig& c) { return std::to_string(c.precision.tolerance_q32); },
      nullptr},
-    {ParameterId::lo, "lo", "lo", "lo", "lo", "{takers}: smallest value (an integer)", numeric,
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.lo); },
-     [](const MechanismConfig& c) { return std::to_string(c.lo); },
-     [](MechanismConfig& c, std::int64_t v) { c.lo = static_cast<std::int32_t>(v); }},
-    {ParameterId::hi, "hi", "hi", "hi", "hi", "{takers}: largest value (an integer)", numeric,
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.hi); },
-     [](const MechanismConfig& c) { return std::to_string(c.hi); },
-     [](MechanismConfig& c, std::int64_t v) { c.hi = static_cast<std::int32_t>(v); }},
-    {ParameterId::levels, "levels", "levels", "levels", "levels", "{takers}: number of levels L, 2 … 256 (default 2)",
-     [](const ModelTraits& t, bool) { return t.takes_levels; },
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.levels); },
-     [](const MechanismConfig& c) { return std::to_string(c.levels); },
-     [](MechanismConfig& c, std::int64_t v) { c.levels = static_cast<std::uint32_t>(v); }, Refusal::not_a_parameter},
-    {ParameterId::sensitivity, "sensitivity", "sensitivity", "sensitivity", "sensitivity",
-     "{takers}: protect inputs this far apart (default hi − lo: local DP)",
-     [](const ModelTraits& t, bool) { return t.takes_sensitivity; },
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.sensitivity); },
-     [](const MechanismConfig& c) { return std::to_string(c.sensitivity); },
-     [](MechanismConfig& c, std::int64_t v) { c.sensitivity = static_cast<std::uint32_t>(v); }, Refusal::not_a_parameter,
-     "; its privacy covers the whole range"},
+    integer_row<&MechanismConfig::lo>(ParameterId::lo, "lo", "lo", "lo", "lo", "{takers}: smallest value (an integer)",
+                                      numeric),
+    integer_row<&MechanismConfig::hi>(ParameterId::hi, "hi", "hi", "hi", "hi", "{takers}: largest value (an integer)",
+                                      numeric),
+    integer_row<&MechanismConfig::levels>(
+        ParameterId::levels, "levels", "levels", "levels", "levels", "{takers}: number of levels L, 2 … 256 (default 2)",
+        [](const ModelTraits& t, bool) { return t.takes_levels; }, Refusal::not_a_parameter),
+    integer_row<&MechanismConfig::sensitivity>(
+        ParameterId::sensitivity, "sensitivity", "sensitivity", "sensitivity", "sensitivity",
+        "{takers}: protect inputs this far apart (default hi − lo: local DP)",
+        [](const ModelTraits& t, bool) { return t.takes_sensitivity; }, Refusal::not_a_parameter,
+        "; its privacy covers the whole range"),
     {ParameterId::noise_bits, nullptr, nullptr, nullptr, "noise bits", nullptr, nullptr,
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.noise_bits); },
-     [](const MechanismConfig& c) { return std::to_string(unsigned{c.noise_bits}); },
-     nullptr},
+     field_value<&MechanismConfig::noise_bits>, field_text<&MechanismConfig::noise_bits>, nullptr},
     {ParameterId::epsilon_one, nullptr, "epsilon-one", "epsilon_one", "epsilon-one (q32)",
      "memoized mechanisms ({takers}): ε₁ of one report (< --epsilon)",
      [](const ModelTraits& t, bool) { return t.takes_epsilon_one; },
      [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.epsilon_one.q32); },
      [](const MechanismConfig& c) { return std::to_string(c.epsilon_one.q32); },
      nullptr},
-    {ParameterId::f, nullptr, "f", "f", "f", "{takers}: permanent-RR flip probability f, a decimal in (0, 1)",
-     [](const ModelTraits& t, bool) { return t.by_f_p_q; },
-     [](const MechanismConfig& c) { return std::int64_t(c.prr_f.num); },
-     [](const MechanismConfig& c) { return fraction_text(c.prr_f); },
-     nullptr},
-    {ParameterId::p, nullptr, "p", "p", "p", "{takers}: instantaneous RR P(report 1 | memo bit 0)",
-     [](const ModelTraits& t, bool) { return t.by_f_p_q; },
-     [](const MechanismConfig& c) { return std::int64_t(c.irr_p.num); },
-     [](const MechanismConfig& c) { return fraction_text(c.irr_p); },
-     nullptr},
-    {ParameterId::q, nullptr, "q", "q", "q", "{takers}: instantaneous RR P(report 1 | memo bit 1)",
-     [](const ModelTraits& t, bool) { return t.by_f_p_q; },
-     [](const MechanismConfig& c) { return std::int64_t(c.irr_q.num); },
-     [](const MechanismConfig& c) { return fraction_text(c.irr_q); },
-     nullptr},
-    {ParameterId::grid_step, "grid_step", "grid-step", "grid_step", "grid step",
-     "{takers}: α-point rounding's grid step, dividing hi − lo (default hi − lo: the ends only): a memo "
-     "per grid point, or the buckets",
-     [](const ModelTraits& t, bool) { return t.takes_grid_step; },
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.grid_step); },
-     [](const MechanismConfig& c) { return std::to_string(c.grid_step); },
-     [](MechanismConfig& c, std::int64_t v) { c.grid_step = static_cast<std::uint32_t>(v); }, Refusal::names_its_takers},
-    {ParameterId::sampled_buckets, "sampled_buckets", "sampled-buckets", "sampled_buckets", "sampled buckets",
-     "{takers}: d, the buckets each device samples once and reports a bit for (1 … 16, default 1)",
-     [](const ModelTraits& t, bool) { return t.takes_sampled; },
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.sampled); },
-     [](const MechanismConfig& c) { return std::to_string(c.sampled); },
-     [](MechanismConfig& c, std::int64_t v) { c.sampled = static_cast<std::uint32_t>(v); }, Refusal::names_its_takers},
-    {ParameterId::hashes, "hashes", "hashes", "hashes", "bloom hashes",
-     "with --bloom-bits: h, the filter's hashes (1 … 16, default 2)", over_bloom,
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.bloom_hashes); },
-     [](const MechanismConfig& c) { return std::to_string(c.bloom_hashes); },
-     [](MechanismConfig& c, std::int64_t v) { c.bloom_hashes = static_cast<std::uint32_t>(v); }},
-    {ParameterId::cohorts, "cohorts", "cohorts", "cohorts", "bloom cohorts",
-     "with --bloom-bits: m, the cohorts (each with its own hashes; 1 … 65536, default 32)", over_bloom,
-     [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.bloom_cohorts); },
-     [](const MechanismConfig& c) { return std::to_string(c.bloom_cohorts); },
-     [](MechanismConfig& c, std::int64_t v) { c.bloom_cohorts = static_cast<std::uint32_t>(v); }},
+    probability_row<&MechanismConfig::prr_f>(ParameterId::f, "f",
+                                             "{takers}: permanent-RR flip probability f, a decimal in (0, 1)"),
+    probability_row<&MechanismConfig::irr_p>(ParameterId::p, "p", "{takers}: instantaneous RR P(report 1 | memo bit 0)"),
+    probability_row<&MechanismConfig::irr_q>(ParameterId::q, "q", "{takers}: instantaneous RR P(report 1 | memo bit 1)"),
+    integer_row<&MechanismConfig::grid_step>(
+        ParameterId::grid_step, "grid_step", "grid-step", "grid_step", "grid step",
+        "{takers}: α-point rounding's grid step, dividing hi − lo (default hi − lo: the ends only): a memo "
+        "per grid point, or the buckets",
+        [](const ModelTraits& t, bool) { return t.takes_grid_step; }, Refusal::names_its_takers),
+    integer_row<&MechanismConfig::sampled>(
+        ParameterId::sampled_buckets, "sampled_buckets", "sampled-buckets", "sampled_buckets", "sampled buckets",
+        "{takers}: d, the buckets each device samples once and reports a bit for (1 … 16, default 1)",
+        [](const ModelTraits& t, bool) { return t.takes_sampled; }, Refusal::names_its_takers),
+    integer_row<&MechanismConfig::bloom_hashes>(ParameterId::hashes, "hashes", "hashes", "hashes", "bloom hashes",
+                                                "with --bloom-bits: h, the filter's hashes (1 … 16, default 2)",
+                                                over_bloom),
+    integer_row<&MechanismConfig::bloom_cohorts>(
+        ParameterId::cohorts, "cohorts", "cohorts", "cohorts", "bloom cohorts",
+        "with --bloom-bits: m, the cohorts (each with its own hashes; 1 … 65536, default 32)", over_bloom),
     {ParameterId::attributes, "attributes", "domains", "attribute_sizes", "attribute sizes",
      "record mechanisms ({takers}): the attributes' domain sizes, 9,16,7 or 2x16", record,
      [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.attribute_sizes.size()); }, sizes_text,
