@@ -86,28 +86,42 @@ def _refuse_rejected(rejected, where):
 COLUMNS = ["kind", "item", "estimate", "count", "ci_low", "ci_high", "unbiased_estimate", "standard_error"]
 
 
-class Aggregate:
+class _Counted:
+    """What Aggregate and TimeSeries share: the label mapping (when known), the rejected reports
+    by reason, and the state they were counted into (`_state`: its mechanism, its report count,
+    and its bytes, which serialize() gives as `--save-state` writes them)."""
+
+    def __init__(self, state, labels, rejected):
+        self._state = state
+        self.labels = labels
+        self.rejected = dict(rejected or {})
+
+    def serialize(self):
+        """The state `tinyldp aggregate --save-state` writes for the same inputs."""
+        return self._state.serialize()
+
+    @property
+    def mechanism(self):
+        return self._state.mechanism
+
+    @property
+    def reports(self):
+        return self._state.reports
+
+
+class Aggregate(_Counted):
     """An aggregator with its label mapping (when known) and the rejected reports by reason;
     `series`, when it came from report files or states, is the EpochSeries it was made of (the
     files it counted, per epoch), whose bytes serialize() gives, as `--save-state` writes them."""
 
     def __init__(self, aggregator, labels=None, rejected=None, series=None):
+        super().__init__(aggregator, labels, rejected)
         self.aggregator = aggregator
-        self.labels = labels
-        self.rejected = dict(rejected or {})
         self.series = series
 
     def serialize(self):
         """The state `tinyldp aggregate --save-state` writes for the same inputs."""
         return (self.series or self.aggregator).serialize()
-
-    @property
-    def mechanism(self):
-        return self.aggregator.mechanism
-
-    @property
-    def reports(self):
-        return self.aggregator.reports
 
     def estimate(self, postprocess="none", confidence=0.95, **em):
         """The items' estimates: a dict of numpy arrays (estimate, count, ci_low, ci_high,
@@ -232,28 +246,15 @@ def _state_bytes(state):
         return f.read()
 
 
-class TimeSeries:
+class TimeSeries(_Counted):
     """Estimates per epoch, as `tinyldp aggregate` prints memoized reports of several epochs: a
     device's reports of several epochs share its memo, so each epoch is estimated on its own.
     `epochs` maps each epoch (None: reports without the field) to its Aggregate."""
 
     def __init__(self, series, labels=None, rejected=None):
+        super().__init__(series, labels, rejected)
         self.series = series
-        self.labels = labels
-        self.rejected = dict(rejected or {})
         self.epochs = {e: Aggregate(a, labels, {}) for e, a in series.epochs().items()}
-
-    def serialize(self):
-        """The state `tinyldp aggregate --save-state` writes for the same inputs."""
-        return self.series.serialize()
-
-    @property
-    def mechanism(self):
-        return self.series.mechanism
-
-    @property
-    def reports(self):
-        return self.series.reports
 
     def to_dataframe(self, postprocess="none", confidence=0.95, truth=None, missing="refuse"):
         """The CLI's time series: an `epoch` column, then each epoch's table. `truth`: a dict

@@ -153,4 +153,33 @@ void add_field_options(CLI::App& app, ValueSource& source, const std::string& wh
                "naming the row and value)");
 }
 
+void add_record_csv_options(CLI::App& app, std::string& columns, bool& no_header, std::string& delimiter,
+                            std::string& bins) {
+  app.add_option("--columns,-c", columns, "columns to use, comma-separated (default all)");
+  app.add_flag("--no-header", no_header, "the CSV has no header line (columns are named 0, 1, …)");
+  app.add_option("--delimiter", delimiter, "the CSV's field separator: one character, or tab (default \",\")");
+  app.add_option("--bins", bins, "COLUMN=B,…: numeric columns cut into B equal-width bins");
+}
+
+void add_truth_csv_options(CLI::App& app, bool& no_header, std::string& delimiter, std::string& bins) {
+  app.add_flag("--no-header", no_header, "the CSVs have no header line (columns are named 0, 1, …)");
+  app.add_option("--delimiter", delimiter, "the CSVs' field separator: one character, or tab (default \",\")");
+  app.add_option("--bins", bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
+}
+
+IngestAndMerge add_ingest_and_merge(CLI::App& app, const std::string& file, const std::string& ingest_help,
+                                    const std::string& schema_help, std::string& reports, std::string& schema,
+                                    std::string& output, std::vector<std::string>& inputs) {
+  auto* ingest = app.add_subcommand("ingest", ingest_help);
+  ingest->add_option("reports", reports, "report file (from tinyldp wrap), or framed wire reports back to back")
+      ->required();
+  ingest->add_option("--schema", schema, schema_help);
+  ingest->add_option("--output,-o", output, file + " to write")->required();
+
+  auto* merge = app.add_subcommand("merge", "merge " + file + "s of one schema");
+  merge->add_option("inputs", inputs, file + "s")->required();
+  merge->add_option("--output,-o", output, "merged file to write")->required();
+  return {ingest, merge};
+}
+
 }  // namespace tinyldp::tools

@@ -7,8 +7,11 @@
 #define TINYLDP_TOOLS_CLI_COMMON_HPP
 
 #include <CLI/CLI.hpp>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -84,6 +87,32 @@ std::string value_text(double v);
 // --missing, --missing-as, --delimiter and --clamp, how the fields of an input column are read (`what`: "" for
 // simulate's input, "--truth " for aggregate's).
 void add_field_options(CLI::App& app, ValueSource& source, const std::string& what);
+
+// How `joint` and `multi` read a CSV of records (record_table.hpp): simulate's input (its
+// --columns too), or the estimate's --truth CSVs (read as simulate did).
+void add_record_csv_options(CLI::App& app, std::string& columns, bool& no_header, std::string& delimiter,
+                            std::string& bins);
+void add_truth_csv_options(CLI::App& app, bool& no_header, std::string& delimiter, std::string& bins);
+// The ingest and merge subcommands of `joint` and `multi` (`file`: what their counts file is
+// called, "counts file"); the ingest's help and its --schema's are their own.
+struct IngestAndMerge {
+  CLI::App* ingest;
+  CLI::App* merge;
+};
+// What a command with subcommands runs: the run of the one chosen, else the command's own
+// (`otherwise`), each given the command's options.
+template <class Options, std::size_t N>
+std::function<int()> run_chosen(std::shared_ptr<Options> o, std::array<CLI::App*, N> subcommands,
+                                std::array<int (*)(const Options&), N> runs, int (*otherwise)(const Options&)) {
+  return [=] {
+    for (std::size_t i = 0; i < N; ++i)
+      if (*subcommands[i]) return runs[i](*o);
+    return otherwise(*o);
+  };
+}
+IngestAndMerge add_ingest_and_merge(CLI::App& app, const std::string& file, const std::string& ingest_help,
+                                    const std::string& schema_help, std::string& reports, std::string& schema,
+                                    std::string& output, std::vector<std::string>& inputs);
 
 }  // namespace tinyldp::tools
 

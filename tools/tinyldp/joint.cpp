@@ -179,6 +179,7 @@ std::vector<double> truth_of(const std::string& path, bool header, char delimite
 }
 
 int run_estimate(const JointOptions& o) {
+  if (o.reports.empty()) throw BadInput("joint: a record-counts file, or plan / simulate / merge");
   std::string error;
   const auto counts = RecordCounts::load(o.reports, error);
   if (!counts) throw BadInput(error);
@@ -396,9 +397,7 @@ Subcommand add_joint(CLI::App& app) {
   j->add_option("--lambda", o->lambda, "LASSO's L1 weight (default 0.001; frequencies are in [0, 1])");
   j->add_option("--threads", o->threads, "EM's threads (default 2)");
   j->add_option("--truth", o->truth, "CSV with the true records: AVD of every estimator against it");
-  j->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
-  j->add_option("--delimiter", o->delimiter, "the CSVs' field separator: one character, or tab (default \",\")");
-  j->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
+  add_truth_csv_options(*j, o->no_header, o->delimiter, o->bins);
   j->add_option("--format,-f", o->format, "text (default) or json");
   j->add_option("--plot", o->plot, "write an SVG chart of the estimate (em with --estimator all), the truth and "
                                    "the marginals' product; the 30 largest cells of a larger joint");
@@ -412,10 +411,7 @@ Subcommand add_joint(CLI::App& app) {
   auto* sim = j->add_subcommand("simulate", "privatize every row of a CSV as one record report");
   sim->add_option("--input,-i", o->input, "CSV file (one record per row)")->required();
   sim->add_option("--output,-o", o->output, "record-counts file to write")->required();
-  sim->add_option("--columns,-c", o->columns, "columns to use, comma-separated (default all)");
-  sim->add_flag("--no-header", o->no_header, "the CSV has no header line (columns are named 0, 1, …)");
-  sim->add_option("--delimiter", o->delimiter, "the CSV's field separator: one character, or tab (default \",\")");
-  sim->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins");
+  add_record_csv_options(*sim, o->columns, o->no_header, o->delimiter, o->bins);
   sim->add_option("--sample", o->sample, "fraction of the rows that report (without replacement; default 1)");
   sim->add_option("--f", o->f, "PRR flip probability (default 0.5)");
   sim->add_option("--p", o->p, "IRR P(1 | memo bit 0) (default 0.5)");
@@ -424,26 +420,14 @@ Subcommand add_joint(CLI::App& app) {
   sim->add_option("--fleet-key", o->fleet_key, "32-byte file of the fleet's master memo key (created if missing)");
   sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");
 
-  auto* ingest = j->add_subcommand("ingest", "count device record reports (wire id 22): a report file or framed reports");
-  ingest->add_option("reports", o->framed, "report file (from tinyldp wrap), or framed wire reports back to back")
-      ->required();
-  ingest->add_option("--schema", o->schema,
-                     "record-counts file of the same record (its counts unused; its names and labels kept); needed "
-                     "for framed reports, else the report file's header (attributes 0, 1, …)");
-  ingest->add_option("--output,-o", o->output, "record-counts file to write")->required();
+  const auto [ingest, merge] = add_ingest_and_merge(
+      *j, "record-counts file", "count device record reports (wire id 22): a report file or framed reports",
+      "record-counts file of the same record (its counts unused; its names and labels kept); needed for framed "
+      "reports, else the report file's header (attributes 0, 1, …)",
+      o->framed, o->schema, o->output, o->merge_inputs);
 
-  auto* merge = j->add_subcommand("merge", "merge record-counts files of one schema");
-  merge->add_option("inputs", o->merge_inputs, "record-counts files")->required();
-  merge->add_option("--output,-o", o->output, "merged file to write")->required();
-
-  return {j, [o, plan, sim, ingest, merge] {
-            if (*plan) return run_plan(*o);
-            if (*sim) return run_simulate(*o);
-            if (*ingest) return run_ingest(*o);
-            if (*merge) return run_merge(*o);
-            if (o->reports.empty()) throw BadInput("joint: a record-counts file, or plan / simulate / merge");
-            return run_estimate(*o);
-          }};
+  return {j, run_chosen<JointOptions, 4>(o, {plan, sim, ingest, merge},
+                                          {run_plan, run_simulate, run_ingest, run_merge}, run_estimate)};
 }
 
 }  // namespace tinyldp::tools

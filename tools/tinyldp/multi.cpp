@@ -256,6 +256,7 @@ int run_merge(const MultiOptions& o) {
 }
 
 int run_estimate(const MultiOptions& o) {
+  if (o.counts.empty()) throw BadInput("multi: a counts file, or plan / simulate / ingest / merge");
   std::string error;
   const auto counts = MultiAttributeCounts::load(o.counts, error);
   if (!counts) throw BadInput(error);
@@ -293,9 +294,7 @@ Subcommand add_multi(CLI::App& app) {
       "Full manual: docs/multi-attribute.md");
   m->add_option("counts", o->counts, "counts file (from multi simulate, ingest or merge) to estimate from");
   m->add_option("--truth", o->truth, "CSV with the true records: MSE of the marginals against it");
-  m->add_flag("--no-header", o->no_header, "the CSVs have no header line (columns are named 0, 1, …)");
-  m->add_option("--delimiter", o->delimiter, "the CSVs' field separator: one character, or tab (default \",\")");
-  m->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
+  add_truth_csv_options(*m, o->no_header, o->delimiter, o->bins);
   m->add_option("--format,-f", o->format, "text (default), json or csv (aggregate's columns, attribute first)")
       ->check(CLI::IsMember({"text", "json", "csv"}));
   m->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
@@ -310,10 +309,7 @@ Subcommand add_multi(CLI::App& app) {
   sim->add_option("--output,-o", o->output, "counts file to write")->required();
   sim->add_option("--protocol,-p", o->protocol, collector::multi_attribute_names())->required();
   sim->add_option("--epsilon,-e", o->epsilon, "epsilon (spl: split over the attributes; rsfd: the paper's)");
-  sim->add_option("--columns,-c", o->columns, "columns to use, comma-separated (default all)");
-  sim->add_flag("--no-header", o->no_header, "the CSV has no header line (columns are named 0, 1, …)");
-  sim->add_option("--delimiter", o->delimiter, "the CSV's field separator: one character, or tab (default \",\")");
-  sim->add_option("--bins", o->bins, "COLUMN=B,…: numeric columns cut into B equal-width bins");
+  add_record_csv_options(*sim, o->columns, o->no_header, o->delimiter, o->bins);
   sim->add_option("--seed", o->seed, "deterministic simulation (NOT private): noise from the seed");
   sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");
   sim->add_option("--format,-f", o->format,
@@ -321,26 +317,14 @@ Subcommand add_multi(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json", "csv"}));
   sim->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
 
-  auto* ingest = m->add_subcommand("ingest", "count device reports: a report file (tinyldp wrap) or framed reports");
-  ingest->add_option("reports", o->input, "report file (from tinyldp wrap), or framed wire reports back to back")
-      ->required();
-  ingest->add_option("--schema", o->schema,
-                     "counts file of the same protocol and attributes (its counts unused; its names and labels "
-                     "kept); needed for framed reports, else the report file's header (attributes 0, 1, …)");
-  ingest->add_option("--output,-o", o->output, "counts file to write")->required();
+  const auto [ingest, merge] = add_ingest_and_merge(
+      *m, "counts file", "count device reports: a report file (tinyldp wrap) or framed reports",
+      "counts file of the same protocol and attributes (its counts unused; its names and labels kept); needed for "
+      "framed reports, else the report file's header (attributes 0, 1, …)",
+      o->input, o->schema, o->output, o->inputs);
 
-  auto* merge = m->add_subcommand("merge", "merge counts files of one schema");
-  merge->add_option("inputs", o->inputs, "counts files")->required();
-  merge->add_option("--output,-o", o->output, "merged file to write")->required();
-
-  return {m, [o, plan, sim, ingest, merge] {
-            if (*plan) return run_plan(*o);
-            if (*sim) return run_simulate(*o);
-            if (*ingest) return run_ingest(*o);
-            if (*merge) return run_merge(*o);
-            if (o->counts.empty()) throw BadInput("multi: a counts file, or plan / simulate / ingest / merge");
-            return run_estimate(*o);
-          }};
+  return {m, run_chosen<MultiOptions, 4>(o, {plan, sim, ingest, merge},
+                                          {run_plan, run_simulate, run_ingest, run_merge}, run_estimate)};
 }
 
 }  // namespace tinyldp::tools
