@@ -167,13 +167,16 @@ void add_truth_csv_options(CLI::App& app, bool& no_header, std::string& delimite
   app.add_option("--bins", bins, "COLUMN=B,…: numeric columns cut into B equal-width bins (as simulate did)");
 }
 
-IngestAndMerge add_ingest_and_merge(CLI::App& app, const std::string& file, const std::string& ingest_help,
-                                    const std::string& schema_help, std::string& reports, std::string& schema,
+IngestAndMerge add_ingest_and_merge(CLI::App& app, const std::string& ingest_help, const std::string& file,
+                                    const std::string& same, std::string& reports, std::string& schema,
                                     std::string& output, std::vector<std::string>& inputs) {
   auto* ingest = app.add_subcommand("ingest", ingest_help);
   ingest->add_option("reports", reports, "report file (from tinyldp wrap), or framed wire reports back to back")
       ->required();
-  ingest->add_option("--schema", schema, schema_help);
+  ingest->add_option("--schema", schema,
+                     file + " of the same " + same +
+                         " (its counts unused; its names and labels kept); needed for framed reports, else the "
+                         "report file's header (attributes 0, 1, …)");
   ingest->add_option("--output,-o", output, file + " to write")->required();
 
   auto* merge = app.add_subcommand("merge", "merge " + file + "s of one schema");

@@ -93,8 +93,8 @@ void add_field_options(CLI::App& app, ValueSource& source, const std::string& wh
 void add_record_csv_options(CLI::App& app, std::string& columns, bool& no_header, std::string& delimiter,
                             std::string& bins);
 void add_truth_csv_options(CLI::App& app, bool& no_header, std::string& delimiter, std::string& bins);
-// The ingest and merge subcommands of `joint` and `multi` (`file`: what their counts file is
-// called, "counts file"); the ingest's help and its --schema's are their own.
+// The ingest and merge subcommands of `joint` and `multi`: `file` is what their counts file is
+// called ("counts file"), `same` what a --schema file shares with the reports ("record").
 struct IngestAndMerge {
   CLI::App* ingest;
   CLI::App* merge;
@@ -110,8 +110,8 @@ std::function<int()> run_chosen(std::shared_ptr<Options> o, std::array<CLI::App*
     return otherwise(*o);
   };
 }
-IngestAndMerge add_ingest_and_merge(CLI::App& app, const std::string& file, const std::string& ingest_help,
-                                    const std::string& schema_help, std::string& reports, std::string& schema,
+IngestAndMerge add_ingest_and_merge(CLI::App& app, const std::string& ingest_help, const std::string& file,
+                                    const std::string& same, std::string& reports, std::string& schema,
                                     std::string& output, std::vector<std::string>& inputs);
 
 }  // namespace tinyldp::tools

@@ -420,11 +420,9 @@ Subcommand add_joint(CLI::App& app) {
   sim->add_option("--fleet-key", o->fleet_key, "32-byte file of the fleet's master memo key (created if missing)");
   sim->add_option("--framed", o->framed, "also write the device reports, framed with the wire header, to this file");
 
-  const auto [ingest, merge] = add_ingest_and_merge(
-      *j, "record-counts file", "count device record reports (wire id 22): a report file or framed reports",
-      "record-counts file of the same record (its counts unused; its names and labels kept); needed for framed "
-      "reports, else the report file's header (attributes 0, 1, …)",
-      o->framed, o->schema, o->output, o->merge_inputs);
+  const auto [ingest, merge] =
+      add_ingest_and_merge(*j, "count device record reports (wire id 22): a report file or framed reports",
+                           "record-counts file", "record", o->framed, o->schema, o->output, o->merge_inputs);
 
   return {j, run_chosen<JointOptions, 4>(o, {plan, sim, ingest, merge},
                                           {run_plan, run_simulate, run_ingest, run_merge}, run_estimate)};

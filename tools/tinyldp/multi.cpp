@@ -317,11 +317,9 @@ Subcommand add_multi(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json", "csv"}));
   sim->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
 
-  const auto [ingest, merge] = add_ingest_and_merge(
-      *m, "counts file", "count device reports: a report file (tinyldp wrap) or framed reports",
-      "counts file of the same protocol and attributes (its counts unused; its names and labels kept); needed for "
-      "framed reports, else the report file's header (attributes 0, 1, …)",
-      o->input, o->schema, o->output, o->inputs);
+  const auto [ingest, merge] =
+      add_ingest_and_merge(*m, "count device reports: a report file (tinyldp wrap) or framed reports", "counts file",
+                           "protocol and attributes", o->input, o->schema, o->output, o->inputs);
 
   return {m, run_chosen<MultiOptions, 4>(o, {plan, sim, ingest, merge},
                                           {run_plan, run_simulate, run_ingest, run_merge}, run_estimate)};
