@@ -92,12 +92,12 @@ void BM_ue(benchmark::State& s) {
     return st;
   });
 }
-// Mechanisms whose report is a small value.
-template <class Source, class M, class Report>
+// Mechanisms whose report is a small value (Value: what privatize takes, the run's v converted).
+template <class Source, class M, class Report, class Value = uint32_t>
 void run_scalar(benchmark::State& s, const M& m, uint32_t domain) {
   run<Source>(s, domain, m.random_bits_per_report(), [&](uint32_t v, auto& rng) {
     Report r{};
-    const Status st = m.privatize(v, rng, r);
+    const Status st = m.privatize(static_cast<Value>(v), rng, r);
     benchmark::DoNotOptimize(r);
     return st;
   });
@@ -126,12 +126,7 @@ template <class Source>
 void BM_rr(benchmark::State& s) {
   BinaryRr m;
   if (BinaryRr::configure(eps_of(s), m) != Status::ok) return s.SkipWithError("configure");
-  run<Source>(s, 2, m.random_bits_per_report(), [&](uint32_t v, auto& rng) {
-    uint8_t r = 0;
-    const Status st = m.privatize(v, rng, r);
-    benchmark::DoNotOptimize(r);
-    return st;
-  });
+  run_scalar<Source, BinaryRr, uint8_t>(s, m, 2);
 }
 // Numeric mechanisms on the integers [0, d − 1]: sd with 16 levels, dlaplace with Δ = d − 1.
 template <class Source>
@@ -140,12 +135,7 @@ void BM_sd(benchmark::State& s) {
   if (StochasticDiscretization::configure(eps_of(s), 0, static_cast<int32_t>(d_of(s)) - 1, 16, m) !=
       Status::ok)
     return s.SkipWithError("configure failed");
-  run<Source>(s, d_of(s), m.random_bits_per_report(), [&](uint32_t v, auto& rng) {
-    uint32_t r = 0;
-    const Status st = m.privatize(static_cast<int32_t>(v), rng, r);
-    benchmark::DoNotOptimize(r);
-    return st;
-  });
+  run_scalar<Source, StochasticDiscretization, uint32_t, int32_t>(s, m, d_of(s));
 }
 template <class Source>
 void BM_dlaplace(benchmark::State& s) {
@@ -155,12 +145,7 @@ void BM_dlaplace(benchmark::State& s) {
   if (DiscreteLaplace::configure(eps_of(s), 0, hi, static_cast<uint32_t>(hi), table.data(),
                                  table.size(), m) != Status::ok)
     return s.SkipWithError("configure failed");
-  run<Source>(s, d_of(s), m.random_bits_per_report(), [&](uint32_t v, auto& rng) {
-    int32_t r = 0;
-    const Status st = m.privatize(static_cast<int32_t>(v), rng, r);
-    benchmark::DoNotOptimize(r);
-    return st;
-  });
+  run_scalar<Source, DiscreteLaplace, int32_t, int32_t>(s, m, d_of(s));
 }
 
 // The DRBG alone: bytes/s for requests of range(0) bytes (fast key erasure on every request).

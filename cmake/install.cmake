@@ -14,10 +14,18 @@ set(TINYLDP_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/tinyldp CACHE STRING
 # core: the headers and the version header generated from project().
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/ ${PROJECT_BINARY_DIR}/lib/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS tinyldp EXPORT tinyldp-core INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT tinyldp-core NAMESPACE tinyldp:: FILE tinyldp-core-targets.cmake
-  DESTINATION ${TINYLDP_INSTALL_CMAKEDIR})
-set(components core)
+set(components "")
+# A component of the package: its targets, exported as tinyldp::<name> in
+# tinyldp-<component>-targets.cmake, and its name in the list the package config checks.
+function(tinyldp_install_component component)
+  install(TARGETS ${ARGN} EXPORT tinyldp-${component}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT tinyldp-${component} NAMESPACE tinyldp:: FILE tinyldp-${component}-targets.cmake
+    DESTINATION ${TINYLDP_INSTALL_CMAKEDIR})
+  set(components ${components} ${component} PARENT_SCOPE)
+endfunction()
+tinyldp_install_component(core tinyldp)
 
 # ports: every port this toolchain builds (host-only ones only on the host).
 get_property(ports GLOBAL PROPERTY TINYLDP_PORTS)
@@ -25,32 +33,17 @@ get_property(port_include_dirs GLOBAL PROPERTY TINYLDP_PORT_INCLUDE_DIRS)
 foreach(dir IN LISTS port_include_dirs)
   install(DIRECTORY ${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
-install(TARGETS ${ports} EXPORT tinyldp-ports
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT tinyldp-ports NAMESPACE tinyldp:: FILE tinyldp-ports-targets.cmake
-  DESTINATION ${TINYLDP_INSTALL_CMAKEDIR})
-list(APPEND components ports)
+tinyldp_install_component(ports ${ports})
 
 # c: the C API (tinyldp.h, tinyldp::c) over the core and the DRBG and health-test ports.
 install(FILES ${PROJECT_SOURCE_DIR}/c/include/tinyldp.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS tinyldp_c EXPORT tinyldp-c
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT tinyldp-c NAMESPACE tinyldp:: FILE tinyldp-c-targets.cmake
-  DESTINATION ${TINYLDP_INSTALL_CMAKEDIR})
-list(APPEND components c)
+tinyldp_install_component(c tinyldp_c)
 
 # collector (host).
 if(TARGET tinyldp_collector)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/collector/include/
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  install(TARGETS tinyldp_collector EXPORT tinyldp-collector
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  install(EXPORT tinyldp-collector NAMESPACE tinyldp:: FILE tinyldp-collector-targets.cmake
-    DESTINATION ${TINYLDP_INSTALL_CMAKEDIR})
-  list(APPEND components collector)
+  tinyldp_install_component(collector tinyldp_collector)
 endif()
 
 # The package: config (components), version (0.x: the same minor version only).
