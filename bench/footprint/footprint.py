@@ -44,7 +44,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import textwrap
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -677,10 +676,17 @@ def markdown(configs, all_results, budgets, commit):
           f" Flash: {m0.flash} B — {'met' if m0.flash <= 6144 else 'missed'}; stack: {m0.stack} B —"
           f" {'met' if m0.stack <= 768 else 'missed'}.")
         w("")
-    def parameters(names):  # the list's `about` of each entry
+    def parameters(names):  # the list's `about` of each entry, lines broken between entries
         w("")
-        w(textwrap.fill("Parameters: " + "; ".join(f"`{n}` {listed[n]}" for n in names) + ".", width=100,
-                        break_long_words=False, break_on_hyphens=False))
+        line = "Parameters:"
+        for i, n in enumerate(names):
+            item = f"`{n}` {listed[n]}" + (";" if i + 1 < len(names) else ".")
+            if len(line) + 1 + len(item) > 100:
+                w(line)
+                line = item
+            else:
+                line += " " + item
+        w(line)
         w("")
     w("## Mechanisms (the device list)")
     w("")
