@@ -173,12 +173,12 @@ def static_data(syms, baseline_syms, ram):
             continue
         if name.startswith("app_"):
             app += size
-        elif where == "data":
+            continue
+        names.append(name)
+        if where == "data":
             data += size
-            names.append(name)
         else:
             bss += size
-            names.append(name)
     return data, bss, names, app
 
 
@@ -929,6 +929,11 @@ def selftest():
     expect(found == [], "a stack within budget passes")
     found, _ = violations({"oue": m._replace(lib_bss=4)}, budgets, "rv")
     expect([v[:2] for v in found] == [("lib_bss", "oue")], "library .bss is reported")
+    ram = [(0x2000, 0x2100, "data"), (0x2100, 0x2400, "bss")]
+    syms = {"inline_state": (0x2200, 8, "V"), "constant": (0x100, 56, "V"), "app_drbg": (0x2300, 328, "V"),
+            "counter": (0x2000, 4, "d"), "old": (0x2104, 16, "b")}
+    expect(static_data(syms, {"old"}, ram) == (4, 8, ["inline_state", "counter"], 328),
+           "a weak object in RAM is library .bss, one in flash a constant; app_* is the application's")
     print(f"{failures} failed")
     return 1 if failures else 0
 

@@ -24,7 +24,8 @@ __attribute__((always_inline)) inline int report(const Key& key, Rng& rng) {
   uint8_t payload[description.payload_bytes()];
   tinyldp::Status status;
   if constexpr (requires { E::from_sensor(0u); }) {
-    status = tinyldp::device::privatize<E>(E::from_sensor(platform_sensor_value()), key, rng, payload, sizeof payload);
+    const typename E::Value value = E::from_sensor(platform_sensor_value());
+    status = tinyldp::device::privatize<E>(value, key, rng, payload, sizeof payload);
   } else {  // a record: a byte of the sensor word per attribute
     uint32_t record[tinyldp::device::attributes];
     tinyldp::device::record_from_sensor(platform_sensor_value(), record);

@@ -2,17 +2,17 @@
 // Instructions per report of every mechanism's client — every entry of the device list
 // (tests/support/device_mechanisms.hpp) at its example configuration, then the frequency oracles
 // over several domain sizes — and per byte of the ChaCha20 DRBG, counted on the emulated target
-// itself. Run by scripts/target-costs under QEMU with -icount, where
-// virtual time advances a fixed amount per guest instruction: on Cortex-M the SysTick counter
-// (processor clock) then counts instructions times a constant, on RISC-V minstret counts them.
+// itself. Run by scripts/target-costs under QEMU with -icount, where virtual time advances a
+// fixed amount per guest instruction: on Cortex-M the SysTick counter (processor clock) then
+// counts instructions times a constant, on RISC-V minstret counts them.
 // The constant is calibrated in the guest on a loop of a known number of instructions, so the
 // figures do not depend on the board's clock. Deterministic: the same ELF prints the same lines.
 //
 // Output, one line per measurement (CSV): case,parameter,units,instructions_per_unit
 // where units is "report", "byte", "block" or "output bit" (a list entry's row: its name and d);
 // before each group a line "section,list", "section,sweeps" or "section,drbg"; then "done"
-// (exit code 0), or a line starting with "error" (exit code 1). Without -icount the program still runs (a smoke test), but
-// its counts mean nothing.
+// (exit code 0), or a line starting with "error" (exit code 1). Without -icount the program
+// still runs (a smoke test), but its counts mean nothing.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -224,9 +224,10 @@ __attribute__((noinline)) void list_entry(const port::MemoKey& key) {
   alignas(4) uint8_t report[device::Mechanisms::max_payload_bytes()];
   const size_t n = m.description().payload_bytes();
   auto one = [&](int i) { return device::privatize<Entry>(m, Entry::values[i % 4], key, rng, report, n); };
+  // Counter units of one report; 2^20 instructions are 2^10 · units_per_kilo_instruction units.
   const uint64_t first = time_reports(1, one);
   int reports = 256;
-  while (reports > 1 && first * static_cast<uint64_t>(reports) * 1024 > (uint64_t{1} << 20) * units_per_kilo_instruction)
+  while (reports > 1 && first * static_cast<uint64_t>(reports) > (uint64_t{1} << 10) * units_per_kilo_instruction)
     reports /= 2;
   write_line(Entry::name, Entry::d, "report", time_reports(reports, one), static_cast<uint64_t>(reports));
 }
@@ -234,7 +235,8 @@ __attribute__((noinline)) void list_entry(const port::MemoKey& key) {
 // True if the device list has the entry `name` over d: the sweeps below leave its row to it.
 bool listed(const char* name, uint32_t d) {
   bool found = false;
-  device::Mechanisms::for_each([&]<class Entry>() { found = found || (Entry::d == d && device::same_name(Entry::name, name)); });
+  device::Mechanisms::for_each(
+      [&]<class Entry>() { found = found || (Entry::d == d && device::same_name(Entry::name, name)); });
   return found;
 }
 
