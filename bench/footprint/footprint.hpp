@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Footprint programs: each one is a minimal firmware that uses one mechanism or one port the
-// way a device would, built at -Os with -ffunction-sections/-fdata-sections/--gc-sections.
+// Footprint programs: each one is a minimal firmware that uses one mechanism (mechanism.cpp, one
+// program per entry of the device list) or one port the way a device would, built at -Os with
+// -ffunction-sections/-fdata-sections/--gc-sections.
 // Every program (and the baseline) links the same board startup and the same platform stubs
 // below, so `image - baseline` is what tinyldp adds. scripts/footprint measures them and writes
 // docs/footprint.md; tests/footprint checks the budgets on every target.
@@ -52,38 +53,6 @@ int footprint_send(const tinyldp::wire::Description& what, const uint8_t* payloa
     return 1;
   platform_radio_send(out, written);
   return 0;
-}
-
-// The program every mechanism's footprint measures: one report of `mechanism` (a constexpr
-// object) for the value value() returns (the sensor's, mapped into the domain), drawn from the
-// platform TRNG, packed, framed and sent. A mechanism with a Report type packs it into the
-// payload; unary encoding writes its report straight into the payload.
-template <class Mechanism>
-concept HasReportType = requires { typename Mechanism::Report; };
-template <class T>
-struct ConstReferee;
-template <class T>
-struct ConstReferee<const T&> {
-  using type = T;
-};
-
-template <const auto& mechanism, class Value>
-int footprint_report(Value value) {
-  using Mechanism = typename ConstReferee<decltype(mechanism)>::type;
-  constexpr auto description = mechanism.description();
-  PlatformTrng trng;
-  tinyldp::RandomBits<PlatformTrng> rng(trng);
-  if constexpr (HasReportType<Mechanism>) {
-    typename Mechanism::Report report{};
-    if (mechanism.privatize(value(), rng, report) != tinyldp::Status::ok) return 1;
-    uint8_t payload[description.payload_bytes()];
-    mechanism.pack(report, payload);
-    return footprint_send<description.report_bytes(0)>(description, payload);
-  } else {
-    uint8_t payload[mechanism.report_bytes()];
-    if (mechanism.privatize(value(), rng, payload, sizeof payload) != tinyldp::Status::ok) return 1;
-    return footprint_send<description.report_bytes(0)>(description, payload);
-  }
 }
 
 // The program both storage ports' footprints measure: a Record (the core's two-slot layer) on

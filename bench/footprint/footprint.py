@@ -45,6 +45,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from doc_tables import table_rows  # noqa: E402  (bench/doc_tables.py, shared with check_budgets.py)
+
 
 class AnalysisError(Exception):
     pass
@@ -60,7 +64,10 @@ class Config:
         self.path = path
         self.values = {}
         self.programs = collections.OrderedDict()
-        with open(path) as f:
+        # The device list's entries (tests/support/device_mechanisms.hpp), in its order: {name:
+        # its parameters in words}; each is also a program.
+        self.mechanisms = collections.OrderedDict()
+        with open(path, encoding="utf-8") as f:
             for line in f:
                 line = line.rstrip("\n")
                 if not line.strip():
@@ -69,6 +76,9 @@ class Config:
                 if key == "program":
                     parts = rest.split()
                     self.programs[parts[0]] = Program(parts[0], parts[1], parts[2:])
+                elif key == "mechanism":
+                    name, _, about = rest.partition(" ")
+                    self.mechanisms[name] = about
                 else:
                     self.values[key] = rest.strip()
         for key in ("target", "objdump", "readelf", "nm"):
@@ -76,6 +86,9 @@ class Config:
                 raise AnalysisError(f"{path}: no '{key}' line")
         if "baseline" not in self.programs:
             raise AnalysisError(f"{path}: no baseline program")
+        for name in self.mechanisms:
+            if name not in self.programs:
+                raise AnalysisError(f"{path}: no program for the device list's entry {name}")
 
     @property
     def target(self):
@@ -94,25 +107,34 @@ def run(cmd):
 
 # ---------------------------------------------------------------------------- sizes
 
-def section_sizes(config, elf):
-    """(flash, ram_data, bss) of an image from its section headers."""
+def ram_sections(config, elf):
+    """[(start, end, 'data' or 'bss')] of an image's allocated writable sections, and its
+    (flash, ram_data, bss) from its section headers."""
     flash = data = bss = 0
-    pattern = re.compile(r"^\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S*)")
+    ram = []
+    pattern = re.compile(r"^\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S*)")
     for line in run([config.tool("readelf"), "-S", "-W", elf]).splitlines():
         m = pattern.match(line)
         if not m:
             continue
-        name, kind, size, flags = m.group(1), m.group(2), int(m.group(3), 16), m.group(4)
+        kind, addr, size, flags = m.group(2), int(m.group(3), 16), int(m.group(4), 16), m.group(5)
         if "A" not in flags or size == 0:
             continue
         if kind == "NOBITS":
             bss += size
+            ram.append((addr, addr + size, "bss"))
         elif "W" in flags:
             data += size
             flash += size  # initial values are stored in flash
+            ram.append((addr, addr + size, "data"))
         else:
             flash += size
-    return flash, data, bss
+    return ram, (flash, data, bss)
+
+
+def section_sizes(config, elf):
+    """(flash, ram_data, bss) of an image from its section headers."""
+    return ram_sections(config, elf)[1]
 
 
 def symbols(config, elf):
@@ -129,19 +151,35 @@ def symbols(config, elf):
     return out
 
 
-def static_data(syms, baseline_syms):
-    """Bytes of .data and .bss defined by the library: not in the baseline, not app_*."""
-    data = bss = 0
+def static_data(syms, baseline_syms, ram):
+    """Bytes of .data and .bss defined by the library (not in the baseline, not app_*), their
+    names, and the bytes of the application's objects (app_*: a DRBG, a flash image). A weak
+    object (nm's V: an inline variable, a template's static member) is placed by its address in
+    `ram` (ram_sections); elsewhere it is a constant."""
+    data = bss = app = 0
     names = []
-    for name, (_, size, kind) in syms.items():
-        if kind not in "dDbBcC" or size == 0 or name in baseline_syms or name.startswith("app_"):
+    for name, (addr, size, kind) in syms.items():
+        if size == 0 or name in baseline_syms:
             continue
         if kind in "dD":
+            where = "data"
+        elif kind in "bBcC":
+            where = "bss"
+        elif kind in "vV":
+            where = next((w for start, end, w in ram if start <= addr < end), None)
+        else:
+            where = None
+        if where is None:
+            continue
+        if name.startswith("app_"):
+            app += size
+            continue
+        names.append(name)
+        if where == "data":
             data += size
         else:
             bss += size
-        names.append(name)
-    return data, bss, names
+    return data, bss, names, app
 
 
 # ---------------------------------------------------------------------------- call graphs
@@ -401,7 +439,7 @@ class CallGraph:
 
 # ---------------------------------------------------------------------------- measurement
 
-Measure = collections.namedtuple("Measure", "flash data bss lib_flash lib_data lib_bss stack chain static_names")
+Measure = collections.namedtuple("Measure", "flash data bss lib_flash lib_data lib_bss stack chain static_names app_ram")
 
 
 def measure(config, names=None):
@@ -415,13 +453,13 @@ def measure(config, names=None):
         if names and name not in names:
             continue
         syms = symbols(config, program.elf)
-        flash, data, bss = section_sizes(config, program.elf)
-        lib_data, lib_bss, static_names = static_data(syms, base_syms)
+        ram, (flash, data, bss) = ram_sections(config, program.elf)
+        lib_data, lib_bss, static_names, app_ram = static_data(syms, base_syms, ram)
         graph = CallGraph(config, program, syms)
         graph.program_elf = program.elf
         stack, chain = graph.worst("footprint_run")
         results[name] = Measure(flash, data, bss, flash - base_flash, lib_data, lib_bss, stack,
-                                chain, static_names)
+                                chain, static_names, app_ram)
         if name == "oue_firmware":
             # Where the stack goes: a report, seeding, and the largest functions.
             _, node = graph.resolve("footprint_run")
@@ -515,8 +553,8 @@ def markdown(configs, all_results, budgets, commit):
     w("application's; their size is given separately).")
     w("")
 
-    def table(names, title):
-        w(f"## {title}")
+    def table(names, title, level="##"):
+        w(f"{level} {title}")
         w("")
         header = "| program | " + " | ".join(f"{t} flash | {t} stack" for t in targets) + " |"
         w(header)
@@ -540,7 +578,11 @@ def markdown(configs, all_results, budgets, commit):
         w("")
 
     programs = list(all_results[0].keys())
-    mechanisms = [p for p in programs if p in MECHANISMS]
+    # The device list's entries: a memoized one's program boots like losue_firmware (the
+    # application's DRBG and flash image, app_*), a fresh-noise one's has no application objects.
+    listed = first.mechanisms
+    memoized = [p for p in listed if all_results[0][p].app_ram > 0]
+    fresh = [p for p in listed if p not in memoized]
     ports = [p for p in programs if p in PORTS]
     head = all_results[0].get("oue_firmware")
     w("## Headline: the example firmware (TRNG → health tests → ChaCha20 DRBG → OUE d = 256 → wire)")
@@ -629,23 +671,43 @@ def markdown(configs, all_results, budgets, commit):
         w("`fleet_device`:")
         w("")
         firmware_table("fleet_device")
-        if all("dbitflip" in results for results in all_results):
-            w("`dbitflip` (`bench/footprint/dbitflip.cpp`): as `losue_firmware`, one dBitFlip report of a")
-            w("counter in 0 … 1024 (grid step 64: k = 17 buckets, d = 4 sampled per device; ε∞ = 2,")
-            w("ε₁ = 1), the device's draw and memos from the key, the flips from the DRBG:")
-            w("")
-            firmware_table("dbitflip")
         m0 = all_results[0]["losue_firmware"]
         w(f"**Goal on {targets[0]} (#15): the L-OSUE firmware within 6 KiB of flash and 768 B of stack.**"
           f" Flash: {m0.flash} B — {'met' if m0.flash <= 6144 else 'missed'}; stack: {m0.stack} B —"
           f" {'met' if m0.stack <= 768 else 'missed'}.")
         w("")
-    table(mechanisms, "Mechanisms (privatize + wire encode + send; ε = 1)")
-    w("Parameters: `rr` binary; `krr` k = 16; `sue`, `oue`, `hr` d = 256; `blh`, `olh` d = 1024;")
-    w("`sd` [0, 1000] in 16 levels; `dlaplace` [−50, 50], Δ = 1 (101 weights in flash); `she` d = 16,")
-    w("T = 14 (30 weights in flash); `the` d = 256; `wire` only")
-    w("frames a 32-byte payload. Each draws from `RandomBits<PlatformTrng>` (the stub TRNG, in the baseline).")
+    def parameters(names):  # the list's `about` of each entry, lines broken between entries
+        w("")
+        line = "Parameters:"
+        for i, n in enumerate(names):
+            item = f"`{n}` {listed[n]}" + (";" if i + 1 < len(names) else ".")
+            if len(line) + 1 + len(item) > 100:
+                w(line)
+                line = item
+            else:
+                line += " " + item
+        w(line)
+        w("")
+    w("## Mechanisms (the device list)")
     w("")
+    w("Every entry of the device list (`tests/support/device_mechanisms.hpp`) at its example")
+    w("configuration: one program per entry (`bench/footprint/mechanism.cpp`, built once per entry)")
+    w("reports the sensor's value once through the one report shape (`privatize(value, [key,] rng,")
+    w("report, size)`), frames the payload with the wire header and sends it. A mechanism added to")
+    w("the list gets its program and its row here.")
+    w("")
+    table(fresh + [p for p in ("wire",) if p in programs], "Fresh noise per report (ε = 1)", "###")
+    w("Each draws from `RandomBits<PlatformTrng>` (the stub TRNG, in the baseline); `wire` only frames")
+    w("a 32-byte payload.")
+    parameters(fresh)
+    if memoized:
+        table(memoized, "Memoized (the device's memo key)", "###")
+        w("Each boots as `losue_firmware` does — the TRNG seeds the application's ChaCha20 DRBG, the memo")
+        w("key is loaded from (or provisioned into) emulated flash — and then reports once, its noise")
+        w("from the DRBG (`RandomBits<ChaCha20Drbg, 8>`) and its memos from the key: the rows include")
+        w("the DRBG, the memo key's ChaCha20 stream and the flash record (the application's DRBG and")
+        w(f"flash image, {all_results[0][memoized[0]].app_ram} B of RAM, are not library RAM).")
+        parameters(memoized)
     table(ports, "Ports")
     w("`chacha20_drbg`: seed from the platform TRNG, which is also set as the reseed source (so the")
     w("stack includes a reseed nested in `fill`), + one 32-byte request (the DRBG object, 328 B, is")
@@ -685,20 +747,11 @@ def doc_figures(text):
     """What a footprint document states: ({(program, target, metric): bytes},
     {(metric, program): {target: bytes}} of its budgets table, {target: compiler version})."""
     figures, budgets, compilers = {}, {}, {}
-    header = None
     for line in text.splitlines():
         m = re.match(r"^- ([\w-]+): (.+?) \(`", line)
         if m:
             compilers[m.group(1)] = m.group(2)
-        if not line.startswith("|"):
-            header = None
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if header is None:
-            header = cells
-            continue
-        if all(set(c) <= {"-", " "} for c in cells):
-            continue
+    for header, cells in table_rows(text.splitlines()):
         number = lambda c: int(c.replace("B", "").strip())  # noqa: E731
         firmware = FIRMWARE_HEADER.match(header[0])
         if firmware:
@@ -782,7 +835,6 @@ def doc_check(config, doc_path, budgets_path, plant=None):
     return 0
 
 
-MECHANISMS = ["rr", "krr", "sue", "oue", "blh", "olh", "hr", "sd", "dlaplace", "she", "the", "wire"]
 PORTS = ["chacha20_drbg", "health_tests", "nrf51_rng", "stm32_rng", "ram_storage", "emulated_flash",
          "persisted_seed"]
 
@@ -870,13 +922,18 @@ def selftest():
         f.write("targets m0 rv\nstack oue 100 120\nlib_bss * 0 0\n")
     budgets = read_budgets(f.name)
     os.unlink(f.name)
-    m = Measure(0, 0, 0, 0, 0, 0, 110, [], [])
+    m = Measure(0, 0, 0, 0, 0, 0, 110, [], [], 0)
     found, _ = violations({"oue": m}, budgets, "m0")
     expect([v[:2] for v in found] == [("stack", "oue")], "a stack over budget is reported")
     found, _ = violations({"oue": m}, budgets, "rv")
     expect(found == [], "a stack within budget passes")
     found, _ = violations({"oue": m._replace(lib_bss=4)}, budgets, "rv")
     expect([v[:2] for v in found] == [("lib_bss", "oue")], "library .bss is reported")
+    ram = [(0x2000, 0x2100, "data"), (0x2100, 0x2400, "bss")]
+    syms = {"inline_state": (0x2200, 8, "V"), "constant": (0x100, 56, "V"), "app_drbg": (0x2300, 328, "V"),
+            "counter": (0x2000, 4, "d"), "old": (0x2104, 16, "b")}
+    expect(static_data(syms, {"old"}, ram) == (4, 8, ["inline_state", "counter"], 328),
+           "a weak object in RAM is library .bss, one in flash a constant; app_* is the application's")
     print(f"{failures} failed")
     return 1 if failures else 0
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the memoized footprint programs (losue_firmware, dbitflip) do before a report: the TRNG
-// seeds the application's ChaCha20 DRBG, and the memo key is loaded from (or, on a blank flash, explicitly provisioned into)
-// the application's emulated flash. Always inlined, as each program wrote it out before (a call
-// of its own would change their flash and stack).
+// What the memoized footprint programs (losue_firmware and the device list's memoized entries,
+// mechanism.cpp) do before a report: the TRNG seeds the application's ChaCha20 DRBG, and the memo
+// key is loaded from (or, on a blank flash, explicitly provisioned into) the application's
+// emulated flash. Always inlined, as each program wrote it out before (a call of its own would
+// change their flash and stack).
 #ifndef TINYLDP_BENCH_FOOTPRINT_MEMO_BOOT_HPP
 #define TINYLDP_BENCH_FOOTPRINT_MEMO_BOOT_HPP
 

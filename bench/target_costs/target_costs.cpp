@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// Instructions per report of every mechanism's client, and per byte of the ChaCha20 DRBG, counted
-// on the emulated target itself. Run by scripts/target-costs under QEMU with -icount, where
-// virtual time advances a fixed amount per guest instruction: on Cortex-M the SysTick counter
-// (processor clock) then counts instructions times a constant, on RISC-V minstret counts them.
+// Instructions per report of every mechanism's client — every entry of the device list
+// (tests/support/device_mechanisms.hpp) at its example configuration, then the frequency oracles
+// over several domain sizes — and per byte of the ChaCha20 DRBG, counted on the emulated target
+// itself. Run by scripts/target-costs under QEMU with -icount, where virtual time advances a
+// fixed amount per guest instruction: on Cortex-M the SysTick counter (processor clock) then
+// counts instructions times a constant, on RISC-V minstret counts them.
 // The constant is calibrated in the guest on a loop of a known number of instructions, so the
 // figures do not depend on the board's clock. Deterministic: the same ELF prints the same lines.
 //
 // Output, one line per measurement (CSV): case,parameter,units,instructions_per_unit
-// where units is "report", "byte", "block" or "output bit"; then "done" (exit code 0), or a line
-// starting with "error" (exit code 1). Without -icount the program still runs (a smoke test), but
-// its counts mean nothing.
+// where units is "report", "byte", "block" or "output bit" (a list entry's row: its name and d);
+// before each group a line "section,list", "section,sweeps" or "section,drbg"; then "done"
+// (exit code 0), or a line starting with "error" (exit code 1). Without -icount the program
+// still runs (a smoke test), but its counts mean nothing.
 #include <stddef.h>
 #include <stdint.h>
 
 #include "board.h"
-#include "tinyldp/dbitflip.hpp"
-#include "tinyldp/discrete_laplace.hpp"
+#include "device_mechanisms.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
@@ -25,8 +27,6 @@
 #include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
-#include "tinyldp/rr.hpp"
-#include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
@@ -188,6 +188,60 @@ const char* suffixed(const char* name, const char* suffix, char (&out)[32]) {
   return out;
 }
 
+// ------------------------------------------------------------------------------- the device list
+
+// The memo key the memoized cases report with (a fixed secret, generation 0).
+port::MemoKey test_memo_key() {
+  const uint8_t secret[32] = {1, 2, 3};
+  port::MemoKey key;
+  key.set(secret, 0);
+  return key;
+}
+
+// The Rng a report draws through: unary encoding's ladder takes whole words from a 128-byte
+// buffer (see unary below), every other mechanism RandomBits' default 32 bytes.
+template <class Mechanism>
+struct ReportRng {
+  using type = TestRng;
+};
+template <>
+struct ReportRng<UnaryEncoding> {
+  using type = LadderRng;
+};
+
+// One entry of the device list at its example configuration: instructions per report through
+// the one report shape, the entry's four values in turn, a memoized one with the ChaCha20 memo
+// key. The context is a copy behind a compiler barrier, as if configured at run time: the code
+// folds nothing of the configuration. As many reports as take about 2^20 instructions (at most
+// 256, judged from a first one): every measurement stays within SysTick's 24 bits. Out of line:
+// each entry's frame is its own.
+template <class Entry>
+__attribute__((noinline)) void list_entry(const port::MemoKey& key) {
+  auto m = Entry::mechanism;
+  __asm__ __volatile__("" : : "r"(&m) : "memory");
+  port::InsecureTestSource source(1);
+  typename ReportRng<decltype(m)>::type rng(source);
+  alignas(4) uint8_t report[device::Mechanisms::max_payload_bytes()];
+  const size_t n = m.description().payload_bytes();
+  auto one = [&](int i) { return device::privatize<Entry>(m, Entry::values[i % 4], key, rng, report, n); };
+  // Counter units of one report; 2^20 instructions are 2^10 · units_per_kilo_instruction units.
+  const uint64_t first = time_reports(1, one);
+  int reports = 256;
+  while (reports > 1 && first * static_cast<uint64_t>(reports) > (uint64_t{1} << 10) * units_per_kilo_instruction)
+    reports /= 2;
+  write_line(Entry::name, Entry::d, "report", time_reports(reports, one), static_cast<uint64_t>(reports));
+}
+
+// True if the device list has the entry `name` over d: the sweeps below leave its row to it.
+bool listed(const char* name, uint32_t d) {
+  bool found = false;
+  device::Mechanisms::for_each(
+      [&]<class Entry>() { found = found || (Entry::d == d && device::same_name(Entry::name, name)); });
+  return found;
+}
+
+// ------------------------------------------------------------------------------- domain sweeps
+
 // UE: per report through RandomBits and the test source; per output bit with the source's
 // fills subtracted; per output bit with random words from a table (the mechanism alone); and at
 // d = 1024, per output bit without the fills for a report at an odd address (the ladder's
@@ -210,7 +264,7 @@ void unary(const char* name, bool optimized, uint32_t d, int reports) {
   };
   uint32_t units = 0;
   const uint32_t aligned = without_fills(storage, units);
-  write_line(name, d, "report", units, static_cast<uint64_t>(reports));
+  if (!listed(name, d)) write_line(name, d, "report", units, static_cast<uint64_t>(reports));
   write_line(suffixed(name, "_without_rng", line), d, "output bit", aligned, static_cast<uint64_t>(reports) * d);
   if (uint64_t{ue.random_bits_per_report()} > 32 * (table_words - 64)) return fail("table too small");
   TableRng table;
@@ -226,98 +280,42 @@ void unary(const char* name, bool optimized, uint32_t d, int reports) {
              static_cast<uint64_t>(reports) * d);
 }
 
-template <class M, class Report>
-void scalar(const char* name, const M& m, uint32_t parameter, uint32_t domain, int reports) {
+// Instructions per report of m (configured at run time) over d, through the one report shape.
+template <class M>
+void per_report(const char* name, const M& m, uint32_t d, int reports) {
+  if (listed(name, d)) return;
   port::InsecureTestSource source(1);
   TestRng rng(source);
+  uint8_t report[128];  // d <= 1024
+  const size_t n = m.description().payload_bytes();
   const uint32_t units = time_reports(reports, [&](int i) {
-    Report r{};
-    const Status s = m.privatize(static_cast<uint32_t>(i) % domain, rng, r);
-    __asm__ __volatile__("" : : "r"(&r) : "memory");
-    return s;
+    return m.privatize(static_cast<uint32_t>(i) % d, rng, report, n);
   });
-  write_line(name, parameter, "report", units, static_cast<uint64_t>(reports));
+  write_line(name, d, "report", units, static_cast<uint64_t>(reports));
 }
 
+// The frequency oracles over d (the rows the device list has are measured there).
 void frequency_oracles(uint32_t d) {
   const int reports = d >= 1024 ? 16 : (d >= 256 ? 64 : 256);
   unary("sue", false, d, reports);
   unary("oue", true, d, reports);
   KaryRr krr;
-  if (KaryRr::configure(eps, d, krr) != Status::ok) return fail("krr");
-  scalar<KaryRr, uint32_t>("krr", krr, d, d, 256);
   LocalHashing blh, olh;
-  if (LocalHashing::configure_blh(eps, d, blh) != Status::ok ||
-      LocalHashing::configure_olh(eps, d, olh) != Status::ok)
-    return fail("lh");
-  scalar<LocalHashing, LocalHashingReport>("blh", blh, d, d, 256);
-  scalar<LocalHashing, LocalHashingReport>("olh", olh, d, d, 256);
   HadamardResponse hr;
-  if (HadamardResponse::configure(eps, d, hr) != Status::ok) return fail("hr");
-  scalar<HadamardResponse, HadamardReport>("hr", hr, d, d, 256);
-  // THE: unary encoding with the thresholded Laplace law's (p, q).
-  ThresholdHistogram the;
-  if (ThresholdHistogram::configure(eps, d, the) != Status::ok) return fail("the");
-  port::InsecureTestSource source(1);
-  TestRng rng(source);
-  uint8_t report[128];  // d <= 1024
-  const int the_reports = d >= 1024 ? 16 : (d >= 256 ? 64 : 256);
-  const uint32_t units = time_reports(the_reports, [&](int i) {
-    return the.privatize(static_cast<uint32_t>(i) % d, rng, report, the.report_bytes());
-  });
-  write_line("the", d, "report", units, static_cast<uint64_t>(the_reports));
+  ThresholdHistogram the;  // unary encoding with the thresholded Laplace law's (p, q)
+  if (KaryRr::configure(eps, d, krr) != Status::ok || LocalHashing::configure_blh(eps, d, blh) != Status::ok ||
+      LocalHashing::configure_olh(eps, d, olh) != Status::ok || HadamardResponse::configure(eps, d, hr) != Status::ok ||
+      ThresholdHistogram::configure(eps, d, the) != Status::ok)
+    return fail("configure");
+  per_report("krr", krr, d, 256);
+  per_report("blh", blh, d, 256);
+  per_report("olh", olh, d, 256);
+  per_report("hr", hr, d, 256);
+  per_report("the", the, d, reports);
 }
 
-// SHE: one discrete Laplace per component (d = 16, T = 14 at ε = 1; weights in flash).
-void summation_histogram() {
-  static constexpr auto weights = SummationHistogramTable<SummationHistogram::table_entries(
-      SummationHistogram::default_truncation(eps))>::make(eps, 16);
-  constexpr SummationHistogram she = weights.bind();
-  port::InsecureTestSource source(1);
-  TestRng rng(source);
-  uint8_t report[she.report_bytes()];
-  const uint32_t units = time_reports(64, [&](int i) {
-    return she.privatize(static_cast<uint32_t>(i) % 16, rng, report, sizeof report);
-  });
-  write_line("she", 16, "report", units, 64);
-}
-
-void numeric() {
-  constexpr BinaryRr rr = BinaryRr::make(eps);
-  scalar<BinaryRr, uint8_t>("rr", rr, 2, 2, 256);
-  constexpr StochasticDiscretization sd = StochasticDiscretization::make(eps, 0, 1000, 16);
-  {
-    port::InsecureTestSource source(1);
-    TestRng rng(source);
-    const uint32_t units = time_reports(256, [&](int i) {
-      uint32_t r = 0;
-      return sd.privatize(i * 7 % 1001, rng, r);
-    });
-    write_line("sd_16_levels", 1001, "report", units, 256);
-  }
-  uint64_t table[DiscreteLaplace::table_entries(0, 100)];
-  DiscreteLaplace dl;
-  if (DiscreteLaplace::configure(eps, 0, 100, 100, table, sizeof table / sizeof table[0], dl) != Status::ok)
-    return fail("dlaplace");
-  port::InsecureTestSource source(1);
-  TestRng rng(source);
-  const uint32_t units = time_reports(64, [&](int i) {
-    int32_t r = 0;
-    return dl.privatize(i % 101, rng, r);
-  });
-  write_line("dlaplace", 101, "report", units, 64);
-}
-
-// The memo key the memoized cases report with (a fixed secret, generation 0).
-port::MemoKey test_memo_key() {
-  const uint8_t secret[32] = {1, 2, 3};
-  port::MemoKey key;
-  key.set(secret, 0);
-  return key;
-}
-
-// Memoized L-OSUE (ε∞ = 2, ε₁ = 1): per report, the memo recomputed from the ChaCha20 memo key
-// (its PRF blocks included) and the instantaneous stage drawn from the test source.
+// Memoized L-OSUE (ε∞ = 2, ε₁ = 1) over d: per report, the memo recomputed from the ChaCha20 memo
+// key (its PRF blocks included) and the instantaneous stage drawn from the test source.
 void memoized(uint32_t d, int reports) {
   TwoStageRr m;
   if (TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1),
@@ -331,24 +329,6 @@ void memoized(uint32_t d, int reports) {
     return m.privatize(static_cast<uint32_t>(i) % d, key, rng, report, m.report_bytes());
   });
   write_line("l_osue", d, "report", units, static_cast<uint64_t>(reports));
-}
-
-// dBitFlip over 0 … 1024 (grid step 64: k = 17 buckets, d = 4; ε∞ = 2, ε₁ = 1): per report, the
-// device draw (α and the d buckets) and the memo recomputed from the ChaCha20 memo key, the flips
-// drawn from the test source.
-void dbitflip(int reports) {
-  DBitFlip m;
-  if (DBitFlip::configure(Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1), DBitFlip::Layout{1024, 64, 4, 0}, m) !=
-      Status::ok)
-    return fail("dbitflip");
-  const port::MemoKey key = test_memo_key();
-  port::InsecureTestSource source(1);
-  TestRng rng(source);
-  DBitFlip::Report report;
-  const uint32_t units = time_reports(reports, [&](int i) {
-    return m.privatize(static_cast<uint32_t>(i * 37) % 1025u, key, rng, report);
-  });
-  write_line("dbitflip", m.buckets(), "report", units, static_cast<uint64_t>(reports));
 }
 
 // Requests up to 4 KiB: too large for the stack of the smallest board.
@@ -406,13 +386,14 @@ int main() {
   write("calibration,1024,counter units per 1024 instructions,");
   write_u32(units_per_kilo_instruction);
   write("\n");
-  numeric();
-  summation_histogram();
+  write("section,list\n");
+  const port::MemoKey key = test_memo_key();
+  device::Mechanisms::for_each([&]<class Entry>() { list_entry<Entry>(key); });
+  write("section,sweeps\n");
   const uint32_t domains[] = {16, 256, 1024};
   for (uint32_t d : domains) frequency_oracles(d);
-  memoized(16, 64);
-  memoized(256, 16);
-  dbitflip(32);
+  memoized(256, 16);  // the list's l_osue is d = 16
+  write("section,drbg\n");
   drbg();
   if (failed) {
     write("error,a report or request failed\n");

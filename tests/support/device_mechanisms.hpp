@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every core mechanism's example configuration, one entry each: the one list of mechanisms the
 // device-side programs iterate — the constant-time guest (tests/constant_time_on_target), the
-// no-noise-left test (tests/privacy), context sizes and the report shape (tests/core). A
-// mechanism added to the core gets its entry here and with it is traced, scanned and sized on
-// every target. (The footprint and target-cost programs, bench/, keep their own programs for
-// now; `about`, `from_sensor` and `d` are what they need to iterate this list instead.)
+// no-noise-left test (tests/privacy), context sizes and the report shape (tests/core), the
+// footprint programs (bench/footprint: one program per entry, its CMakeLists reads the names
+// and `about`s below) and the target costs (bench/target_costs). A mechanism added to the core
+// gets its entry here and with it is traced, scanned, sized, measured and budgeted on every
+// target (its footprint and target-cost budgets are the only lines to add by hand).
 //
 // An entry is a struct with
 //   name, about      its row's name in every program's output, and its parameters in words
-//                    (each a plain string literal, so that a build script can read them);
+//                    (each a plain string literal on its own line, name first, so that a build
+//                    script can read them: bench/footprint/CMakeLists.txt does);
 //   mechanism        the configured context, constexpr (the core's consteval makers);
 //   Value, values    what privatize takes (a category, a signed number or a record) and one
 //                    value per constant-time run (0 … 3; run 0 is the domain's first value);
@@ -328,9 +330,34 @@ struct RsfdOueRandom : RecordOfSlots<OueSlot, 48> {
 
 // ---------------------------------------------------------------- the list
 
+// Equal C strings, at compile time.
+constexpr bool same_name(const char* a, const char* b) {
+  for (; *a != 0 && *a == *b; ++a, ++b) {
+  }
+  return *a == *b;
+}
+
+template <size_t I, class First, class... Rest>
+struct EntryAt {
+  using type = typename EntryAt<I - 1, Rest...>::type;
+};
+template <class First, class... Rest>
+struct EntryAt<0, First, Rest...> {
+  using type = First;
+};
+
 template <class... Entries>
 struct List {
   static constexpr size_t size = sizeof...(Entries);
+  // The I-th entry, and the index of the entry called `name` (size if there is none): a program
+  // built for one entry picks it by name (bench/footprint/mechanism.cpp).
+  template <size_t I>
+  using At = typename EntryAt<I, Entries...>::type;
+  static constexpr size_t index_of(const char* name) {
+    size_t i = 0, found = size;
+    ((found = same_name(Entries::name, name) ? i : found, ++i), ...);
+    return found;
+  }
   // f.template operator()<Entry>() for every entry, in order (f: a lambda []<class Entry>() {…}).
   template <class F>
   static constexpr void for_each(F&& f) {

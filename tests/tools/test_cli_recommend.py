@@ -51,10 +51,10 @@ check(m3["oue"]["flash_bytes"] == int(oue[3]), "--target cortex-m3")
 check("docs/footprint.md at" in r["footprint_source"], "the figures' source is stated")
 
 # Limits: excluded with the reason; none left is exit 2.
-limited = recommend("-e", 1, "-d", 16, "--max-report-bytes", 8, "--max-flash", 1000)
-check([j["mechanism"] for j in limited["ranked"]] == ["hr", "krr"], f"8 bytes, 1000 B of flash: {limited['ranked']}")
+limited = recommend("-e", 1, "-d", 16, "--max-report-bytes", 8, "--max-flash", 1024)
+check([j["mechanism"] for j in limited["ranked"]] == ["hr", "krr"], f"8 bytes, 1024 B of flash: {limited['ranked']}")
 reasons = {j["mechanism"]: j["excluded"] for j in limited["excluded"]}
-check(reasons["oue"].startswith("report 9 B > --max-report-bytes 8") and "--max-flash 1000" in reasons.get("krr", "--max-flash 1000"),
+check(reasons["oue"].startswith("report 9 B > --max-report-bytes 8") and "--max-flash 1024" in reasons.get("krr", "--max-flash 1024"),
       f"reasons: {reasons}")
 p = run("plan", "-e", 1, "-d", 16, "--max-flash", 100, expect=2)
 check("(none meets the limits)" in p.stdout, f"nothing fits: {p.stdout}")
