@@ -6,9 +6,12 @@
 // every target. (The footprint and target-cost programs, bench/, keep their own programs for
 // now; `about`, `from_sensor` and `d` are what they need to iterate this list instead.)
 //
+// An entry says only what is particular to it; what entries share (the input's shape, the
+// domain and its values, the parameters in words) comes from the struct it derives from.
 // An entry is a struct with
 //   name, about      its row's name in every program's output, and its parameters in words
-//                    (each a plain string literal, so that a build script can read them);
+//                    (each a plain string literal, so that a build script can read them; the
+//                    domains below give the `about` their entries share);
 //   mechanism        the configured context, constexpr (the core's consteval makers);
 //   Value, values    what privatize takes (a category, a signed number or a record) and one
 //                    value per constant-time run (0 … 3; run 0 is the domain's first value);
@@ -108,40 +111,37 @@ struct Krr : Category {
 // Unary encoding and histogram encoding over d = 256 (a 32-byte report).
 struct UeDomain : Category {
   static constexpr uint32_t d = 256;
+  static constexpr char about[] = "d = 256";
   static constexpr Value values[4] = {0, 5, 33, 255};
   static constexpr Value from_sensor(uint32_t w) { return w & 255u; }
 };
 struct Sue : UeDomain {
   static constexpr char name[] = "sue";
-  static constexpr char about[] = "d = 256";
   static constexpr UnaryEncoding mechanism = UnaryEncoding::make_sue(one, 256);
   static constexpr size_t context_bytes = 48;
 };
 struct Oue : UeDomain {
   static constexpr char name[] = "oue";
-  static constexpr char about[] = "d = 256";
   static constexpr UnaryEncoding mechanism = UnaryEncoding::make_oue(one, 256);
   static constexpr size_t context_bytes = 48;
 };
 struct LhDomain : Category {
   static constexpr uint32_t d = 1024;
+  static constexpr char about[] = "d = 1024";
   static constexpr Value values[4] = {0, 5, 333, 1023};
   static constexpr Value from_sensor(uint32_t w) { return w & 1023u; }
   static constexpr size_t context_bytes = 48;
 };
 struct Blh : LhDomain {
   static constexpr char name[] = "blh";
-  static constexpr char about[] = "d = 1024";
   static constexpr LocalHashing mechanism = LocalHashing::make_blh(one, 1024);
 };
 struct Olh : LhDomain {
   static constexpr char name[] = "olh";
-  static constexpr char about[] = "d = 1024";
   static constexpr LocalHashing mechanism = LocalHashing::make_olh(one, 1024);
 };
 struct Hr : UeDomain {
   static constexpr char name[] = "hr";
-  static constexpr char about[] = "d = 256";
   static constexpr HadamardResponse mechanism = HadamardResponse::make(one, 256);
   static constexpr size_t context_bytes = 32;
 };
@@ -178,7 +178,6 @@ struct She : Category {
 };
 struct The : UeDomain {
   static constexpr char name[] = "the";
-  static constexpr char about[] = "d = 256";
   static constexpr ThresholdHistogram mechanism = ThresholdHistogram::make(one, 256);
   static constexpr size_t context_bytes = 56;
 };
@@ -208,23 +207,20 @@ struct RapporBloom : MemoDomain {
 };
 template <UeStage First, UeStage Second>
 struct Chain : MemoDomain {
+  static constexpr char about[] = "d = 16, ε∞ = 2, ε₁ = 1";
   static constexpr TwoStageRr mechanism = TwoStageRr::make_chain(First, Second, eps_inf, one, TwoStageRr::one_hot(memo_d));
 };
 struct LSue : Chain<UeStage::sue, UeStage::sue> {
   static constexpr char name[] = "l_sue";
-  static constexpr char about[] = "d = 16, ε∞ = 2, ε₁ = 1";
 };
 struct LOsue : Chain<UeStage::oue, UeStage::sue> {
   static constexpr char name[] = "l_osue";
-  static constexpr char about[] = "d = 16, ε∞ = 2, ε₁ = 1";
 };
 struct LOue : Chain<UeStage::oue, UeStage::oue> {
   static constexpr char name[] = "l_oue";
-  static constexpr char about[] = "d = 16, ε∞ = 2, ε₁ = 1";
 };
 struct LSoue : Chain<UeStage::sue, UeStage::oue> {
   static constexpr char name[] = "l_soue";
-  static constexpr char about[] = "d = 16, ε∞ = 2, ε₁ = 1";
 };
 struct LGrr : MemoizedCategory {
   static constexpr uint32_t d = 6;
@@ -237,18 +233,17 @@ struct LGrr : MemoizedCategory {
 };
 struct LolohaDomain : MemoizedCategory {
   static constexpr uint32_t d = 96;
+  static constexpr char about[] = "d = 96, ε∞ = 2, ε₁ = 1";
   static constexpr Value values[4] = {0, 5, 50, 95};
   static constexpr Value from_sensor(uint32_t w) { return w & 63u; }
   static constexpr size_t context_bytes = 112;
 };
 struct OptimalLoloha : LolohaDomain {
   static constexpr char name[] = "loloha";
-  static constexpr char about[] = "d = 96, ε∞ = 2, ε₁ = 1";
   static constexpr Loloha mechanism = Loloha::make_optimal(eps_inf, one, 96);
 };
 struct BinaryLoloha : LolohaDomain {
   static constexpr char name[] = "biloloha";
-  static constexpr char about[] = "d = 96, ε∞ = 2, ε₁ = 1";
   static constexpr Loloha mechanism = Loloha::make_binary(eps_inf, one, 96);
 };
 struct BitMean : MemoizedCategory {
@@ -283,47 +278,37 @@ struct RecordRappor : MemoizedRecordOf {
   }();
   static constexpr size_t context_bytes = 128 * attributes + 24;
 };
-// Slots of 40 bytes (GRR) or 48 (OUE); SPL and SMP add 16 bytes, RS+FD 48.
-template <class Slot, size_t Own = 16>
+// The record mechanisms built of slots, Record<Slot, attributes>::make(one, record_domains,
+// attributes, Args...): slots of 40 bytes (GRR) or 48 (OUE), and the record's own bytes (SPL and
+// SMP 16, RS+FD 48).
+template <template <class, uint32_t> class Record, class Slot, size_t Own, auto... Args>
 struct RecordOfSlots : RecordOf {
+  static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
+  static constexpr auto mechanism = Record<Slot, attributes>::make(one, record_domains, attributes, Args...);
   static constexpr size_t context_bytes = sizeof(Slot) * attributes + Own;
 };
-struct SplGrr : RecordOfSlots<GrrSlot> {
+struct SplGrr : RecordOfSlots<SplitRecord, GrrSlot, 16> {
   static constexpr char name[] = "spl_grr";
-  static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
-  static constexpr auto mechanism = SplitRecord<GrrSlot, attributes>::make(one, record_domains, attributes);
 };
-struct SplOue : RecordOfSlots<OueSlot> {
+struct SplOue : RecordOfSlots<SplitRecord, OueSlot, 16> {
   static constexpr char name[] = "spl_oue";
-  static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
-  static constexpr auto mechanism = SplitRecord<OueSlot, attributes>::make(one, record_domains, attributes);
 };
-struct SmpGrr : RecordOfSlots<GrrSlot> {
+struct SmpGrr : RecordOfSlots<SampledAttribute, GrrSlot, 16> {
   static constexpr char name[] = "smp_grr";
-  static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
-  static constexpr auto mechanism = SampledAttribute<GrrSlot, attributes>::make(one, record_domains, attributes);
 };
-struct SmpOue : RecordOfSlots<OueSlot> {
+struct SmpOue : RecordOfSlots<SampledAttribute, OueSlot, 16> {
   static constexpr char name[] = "smp_oue";
-  static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
-  static constexpr auto mechanism = SampledAttribute<OueSlot, attributes>::make(one, record_domains, attributes);
 };
-struct RsfdGrr : RecordOfSlots<GrrSlot, 48> {
+struct RsfdGrr : RecordOfSlots<FakeDataRecord, GrrSlot, 48> {
   static constexpr char name[] = "rsfd_grr";
-  static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
-  static constexpr auto mechanism = FakeDataRecord<GrrSlot, attributes>::make(one, record_domains, attributes);
 };
-struct RsfdOueZero : RecordOfSlots<OueSlot, 48> {
+struct RsfdOueZero : RecordOfSlots<FakeDataRecord, OueSlot, 48, FakeData::zero> {
   static constexpr char name[] = "rsfd_oue_z";
   static constexpr char about[] = "4 attributes (2, 5, 17, 3 values), zero fake data";
-  static constexpr auto mechanism =
-      FakeDataRecord<OueSlot, attributes>::make(one, record_domains, attributes, FakeData::zero);
 };
-struct RsfdOueRandom : RecordOfSlots<OueSlot, 48> {
+struct RsfdOueRandom : RecordOfSlots<FakeDataRecord, OueSlot, 48, FakeData::random> {
   static constexpr char name[] = "rsfd_oue_r";
   static constexpr char about[] = "4 attributes (2, 5, 17, 3 values), uniform fake data";
-  static constexpr auto mechanism =
-      FakeDataRecord<OueSlot, attributes>::make(one, record_domains, attributes, FakeData::random);
 };
 
 // ---------------------------------------------------------------- the list
