@@ -30,11 +30,9 @@
 #include "tinyldp/unary_encoding.hpp"
 #include "tinyldp/wire.hpp"
 
-using namespace tinyldp;
-using port::InsecureTestSource;
+namespace tinyldp::test {
 namespace {
 
-using test::bytes_equal;
 bool all_zero(const uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; ++i)
     if (p[i] != 0) return false;
@@ -162,7 +160,7 @@ struct Twins {
   void expect_same_reports(const Value (&values)[N], Outside out_of_domain) const {
     const int before = test::failures_in_current_test();
     expect_same_description();
-    InsecureTestSource cpp_source(41), c_source(41);
+    port::InsecureTestSource cpp_source(41), c_source(41);
     const tinyldp_entropy_source source = to_c_source(c_source);
     expect_same_frames(values, cpp_source, source);
     // Refused alike, nothing left: a value outside the domain, a source that fails.
@@ -178,7 +176,7 @@ struct Twins {
   void expect_same_reports(const Value (&values)[N]) const {
     const int before = test::failures_in_current_test();
     expect_same_description();
-    InsecureTestSource cpp_source(41), c_source(41);
+    port::InsecureTestSource cpp_source(41), c_source(41);
     const tinyldp_entropy_source source = to_c_source(c_source);
     expect_same_frames(values, cpp_source, source);
     expect_same_refusal(values[0], 1, Status::entropy_failed);
@@ -211,7 +209,7 @@ struct Twins {
         CHECK(wire::encode(cpp.description(), h, payload, a, sizeof a, na) == Status::ok);
         CHECK_EQ(c_report(v, &c_source, &c_header, b, &nb), TINYLDP_STATUS_OK);
         if (na == 0 || na != nb || !bytes_equal(a, b, na)) ++mismatches;
-        InsecureTestSource again(1000 + i), again_c(1000 + i);
+        port::InsecureTestSource again(1000 + i), again_c(1000 + i);
         const tinyldp_entropy_source source_again = to_c_source(again_c);
         uint8_t p[largest_payload] = {};
         for (uint8_t& x : payload) x = 0;
@@ -227,7 +225,7 @@ struct Twins {
   // C payload and the whole frame are zero and nothing is written.
   template <class Value>
   void expect_same_refusal(Value value, uint64_t fail_call, Status expected) const {
-    InsecureTestSource cpp_source(5), c_source(5), c_frame_source(5);
+    port::InsecureTestSource cpp_source(5), c_source(5), c_frame_source(5);
     if (fail_call != 0) {
       cpp_source.fail_on_call(fail_call);
       c_source.fail_on_call(fail_call);
@@ -252,8 +250,6 @@ Twins(const char*, const M&, const Ctx*, Functions, MemoKeys = {}) -> Twins<M, C
 constexpr uint64_t one = TINYLDP_EPSILON_Q32(1, 1);
 constexpr Epsilon eps_one = Epsilon::from_ratio(1, 1);
 constexpr Epsilon eps_two = Epsilon::from_ratio(2, 1);
-
-}  // namespace
 
 TEST(frequency_oracles_give_the_cpp_reports) {
   const uint32_t categories[] = {0, 1, 5, 63};
@@ -304,7 +300,7 @@ TEST(numeric_mechanisms_give_the_cpp_reports) {
 
 // The production path: a DRBG seeded from the same bytes in both APIs, OUE reports drawn from it.
 TEST(reports_through_the_drbg_match) {
-  InsecureTestSource seed_a(9), seed_b(9);
+  port::InsecureTestSource seed_a(9), seed_b(9);
   port::ChaCha20Drbg cpp_drbg;
   CHECK(cpp_drbg.seed_from(to_c_source(seed_a), TINYLDP_ENTROPY_ESTIMATE_FULL, 0, nullptr, 0) ==
         EntropyResult::ok);
@@ -334,7 +330,7 @@ TEST(reports_through_the_drbg_match) {
 }
 
 TEST(seeding_needs_an_estimate) {
-  InsecureTestSource raw(3);
+  port::InsecureTestSource raw(3);
   const tinyldp_entropy_source source = to_c_source(raw);
   tinyldp_chacha20_drbg drbg;
   tinyldp_chacha20_drbg_init(&drbg);
@@ -363,7 +359,7 @@ TEST(health_tests_plan_and_trip) {
   CHECK_EQ(made.rct_cutoff, fixed.rct_cutoff);
   CHECK_EQ(made.apt_cutoff, fixed.apt_cutoff);
   // A stuck source trips the repetition count in the start-up test: failed, and it stays so.
-  InsecureTestSource raw(5);
+  port::InsecureTestSource raw(5);
   raw.stick_at(0x42);
   const tinyldp_entropy_source source = to_c_source(raw);
   tinyldp_health health;
@@ -385,7 +381,7 @@ TEST(refusals_leave_no_report) {
   CHECK_EQ(tinyldp_krr_configure(&krr, TINYLDP_EPSILON_MAX_Q32 + 1, 4), TINYLDP_STATUS_BAD_EPSILON);
   CHECK_EQ(tinyldp_krr_configure(&krr, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_krr_configure(&krr, one, 4), TINYLDP_STATUS_OK);
-  InsecureTestSource raw(1);
+  port::InsecureTestSource raw(1);
   const tinyldp_entropy_source source = to_c_source(raw);
   uint8_t frame[32];
   size_t written = 99;
@@ -411,7 +407,7 @@ TEST(refusals_leave_no_report) {
 TEST(payload_and_frame_agree) {
   tinyldp_hr hr;
   CHECK_EQ(tinyldp_hr_configure(&hr, one, 256), TINYLDP_STATUS_OK);
-  InsecureTestSource a(77), b(77);
+  port::InsecureTestSource a(77), b(77);
   const tinyldp_entropy_source sa = to_c_source(a), sb = to_c_source(b);
   uint8_t payload[TINYLDP_MAX_SCALAR_PAYLOAD_BYTES] = {};
   CHECK_EQ(tinyldp_hr_privatize(&hr, 9, &sa, payload, sizeof payload), TINYLDP_STATUS_OK);
@@ -425,7 +421,6 @@ TEST(payload_and_frame_agree) {
   CHECK(n1 == n2 && bytes_equal(framed, reported, n1));
 }
 
-namespace {
 // A C storage driver over a RAM array, as a C firmware would write one.
 struct Flash {
   uint8_t bytes[4 * 256];
@@ -453,12 +448,15 @@ tinyldp_storage_result flash_erase(void* c, uint32_t sector) {
 // Two devices' flash (one for each API), shared by the tests that need storage; blank, as a
 // device leaves the factory.
 Flash flashes[2];
+// A device on `flash` as it is (a reboot: what was written stays).
+tinyldp_storage_device device_on(Flash& flash) {
+  return {flash_read, flash_program, flash_erase, &flash, {256, 4, 4, 0xFF}};
+}
 tinyldp_storage_device blank_device(Flash& flash) {
   flash.broken = false;
   for (uint32_t s = 0; s < 4; ++s) CHECK(flash_erase(&flash, s) == TINYLDP_STORAGE_OK);
-  return {flash_read, flash_program, flash_erase, &flash, {256, 4, 4, 0xFF}};
+  return device_on(flash);
 }
-}  // namespace
 
 TEST(record_round_trips_across_a_reboot) {
   const tinyldp_storage_device device = blank_device(flashes[0]);
@@ -483,8 +481,6 @@ TEST(record_round_trips_across_a_reboot) {
 
 // ---- reports over time --------------------------------------------------------------------
 
-namespace {
-
 // Both APIs' memo keys provisioned from DRBGs seeded alike, each in its own device's flash
 // (sectors 0–1): the same secret.
 struct BothKeys {
@@ -498,7 +494,7 @@ struct BothKeys {
 
   BothKeys() : cpp_device(blank_device(flashes[1])), cpp_record(cpp_device, 0, 1) {
     const tinyldp_storage_device c_device = blank_device(flashes[0]);
-    InsecureTestSource seed_a(9), seed_b(9);
+    port::InsecureTestSource seed_a(9), seed_b(9);
     CHECK(cpp_drbg.seed_from(to_c_source(seed_a), TINYLDP_ENTROPY_ESTIMATE_FULL, 0, nullptr, 0) ==
           EntropyResult::ok);
     tinyldp_chacha20_drbg_init(&c_drbg);
@@ -537,8 +533,24 @@ void expect_same_memo_reports(const char* what, const TwoStageRr& m, const tinyl
 }
 
 constexpr uint64_t two = TINYLDP_EPSILON_Q32(2, 1);
+// L-OSUE over 16 one-hot values, ε∞ = 2, ε₁ = 1: the memoized mechanism the ledger tests charge.
+void configure_l_osue(tinyldp_two_stage_rr& m) {
+  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
+  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&m, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, two, one, &encoding),
+           TINYLDP_STATUS_OK);
+}
 
-}  // namespace
+// A device for the C ledger: both APIs' keys (BothKeys), the ledger's record in sectors 2–3 of
+// the C key's flash, and L-OSUE to charge.
+struct LedgerDevice : BothKeys {
+  tinyldp_storage_device device = device_on(flashes[0]);
+  tinyldp_record record;
+  tinyldp_two_stage_rr l_osue;
+  LedgerDevice() {
+    CHECK_EQ(tinyldp_record_init(&record, &device, 2, 1), TINYLDP_STORAGE_OK);
+    configure_l_osue(l_osue);
+  }
+};
 
 TEST(memo_key_provisions_loads_and_rekeys_like_cpp) {
   BothKeys keys;
@@ -547,8 +559,7 @@ TEST(memo_key_provisions_loads_and_rekeys_like_cpp) {
   CHECK(bytes_equal(flashes[0].bytes, flashes[1].bytes, sizeof flashes[0].bytes));
   // A reboot loads the same secret; it never provisions a new one.
   tinyldp_record record;
-  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
-                                         {256, 4, 4, 0xFF}};
+  const tinyldp_storage_device device = device_on(flashes[0]);
   CHECK_EQ(tinyldp_record_init(&record, &device, 0, 1), TINYLDP_STORAGE_OK);
   tinyldp_memo_key rebooted;
   CHECK_EQ(tinyldp_memo_key_load(&rebooted, &record), TINYLDP_MEMO_KEY_OK);
@@ -660,7 +671,7 @@ TEST(memoized_refusals_leave_no_report) {
   CHECK_EQ(tinyldp_two_stage_rr_configure_rappor(&c, {1, 65}, {1, 2}, {3, 2}, &encoding),
            TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&c, 1, 0, two, one, &encoding), TINYLDP_STATUS_OK);
-  InsecureTestSource raw(1);
+  port::InsecureTestSource raw(1);
   const tinyldp_entropy_source source = to_c_source(raw);
   uint8_t frame[32];
   size_t written = 99;
@@ -701,7 +712,6 @@ TEST(memoized_refusals_leave_no_report) {
   CHECK_EQ(written, size_t{TINYLDP_WIRE_FIXED_HEADER_BYTES + 2});
 }
 
-namespace {
 // One step applied to both ledgers: the same answer and the same totals.
 template <class Ledger>
 void expect_same_ledger(const Ledger& cpp, const tinyldp_ledger* c) {
@@ -713,23 +723,18 @@ void expect_same_ledger(const Ledger& cpp, const tinyldp_ledger* c) {
   CHECK_EQ(tinyldp_ledger_lifetime_q32(c), cpp.lifetime().q32);
   CHECK_EQ(tinyldp_ledger_charges(c), cpp.charges());
 }
-}  // namespace
 
 TEST(ledger_charges_refuses_and_reboots_like_cpp) {
   // Each API's ledger in sectors 2–3 of its device's flash (the memo keys in 0–1).
   BothKeys keys;
   using CppLedger = PrivacyLedger<CStorageDevice, TINYLDP_LEDGER_ATTRIBUTES>;
   Record<CStorageDevice> cpp_record(keys.cpp_device, 2, 1);
-  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
-                                         {256, 4, 4, 0xFF}};
+  const tinyldp_storage_device device = device_on(flashes[0]);
   tinyldp_record c_record;
   CHECK_EQ(tinyldp_record_init(&c_record, &device, 2, 1), TINYLDP_STORAGE_OK);
   CHECK(tinyldp_record_capacity(&c_record) >= TINYLDP_LEDGER_RECORD_BYTES);
-  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
   tinyldp_two_stage_rr mechanism;
-  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&mechanism, TINYLDP_UE_STAGE_OUE,
-                                                TINYLDP_UE_STAGE_SUE, two, one, &encoding),
-           TINYLDP_STATUS_OK);
+  configure_l_osue(mechanism);
   tinyldp_memo_description memo;
   tinyldp_two_stage_rr_describe_memo(&mechanism, &memo);
   const Epsilon eps_inf = Epsilon::from_q32(memo.epsilon_infinity_q32);
@@ -805,33 +810,26 @@ TEST(ledger_charges_refuses_and_reboots_like_cpp) {
 // the wire id into the memo's PRF input), so the second one's report of it is a new memo and
 // costs ε∞ again: the value tag must fold the mechanism in the same way.
 TEST(ledger_charges_each_mechanism_memoizing_one_value) {
-  BothKeys keys;
-  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
-                                         {256, 4, 4, 0xFF}};
-  tinyldp_record record;
-  CHECK_EQ(tinyldp_record_init(&record, &device, 2, 1), TINYLDP_STORAGE_OK);
+  LedgerDevice dev;
   const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
-  tinyldp_two_stage_rr l_osue, l_sue;
-  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE,
-                                                two, one, &encoding),
-           TINYLDP_STATUS_OK);
+  tinyldp_two_stage_rr l_sue;
   CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&l_sue, TINYLDP_UE_STAGE_SUE, TINYLDP_UE_STAGE_SUE,
                                                 two, one, &encoding),
            TINYLDP_STATUS_OK);
   tinyldp_ledger ledger;
-  tinyldp_ledger_init(&ledger, &record, 100 * one);
+  tinyldp_ledger_init(&ledger, &dev.record, 100 * one);
   CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &dev.l_osue, &dev.c_key, 3), TINYLDP_LEDGER_OK);
   CHECK_EQ(tinyldp_ledger_charges(&ledger), 1u);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_sue, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_sue, &dev.c_key, 3), TINYLDP_LEDGER_OK);
   CHECK_EQ(tinyldp_ledger_charges(&ledger), 2u);  // a new memo: charged
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_sue, &keys.c_key, 3), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_sue, &dev.c_key, 3), TINYLDP_LEDGER_OK);
   CHECK_EQ(tinyldp_ledger_charges(&ledger), 2u);  // the same memo again: free
   // The tags by hand: the mechanism's id changes the tag, the same id keeps it.
-  CHECK(tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_OSUE, 0, 3) !=
-        tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_SUE, 0, 3));
-  CHECK_EQ(tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_SUE, 0, 3),
-           keys.cpp_key.memo_value_tag(memo_attribute(wire::MechanismId::l_sue, 0), 3));
+  CHECK(tinyldp_memo_key_value_tag(&dev.c_key, TINYLDP_MECHANISM_L_OSUE, 0, 3) !=
+        tinyldp_memo_key_value_tag(&dev.c_key, TINYLDP_MECHANISM_L_SUE, 0, 3));
+  CHECK_EQ(tinyldp_memo_key_value_tag(&dev.c_key, TINYLDP_MECHANISM_L_SUE, 0, 3),
+           dev.cpp_key.memo_value_tag(memo_attribute(wire::MechanismId::l_sue, 0), 3));
 }
 
 // The ledger checks a report before it charges: a value outside the mechanism's domain, an
@@ -839,34 +837,25 @@ TEST(ledger_charges_each_mechanism_memoizing_one_value) {
 // fix tinyldp_ledger_charge_memo charged ε∞ for each, and the report was then refused). A memo
 // generation older than the ledger's is refused.
 TEST(ledger_checks_a_report_before_it_charges) {
-  BothKeys keys;
-  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
-                                         {256, 4, 4, 0xFF}};
-  tinyldp_record record;
-  CHECK_EQ(tinyldp_record_init(&record, &device, 2, 1), TINYLDP_STORAGE_OK);
-  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
-  tinyldp_two_stage_rr l_osue;
-  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE,
-                                                two, one, &encoding),
-           TINYLDP_STATUS_OK);
+  LedgerDevice dev;
   tinyldp_two_stage_rr unconfigured{};
   tinyldp_memo_key unprovisioned;
   tinyldp_memo_key_init(&unprovisioned);
   tinyldp_ledger ledger;
-  tinyldp_ledger_init(&ledger, &record, 100 * one);
+  tinyldp_ledger_init(&ledger, &dev.record, 100 * one);
   CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
   static uint8_t before[sizeof flashes[0].bytes];
   for (size_t i = 0; i < sizeof before; ++i) before[i] = flashes[0].bytes[i];
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 16), TINYLDP_LEDGER_BAD_REPORT);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 0xFFFFFFFFu), TINYLDP_LEDGER_BAD_REPORT);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &unconfigured, &keys.c_key, 3), TINYLDP_LEDGER_BAD_REPORT);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &unprovisioned, 3),
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &dev.l_osue, &dev.c_key, 16), TINYLDP_LEDGER_BAD_REPORT);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &dev.l_osue, &dev.c_key, 0xFFFFFFFFu), TINYLDP_LEDGER_BAD_REPORT);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &unconfigured, &dev.c_key, 3), TINYLDP_LEDGER_BAD_REPORT);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &dev.l_osue, &unprovisioned, 3),
            TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, nullptr, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &dev.l_osue, nullptr, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
   CHECK_EQ(tinyldp_ledger_spent_q32(&ledger), 0u);
   CHECK_EQ(tinyldp_ledger_charges(&ledger), 0u);
   CHECK(bytes_equal(before, flashes[0].bytes, sizeof before));  // nothing written
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 15), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &dev.l_osue, &dev.c_key, 15), TINYLDP_LEDGER_OK);
   CHECK_EQ(tinyldp_ledger_charges(&ledger), 1u);
   // Generations: a later one is a new key (every memo new); an older one is refused.
   CHECK_EQ(tinyldp_ledger_charge_memoized(&ledger, 1, 0x1234, 5, one), TINYLDP_LEDGER_OK);
@@ -902,7 +891,6 @@ TEST(ledger_moves_any_number_of_epochs_in_one_write) {
   CHECK_EQ(tinyldp_ledger_roll_epoch(&ledger), TINYLDP_LEDGER_BAD_EPOCH);
 }
 
-namespace {
 // What a boot on (possibly damaged) flashes[0] finds: the key in sectors 0–1 and the ledger in
 // 2–3. right: the acknowledged key (generation, tag) and totals; refused: NOT_PROVISIONED or
 // STORAGE_FAILED and nothing reported; anything else is wrong.
@@ -911,8 +899,7 @@ struct Boot {
 };
 void boot_and_classify(uint32_t generation, uint64_t tag, uint64_t spent, uint32_t charges,
                        Boot& key_count, Boot& ledger_count) {
-  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
-                                         {256, 4, 4, 0xFF}};
+  const tinyldp_storage_device device = device_on(flashes[0]);
   tinyldp_record key_record, ledger_record;
   CHECK_EQ(tinyldp_record_init(&key_record, &device, 0, 1), TINYLDP_STORAGE_OK);
   CHECK_EQ(tinyldp_record_init(&ledger_record, &device, 2, 1), TINYLDP_STORAGE_OK);
@@ -940,7 +927,6 @@ void boot_and_classify(uint32_t generation, uint64_t tag, uint64_t spent, uint32
     ++(refused ? ledger_count.refused : ledger_count.wrong);
   }
 }
-}  // namespace
 
 // Corrupt or erased storage never resets privacy state (through the C API): every byte of the
 // memo key's and the ledger's records, in either slot and in both, flipped in one bit or
@@ -950,24 +936,15 @@ void boot_and_classify(uint32_t generation, uint64_t tag, uint64_t spent, uint32
 // ledger started over at zero spent). After a loss, the explicit step under a later
 // generation, which the reports then carry.
 TEST(damaged_key_and_ledger_records_are_read_right_or_refused) {
-  BothKeys keys;
-  const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0],
-                                         {256, 4, 4, 0xFF}};
-  tinyldp_record ledger_record;
-  CHECK_EQ(tinyldp_record_init(&ledger_record, &device, 2, 1), TINYLDP_STORAGE_OK);
-  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(16, 0);
-  tinyldp_two_stage_rr l_osue;
-  CHECK_EQ(tinyldp_two_stage_rr_configure_chain(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE,
-                                                two, one, &encoding),
-           TINYLDP_STATUS_OK);
-  CHECK_EQ(tinyldp_memo_key_rekey(&keys.c_key, &keys.c_record, &keys.c_drbg), TINYLDP_MEMO_KEY_OK);
+  LedgerDevice dev;
+  CHECK_EQ(tinyldp_memo_key_rekey(&dev.c_key, &dev.c_record, &dev.c_drbg), TINYLDP_MEMO_KEY_OK);
   tinyldp_ledger ledger;
-  tinyldp_ledger_init(&ledger, &ledger_record, 8 * one);
+  tinyldp_ledger_init(&ledger, &dev.record, 8 * one);
   CHECK_EQ(tinyldp_ledger_provision(&ledger, 0, 0, 0, 0), TINYLDP_LEDGER_OK);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &l_osue, &keys.c_key, 3), TINYLDP_LEDGER_OK);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 1, &l_osue, &keys.c_key, 4), TINYLDP_LEDGER_OK);
-  const uint32_t generation = tinyldp_memo_key_generation(&keys.c_key);
-  const uint64_t tag = tinyldp_memo_key_value_tag(&keys.c_key, TINYLDP_MECHANISM_L_OSUE, 0, 3);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 0, &dev.l_osue, &dev.c_key, 3), TINYLDP_LEDGER_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&ledger, 1, &dev.l_osue, &dev.c_key, 4), TINYLDP_LEDGER_OK);
+  const uint32_t generation = tinyldp_memo_key_generation(&dev.c_key);
+  const uint64_t tag = tinyldp_memo_key_value_tag(&dev.c_key, TINYLDP_MECHANISM_L_OSUE, 0, 3);
   const uint64_t spent = tinyldp_ledger_spent_q32(&ledger);
   const uint32_t charges = tinyldp_ledger_charges(&ledger);
   CHECK_EQ(generation, 1u);
@@ -1012,45 +989,44 @@ TEST(damaged_key_and_ledger_records_are_read_right_or_refused) {
   restore();
   for (uint32_t i = 0; i < 512; ++i) flashes[0].bytes[i] = 0xFF;
   tinyldp_record key_record;  // as after a reboot
-  CHECK_EQ(tinyldp_record_init(&key_record, &device, 0, 1), TINYLDP_STORAGE_OK);
+  CHECK_EQ(tinyldp_record_init(&key_record, &dev.device, 0, 1), TINYLDP_STORAGE_OK);
   tinyldp_memo_key key;
   CHECK_EQ(tinyldp_memo_key_load(&key, &key_record), TINYLDP_MEMO_KEY_NOT_PROVISIONED);
-  InsecureTestSource noise(4);
+  port::InsecureTestSource noise(4);
   const tinyldp_entropy_source source = to_c_source(noise);
   uint8_t frame[32];
   size_t written = 0;
-  CHECK_EQ(tinyldp_two_stage_rr_report(&l_osue, 3, &key, &source, nullptr, frame, sizeof frame, &written),
+  CHECK_EQ(tinyldp_two_stage_rr_report(&dev.l_osue, 3, &key, &source, nullptr, frame, sizeof frame, &written),
            TINYLDP_STATUS_KEY_NOT_PROVISIONED);
   CHECK(all_zero(frame, sizeof frame));
   tinyldp_record ledger_again;
-  CHECK_EQ(tinyldp_record_init(&ledger_again, &device, 2, 1), TINYLDP_STORAGE_OK);
+  CHECK_EQ(tinyldp_record_init(&ledger_again, &dev.device, 2, 1), TINYLDP_STORAGE_OK);
   tinyldp_ledger reopened;
   tinyldp_ledger_init(&reopened, &ledger_again, 8 * one);
   CHECK_EQ(tinyldp_ledger_open(&reopened), TINYLDP_LEDGER_OK);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&reopened, 0, &l_osue, &key, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&reopened, 0, &dev.l_osue, &key, 3), TINYLDP_LEDGER_KEY_NOT_PROVISIONED);
   const uint32_t next = tinyldp_ledger_generation(&reopened) + 1;
-  CHECK_EQ(tinyldp_memo_key_provision(&key, &key_record, &keys.c_drbg, next), TINYLDP_MEMO_KEY_OK);
-  CHECK_EQ(tinyldp_ledger_charge_memo(&reopened, 0, &l_osue, &key, 3), TINYLDP_LEDGER_OK);  // a new memo: ε∞
+  CHECK_EQ(tinyldp_memo_key_provision(&key, &key_record, &dev.c_drbg, next), TINYLDP_MEMO_KEY_OK);
+  CHECK_EQ(tinyldp_ledger_charge_memo(&reopened, 0, &dev.l_osue, &key, 3), TINYLDP_LEDGER_OK);  // a new memo: ε∞
   CHECK_EQ(tinyldp_ledger_charges(&reopened), charges + 1);
-  const tinyldp_wire_header header = {TINYLDP_WIRE_MEMO_GENERATION, 0, 0, 0, 0};
-  CHECK_EQ(tinyldp_two_stage_rr_report(&l_osue, 3, &key, &source, &header, frame, sizeof frame, &written),
+  const tinyldp_wire_header with_generation = {TINYLDP_WIRE_MEMO_GENERATION, 0, 0, 0, 0};
+  CHECK_EQ(tinyldp_two_stage_rr_report(&dev.l_osue, 3, &key, &source, &with_generation, frame, sizeof frame, &written),
            TINYLDP_STATUS_OK);
   CHECK_EQ(written, size_t{TINYLDP_WIRE_FIXED_HEADER_BYTES + 4 + 2});
   // The only optional field, right after the fixed header: the collector sees the re-key.
-  CHECK_EQ(tinyldp::get_le<uint32_t>(frame + TINYLDP_WIRE_FIXED_HEADER_BYTES), 2u);
-  tinyldp::test::print("    damaged records: ");
-  tinyldp::test::print_u64(cases);
-  tinyldp::test::print(" cases, ");
-  tinyldp::test::print_u64(one_key.right + one_ledger.right + both_key.right + both_ledger.right);
-  tinyldp::test::print(" record reads right (two reads a case: the key and the ledger), ");
-  tinyldp::test::print_u64(both_key.refused + both_ledger.refused);
-  tinyldp::test::print(" refused, ");
-  tinyldp::test::print_u64(one_key.wrong + one_ledger.wrong + both_key.wrong + both_ledger.wrong);
-  tinyldp::test::print(" wrong\n");
+  CHECK_EQ(get_le<uint32_t>(frame + TINYLDP_WIRE_FIXED_HEADER_BYTES), 2u);
+  print("    damaged records: ");
+  print_u64(cases);
+  print(" cases, ");
+  print_u64(one_key.right + one_ledger.right + both_key.right + both_ledger.right);
+  print(" record reads right (two reads a case: the key and the ledger), ");
+  print_u64(both_key.refused + both_ledger.refused);
+  print(" refused, ");
+  print_u64(one_key.wrong + one_ledger.wrong + both_key.wrong + both_ledger.wrong);
+  print(" wrong\n");
 }
 
 // ---- every other mechanism ----------------------------------------------------------------
-
 
 TEST(histogram_encodings_give_the_cpp_reports) {
   const uint32_t values[] = {0, 1, 7, 15};
@@ -1077,7 +1053,6 @@ TEST(histogram_encodings_give_the_cpp_reports) {
   CHECK_EQ(tinyldp_the_configure(&the, one, 1), TINYLDP_STATUS_BAD_PARAMETER);
 }
 
-namespace {
 // Records of three attributes, and one with a value outside its attribute's domain.
 const uint32_t record_domains[] = {4, 10, 3};
 const uint32_t r0[] = {0, 0, 0}, r1[] = {3, 9, 2}, r2[] = {1, 5, 0}, outside[] = {1, 10, 0};
@@ -1100,7 +1075,6 @@ void expect_same_record_reports(const char* what, tinyldp_status (*configure)(Ct
   }
   Twins{what, m, &c, functions}.expect_same_reports(records, static_cast<const uint32_t*>(outside));
 }
-}  // namespace
 
 TEST(records_without_memo_give_the_cpp_reports) {
   const uint32_t* const domains = record_domains;
@@ -1137,7 +1111,7 @@ TEST(longitudinal_mechanisms_give_the_cpp_reports) {
     const LongitudinalGrr m = LongitudinalGrr::make(eps_two, eps_one, 64, {}, 3);
     Twins{"l-grr", m, &c, C_MEMOIZED_FUNCTIONS(tinyldp_l_grr), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(values, 64u);
     // The ledger checks an L-GRR report as C++'s does, then charges ε∞ per new value.
-    const tinyldp_storage_device device = {flash_read, flash_program, flash_erase, &flashes[0], {256, 4, 4, 0xFF}};
+    const tinyldp_storage_device device = device_on(flashes[0]);
     tinyldp_record record;
     CHECK_EQ(tinyldp_record_init(&record, &device, 2, 1), TINYLDP_STORAGE_OK);
     tinyldp_ledger ledger;
@@ -1233,3 +1207,6 @@ TEST(memoized_records_give_the_cpp_reports) {
            TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_record_rr_configure(&from_chains, nullptr, 1), TINYLDP_STATUS_BAD_PARAMETER);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

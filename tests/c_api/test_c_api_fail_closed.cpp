@@ -15,28 +15,26 @@
 #include "tinyldp.h"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 
-using tinyldp::port::InsecureTestSource;
-
+namespace tinyldp::test {
 namespace {
 
 // The guard after the buffer: the largest C report a zeroed context might have run on into.
 template <size_t Size>
-using Guarded = tinyldp::test::Guarded<Size, 256>;
-using tinyldp::test::zero_bytes;
+using Guarded = test::Guarded<Size, 256>;
 
 void say(const char* what) {
-  tinyldp::test::print("    ");
-  tinyldp::test::print(what);
-  tinyldp::test::print("\n");
+  print("    ");
+  print(what);
+  print("\n");
 }
 
 // privatize(source, payload, size) and report(source, header, frame, size, written) of one
 // context: refused, the buffer all zero, nothing past it, 0 written.
 template <class Privatize, class Report>
 void expect_refused(const char* what, Privatize privatize, Report report) {
-  InsecureTestSource src(7);
-  const tinyldp_entropy_source source = tinyldp::to_c_source(src);
-  const int before = tinyldp::test::failures_in_current_test();
+  port::InsecureTestSource src(7);
+  const tinyldp_entropy_source source = to_c_source(src);
+  const int before = failures_in_current_test();
   Guarded<16> payload;
   CHECK_EQ(privatize(&source, payload.buffer, sizeof payload.buffer), TINYLDP_STATUS_NOT_CONFIGURED);
   CHECK(payload.zero());
@@ -55,7 +53,7 @@ void expect_refused(const char* what, Privatize privatize, Report report) {
   CHECK_EQ(written, 0u);
   CHECK(tiny.zero());
   CHECK(tiny.guards_intact());
-  if (tinyldp::test::failures_in_current_test() != before) say(what);
+  if (failures_in_current_test() != before) say(what);
 }
 
 // expect_refused on context `ctx` of the family `prefix` (its value: 0, or a null record), and
@@ -71,9 +69,6 @@ void expect_refused(const char* what, Privatize privatize, Report report) {
 
 const uint64_t one = TINYLDP_EPSILON_Q32(1, 1);
 
-}  // namespace
-
-namespace {
 // One context of each mechanism without memo (two for those with two configures).
 struct Contexts {
   tinyldp_rr rr;
@@ -111,7 +106,6 @@ void expect_every_report_refused(const Contexts& c) {
   EXPECT_REFUSED(tinyldp_rsfd_grr, c.rsfd_grr);
   EXPECT_REFUSED(tinyldp_rsfd_oue, c.rsfd_oue);
 }
-}  // namespace
 
 TEST(zeroed_contexts_refuse_every_report) {
   static Contexts zeroed;  // a global's bytes: all zero
@@ -241,8 +235,8 @@ TEST(a_health_context_never_initialised_is_a_failed_source) {
                                    0) != TINYLDP_ENTROPY_OK);
   CHECK_EQ(tinyldp_chacha20_drbg_seeded(&drbg), 0);
   // Initialised, the claim is its estimate (C sources state none of their own).
-  InsecureTestSource raw_source(5);
-  const tinyldp_entropy_source raw = tinyldp::to_c_source(raw_source);
+  port::InsecureTestSource raw_source(5);
+  const tinyldp_entropy_source raw = to_c_source(raw_source);
   const tinyldp_health_plan plan = TINYLDP_HEALTH_PLAN_DEFAULT;
   CHECK_EQ(tinyldp_health_init(&health, &raw, &plan), TINYLDP_STATUS_OK);
   CHECK_EQ(tinyldp_health_min_entropy_q8(&health), plan.config.h_q8);
@@ -267,7 +261,6 @@ TEST(storage_contexts_never_initialised_refuse_without_touching_storage) {
   tinyldp_memo_key_init(&key);
   CHECK_EQ(tinyldp_memo_key_load(&key, &record), TINYLDP_MEMO_KEY_STORAGE_FAILED);
   // A ledger initialised over it: opening and provisioning find no storage.
-  const uint64_t one = uint64_t{1} << 32;
   tinyldp_ledger ledger;
   tinyldp_ledger_init(&ledger, &record, 4 * one);
   CHECK_EQ(tinyldp_ledger_open(&ledger), TINYLDP_LEDGER_STORAGE_FAILED);
@@ -289,3 +282,6 @@ TEST(storage_contexts_never_initialised_refuse_without_touching_storage) {
   CHECK_EQ(tinyldp_ledger_advance_epoch(&ledger, 5), TINYLDP_LEDGER_NOT_OPEN);
   CHECK_EQ(tinyldp_ledger_remaining_q32(&ledger), uint64_t{0});
 }
+
+}  // namespace
+}  // namespace tinyldp::test

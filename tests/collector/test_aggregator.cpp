@@ -15,10 +15,9 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
 Mechanism make(MechanismId id, std::uint32_t d) {
@@ -336,9 +335,6 @@ TEST(Estimates, CappedSimplexKeepsWhatSumsBelowOneAndIsNeverFartherFromAPossible
   }
 }
 
-}  // namespace
-
-namespace {
 TEST(ReportFile, HugeDeclaredDomainsAreRefusedBeforeAnyAllocation) {
   // Found by the fuzzer: an OLH header declaring 2^30 items made the collector allocate 4 GiB.
   Mechanism m;
@@ -355,7 +351,6 @@ TEST(ReportFile, HugeDeclaredDomainsAreRefusedBeforeAnyAllocation) {
   EXPECT_EQ(Mechanism::configure({MechanismId::olh, Epsilon::from_ratio(1, 1), max_collector_domain + 1, {}}, big),
             Status::bad_parameter);
 }
-}  // namespace
 
 // A crafted state whose report count is near 2^64 must not wrap the merged count around (it
 // once printed "reports": 2 and a frequency of 9.98e18): the merge is refused, nothing changes.
@@ -386,3 +381,6 @@ TEST(Aggregator, MergeRefusesCountsThatWouldOverflow) {
   EXPECT_EQ(big.merge(five).error, MergeResult::Error::count_overflow);
   EXPECT_EQ(big.reports(), huge);
 }
+
+}  // namespace
+}  // namespace tinyldp::collector

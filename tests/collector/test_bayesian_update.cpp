@@ -24,10 +24,9 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
 #ifdef TINYLDP_TEST_SANITIZED
@@ -314,3 +313,4 @@ TEST(BayesianUpdate, StopsAtTheCapAndRefusesMismatchedCounts) {
 }
 
 }  // namespace
+}  // namespace tinyldp::collector

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+namespace tinyldp::collector {
 namespace {
 
 TEST(BitColumnCounter, MatchesBitByBitCounting) {
@@ -51,3 +52,4 @@ TEST(BitColumnCounter, AllOnesCountsUpToTheFlushExactly) {
 }
 
 }  // namespace
+}  // namespace tinyldp::collector

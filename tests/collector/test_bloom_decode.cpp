@@ -11,28 +11,22 @@
 #include <vector>
 
 #include "device_memo_key.hpp"
+#include "rappor_config.hpp"
+#include "sample_size.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/bloom_decode.hpp"
 #include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
+// f = 1/4, p = 1/4, q = 3/4 over a Bloom filter of k bits, h hashes, m cohorts.
 MechanismConfig bloom_rappor(std::uint32_t k, std::uint32_t h, std::uint32_t m) {
-  MechanismConfig c;
-  c.id = MechanismId::rappor;
-  c.domain = k;
-  c.prr_f = Dyadic{1, 2};  // f = 1/4
-  c.irr_p = Dyadic{1, 2};  // p = 1/4
-  c.irr_q = Dyadic{3, 2};  // q = 3/4
-  c.bloom_hashes = h;
-  c.bloom_cohorts = m;
-  return c;
+  return rappor_config(k, Dyadic{1, 2}, Dyadic{1, 2}, Dyadic{3, 2}, h, m);
 }
 
 std::vector<std::string> names(std::uint32_t count) {
@@ -59,11 +53,7 @@ Aggregator reports(const Mechanism& m, std::uint32_t first, std::uint32_t n, con
 }
 
 TEST(BloomDecode, RecoversAKnownDistributionOverTheCandidates) {
-#ifdef TINYLDP_TEST_SANITIZED
-  const std::uint32_t n = 40000;
-#else
-  const std::uint32_t n = 160000;
-#endif
+  const std::uint32_t n = test::sample_size(160000, 40000);
   const std::uint32_t J = 20;
   Mechanism m;
   ASSERT_EQ(Mechanism::configure(bloom_rappor(64, 2, 32), m), Status::ok);
@@ -231,3 +221,4 @@ TEST(BloomDecode, RefusesMalformedReportsAndConfigurations) {
 }
 
 }  // namespace
+}  // namespace tinyldp::collector

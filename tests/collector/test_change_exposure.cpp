@@ -11,22 +11,17 @@
 #include <type_traits>
 
 #include "device_memo_key.hpp"
+#include "sample_size.hpp"
 #include "tinyldp/collector/change_exposure.hpp"
 #include "tinyldp/collector/mechanism.hpp"
 #include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
-
-#ifdef TINYLDP_TEST_SANITIZED
-constexpr std::uint32_t devices = 2000;
-#else
-constexpr std::uint32_t devices = 16000;
-#endif
+constexpr std::uint32_t devices = test::sample_size(16000, 2000);
 
 port::MemoKey device_key(std::uint32_t device) { return tinyldp::test::device_memo_key(device, 31, 3); }
 
@@ -95,8 +90,6 @@ void expect_exposure_measured(MechanismId id, std::uint32_t domain) {
   EXPECT_LE(std::fabs(measured - *exposure), 5 * sigma) << name_of(id);
 }
 
-}  // namespace
-
 TEST(ChangeExposure, TheUeChainsFigureIsWhatTheirMemosDo) {
   expect_exposure_measured(MechanismId::l_osue, 16);
   expect_exposure_measured(MechanismId::l_sue, 16);
@@ -113,3 +106,6 @@ TEST(ChangeExposure, NumericProtocolsHaveNoSingleFigure) {
   ASSERT_EQ(Mechanism::configure(find_mechanism(MechanismId::one_bit_mean)->example, m), Status::ok);
   EXPECT_FALSE(change_exposure(m));
 }
+
+}  // namespace
+}  // namespace tinyldp::collector

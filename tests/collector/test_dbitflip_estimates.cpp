@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "device_memo_key.hpp"
+#include "sample_size.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
@@ -20,10 +21,9 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
 port::MemoKey device_key(std::uint32_t device) { return tinyldp::test::device_memo_key(device, 23, 9); }
@@ -41,14 +41,8 @@ MechanismConfig dbitflip_config() {
   return c;
 }
 
-}  // namespace
-
 TEST(DBitFlip, EveryRoundsBucketsBinsAndMeanAreUnbiased) {
-#ifdef TINYLDP_TEST_SANITIZED
-  const std::uint32_t n = 8000;
-#else
-  const std::uint32_t n = 200000;
-#endif
+  const std::uint32_t n = test::sample_size(200000, 8000);
   const MechanismConfig c = dbitflip_config();
   Mechanism m;
   ASSERT_EQ(Mechanism::configure(c, m), Status::ok);
@@ -139,3 +133,6 @@ TEST(DBitFlip, ReportsAreCheckedAndTheConfigurationKeptInFiles) {
   EXPECT_EQ(back->config().sampled, 2u);
   EXPECT_EQ(back->description().digest, m.description().digest);
 }
+
+}  // namespace
+}  // namespace tinyldp::collector

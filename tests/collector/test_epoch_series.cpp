@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "device_memo_key.hpp"
+#include "rappor_config.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/epoch_series.hpp"
 #include "tinyldp/collector/estimates.hpp"
@@ -23,10 +24,9 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
 Mechanism configured(const MechanismConfig& c) {
@@ -98,14 +98,7 @@ TEST(EpochSeries, PoolingNeedsACovarianceModel) {
   Aggregator a(configured(mean));
   EXPECT_FALSE(a.pool_epochs());
   EXPECT_FALSE(a.pools_epochs());
-  MechanismConfig bloom;
-  bloom.id = MechanismId::rappor;
-  bloom.domain = 32;
-  bloom.prr_f = Dyadic{1, 2};
-  bloom.irr_p = Dyadic{1, 2};
-  bloom.irr_q = Dyadic{3, 2};
-  bloom.bloom_hashes = 2;
-  bloom.bloom_cohorts = 4;
+  const MechanismConfig bloom = rappor_config(32, Dyadic{1, 2}, Dyadic{1, 2}, Dyadic{3, 2}, 2, 4);
   EXPECT_FALSE(configured(bloom).memo_covariance().has_value());
 }
 
@@ -201,15 +194,7 @@ TEST(EpochSeries, MalformedStatesAreRefused) {
 }
 
 TEST(EpochSeries, BloomStatesAreCheckedPerCohort) {
-  MechanismConfig c;
-  c.id = MechanismId::rappor;
-  c.domain = 8;
-  c.prr_f = Dyadic{1, 2};
-  c.irr_p = Dyadic{1, 2};
-  c.irr_q = Dyadic{3, 2};
-  c.bloom_hashes = 2;
-  c.bloom_cohorts = 4;
-  const Mechanism m = configured(c);
+  const Mechanism m = configured(rappor_config(8, Dyadic{1, 2}, Dyadic{1, 2}, Dyadic{3, 2}, 2, 4));
   Aggregator a(m);
   port::InsecureTestSource source(41);
   Rng rng(source);
@@ -292,3 +277,4 @@ TEST(ReportFile, TheTrailerVouchesForTheRecordsAndItsDigestAdds) {
 }
 
 }  // namespace
+}  // namespace tinyldp::collector

@@ -10,12 +10,8 @@
 #include <random>
 #include <string>
 
+namespace tinyldp::collector {
 namespace {
-
-using tinyldp::Epsilon;
-using tinyldp::collector::parse_epsilon;
-using tinyldp::collector::parse_probability;
-using tinyldp::collector::to_decimal;
 
 constexpr std::uint64_t one = std::uint64_t{1} << 32;
 
@@ -128,3 +124,4 @@ TEST(EpsilonText, ProbabilitiesRoundDownTo2PowMinus32) {
 }
 
 }  // namespace
+}  // namespace tinyldp::collector

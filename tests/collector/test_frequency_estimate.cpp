@@ -30,13 +30,10 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::collector::Channel;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource, 256>;
+using Rng = tinyldp::RandomBits<port::InsecureTestSource, 256>;
 
 constexpr std::uint64_t n = 2000;
 constexpr int full_repetitions = 7201;
@@ -91,7 +88,7 @@ void check_estimator(std::uint32_t d, Channel ch, std::uint64_t seed,
   if (full_power) expect_power_to_catch_one_percent(truth, ch);
   std::vector<std::uint32_t> values;
   for (std::uint32_t i = 0; i < d; ++i) values.insert(values.end(), truth[i], i);
-  InsecureTestSource source(seed);
+  port::InsecureTestSource source(seed);
   Rng rng(source);
   std::vector<double> sum(d, 0), sum_sq(d, 0);
   std::vector<std::uint64_t> tally(d);
@@ -247,3 +244,4 @@ TEST(FrequencyEstimate, HadamardResponseIsUnbiased) {
 }
 
 }  // namespace
+}  // namespace tinyldp::collector

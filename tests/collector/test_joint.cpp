@@ -23,8 +23,6 @@ namespace {
 
 constexpr Dyadic three_quarters{3, 2};
 
-using test::TestMemoKey;  // the memo streams: the insecure test source per (device, attribute, value)
-
 // A correlated joint over sizes (2, 3, 2): P ∝ 1 + 3·[ω0 = ω2] + 2·[ω1 = 2ω0].
 std::vector<double> known_joint() {
   std::vector<double> p;
@@ -59,7 +57,7 @@ RecordCounts privatized(const std::vector<double>& joint, std::uint64_t n, Dyadi
     const int c = cell(gen);
     const std::uint32_t values[3] = {static_cast<std::uint32_t>(c / 6), static_cast<std::uint32_t>(c / 2 % 3),
                                      static_cast<std::uint32_t>(c % 2)};
-    EXPECT_EQ(counts.schema().mechanism().privatize(values, TestMemoKey{seed * 1000003 + i}, rng, report.data(),
+    EXPECT_EQ(counts.schema().mechanism().privatize(values, test::TestMemoKey{seed * 1000003 + i}, rng, report.data(),
                                                     report.size()),
               Status::ok);
     EXPECT_TRUE(counts.add(report));

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "device_memo_key.hpp"
+#include "rappor_config.hpp"
+#include "sample_size.hpp"
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
@@ -22,10 +24,9 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
 port::MemoKey device_key(std::uint32_t device) { return tinyldp::test::device_memo_key(device, 17, 1); }
@@ -66,21 +67,13 @@ MechanismConfig chain(MechanismId id, std::uint32_t d) {
 }
 
 TEST(Longitudinal, EveryRoundsEstimateIsUnbiasedForEveryChainAndRappor) {
-#ifdef TINYLDP_TEST_SANITIZED
-  const std::uint32_t n = 100000 / 16;  // the same σ bounds, a sixteenth of the reports
-#else
-  const std::uint32_t n = 100000;
-#endif
+  // Under a sanitizer the same σ bounds, a sixteenth of the reports.
+  const std::uint32_t n = test::sample_size(100000, 100000 / 16);
   const std::uint32_t d = 12, rounds = 3;
   const auto values = fleet_values(n, d);
   std::vector<double> truth(d, 0);
   for (auto v : values) truth[v] += 1.0 / n;
-  MechanismConfig rappor;
-  rappor.id = MechanismId::rappor;
-  rappor.domain = d;
-  rappor.prr_f = Dyadic{1, 1};
-  rappor.irr_p = Dyadic{1, 1};
-  rappor.irr_q = Dyadic{3, 2};
+  const MechanismConfig rappor = rappor_config(d, Dyadic{1, 1}, Dyadic{1, 1}, Dyadic{3, 2});
   const MechanismConfig configs[] = {chain(MechanismId::l_sue, d), chain(MechanismId::l_osue, d),
                                      chain(MechanismId::l_oue, d), chain(MechanismId::l_soue, d), rappor};
   std::vector<port::MemoKey> keys;
@@ -118,11 +111,8 @@ TEST(Longitudinal, EveryRoundsEstimateIsUnbiasedForEveryChainAndRappor) {
   }
 }
 
-#ifdef TINYLDP_TEST_SANITIZED
-constexpr std::uint32_t fleet_size = 100000 / 16;  // the same σ bounds, a sixteenth of the reports
-#else
-constexpr std::uint32_t fleet_size = 100000;
-#endif
+// Under a sanitizer the same σ bounds, a sixteenth of the reports.
+constexpr std::uint32_t fleet_size = test::sample_size(100000, 100000 / 16);
 
 TEST(Longitudinal, EveryRoundsEstimateIsUnbiasedForLgrrAndLoloha) {
   const std::uint32_t n = fleet_size, rounds = 3;
@@ -322,12 +312,7 @@ TEST(Longitudinal, OneBitMeansGridStepDefaultsToTheRangeAndIsKeptInTheHeader) {
 }
 
 TEST(Longitudinal, ReportFilesAndStatesKeepTheWholeConfiguration) {
-  MechanismConfig rappor;
-  rappor.id = MechanismId::rappor;
-  rappor.domain = 20;
-  rappor.prr_f = Dyadic{1, 2};
-  rappor.irr_p = Dyadic{1, 1};
-  rappor.irr_q = Dyadic{3, 2};
+  const MechanismConfig rappor = rappor_config(20, Dyadic{1, 2}, Dyadic{1, 1}, Dyadic{3, 2});
   for (const MechanismConfig& c : {chain(MechanismId::l_osue, 20), rappor, chain(MechanismId::l_grr, 20),
                                    chain(MechanismId::loloha, 20), chain(MechanismId::biloloha, 20)}) {
     Mechanism m;
@@ -365,3 +350,4 @@ TEST(Longitudinal, ReportFilesAndStatesKeepTheWholeConfiguration) {
 }
 
 }  // namespace
+}  // namespace tinyldp::collector

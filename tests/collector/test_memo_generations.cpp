@@ -13,10 +13,8 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
-
-using namespace tinyldp;
-using namespace tinyldp::collector;
 
 TEST(MemoGenerations, CountsTheReportsOfEachGeneration) {
   Mechanism m;
@@ -45,3 +43,4 @@ TEST(MemoGenerations, CountsTheReportsOfEachGeneration) {
 }
 
 }  // namespace
+}  // namespace tinyldp::collector

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "test_memo_key.hpp"
+#include "sample_size.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/multi_attribute_counts.hpp"
 #include "tinyldp/collector/record_counts.hpp"
@@ -24,11 +25,8 @@ namespace {
 
 using Rng = RandomBits<port::InsecureTestSource>;
 
-#ifdef TINYLDP_TEST_SANITIZED
-constexpr std::uint32_t records = 400000 / 16;  // -O0 with ASan: fewer records, the same 6σ bounds
-#else
-constexpr std::uint32_t records = 400000;
-#endif
+// Under a sanitizer (-O0 with ASan) fewer records, the same 6σ bounds.
+constexpr std::uint32_t records = test::sample_size(400000, 400000 / 16);
 
 const std::vector<RecordAttribute> attributes = {{"a", 2, {}}, {"b", 5, {}}, {"c", 3, {"x", "y", "z"}}};
 const MechanismId all_protocols[] = {MechanismId::spl_grr,  MechanismId::spl_oue,    MechanismId::smp_grr,

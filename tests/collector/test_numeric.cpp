@@ -14,10 +14,9 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
 MechanismConfig sd_config(std::int32_t lo, std::int32_t hi, std::uint32_t levels, double eps = 1.0) {
@@ -469,8 +468,6 @@ TEST(NumericEstimate, WorstCaseVarianceIsAttainedAtTheEnds) {
   EXPECT_NEAR(worst_case_score_variance(model), var_y * 100 / ((p - q) * (p - q)), 1e-9);
 }
 
-}  // namespace
-
 // One encoding per configuration: a header or saved state whose configuration differs from the
 // one configure normalizes it to is refused with the field (#14 F7: an rr header declaring
 // domain 12345, an sd or dlaplace header with domain 0).
@@ -497,3 +494,6 @@ TEST(NumericReportFile, NonCanonicalHeadersAndStatesAreRefusedWithTheField) {
     EXPECT_TRUE(Aggregator::deserialize(Aggregator(numeric).serialize(), error)) << error;
   }
 }
+
+}  // namespace
+}  // namespace tinyldp::collector

@@ -10,10 +10,9 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
 using Rng = RandomBits<port::InsecureTestSource>;
 
 Mechanism make(MechanismId id, std::uint32_t d, double eps = 1.0) {
@@ -96,9 +95,6 @@ TEST(ReportParser, KaryValuesOutsideTheDomainAreRejected) {
   EXPECT_EQ(m.check_payload(r.report.payload), ParseError::value_out_of_range);
 }
 
-}  // namespace
-
-namespace {
 TEST(ReportParser, DecodesTheCoreGoldenVector) {
   // tests/core/test_wire.cpp: OUE, ε = 1, d = 20, all fields, made on every target alike.
   const std::vector<std::uint8_t> golden = {0x01, 0x04, 0xc9, 0x66, 0x9c, 0x37, 0x07,
@@ -116,4 +112,6 @@ TEST(ReportParser, DecodesTheCoreGoldenVector) {
                                                0, 0, 0, 1, 0, 1, 0, 0, 0, 0};
   EXPECT_EQ(support, expected);
 }
+
 }  // namespace
+}  // namespace tinyldp::collector

@@ -11,10 +11,9 @@
 
 #include "tinyldp/serial_frame.hpp"
 
+namespace tinyldp::collector {
 namespace {
 
-using namespace tinyldp;
-using collector::SerialCapture;
 using Bytes = std::vector<std::uint8_t>;
 
 Bytes frame(const Bytes& report) {
@@ -87,3 +86,4 @@ TEST(SerialCapture, AFrameRightAfterABrokenOneIsFound) {
 }
 
 }  // namespace
+}  // namespace tinyldp::collector

@@ -10,11 +10,11 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
-using tinyldp::BernoulliBits;
-using tinyldp::Dyadic;
-using CountingRng = tinyldp::RandomBits<tinyldp::port::CountingSource>;
-
+namespace tinyldp::test {
 namespace {
+
+using CountingRng = RandomBits<port::CountingSource>;
+
 #if defined(TINYLDP_TEST_ON_TARGET)
 constexpr unsigned max_random_bits = 14;
 #else
@@ -41,7 +41,6 @@ void reference_fill(Dyadic q, uint32_t d, Rng& rng, uint8_t* out) {
     }
   }
 }
-}  // namespace
 
 TEST(every_output_pattern_has_its_exact_probability) {
   int verified = 0;
@@ -53,7 +52,7 @@ TEST(every_output_pattern_has_its_exact_probability) {
       for (uint32_t y = 0; y < outputs; ++y) counts[y] = 0;
       bool exact_consumption = true, high_bits_clear = true;
       for (uint64_t r = 0; r < pow2(bits); ++r) {
-        tinyldp::port::CountingSource source(r);
+        port::CountingSource source(r);
         CountingRng rng(source);
         uint8_t out[1] = {0xA5};
         BernoulliBits::fill(q, d, rng, out);
@@ -86,8 +85,8 @@ TEST(random_bit_order_is_step_major_on_every_word_path) {
   static uint8_t a[512], b[512];
   for (uint32_t d : domains) {
     for (Dyadic q : qs) {
-      tinyldp::port::InsecureTestSource sa(d * 7 + q.bits), sb(d * 7 + q.bits);
-      tinyldp::RandomBits<tinyldp::port::InsecureTestSource> ra(sa), rb(sb);
+      port::InsecureTestSource sa(d * 7 + q.bits), sb(d * 7 + q.bits);
+      RandomBits<port::InsecureTestSource> ra(sa), rb(sb);
       BernoulliBits::fill(q, d, ra, a);
       reference_fill(q, d, rb, b);
       CHECK(ra.ok() && rb.ok());
@@ -96,14 +95,17 @@ TEST(random_bit_order_is_step_major_on_every_word_path) {
       for (size_t i = 0; i < BernoulliBits::bytes_for(d); ++i) same = same && a[i] == b[i];
       CHECK(same);
       if (!same) {
-        tinyldp::test::print("    d = ");
-        tinyldp::test::print_u64(d);
-        tinyldp::test::print(", q.bits = ");
-        tinyldp::test::print_u64(q.bits);
-        tinyldp::test::print("\n");
+        print("    d = ");
+        print_u64(d);
+        print(", q.bits = ");
+        print_u64(q.bits);
+        print("\n");
       }
       // The streams continue in step: the next draw is the same bit of the stream.
       CHECK_EQ(ra.draw(17), rb.draw(17));
     }
   }
 }
+
+}  // namespace
+}  // namespace tinyldp::test

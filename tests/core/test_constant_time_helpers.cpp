@@ -6,7 +6,8 @@
 
 #include "check.hpp"
 
-using namespace tinyldp;
+namespace tinyldp::test {
+namespace {
 
 static_assert(ct::mul_wide(0xFFFFFFFFu, 0xFFFFFFFFu) == 0xFFFFFFFE00000001ull);
 static_assert(ct::mul_high(0x80000000u, 3u) == 1u);
@@ -40,3 +41,6 @@ TEST(comparisons_and_selection) {
   CHECK_EQ(ct::select(1u, 7u, 9u), 7u);
   CHECK_EQ(ct::select(0u, 7u, 9u), 9u);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -10,12 +10,7 @@
 #include "memoized_checks.hpp"
 #include "tinyldp/dbitflip.hpp"
 
-using tinyldp::DBitFlip;
-using tinyldp::DBitFlipReport;
-using tinyldp::Dyadic;
-using tinyldp::test::Rng;
-using tinyldp::test::TestMemoKey;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_double(1.0);
@@ -23,8 +18,8 @@ constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_d
 constexpr DBitFlip histogram = DBitFlip::make(eps_inf, eps_one, DBitFlip::Layout{100, 10, 3, 0});
 
 DBitFlip::DeviceDraw device_draw(const DBitFlip& m, const TestMemoKey& key) {
-  auto stream = key.memo_stream(m.memo_attribute_word(), tinyldp::detail::device_draw_value);
-  tinyldp::test::TestMemoDraws draws(stream);
+  auto stream = key.memo_stream(m.memo_attribute_word(), detail::device_draw_value);
+  TestMemoDraws draws(stream);
   return m.device_draw(draws);
 }
 
@@ -34,12 +29,10 @@ bool same_report(const DBitFlipReport& a, const DBitFlipReport& b, uint32_t d) {
   return a.bits == b.bits;
 }
 
-}  // namespace
-
 TEST(each_bit_is_the_chain_at_half_the_budget_and_two_bits_change) {
   static_assert(histogram.buckets() == 11 && histogram.sampled() == 3);
   // The chain at ε∞/2, ε₁/2; the mechanism's ε twice the chain's, exactly.
-  tinyldp::test::check_chain_meets(histogram.chain(), 2, Epsilon::from_q32(eps_inf.q32 / 2),
+  check_chain_meets(histogram.chain(), 2, Epsilon::from_q32(eps_inf.q32 / 2),
                                    Epsilon::from_q32(eps_one.q32 / 2));
   CHECK_EQ(histogram.epsilon_infinity().q32, 2 * histogram.chain().epsilon_infinity().q32);
   CHECK_EQ(histogram.epsilon_one().q32, 2 * histogram.chain().epsilon_one().q32);
@@ -47,10 +40,10 @@ TEST(each_bit_is_the_chain_at_half_the_budget_and_two_bits_change) {
   CHECK(histogram.epsilon_one() <= eps_one);
   // q1 = 1/4, γ = 1/8: p* = 22/32, q* = 10/32, so ε₁ = 2 ln 2.2 and ε∞ = 2 ln 3 (d ≥ 2) —
   // and with d = 1 a change of value moves one bit: ln 2.2 and ln 3.
-  using W = tinyldp::detail::Wide;
+  using W = detail::Wide;
   Epsilon one, inf;
-  CHECK(tinyldp::ln_upper_bound(W::from(22), W::from(10), one));
-  CHECK(tinyldp::ln_upper_bound(W::from(3), W::from(1), inf));
+  CHECK(ln_upper_bound(W::from(22), W::from(10), one));
+  CHECK(ln_upper_bound(W::from(3), W::from(1), inf));
   DBitFlip m;
   CHECK_EQ(DBitFlip::configure_stages(Dyadic{1, 2}, Dyadic{1, 3}, DBitFlip::Layout{8, 2, 2, 0}, m), Status::ok);
   CHECK_EQ(m.epsilon_one().q32, 2 * one.q32);
@@ -96,11 +89,11 @@ TEST(the_sample_is_d_distinct_buckets_each_with_probability_d_over_k) {
       ++included[d.bucket[t] < 11 ? d.bucket[t] : 0];
     }
   }
-  for (uint32_t v = 0; v < 11; ++v) CHECK(tinyldp::test::within_six_sigma(included[v], devices, 3.0 / 11, false));
+  for (uint32_t v = 0; v < 11; ++v) CHECK(within_six_sigma(included[v], devices, 3.0 / 11, false));
 }
 
 TEST(reports_carry_the_sample_and_values_outside_it_share_one_memo) {
-  InsecureTestSource src(3);
+  port::InsecureTestSource src(3);
   Rng rng(src);
   uint32_t checked = 0;
   for (uint64_t device = 1; device <= 30; ++device) {
@@ -113,7 +106,7 @@ TEST(reports_carry_the_sample_and_values_outside_it_share_one_memo) {
       if (histogram.slot(j, d) == 3) outside[n++] = j;
     CHECK_EQ(n, 2u);
     DBitFlipReport a, b;
-    InsecureTestSource fa(100 + device), fb(100 + device);
+    port::InsecureTestSource fa(100 + device), fb(100 + device);
     Rng ra(fa), rb(fb);
     CHECK_EQ(histogram.privatize(10 * outside[0], key, ra, a), Status::ok);
     CHECK_EQ(histogram.privatize(10 * outside[1], key, rb, b), Status::ok);
@@ -133,14 +126,14 @@ TEST(reports_carry_the_sample_and_values_outside_it_share_one_memo) {
 
 TEST(out_of_range_and_entropy_failure_emit_nothing) {
   const TestMemoKey key{};
-  InsecureTestSource src(5);
+  port::InsecureTestSource src(5);
   Rng rng(src);
   DBitFlipReport r;
   r.bits = 0xAA;
   r.bucket[0] = 7;
   CHECK_EQ(histogram.privatize(101, key, rng, r), Status::value_out_of_domain);
   CHECK(same_report(r, DBitFlipReport{}, DBitFlip::max_sampled));
-  InsecureTestSource failing(6);
+  port::InsecureTestSource failing(6);
   failing.fail_on_call(1);
   Rng broken(failing);
   r.bits = 0xAA;
@@ -152,21 +145,21 @@ TEST(consumes_the_same_bits_for_every_value) {
   const TestMemoKey key{};
   const DBitFlip::DeviceDraw d = device_draw(histogram, key);
   for (uint32_t x = 0; x <= 102; x += 3) {  // 102 is out of range: the same bits all the same
-    InsecureTestSource src(9);
+    port::InsecureTestSource src(9);
     Rng rng(src);
     DBitFlipReport r;
     (void)histogram.privatize(x, key, rng, r);
     CHECK_EQ(rng.bits_drawn(), uint64_t{histogram.random_bits_per_report()});
     const uint32_t j = histogram.rounding().index(histogram.rounding().clamped(x), d.alpha);
     auto stream = key.memo_stream(histogram.memo_attribute_word(), histogram.slot(j, d));
-    tinyldp::test::CountedMemoDraws memo(stream);
+    CountedMemoDraws memo(stream);
     (void)histogram.privatize_with_memo(x, d, memo, rng, r);
     CHECK_EQ(memo.bits_drawn(), uint64_t{histogram.memo_bits_per_report()});
   }
 }
 
 TEST(the_payload_round_trips_and_malformed_samples_are_recognised) {
-  static_assert(histogram.description().id == tinyldp::wire::MechanismId::dbitflip);
+  static_assert(histogram.description().id == wire::MechanismId::dbitflip);
   CHECK_EQ(histogram.description().payload_bits, 3u * (4u + 1u));
   DBitFlipReport r;
   r.bucket[0] = 1;
@@ -200,8 +193,8 @@ TEST(bucket_supports_follow_the_channel_over_a_fleet) {
   const bool power = false;
 #endif
   double p_star = 0, q_star = 0;
-  tinyldp::test::composed_channel(histogram.chain(), p_star, q_star);
-  InsecureTestSource src(17);
+  composed_channel(histogram.chain(), p_star, q_star);
+  port::InsecureTestSource src(17);
   Rng rng(src);
   uint64_t support[11] = {};
   for (uint32_t i = 0; i < n; ++i) {
@@ -212,5 +205,8 @@ TEST(bucket_supports_follow_the_channel_over_a_fleet) {
   }
   const double f[11] = {0.5, 0, 0, 0.25, 0, 0, 0, 0, 0, 0, 0.25};
   for (uint32_t v = 0; v < 11; ++v)
-    CHECK(tinyldp::test::within_six_sigma(support[v], n, 3.0 / 11 * (q_star + f[v] * (p_star - q_star)), power));
+    CHECK(within_six_sigma(support[v], n, 3.0 / 11 * (q_star + f[v] * (p_star - q_star)), power));
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -5,11 +5,10 @@
 #include "mechanism_checks.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 
-using tinyldp::DiscreteLaplace;
-
+namespace tinyldp::test {
 namespace {
+
 uint64_t table[201];
-}
 
 TEST(realized_epsilon_is_at_most_the_request_and_close) {
   const uint32_t deltas[] = {1, 10, 100};
@@ -64,14 +63,12 @@ TEST(realized_epsilon_is_exact_for_the_sensitivity) {
   CHECK_GE(dl.realized_epsilon().q32, Epsilon::from_ratio(1, 2).q32 - 4096);
 }
 
-namespace {
 constexpr Epsilon compile_time_eps = Epsilon::from_double(1.0);
 constexpr auto compile_time_noise =
-    tinyldp::DiscreteLaplaceTable<DiscreteLaplace::table_entries(-20, 20)>::make(compile_time_eps, -20, 20, 2);
+    DiscreteLaplaceTable<DiscreteLaplace::table_entries(-20, 20)>::make(compile_time_eps, -20, 20, 2);
 constexpr DiscreteLaplace compile_time_dl = compile_time_noise.bind();
 static_assert(compile_time_dl.realized_epsilon() <= compile_time_eps);
 static_assert(compile_time_dl.low() == -20 && compile_time_dl.high() == 20);
-}  // namespace
 
 TEST(configures_at_compile_time_like_at_run_time) {
   DiscreteLaplace dl;
@@ -82,7 +79,7 @@ TEST(configures_at_compile_time_like_at_run_time) {
   CHECK_EQ(compile_time_dl.tail_high(), dl.tail_high());
   for (uint32_t k = 0; k < 40; ++k) CHECK_EQ(compile_time_dl.weight(k), dl.weight(k));
   // Same reports from the same stream.
-  InsecureTestSource a(77), b(77);
+  port::InsecureTestSource a(77), b(77);
   Rng ra(a), rb(b);
   for (int32_t v = -20; v <= 20; ++v) {
     int32_t x = 0, y = 0;
@@ -96,7 +93,7 @@ TEST(consumes_the_same_bits_for_every_input) {
   DiscreteLaplace dl;
   CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -30, 30, 3, table, 201, dl), Status::ok);
   const int32_t values[] = {-30, -18, -6, 6, 18, 30};
-  tinyldp::test::check_same_bits(dl, values, 6, 40);
+  check_same_bits(dl, values, 6, 40);
 }
 
 TEST(rejects_bad_parameters) {
@@ -112,7 +109,7 @@ TEST(rejects_bad_parameters) {
 TEST(noise_follows_the_weights) {
   DiscreteLaplace dl;
   CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 2), 0, 20, 1, table, 201, dl), Status::ok);
-  InsecureTestSource src(8);
+  port::InsecureTestSource src(8);
   Rng rng(src);
   uint64_t hist[21] = {};
   const uint64_t n = 40000;
@@ -123,27 +120,27 @@ TEST(noise_follows_the_weights) {
   }
   for (uint32_t y = 1; y < 20; ++y) {
     const double p = static_cast<double>(dl.weight(y > 10 ? y - 10 : 10 - y)) / 281474976710656.0;
-    CHECK(tinyldp::test::within_six_sigma(hist[y], n, p, false));
+    CHECK(within_six_sigma(hist[y], n, p, false));
   }
 }
 
 TEST(out_of_range_and_entropy_failure_emit_nothing) {
   DiscreteLaplace dl;
   CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -5, 5, 10, table, 201, dl), Status::ok);
-  tinyldp::test::check_fail_closed(dl, 0, 6);
+  check_fail_closed(dl, 0, 6);
 }
 
 TEST(golden_reports_are_identical_everywhere) {
   DiscreteLaplace dl;
   CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(2, 1), -50, 50, 100, table, 201, dl), Status::ok);
-  InsecureTestSource src(2024);
+  port::InsecureTestSource src(2024);
   Rng rng(src);
-  CHECK_EQ(tinyldp::test::golden_digest(dl, rng, 300, [](uint32_t i) { return -50 + static_cast<int32_t>(i % 101); },
+  CHECK_EQ(golden_digest(dl, rng, 300, [](uint32_t i) { return -50 + static_cast<int32_t>(i % 101); },
                                         [](int32_t r) { return r >= -50 && r <= 50; }),
            16743145130842820316ull);
   CHECK_EQ(rng.bits_drawn(), 300u * 48u);
   // The configuration itself, bit for bit: every weight, both tails, both ε figures.
-  tinyldp::test::Digest weights;
+  Digest weights;
   for (uint32_t k = 0; k < 100; ++k) {
     weights.add_u32(static_cast<uint32_t>(dl.weight(k)));
     weights.add_u32(static_cast<uint32_t>(dl.weight(k) >> 32));
@@ -155,3 +152,6 @@ TEST(golden_reports_are_identical_everywhere) {
   }
   CHECK_EQ(weights.state, 7502831240373759600ull);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -27,15 +27,10 @@
 #include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
-using namespace tinyldp;
-using port::InsecureTestSource;
-using test::Guarded;
-using test::TestMemoKey;
-using test::zero_bytes;
-
+namespace tinyldp::test {
 namespace {
 
-using Rng = RandomBits<InsecureTestSource>;
+using Rng = RandomBits<port::InsecureTestSource>;
 
 // A report written into a caller's buffer (UE, SHE, THE, records, memoized UE).
 template <class Privatize>
@@ -96,10 +91,21 @@ void each_unconfigured(Check check, FailConfigure fail_configure) {
   check(failed);
 }
 
-}  // namespace
+// A record mechanism of slots over four attributes (SPL, SMP, RS+FD), each way unconfigured:
+// its report refused in place. The failed configure gives it `attributes` attributes, too few.
+template <class M>
+void each_unconfigured_record(const char* what, uint32_t attributes, Rng& rng) {
+  const uint32_t values[4] = {0, 0, 0, 0};
+  const uint32_t domains[4] = {2, 3, 4, 5};
+  each_unconfigured<M>(
+      [&](const M& m) {
+        expect_refused_in_place(what, [&](uint8_t* b, size_t n) { return m.privatize(values, rng, b, n); });
+      },
+      [&](M& m) { return M::configure(Epsilon::from_ratio(1, 1), domains, attributes, m); });
+}
 
 TEST(every_unconfigured_mechanism_refuses_with_a_zero_report) {
-  InsecureTestSource src(1);
+  port::InsecureTestSource src(1);
   Rng rng(src);
   const TestMemoKey key{3, 0};
   const Epsilon one = Epsilon::from_ratio(1, 1);
@@ -159,42 +165,17 @@ TEST(every_unconfigured_mechanism_refuses_with_a_zero_report) {
         return TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, one, two, TwoStageRr::one_hot(8), m);
       });
   const uint32_t values[4] = {0, 0, 0, 0};
-  const uint32_t domains[4] = {2, 3, 4, 5};
   each_unconfigured<RecordRr<4>>(
       [&](const RecordRr<4>& m) {
         expect_refused_in_place("record", [&](uint8_t* b, size_t n) { return m.privatize(values, key, rng, b, n); });
       },
       [&](RecordRr<4>& m) { return RecordRr<4>::configure(nullptr, 2, m); });
-  each_unconfigured<SplitRecord<GrrSlot, 4>>(
-      [&](const SplitRecord<GrrSlot, 4>& m) {
-        expect_refused_in_place("spl-grr", [&](uint8_t* b, size_t n) { return m.privatize(values, rng, b, n); });
-      },
-      [&](SplitRecord<GrrSlot, 4>& m) { return SplitRecord<GrrSlot, 4>::configure(one, domains, 0, m); });
-  each_unconfigured<SplitRecord<OueSlot, 4>>(
-      [&](const SplitRecord<OueSlot, 4>& m) {
-        expect_refused_in_place("spl-oue", [&](uint8_t* b, size_t n) { return m.privatize(values, rng, b, n); });
-      },
-      [&](SplitRecord<OueSlot, 4>& m) { return SplitRecord<OueSlot, 4>::configure(one, domains, 0, m); });
-  each_unconfigured<SampledAttribute<OueSlot, 4>>(
-      [&](const SampledAttribute<OueSlot, 4>& m) {
-        expect_refused_in_place("smp-oue", [&](uint8_t* b, size_t n) { return m.privatize(values, rng, b, n); });
-      },
-      [&](SampledAttribute<OueSlot, 4>& m) { return SampledAttribute<OueSlot, 4>::configure(one, domains, 1, m); });
-  each_unconfigured<SampledAttribute<GrrSlot, 4>>(
-      [&](const SampledAttribute<GrrSlot, 4>& m) {
-        expect_refused_in_place("smp-grr", [&](uint8_t* b, size_t n) { return m.privatize(values, rng, b, n); });
-      },
-      [&](SampledAttribute<GrrSlot, 4>& m) { return SampledAttribute<GrrSlot, 4>::configure(one, domains, 1, m); });
-  each_unconfigured<FakeDataRecord<OueSlot, 4>>(
-      [&](const FakeDataRecord<OueSlot, 4>& m) {
-        expect_refused_in_place("rsfd-oue", [&](uint8_t* b, size_t n) { return m.privatize(values, rng, b, n); });
-      },
-      [&](FakeDataRecord<OueSlot, 4>& m) { return FakeDataRecord<OueSlot, 4>::configure(one, domains, 1, m); });
-  each_unconfigured<FakeDataRecord<GrrSlot, 4>>(
-      [&](const FakeDataRecord<GrrSlot, 4>& m) {
-        expect_refused_in_place("rsfd-grr", [&](uint8_t* b, size_t n) { return m.privatize(values, rng, b, n); });
-      },
-      [&](FakeDataRecord<GrrSlot, 4>& m) { return FakeDataRecord<GrrSlot, 4>::configure(one, domains, 1, m); });
+  each_unconfigured_record<SplitRecord<GrrSlot, 4>>("spl-grr", 0, rng);
+  each_unconfigured_record<SplitRecord<OueSlot, 4>>("spl-oue", 0, rng);
+  each_unconfigured_record<SampledAttribute<OueSlot, 4>>("smp-oue", 1, rng);
+  each_unconfigured_record<SampledAttribute<GrrSlot, 4>>("smp-grr", 1, rng);
+  each_unconfigured_record<FakeDataRecord<OueSlot, 4>>("rsfd-oue", 1, rng);
+  each_unconfigured_record<FakeDataRecord<GrrSlot, 4>>("rsfd-grr", 1, rng);
   each_unconfigured<LongitudinalGrr>(
       [&](const LongitudinalGrr& m) {
         expect_refused<uint32_t>("l-grr", [&](uint32_t& r) { return m.privatize(0, key, rng, r); });
@@ -330,3 +311,6 @@ TEST(bloom_chains_meet_the_requested_epsilons_instead_of_h_times_them) {
     }
   }
 }
+
+}  // namespace
+}  // namespace tinyldp::test

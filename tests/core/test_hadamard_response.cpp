@@ -4,8 +4,8 @@
 #include "mechanism_checks.hpp"
 #include "tinyldp/hadamard_response.hpp"
 
-using tinyldp::HadamardReport;
-using tinyldp::HadamardResponse;
+namespace tinyldp::test {
+namespace {
 
 TEST(rows_span_the_next_power_of_two) {
   static_assert(HadamardResponse::make(Epsilon::from_double(1.0), 2).row_bits() == 1);
@@ -40,24 +40,27 @@ TEST(hadamard_columns_are_orthogonal) {
   for (uint32_t a = 0; a < 16; ++a) {
     for (uint32_t b = 0; b < 16; ++b) {
       uint32_t agree = 0;
-      for (uint32_t j = 0; j < 16; ++j) agree += tinyldp::hadamard_bit(j, a) == tinyldp::hadamard_bit(j, b);
+      for (uint32_t j = 0; j < 16; ++j) agree += hadamard_bit(j, a) == hadamard_bit(j, b);
       CHECK_EQ(agree, a == b ? 16u : 8u);
     }
   }
 }
 
 TEST(out_of_domain_and_entropy_failure_emit_nothing) {
-  tinyldp::test::check_fail_closed(HadamardResponse::make(Epsilon::from_double(1.0), 12), 3, 12);
+  check_fail_closed(HadamardResponse::make(Epsilon::from_double(1.0), 12), 3, 12);
 }
 
 TEST(consumes_the_same_bits_for_every_input) {
   const uint32_t values[] = {0, 33, 66, 99};
-  tinyldp::test::check_same_bits(HadamardResponse::make(Epsilon::from_double(0.5), 100), values, 4, 50);
+  check_same_bits(HadamardResponse::make(Epsilon::from_double(0.5), 100), values, 4, 50);
 }
 
 TEST(golden_reports_are_identical_everywhere) {
   constexpr HadamardResponse hr = HadamardResponse::make(Epsilon::from_double(1.0), 300);
-  CHECK_EQ(tinyldp::test::golden_digest(hr, 500, [](uint32_t i) { return i % 300; },
+  CHECK_EQ(golden_digest(hr, 500, [](uint32_t i) { return i % 300; },
                                         [](const HadamardReport& r) { return r.row < 512; }),
            7142349306955905779ull);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -8,17 +8,11 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::SummationHistogram;
-using tinyldp::SummationHistogramTable;
-using tinyldp::ThresholdHistogram;
-using tinyldp::UnaryEncoding;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource>;
-
+namespace tinyldp::test {
 namespace {
+
+using Rng = RandomBits<port::InsecureTestSource>;
+
 uint64_t table[2 * 140 + 2];
 constexpr size_t table_size = sizeof table / sizeof table[0];
 
@@ -37,7 +31,6 @@ double exp_series(double x) {
   return sum;
 }
 double as_real(Epsilon e) { return static_cast<double>(e.q32) / 4294967296.0; }
-}  // namespace
 
 // --- SHE ---
 
@@ -112,7 +105,7 @@ TEST(she_short_buffer_out_of_domain_and_failure_emit_nothing) {
   CHECK_EQ(SummationHistogram::configure(Epsilon::from_ratio(1, 1), 5, table, table_size, she), Status::ok);
   CHECK_EQ(she.report_bytes(), 4u);  // 5 components × 5 bits
   uint8_t report[5] = {0xAA, 0xAA, 0xAA, 0xAA, 0xAA};
-  InsecureTestSource src(5);
+  port::InsecureTestSource src(5);
   Rng rng(src);
   CHECK(she.privatize(3, rng, report, 3) == Status::buffer_too_small);
   CHECK_EQ(report[0] | report[1] | report[2], 0);
@@ -130,7 +123,7 @@ TEST(she_writes_exactly_its_bits_and_consumes_the_same_for_every_input) {
   SummationHistogram she;
   CHECK_EQ(SummationHistogram::configure(Epsilon::from_ratio(1, 1), 5, table, table_size, she), Status::ok);
   for (uint32_t v = 0; v < 5; ++v) {
-    InsecureTestSource src(1);
+    port::InsecureTestSource src(1);
     Rng rng(src);
     uint8_t report[5] = {0, 0, 0, 0, 0x5A};
     for (int i = 0; i < 20; ++i) {
@@ -153,10 +146,10 @@ TEST(she_components_follow_the_weights) {
   const bool power = false;
 #else
   const double p_mode = dyadic_value(she.probability(1, 1), she.noise_bits());
-  const uint64_t n = tinyldp::test::trials_to_catch_one_percent(p_mode);
+  const uint64_t n = trials_to_catch_one_percent(p_mode);
   const bool power = true;
 #endif
-  InsecureTestSource src(11);
+  port::InsecureTestSource src(11);
   Rng rng(src);
   uint64_t hist[2][30] = {};
   uint8_t report[3];
@@ -169,7 +162,7 @@ TEST(she_components_follow_the_weights) {
   for (int32_t y : ys) {
     for (uint32_t x = 0; x < 2; ++x) {
       const double p = dyadic_value(she.probability(x, y), she.noise_bits());
-      CHECK(tinyldp::test::within_six_sigma(hist[x][y + 14], n, p, power && y == static_cast<int32_t>(x)));
+      CHECK(within_six_sigma(hist[x][y + 14], n, p, power && y == static_cast<int32_t>(x)));
     }
   }
 }
@@ -177,9 +170,9 @@ TEST(she_components_follow_the_weights) {
 TEST(she_golden_reports_are_identical_everywhere) {
   SummationHistogram she;
   CHECK_EQ(SummationHistogram::configure(Epsilon::from_ratio(1, 1), 16, table, table_size, she), Status::ok);
-  InsecureTestSource src(2024);
+  port::InsecureTestSource src(2024);
   Rng rng(src);
-  tinyldp::test::Digest digest;
+  Digest digest;
   uint8_t report[10];
   for (uint32_t i = 0; i < 100; ++i) {
     CHECK(she.privatize(i % 16, rng, report, sizeof report) == Status::ok);
@@ -240,11 +233,11 @@ TEST(the_reports_are_unary_encoding_reports) {
   constexpr ThresholdHistogram the = ThresholdHistogram::make(Epsilon::from_double(1.0), 20);
   static_assert(the.theta_numerator() == 40);
   static_assert(the.report_bytes() == 3);
-  static_assert(the.description().id == tinyldp::wire::MechanismId::the);
+  static_assert(the.description().id == wire::MechanismId::the);
   UnaryEncoding ue;
   CHECK_EQ(UnaryEncoding::configure(the.p(), the.q(), 20, ue), Status::ok);
   CHECK_EQ(ue.realized_epsilon().q32, the.realized_epsilon().q32);
-  InsecureTestSource s1(7), s2(7);
+  port::InsecureTestSource s1(7), s2(7);
   Rng a(s1), b(s2);
   uint8_t ra[3], rb[3];
   for (uint32_t i = 0; i < 50; ++i) {
@@ -253,7 +246,7 @@ TEST(the_reports_are_unary_encoding_reports) {
     CHECK_EQ((ra[0] ^ rb[0]) | (ra[1] ^ rb[1]) | (ra[2] ^ rb[2]), 0);
   }
   // Fail-closed like UE.
-  InsecureTestSource src(3);
+  port::InsecureTestSource src(3);
   src.fail_on_call(1);
   Rng failing(src);
   ra[0] = 0xFF;
@@ -266,7 +259,10 @@ TEST(the_rejects_bad_parameters) {
   CHECK(ThresholdHistogram::configure(Epsilon::from_ratio(1, 1), 1, the) == Status::bad_parameter);
   CHECK(ThresholdHistogram::configure(Epsilon::from_q32(0), 4, the) == Status::bad_epsilon);
   CHECK(ThresholdHistogram::configure(Epsilon::from_ratio(21, 1), 4, the) == Status::bad_epsilon);
-  tinyldp::Precision none{};
+  Precision none{};
   none.max_bits = 0;
   CHECK(ThresholdHistogram::configure(Epsilon::from_ratio(1, 1), 4, the, none) == Status::bad_parameter);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -4,7 +4,8 @@
 #include "mechanism_checks.hpp"
 #include "tinyldp/krr.hpp"
 
-using tinyldp::KaryRr;
+namespace tinyldp::test {
+namespace {
 
 TEST(configures_at_compile_time) {
   constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(1.0), 10);
@@ -21,23 +22,22 @@ TEST(rejects_bad_parameters) {
         Status::bad_parameter);
   CHECK(KaryRr::configure(Epsilon::from_q32(0), 4, krr) == Status::bad_epsilon);
   // 3 bits cannot hold 8 values with p > q.
-  CHECK(KaryRr::configure(Epsilon::from_ratio(1, 10), 8, krr, tinyldp::Precision{3, 0}) ==
+  CHECK(KaryRr::configure(Epsilon::from_ratio(1, 10), 8, krr, Precision{3, 0}) ==
         Status::precision_too_low);
-  CHECK(KaryRr::from_other_probability(4, tinyldp::Dyadic{1, 2}, krr) == Status::precision_too_low);
+  CHECK(KaryRr::from_other_probability(4, Dyadic{1, 2}, krr) == Status::precision_too_low);
 }
 
 TEST(out_of_domain_and_entropy_failure_emit_nothing) {
-  tinyldp::test::check_fail_closed(KaryRr::make(Epsilon::from_double(1.0), 5), 2, 5,
-                                   tinyldp::EntropyResult::not_ready);
+  check_fail_closed(KaryRr::make(Epsilon::from_double(1.0), 5), 2, 5,
+                                   EntropyResult::not_ready);
 }
 
 TEST(reports_stay_in_the_domain_and_use_fixed_bits) {
   const uint32_t values[] = {0, 1, 2, 3, 4, 5, 6};
-  tinyldp::test::check_same_bits(KaryRr::make(Epsilon::from_double(0.5), 7), values, 11, 200,
+  check_same_bits(KaryRr::make(Epsilon::from_double(0.5), 7), values, 11, 200,
                                  [](uint32_t report) { return report < 7; });
 }
 
-namespace {
 // Hands the mechanism one chosen draw, to check its index arithmetic against plain division.
 struct FixedDraw {
   uint64_t u = 0;
@@ -51,7 +51,6 @@ uint32_t reference_report(const KaryRr& krr, uint32_t value, uint64_t u) {
   if (u < t) return value;
   return static_cast<uint32_t>((value + 1 + (u - t) / krr.other_probability().num) % krr.domain());
 }
-}  // namespace
 
 TEST(division_free_index_matches_plain_division) {
   // Every draw of 12-bit configurations, k from 2 to 1000 (m chosen so the keep part exceeds m).
@@ -59,7 +58,7 @@ TEST(division_free_index_matches_plain_division) {
   for (uint32_t k : domains) {
     const uint64_t m = (uint64_t{1} << 12) / (2 * k) | 1u;
     KaryRr krr;
-    CHECK(KaryRr::from_other_probability(k, tinyldp::make_dyadic(m, 12), krr) == Status::ok);
+    CHECK(KaryRr::from_other_probability(k, make_dyadic(m, 12), krr) == Status::ok);
     uint32_t mismatches = 0;
     for (uint64_t u = 0; u < 4096; ++u) {
       FixedDraw rng{u};
@@ -78,7 +77,7 @@ TEST(division_free_index_matches_plain_division) {
       KaryRr krr;
       CHECK(KaryRr::configure(eps, k, krr) == Status::ok);
       const unsigned bits = krr.other_probability().bits;
-      InsecureTestSource src(5);
+      port::InsecureTestSource src(5);
       Rng draws(src);
       uint32_t mismatches = 0;
       for (int i = 0; i < 2000; ++i) {
@@ -95,6 +94,9 @@ TEST(division_free_index_matches_plain_division) {
 
 TEST(golden_reports_are_identical_everywhere) {
   constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(2.0), 13);
-  CHECK_EQ(tinyldp::test::golden_digest(krr, 1000, [](uint32_t i) { return i % 13; }),
+  CHECK_EQ(golden_digest(krr, 1000, [](uint32_t i) { return i % 13; }),
            7220340373572403683ull);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

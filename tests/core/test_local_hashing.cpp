@@ -4,8 +4,8 @@
 #include "mechanism_checks.hpp"
 #include "tinyldp/local_hashing.hpp"
 
-using tinyldp::LocalHashing;
-using tinyldp::LocalHashingReport;
+namespace tinyldp::test {
+namespace {
 
 TEST(olh_picks_g_from_epsilon) {
   constexpr LocalHashing olh1 = LocalHashing::make_olh(Epsilon::from_double(1.0), 1000);
@@ -42,7 +42,7 @@ TEST(hash_collisions_are_close_to_one_over_g) {
   const uint32_t pairs[][2] = {{0, 1}, {1, 2}, {7, 1000}, {123456, 123457}};
   for (const auto& p : pairs) {
     uint32_t same = 0;
-    for (uint32_t s = 0; s < 8192; ++s) same += tinyldp::local_hash(s, p[0], 4) == tinyldp::local_hash(s, p[1], 4);
+    for (uint32_t s = 0; s < 8192; ++s) same += local_hash(s, p[0], 4) == local_hash(s, p[1], 4);
     CHECK_GT(same, 2048u - 235u);
     CHECK_LT(same, 2048u + 235u);
   }
@@ -57,14 +57,14 @@ TEST(randomizes_exactly_like_the_k_rr_it_reuses) {
     for (int blh = 0; blh < 2; ++blh) {
       LocalHashing lh;
       CHECK_EQ(blh ? LocalHashing::configure_blh(eps, 100, lh) : LocalHashing::configure_olh(eps, 100, lh), Status::ok);
-      InsecureTestSource a(11), b(11);
+      port::InsecureTestSource a(11), b(11);
       Rng ra(a), rb(b);
       for (uint32_t i = 0; i < 400; ++i) {
         LocalHashingReport r;
         CHECK(lh.privatize(i % 100, ra, r) == Status::ok);
         const uint32_t seed = static_cast<uint32_t>(rb.draw(32));
         uint32_t y = 9;
-        CHECK(lh.randomizer().privatize(tinyldp::local_hash(seed, i % 100, lh.range()), rb, y) == Status::ok);
+        CHECK(lh.randomizer().privatize(local_hash(seed, i % 100, lh.range()), rb, y) == Status::ok);
         CHECK_EQ(r.seed, seed);
         CHECK_EQ(r.value, y);
       }
@@ -84,7 +84,7 @@ TEST(rejects_bad_parameters) {
 TEST(hash_is_close_to_uniform) {
   // 4096 seeds × value 7 into g = 4: each bucket within 6σ of 1024.
   uint32_t hits[4] = {};
-  for (uint32_t s = 0; s < 4096; ++s) ++hits[tinyldp::local_hash(s * 2654435761u, 7, 4)];
+  for (uint32_t s = 0; s < 4096; ++s) ++hits[local_hash(s * 2654435761u, 7, 4)];
   for (uint32_t h : hits) {
     CHECK_GT(h, 1024u - 166u);
     CHECK_LT(h, 1024u + 166u);
@@ -92,17 +92,20 @@ TEST(hash_is_close_to_uniform) {
 }
 
 TEST(out_of_domain_and_entropy_failure_emit_nothing) {
-  tinyldp::test::check_fail_closed(LocalHashing::make_olh(Epsilon::from_double(1.0), 50), 3, 50);
+  check_fail_closed(LocalHashing::make_olh(Epsilon::from_double(1.0), 50), 3, 50);
 }
 
 TEST(consumes_the_same_bits_for_every_input) {
   const uint32_t values[] = {0, 13, 26, 39};
-  tinyldp::test::check_same_bits(LocalHashing::make_olh(Epsilon::from_double(3.0), 40), values, 4, 50);
+  check_same_bits(LocalHashing::make_olh(Epsilon::from_double(3.0), 40), values, 4, 50);
 }
 
 TEST(golden_reports_are_identical_everywhere) {
   constexpr LocalHashing olh = LocalHashing::make_olh(Epsilon::from_double(2.0), 300);
-  CHECK_EQ(tinyldp::test::golden_digest(olh, 500, [](uint32_t i) { return i % 300; },
+  CHECK_EQ(golden_digest(olh, 500, [](uint32_t i) { return i % 300; },
                                         [&](const LocalHashingReport& r) { return r.value < olh.range(); }),
            18375293399012219375ull);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -9,11 +9,7 @@
 #include "memoized_checks.hpp"
 #include "tinyldp/loloha.hpp"
 
-using tinyldp::LocalHashingReport;
-using tinyldp::Loloha;
-using tinyldp::local_hash;
-using tinyldp::test::TestMemoKey;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr Epsilon eps_inf = Epsilon::from_double(5.0), eps_one = Epsilon::from_double(2.0);
@@ -23,11 +19,9 @@ constexpr Loloha biloloha = Loloha::make_binary(eps_inf, eps_one, 96);
 // The seed as privatize draws it (of ololoha's memo attribute word; biloloha's differs).
 uint32_t device_seed(const TestMemoKey& key, uint32_t attribute_word = ololoha.memo_attribute_word()) {
   auto stream = key.memo_stream(attribute_word, 0xFFFFFFFFu);
-  tinyldp::test::TestMemoDraws seeds(stream);
+  TestMemoDraws seeds(stream);
   return Loloha::hash_seed(seeds);
 }
-
-}  // namespace
 
 TEST(optimal_g_is_the_papers_closed_form) {
   // (ε∞, ε₁) → rint of the paper's root, evaluated in double precision beside this test:
@@ -52,15 +46,15 @@ TEST(optimal_g_is_the_papers_closed_form) {
 TEST(the_chain_is_krr_at_epsilon_infinity_then_epsilon_one_from_below) {
   const Loloha* both[] = {&ololoha, &biloloha};
   for (const Loloha* m : both) {
-    tinyldp::test::check_chain_meets(m->chain(), m->range(), eps_inf, eps_one);
+    check_chain_meets(m->chain(), m->range(), eps_inf, eps_one);
     CHECK_EQ(m->memo_bits_per_report(), 32u + m->chain().memo_bits());
   }
   // The longitudinal budget: ε∞ per distinct value, at most g of them.
   CHECK_EQ(ololoha.lifetime_epsilon(3).q32, 3 * ololoha.epsilon_infinity().q32);
   CHECK_EQ(ololoha.lifetime_epsilon(260).q32, 8 * ololoha.epsilon_infinity().q32);
   CHECK_EQ(biloloha.lifetime_epsilon(260).q32, 2 * biloloha.epsilon_infinity().q32);
-  CHECK(biloloha.description().id == tinyldp::wire::MechanismId::biloloha);
-  CHECK(ololoha.description().id == tinyldp::wire::MechanismId::loloha);
+  CHECK(biloloha.description().id == wire::MechanismId::biloloha);
+  CHECK(ololoha.description().id == wire::MechanismId::loloha);
 }
 
 TEST(rejects_bad_parameters_with_their_reason) {
@@ -71,12 +65,12 @@ TEST(rejects_bad_parameters_with_their_reason) {
   CHECK_EQ(Loloha::configure(eps_inf, eps_one, 96, Loloha::max_range + 1, m), Status::bad_parameter);
   CHECK_EQ(Loloha::configure(eps_one, eps_inf, 96, 4, m), Status::bad_epsilon);
   CHECK_EQ(Loloha::configure_optimal(eps_inf, eps_inf, 96, m), Status::bad_epsilon);
-  CHECK_EQ(Loloha::configure(eps_inf, eps_one, 96, 8, m, tinyldp::Precision{3, 1u << 11}),
+  CHECK_EQ(Loloha::configure(eps_inf, eps_one, 96, 8, m, Precision{3, 1u << 11}),
            Status::precision_too_low);
 }
 
 TEST(the_seed_is_fixed_per_device_and_the_memo_follows_the_hashed_value) {
-  InsecureTestSource src(31);
+  port::InsecureTestSource src(31);
   Rng rng(src);
   uint32_t collisions = 0, separations = 0;
   for (uint64_t device = 1; device <= 30; ++device) {
@@ -100,7 +94,7 @@ TEST(the_seed_is_fixed_per_device_and_the_memo_follows_the_hashed_value) {
     CHECK(same != 0 && other != 0);
     bool differs = false;
     for (uint64_t s = 0; s < 8; ++s) {
-      InsecureTestSource a(100 + s), b(100 + s), c(100 + s);
+      port::InsecureTestSource a(100 + s), b(100 + s), c(100 + s);
       Rng ra(a), rb(b), rc(c);
       LocalHashingReport x, y, z;
       CHECK_EQ(ololoha.privatize(0, key, ra, x), Status::ok);
@@ -120,30 +114,20 @@ TEST(the_seed_is_fixed_per_device_and_the_memo_follows_the_hashed_value) {
 }
 
 TEST(out_of_domain_and_entropy_failure_emit_nothing) {
-  const TestMemoKey key{};
-  InsecureTestSource src(5);
-  Rng rng(src);
-  LocalHashingReport report{0xAA, 0xAA};
-  CHECK_EQ(ololoha.privatize(96, key, rng, report), Status::value_out_of_domain);
-  CHECK(report.seed == 0 && report.value == 0);
-  InsecureTestSource failing(6);
-  failing.fail_on_call(1);
-  Rng broken(failing);
-  report = {0xAA, 0xAA};
-  CHECK_EQ(ololoha.privatize(3, key, broken, report), Status::entropy_failed);
-  CHECK(report.seed == 0 && report.value == 0);
+  const uint32_t out_of_domain[] = {96};
+  check_memoized_fail_closed(ololoha, 3, out_of_domain);
 }
 
 TEST(consumes_the_same_bits_for_every_value) {
   const TestMemoKey key{};
   for (uint32_t v = 0; v < 100; v += 11) {  // 99 is out of the domain
-    InsecureTestSource src(9);
+    port::InsecureTestSource src(9);
     Rng rng(src);
     LocalHashingReport report;
     (void)ololoha.privatize(v, key, rng, report);
     CHECK_EQ(rng.bits_drawn(), uint64_t{ololoha.random_bits_per_report()});
     auto stream = key.memo_stream(ololoha.memo_attribute_word(), local_hash(device_seed(key), v, 8));
-    tinyldp::test::CountedMemoDraws memo(stream);
+    CountedMemoDraws memo(stream);
     (void)ololoha.privatize_with_memo(v, device_seed(key), memo, rng, report);
     CHECK_EQ(memo.bits_drawn(), uint64_t{ololoha.chain().memo_bits()});
   }
@@ -161,9 +145,9 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
   static uint32_t support[96];
   for (const Loloha* m : both) {
     double p_star, q_star;
-    tinyldp::test::composed_channel(m->chain(), p_star, q_star);
+    composed_channel(m->chain(), p_star, q_star);
     const double g = m->range();
-    InsecureTestSource src(17);
+    port::InsecureTestSource src(17);
     Rng rng(src);
     uint32_t truth[96] = {};
     for (uint32_t v = 0; v < 96; ++v) support[v] = 0;
@@ -177,7 +161,7 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
     for (uint32_t v = 0; v < 96; ++v) {
       const double estimate = (support[v] - n / g) / (p_star - 1 / g);
       const double s = 1 / g + truth[v] * (p_star - 1 / g) / n;
-      const double sigma = tinyldp::test::sqrt_newton(n * s * (1 - s)) / (p_star - 1 / g);
+      const double sigma = sqrt_newton(n * s * (1 - s)) / (p_star - 1 / g);
       const double diff = estimate - truth[v];
       CHECK(diff <= 6 * sigma && -diff <= 6 * sigma);
     }
@@ -197,3 +181,6 @@ TEST(wire_codec_round_trips) {
   CHECK_EQ(biloloha.description().payload_bits, 33u);
   CHECK_NE(biloloha.description().digest, d.digest);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

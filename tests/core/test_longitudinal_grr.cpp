@@ -9,23 +9,14 @@
 #include "memoized_checks.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::GrrChain;
-using tinyldp::KaryRr;
-using tinyldp::LongitudinalGrr;
-using tinyldp::Precision;
-using tinyldp::test::composed_channel;
-using tinyldp::test::TestMemoKey;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_double(1.0);
 constexpr LongitudinalGrr l_grr = LongitudinalGrr::make(eps_inf, eps_one, 6);
 
-}  // namespace
-
 TEST(stage_one_is_krr_at_epsilon_infinity_and_the_chain_meets_epsilon_one_from_below) {
-  tinyldp::test::check_chain_meets(l_grr.chain(), 6, eps_inf, eps_one);
+  check_chain_meets(l_grr.chain(), 6, eps_inf, eps_one);
   CHECK_EQ(l_grr.realized_epsilon().q32, l_grr.epsilon_one().q32);
   // Over several domains and budgets, run-time configuration agrees with the bounds too.
   const uint32_t domains[] = {2, 3, 74, 1000};
@@ -35,7 +26,7 @@ TEST(stage_one_is_krr_at_epsilon_infinity_and_the_chain_meets_epsilon_one_from_b
       const Epsilon one = Epsilon::from_q32(inf.q32 / 2);
       LongitudinalGrr m;
       CHECK_EQ(LongitudinalGrr::configure(inf, one, k, m), Status::ok);
-      tinyldp::test::check_chain_meets(m.chain(), k, inf, one);
+      check_chain_meets(m.chain(), k, inf, one);
     }
   }
 }
@@ -46,9 +37,9 @@ TEST(epsilon_one_is_the_composed_channel_from_the_integers) {
   LongitudinalGrr m;
   CHECK_EQ(LongitudinalGrr::configure_stages(Dyadic{1, 2}, Dyadic{1, 3}, 3, m), Status::ok);
   Epsilon expected_one, expected_inf;
-  using W = tinyldp::detail::Wide;
-  CHECK(tinyldp::ln_upper_bound(W::from(14), W::from(9), expected_one));
-  CHECK(tinyldp::ln_upper_bound(W::from(2), W::from(1), expected_inf));
+  using W = detail::Wide;
+  CHECK(ln_upper_bound(W::from(14), W::from(9), expected_one));
+  CHECK(ln_upper_bound(W::from(2), W::from(1), expected_inf));
   CHECK_EQ(m.epsilon_one().q32, expected_one.q32);
   CHECK_EQ(m.epsilon_infinity().q32, expected_inf.q32);
   CHECK_EQ(m.memo_bits_per_report(), 2u);
@@ -79,13 +70,13 @@ TEST(rejects_bad_parameters_with_their_reason) {
 TEST(the_memo_is_the_same_for_a_value_and_the_second_stage_is_fresh) {
   // Per device, the most frequent of many reports of one value is its memo (p2 > q2); it is
   // the stage-1 draw from the value's memo stream, whatever the fresh Rng.
-  InsecureTestSource src(21);
+  port::InsecureTestSource src(21);
   Rng rng(src);
   uint32_t memo_differs_from_value = 0, reports_differ = 0;
   for (uint64_t device = 1; device <= 40; ++device) {
     const TestMemoKey key{device};
     auto stream = key.memo_stream(l_grr.memo_attribute_word(), 4);
-    tinyldp::test::TestMemoDraws memo_bits(stream);
+    TestMemoDraws memo_bits(stream);
     const uint32_t memo = l_grr.chain().memoize(4, memo_bits);
     uint32_t counts[6] = {};
     uint32_t first = 0;
@@ -112,40 +103,27 @@ TEST(the_memo_is_the_same_for_a_value_and_the_second_stage_is_fresh) {
   for (uint64_t device = 1; device <= 20; ++device) {
     auto a = TestMemoKey{device, 0}.memo_stream(l_grr.memo_attribute_word(), 4);
     auto b = TestMemoKey{device, 1}.memo_stream(l_grr.memo_attribute_word(), 4);
-    tinyldp::test::TestMemoDraws ma(a), mb(b);
+    TestMemoDraws ma(a), mb(b);
     changed += l_grr.chain().memoize(4, ma) != l_grr.chain().memoize(4, mb);
   }
   CHECK(changed > 0);
 }
 
 TEST(out_of_domain_and_entropy_failure_emit_nothing) {
-  const TestMemoKey key{};
-  InsecureTestSource src(5);
-  Rng rng(src);
-  uint32_t report = 0xAAAA;
-  CHECK_EQ(l_grr.privatize(6, key, rng, report), Status::value_out_of_domain);
-  CHECK_EQ(report, 0u);
-  report = 0xAAAA;
-  CHECK_EQ(l_grr.privatize(0xFFFFFFFFu, key, rng, report), Status::value_out_of_domain);
-  CHECK_EQ(report, 0u);
-  InsecureTestSource failing(6);
-  failing.fail_on_call(1);
-  Rng broken(failing);
-  report = 0xAAAA;
-  CHECK_EQ(l_grr.privatize(3, key, broken, report), Status::entropy_failed);
-  CHECK_EQ(report, 0u);
+  const uint32_t out_of_domain[] = {6, 0xFFFFFFFFu};
+  check_memoized_fail_closed(l_grr, 3, out_of_domain);
 }
 
 TEST(consumes_the_same_bits_for_every_value) {
   const TestMemoKey key{};
   for (uint32_t v = 0; v < 8; ++v) {  // 6 and 7 are out of the domain: the same bits all the same
-    InsecureTestSource src(9);
+    port::InsecureTestSource src(9);
     Rng rng(src);
     uint32_t report;
     (void)l_grr.privatize(v, key, rng, report);
     CHECK_EQ(rng.bits_drawn(), uint64_t{l_grr.random_bits_per_report()});
     auto stream = key.memo_stream(l_grr.memo_attribute_word(), v);
-    tinyldp::test::CountedMemoDraws memo(stream);
+    CountedMemoDraws memo(stream);
     uint32_t y;
     (void)l_grr.privatize_with_memo(v, memo, rng, y);
     CHECK_EQ(memo.bits_drawn(), uint64_t{l_grr.memo_bits_per_report()});
@@ -156,14 +134,8 @@ TEST(reports_follow_the_composed_channel) {
   // Over many devices (keys), a report of 2 is 2 with probability p* and 5 with q*.
   double p_star, q_star;
   composed_channel(l_grr.chain(), p_star, q_star);
-#ifdef TINYLDP_TEST_ON_TARGET
-  const uint32_t n = 3000;
-  const bool power = false;
-#else
-  const uint32_t n = static_cast<uint32_t>(tinyldp::test::trials_to_catch_one_percent(q_star));
-  const bool power = true;
-#endif
-  InsecureTestSource src(11);
+  const auto [n, power] = powered_sample(q_star, 3000);
+  port::InsecureTestSource src(11);
   Rng rng(src);
   uint64_t same = 0, five = 0;
   for (uint32_t i = 0; i < n; ++i) {
@@ -172,8 +144,8 @@ TEST(reports_follow_the_composed_channel) {
     same += y == 2;
     five += y == 5;
   }
-  CHECK(tinyldp::test::within_six_sigma(same, n, p_star, power));
-  CHECK(tinyldp::test::within_six_sigma(five, n, q_star, power));
+  CHECK(within_six_sigma(same, n, p_star, power));
+  CHECK(within_six_sigma(five, n, q_star, power));
 }
 
 TEST(the_estimator_is_unbiased_over_a_fleet) {
@@ -182,12 +154,8 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
   // the true count, σ² = n·s(1 − s)/(p* − q*)² with s = q* + f(v)(p* − q*).
   double p_star, q_star;
   composed_channel(l_grr.chain(), p_star, q_star);
-#ifdef TINYLDP_TEST_ON_TARGET
-  const uint32_t n = 3000;
-#else
-  const uint32_t n = 60000;
-#endif
-  InsecureTestSource src(13);
+  const uint32_t n = fleet_size(60000);
+  port::InsecureTestSource src(13);
   Rng rng(src);
   uint32_t counts[6] = {}, truth[6] = {};
   const uint32_t changing = n * 3 / 5;
@@ -202,7 +170,7 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
     const double estimate = (counts[v] - n * q_star) / (p_star - q_star);
     const double f = static_cast<double>(truth[v]) / n;
     const double s = q_star + f * (p_star - q_star);
-    const double sigma = tinyldp::test::sqrt_newton(n * s * (1 - s)) / (p_star - q_star);
+    const double sigma = sqrt_newton(n * s * (1 - s)) / (p_star - q_star);
     const double diff = estimate - truth[v];
     CHECK(diff <= 6 * sigma && -diff <= 6 * sigma);
   }
@@ -210,7 +178,7 @@ TEST(the_estimator_is_unbiased_over_a_fleet) {
 
 TEST(wire_codec_round_trips) {
   const auto d = l_grr.description();
-  CHECK(d.id == tinyldp::wire::MechanismId::l_grr);
+  CHECK(d.id == wire::MechanismId::l_grr);
   CHECK_EQ(d.payload_bits, 3u);
   for (uint32_t v = 0; v < 6; ++v) {
     uint8_t payload[1] = {0};
@@ -224,3 +192,6 @@ TEST(wire_codec_round_trips) {
   CHECK_EQ(LongitudinalGrr::configure(eps_inf, Epsilon::from_double(0.5), 6, other), Status::ok);
   CHECK_NE(other.description().digest, d.digest);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

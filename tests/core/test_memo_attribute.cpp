@@ -15,18 +15,7 @@
 #include "tinyldp/record_rr.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::Loloha;
-using tinyldp::LongitudinalGrr;
-using tinyldp::memo_attribute;
-using tinyldp::MemoDraws;
-using tinyldp::RecordRr;
-using tinyldp::TwoStageRr;
-using tinyldp::port::MemoKey;
-namespace wire = tinyldp::wire;
-
+namespace tinyldp::test {
 namespace {
 
 #ifdef TINYLDP_TEST_ON_TARGET
@@ -35,11 +24,9 @@ constexpr uint32_t devices = 400;
 constexpr uint32_t devices = 4000;
 #endif
 
-MemoKey device_key(uint32_t device) { return tinyldp::test::device_memo_key(device, 13, 7); }
+port::MemoKey device_key(uint32_t device) { return device_memo_key(device, 13, 7); }
 
 constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_double(1.0);
-
-}  // namespace
 
 TEST(the_attribute_word_holds_the_wire_id_above_the_attribute_index) {
   static_assert(memo_attribute(wire::MechanismId::l_grr, 3) == ((18u << 24) | 3u));
@@ -52,11 +39,11 @@ TEST(the_attribute_word_holds_the_wire_id_above_the_attribute_index) {
   static_assert(biloloha.memo_attribute_word() == memo_attribute(wire::MechanismId::biloloha, 3));
   // An attribute index above 2^24 − 1 has no room beside the id: refused.
   LongitudinalGrr big;
-  CHECK_EQ(LongitudinalGrr::configure(eps_inf, eps_one, 8, big, {}, tinyldp::max_memo_attribute + 1),
+  CHECK_EQ(LongitudinalGrr::configure(eps_inf, eps_one, 8, big, {}, max_memo_attribute + 1),
            Status::bad_parameter);
   TwoStageRr t;
-  CHECK_EQ(TwoStageRr::configure_chain(tinyldp::UeStage::oue, tinyldp::UeStage::sue, eps_inf, eps_one,
-                                       TwoStageRr::one_hot(8, tinyldp::max_memo_attribute + 1), t),
+  CHECK_EQ(TwoStageRr::configure_chain(UeStage::oue, UeStage::sue, eps_inf, eps_one,
+                                       TwoStageRr::one_hot(8, max_memo_attribute + 1), t),
            Status::bad_parameter);
 }
 
@@ -69,11 +56,11 @@ TEST(l_grr_and_loloha_on_one_attribute_draw_independent_memos) {
   CHECK_EQ(LongitudinalGrr::configure(eps_inf, eps_one, 8, l_grr), Status::ok);
   CHECK_EQ(Loloha::configure(eps_inf, eps_one, 100, 8, loloha), Status::ok);
   CHECK(l_grr.chain().memo_stage().other_probability() == loloha.chain().memo_stage().other_probability());
-  const double q1 = tinyldp::test::as_double(l_grr.chain().memo_stage().other_probability());
+  const double q1 = as_double(l_grr.chain().memo_stage().other_probability());
   const double p1 = 1 - 7 * q1;
   uint64_t agree = 0;
   for (uint32_t device = 0; device < devices; ++device) {
-    const MemoKey key = device_key(device);
+    const port::MemoKey key = device_key(device);
     const uint32_t h = device % 8;
     auto a = key.memo_stream(l_grr.memo_attribute_word(), h);
     auto b = key.memo_stream(loloha.memo_attribute_word(), h);
@@ -81,7 +68,7 @@ TEST(l_grr_and_loloha_on_one_attribute_draw_independent_memos) {
     MemoDraws<decltype(b)> db(b);
     agree += l_grr.chain().memoize(h, da) == loloha.chain().memoize(h, db);
   }
-  CHECK(tinyldp::test::within_six_sigma(agree, devices, p1 * p1 + 7 * q1 * q1, false));
+  CHECK(within_six_sigma(agree, devices, p1 * p1 + 7 * q1 * q1, false));
 }
 
 TEST(a_rappor_report_and_a_record_attribute_draw_independent_memos) {
@@ -96,11 +83,11 @@ TEST(a_rappor_report_and_a_record_attribute_draw_independent_memos) {
   RecordRr<1> record;
   CHECK_EQ(RecordRr<1>::configure(&alone, 1, record), Status::ok);
   CHECK(alone.memo_attribute_word() != record.attribute(0).memo_attribute_word());
-  tinyldp::port::InsecureTestSource src(3);
-  tinyldp::RandomBits<tinyldp::port::InsecureTestSource> rng(src);
+  port::InsecureTestSource src(3);
+  RandomBits<port::InsecureTestSource> rng(src);
   uint64_t agree_set = 0, agree_unset = 0;
   for (uint32_t device = 0; device < devices; ++device) {
-    const MemoKey key = device_key(device);
+    const port::MemoKey key = device_key(device);
     const uint32_t value = device % 32;
     uint8_t a[4], b[4];
     CHECK_EQ(alone.privatize(value, key, rng, a, sizeof a), Status::ok);
@@ -110,6 +97,9 @@ TEST(a_rappor_report_and_a_record_attribute_draw_independent_memos) {
       (i == value ? agree_set : agree_unset) += same;
     }
   }
-  CHECK(tinyldp::test::within_six_sigma(agree_set, devices, 0.75 * 0.75 + 0.25 * 0.25, false));
-  CHECK(tinyldp::test::within_six_sigma(agree_unset, uint64_t{devices} * 31, 0.75 * 0.75 + 0.25 * 0.25, false));
+  CHECK(within_six_sigma(agree_set, devices, 0.75 * 0.75 + 0.25 * 0.25, false));
+  CHECK(within_six_sigma(agree_unset, uint64_t{devices} * 31, 0.75 * 0.75 + 0.25 * 0.25, false));
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -17,21 +17,12 @@
 #include "tinyldp/record_rr.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
-using tinyldp::DBitFlip;
-using tinyldp::Epsilon;
-using tinyldp::Loloha;
-using tinyldp::LongitudinalGrr;
-using tinyldp::OneBitMean;
-using tinyldp::RecordRr;
-using tinyldp::Status;
-using tinyldp::TwoStageRr;
-using tinyldp::test::TestMemoKey;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr Epsilon eps_inf = Epsilon::from_ratio(2, 1), eps_one = Epsilon::from_ratio(1, 1);
 constexpr TwoStageRr l_osue =
-    TwoStageRr::make_chain(tinyldp::UeStage::oue, tinyldp::UeStage::sue, eps_inf, eps_one, TwoStageRr::one_hot(16));
+    TwoStageRr::make_chain(UeStage::oue, UeStage::sue, eps_inf, eps_one, TwoStageRr::one_hot(16));
 constexpr LongitudinalGrr l_grr = LongitudinalGrr::make(eps_inf, eps_one, 8);
 constexpr Loloha loloha = Loloha::make_optimal(eps_inf, eps_one, 100);
 constexpr OneBitMean bfm = OneBitMean::make(eps_inf, eps_one, OneBitMean::Grid{100, 10});
@@ -46,11 +37,9 @@ bool all_zero(const uint8_t* p, size_t n) {
   return any == 0;
 }
 
-}  // namespace
-
 TEST(two_stage_rr_and_record_rr_refuse_an_unprovisioned_key) {
-  tinyldp::port::InsecureTestSource src(1);
-  tinyldp::RandomBits<tinyldp::port::InsecureTestSource> rng(src);
+  port::InsecureTestSource src(1);
+  RandomBits<port::InsecureTestSource> rng(src);
   uint8_t report[2];
   report[0] = report[1] = 0xA5;
   CHECK_EQ(l_osue.privatize(3, unprovisioned, rng, report, sizeof report), Status::key_not_provisioned);
@@ -59,7 +48,7 @@ TEST(two_stage_rr_and_record_rr_refuse_an_unprovisioned_key) {
 
   RecordRr<2> record;
   const TwoStageRr attributes[2] = {
-      l_osue, TwoStageRr::make_chain(tinyldp::UeStage::oue, tinyldp::UeStage::sue, eps_inf, eps_one,
+      l_osue, TwoStageRr::make_chain(UeStage::oue, UeStage::sue, eps_inf, eps_one,
                                      TwoStageRr::one_hot(16, 1))};
   CHECK_EQ(RecordRr<2>::configure(attributes, 2, record), Status::ok);
   const uint32_t values[2] = {1, 9};
@@ -70,8 +59,8 @@ TEST(two_stage_rr_and_record_rr_refuse_an_unprovisioned_key) {
 }
 
 TEST(the_longitudinal_mechanisms_refuse_an_unprovisioned_key) {
-  tinyldp::port::InsecureTestSource src(2);
-  tinyldp::RandomBits<tinyldp::port::InsecureTestSource> rng(src);
+  port::InsecureTestSource src(2);
+  RandomBits<port::InsecureTestSource> rng(src);
   LongitudinalGrr::Report g = 0xA5A5u;
   CHECK_EQ(l_grr.privatize(5, unprovisioned, rng, g), Status::key_not_provisioned);
   CHECK_EQ(g, 0u);
@@ -100,9 +89,9 @@ TEST(the_longitudinal_mechanisms_refuse_an_unprovisioned_key) {
 
 TEST(the_device_memo_key_is_refused_until_set) {
   // port::MemoKey{} (what a failed load leaves, and what wipe() makes) is refused; set, it reports.
-  tinyldp::port::InsecureTestSource src(3);
-  tinyldp::RandomBits<tinyldp::port::InsecureTestSource> rng(src);
-  tinyldp::port::MemoKey key;
+  port::InsecureTestSource src(3);
+  RandomBits<port::InsecureTestSource> rng(src);
+  port::MemoKey key;
   CHECK(!key.provisioned());
   uint8_t report[2] = {0xFF, 0xFF};
   CHECK_EQ(l_osue.privatize(1, key, rng, report, sizeof report), Status::key_not_provisioned);
@@ -114,5 +103,8 @@ TEST(the_device_memo_key_is_refused_until_set) {
   LongitudinalGrr::Report g = 7;
   CHECK_EQ(l_grr.privatize(1, key, rng, g), Status::key_not_provisioned);
   CHECK_EQ(g, 0u);
-  CHECK_EQ(tinyldp::to_string(Status::key_not_provisioned)[0], 'm');
+  CHECK_EQ(to_string(Status::key_not_provisioned)[0], 'm');
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -6,16 +6,7 @@
 #include "mechanism_checks.hpp"
 #include "tinyldp/multi_attribute.hpp"
 
-using tinyldp::FakeData;
-using tinyldp::FakeDataRecord;
-using tinyldp::GrrSlot;
-using tinyldp::KaryRr;
-using tinyldp::OueSlot;
-using tinyldp::SampledAttribute;
-using tinyldp::SplitRecord;
-using tinyldp::UnaryEncoding;
-namespace wire = tinyldp::wire;
-
+namespace tinyldp::test {
 namespace {
 
 using SplGrr = SplitRecord<GrrSlot, 4>;
@@ -37,8 +28,6 @@ bool all_zero(const uint8_t* r, size_t n) {
   return any == 0;
 }
 
-}  // namespace
-
 TEST(spl_grr_writes_each_attributes_own_krr_report_at_its_offset) {
   SplGrr spl;
   CHECK(SplGrr::configure(one, domains, 3, spl) == Status::ok);
@@ -55,7 +44,7 @@ TEST(spl_grr_writes_each_attributes_own_krr_report_at_its_offset) {
   // The same draws as three k-RR reports at ε/3, one after the other.
   KaryRr rr[3];
   for (uint32_t j = 0; j < 3; ++j) CHECK(KaryRr::configure(Epsilon{one.q32 / 3}, domains[j], rr[j]) == Status::ok);
-  InsecureTestSource a(7), b(7);
+  port::InsecureTestSource a(7), b(7);
   Rng ra(a), rb(b);
   for (uint32_t i = 0; i < 200; ++i) {
     const uint32_t values[3] = {i % 2, i % 5, i % 3};
@@ -81,7 +70,7 @@ TEST(spl_oue_slots_are_whole_bytes_holding_the_oue_report) {
   UnaryEncoding ue[3];
   for (uint32_t j = 0; j < 3; ++j)
     CHECK(UnaryEncoding::configure_oue(Epsilon{one.q32 / 3}, wide_domains[j], ue[j]) == Status::ok);
-  InsecureTestSource a(9), b(9);
+  port::InsecureTestSource a(9), b(9);
   Rng ra(a), rb(b);
   for (uint32_t i = 0; i < 100; ++i) {
     const uint32_t values[3] = {i % 9, i % 2, i % 17};
@@ -106,7 +95,7 @@ TEST(smp_sends_one_uniform_attribute_and_its_index) {
     if (most < smp.slot(j).realized_epsilon()) most = smp.slot(j).realized_epsilon();
   }
   CHECK_EQ(smp.realized_epsilon().q32, most.q32);
-  InsecureTestSource src(11);
+  port::InsecureTestSource src(11);
   Rng rng(src);
   uint32_t seen[3] = {0, 0, 0};
   const uint32_t values[3] = {8, 1, 16};
@@ -138,11 +127,11 @@ TEST(rsfd_amplifies_epsilon_and_states_both_figures) {
   for (uint32_t d = 2; d <= 4; ++d) {
     RsfdGrr grr;
     CHECK(RsfdGrr::configure(one, same, d, grr) == Status::ok);
-    using tinyldp::detail::Wide;
-    const Wide unit = tinyldp::detail::one_fixed();
-    const Wide r = (tinyldp::exp_lower_bound(one) - unit).times(d) + unit;
-    CHECK(tinyldp::exp_lower_bound(grr.amplified_epsilon()) <= r);
-    CHECK(tinyldp::exp_lower_bound(Epsilon{grr.amplified_epsilon().q32 + 3}) >= r);
+    using detail::Wide;
+    const Wide unit = detail::one_fixed();
+    const Wide r = (exp_lower_bound(one) - unit).times(d) + unit;
+    CHECK(exp_lower_bound(grr.amplified_epsilon()) <= r);
+    CHECK(exp_lower_bound(Epsilon{grr.amplified_epsilon().q32 + 3}) >= r);
     // A common domain: one report of any record is ε' (the slots' own), one attribute's ε.
     CHECK_EQ(grr.realized_epsilon().q32, grr.slot(0).realized_epsilon().q32);
     CHECK(grr.epsilon_attribute() <= one);
@@ -179,7 +168,7 @@ TEST(rsfd_reports_are_valid_and_draw_the_same_bits_for_every_record) {
   uint64_t grr_bits = 0, oue_bits = 0;
   for (uint32_t x = 0; x < 64; ++x) {
     const uint32_t values[3] = {x % 2, (x / 2) % 4, x / 8};
-    InsecureTestSource a(5), b(5);
+    port::InsecureTestSource a(5), b(5);
     Rng ra(a), rb(b);
     uint8_t report[3];
     CHECK(grr.privatize(values, ra, report, 1) == Status::ok);
@@ -203,7 +192,7 @@ TEST(every_protocol_fails_closed) {
   auto check_one = [&](auto& m) {
     uint8_t report[4];
     for (uint8_t& b : report) b = 0xA5;
-    InsecureTestSource src(3);
+    port::InsecureTestSource src(3);
     Rng rng(src);
     CHECK(m.privatize(bad, rng, report, sizeof report) == Status::value_out_of_domain);
     CHECK(all_zero(report, m.report_bytes()));
@@ -213,7 +202,7 @@ TEST(every_protocol_fails_closed) {
     CHECK(m.privatize(good, failing, report, sizeof report) == Status::entropy_failed);
     CHECK(all_zero(report, m.report_bytes()));
     for (uint8_t& b : report) b = 0xA5;
-    InsecureTestSource fresh(3);
+    port::InsecureTestSource fresh(3);
     Rng r2(fresh);
     CHECK(m.privatize(good, r2, report, 0) == Status::buffer_too_small);
     CHECK(m.privatize(nullptr, r2, report, sizeof report) == Status::bad_parameter);
@@ -247,3 +236,6 @@ TEST(configuration_refuses_what_it_cannot_honour) {
 #endif
   CHECK(fixed.epsilon_attribute() < fixed.realized_epsilon());
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -9,10 +9,7 @@
 #include "memoized_checks.hpp"
 #include "tinyldp/one_bit_mean.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::OneBitMean;
-using tinyldp::test::TestMemoKey;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr Epsilon eps_inf = Epsilon::from_double(2.0), eps_one = Epsilon::from_double(1.0);
@@ -20,7 +17,7 @@ constexpr OneBitMean counter = OneBitMean::make(eps_inf, eps_one, OneBitMean::Gr
 
 uint32_t device_alpha(const OneBitMean& m, const TestMemoKey& key) {
   auto stream = key.memo_stream(m.memo_attribute_word(), 0xFFFFFFFFu);
-  tinyldp::test::TestMemoDraws offsets(stream);
+  TestMemoDraws offsets(stream);
   return m.rounding_offset(offsets);
 }
 
@@ -31,19 +28,17 @@ struct Scripted {
   uint64_t draw(unsigned) { return values[n++ % 2]; }
 };
 
-}  // namespace
-
 TEST(the_memo_is_rr_at_epsilon_infinity_and_the_flip_makes_one_report_epsilon_one) {
-  tinyldp::test::check_chain_meets(counter.chain(), 2, eps_inf, eps_one);
+  check_chain_meets(counter.chain(), 2, eps_inf, eps_one);
   CHECK_EQ(counter.memo_bits_per_report(), 32u + counter.chain().memo_bits());
   // The notes' ε′ from the integers: q1 = 1/4, γ = 1/8 give p* = 3/4·7/8 + 1/4·1/8 = 22/32 and
   // q* = 1/4·7/8 + 3/4·1/8 = 10/32, so ε₁ = ln 2.2, ε∞ = ln 3.
   OneBitMean m;
   CHECK_EQ(OneBitMean::configure_stages(Dyadic{1, 2}, Dyadic{1, 3}, OneBitMean::Grid{8, 2}, m), Status::ok);
-  using W = tinyldp::detail::Wide;
+  using W = detail::Wide;
   Epsilon one, inf;
-  CHECK(tinyldp::ln_upper_bound(W::from(22), W::from(10), one));
-  CHECK(tinyldp::ln_upper_bound(W::from(3), W::from(1), inf));
+  CHECK(ln_upper_bound(W::from(22), W::from(10), one));
+  CHECK(ln_upper_bound(W::from(3), W::from(1), inf));
   CHECK_EQ(m.epsilon_one().q32, one.q32);
   CHECK_EQ(m.epsilon_infinity().q32, inf.q32);
   CHECK(m.flip_probability() == (Dyadic{1, 3}));
@@ -64,7 +59,7 @@ TEST(rejects_bad_parameters_with_their_reason) {
   CHECK_EQ(OneBitMean::configure(eps_one, eps_inf, OneBitMean::Grid{100, 10}, m), Status::bad_epsilon);
   CHECK_EQ(OneBitMean::configure_stages(Dyadic{1, 1}, Dyadic{1, 3}, OneBitMean::Grid{8, 2}, m),
            Status::precision_too_low);  // q1 = 1/2: no randomized response at all
-  CHECK_EQ(OneBitMean::configure(eps_inf, eps_one, OneBitMean::Grid{100, 10}, m, tinyldp::Precision{1, 1}),
+  CHECK_EQ(OneBitMean::configure(eps_inf, eps_one, OneBitMean::Grid{100, 10}, m, Precision{1, 1}),
            Status::precision_too_low);
 }
 
@@ -90,9 +85,9 @@ TEST(alpha_point_rounding_is_the_division_and_unbiased_over_alpha) {
                                {1023, 3},        {1u << 30, 1},  {1u << 30, 1u << 30},
                                {(1u << 30) - 2, 2}, {3u << 20, 3u << 10}};
   for (const auto& g : grids) {
-    const tinyldp::AlphaRounding rounding(g[0], g[1]);
-    CHECK(tinyldp::AlphaRounding::valid(g[0], g[1]));
-    CHECK_EQ(rounding.index_steps(), tinyldp::bits_to_represent(g[0] / g[1]));
+    const AlphaRounding rounding(g[0], g[1]);
+    CHECK(AlphaRounding::valid(g[0], g[1]));
+    CHECK_EQ(rounding.index_steps(), bits_to_represent(g[0] / g[1]));
     CHECK_EQ(rounding.index(g[0], g[1] - 1), g[0] / g[1]);
   }
   // α is fixed per device and uniform over the devices.
@@ -103,7 +98,7 @@ TEST(alpha_point_rounding_is_the_division_and_unbiased_over_alpha) {
     CHECK_EQ(a, device_alpha(counter, TestMemoKey{device}));
     ++seen[a < 10 ? a : 0];
   }
-  for (uint32_t a = 0; a < 10; ++a) CHECK(tinyldp::test::within_six_sigma(seen[a], 2000, 0.1, false));
+  for (uint32_t a = 0; a < 10; ++a) CHECK(within_six_sigma(seen[a], 2000, 0.1, false));
 }
 
 TEST(z_is_one_with_probability_j_over_cells_exactly) {
@@ -127,7 +122,7 @@ TEST(z_is_one_with_probability_j_over_cells_exactly) {
 TEST(the_memo_follows_the_rounded_value) {
   // Values that round to one grid point share their memo (the same fresh bits give the same
   // report); the report of a value in another cell comes from another memo stream.
-  InsecureTestSource src(41);
+  port::InsecureTestSource src(41);
   Rng rng(src);
   uint32_t shared = 0, differs = 0;
   for (uint64_t device = 1; device <= 40; ++device) {
@@ -136,7 +131,7 @@ TEST(the_memo_follows_the_rounded_value) {
     const uint32_t x = 41, twin = counter.grid_index(40, alpha) == counter.grid_index(41, alpha) ? 40 : 42;
     CHECK_EQ(counter.grid_index(twin, alpha), counter.grid_index(x, alpha));
     for (uint64_t s = 0; s < 8; ++s) {
-      InsecureTestSource a(200 + s), b(200 + s), c(200 + s);
+      port::InsecureTestSource a(200 + s), b(200 + s), c(200 + s);
       Rng ra(a), rb(b), rc(c);
       uint8_t y1 = 9, y2 = 9, y3 = 9;
       CHECK_EQ(counter.privatize(x, key, ra, y1), Status::ok);
@@ -151,34 +146,21 @@ TEST(the_memo_follows_the_rounded_value) {
 }
 
 TEST(out_of_range_and_entropy_failure_emit_nothing) {
-  const TestMemoKey key{};
-  InsecureTestSource src(5);
-  Rng rng(src);
-  uint8_t report = 0xAA;
-  CHECK_EQ(counter.privatize(101, key, rng, report), Status::value_out_of_domain);
-  CHECK_EQ(report, 0);
-  report = 0xAA;
-  CHECK_EQ(counter.privatize(0xFFFFFFFFu, key, rng, report), Status::value_out_of_domain);
-  CHECK_EQ(report, 0);
-  InsecureTestSource failing(6);
-  failing.fail_on_call(1);
-  Rng broken(failing);
-  report = 0xAA;
-  CHECK_EQ(counter.privatize(3, key, broken, report), Status::entropy_failed);
-  CHECK_EQ(report, 0);
+  const uint32_t out_of_range[] = {101, 0xFFFFFFFFu};
+  check_memoized_fail_closed(counter, 3, out_of_range);
 }
 
 TEST(consumes_the_same_bits_for_every_value) {
   const TestMemoKey key{};
   const uint32_t alpha = device_alpha(counter, key);
   for (uint32_t v = 0; v <= 110; v += 5) {  // 105 and 110 are out of range
-    InsecureTestSource src(9);
+    port::InsecureTestSource src(9);
     Rng rng(src);
     uint8_t report;
     (void)counter.privatize(v, key, rng, report);
     CHECK_EQ(rng.bits_drawn(), uint64_t{counter.random_bits_per_report()});
     auto stream = key.memo_stream(counter.memo_attribute_word(), counter.grid_index(v <= 100 ? v : 0, alpha));
-    tinyldp::test::CountedMemoDraws memo(stream);
+    CountedMemoDraws memo(stream);
     (void)counter.privatize_with_memo(v, alpha, memo, rng, report);
     CHECK_EQ(memo.bits_drawn(), uint64_t{counter.memo_bits_per_report()});
   }
@@ -188,13 +170,9 @@ TEST(the_mean_estimator_is_unbiased_over_a_fleet) {
   // Device i holds x_i = (i·37) mod 101 (mean ≈ 50) or, for a fifth of them, 100. The mean of
   // x̂ = m(y − q*)/(p* − q*) must lie within 6σ of the true mean, σ from the formula.
   double p_star, q_star;
-  tinyldp::test::composed_channel(counter.chain(), p_star, q_star);
-#ifdef TINYLDP_TEST_ON_TARGET
-  const uint32_t n = 3000;
-#else
-  const uint32_t n = 100000;
-#endif
-  InsecureTestSource src(19);
+  composed_channel(counter.chain(), p_star, q_star);
+  const uint32_t n = fleet_size(100000);
+  port::InsecureTestSource src(19);
   Rng rng(src);
   double sum_estimates = 0, truth = 0, variance = 0;
   for (uint32_t i = 0; i < n; ++i) {
@@ -206,7 +184,7 @@ TEST(the_mean_estimator_is_unbiased_over_a_fleet) {
     const double s = q_star + x / 100.0 * (p_star - q_star);
     variance += s * (1 - s);
   }
-  const double sigma = 100.0 * tinyldp::test::sqrt_newton(variance) / ((p_star - q_star) * n);
+  const double sigma = 100.0 * sqrt_newton(variance) / ((p_star - q_star) * n);
   const double diff = sum_estimates / n - truth / n;
   CHECK(diff <= 6 * sigma && -diff <= 6 * sigma);
 #ifndef TINYLDP_TEST_ON_TARGET
@@ -216,7 +194,7 @@ TEST(the_mean_estimator_is_unbiased_over_a_fleet) {
 
 TEST(wire_codec_round_trips) {
   const auto d = counter.description();
-  CHECK(d.id == tinyldp::wire::MechanismId::one_bit_mean);
+  CHECK(d.id == wire::MechanismId::one_bit_mean);
   CHECK_EQ(d.payload_bits, 1u);
   for (uint8_t bit = 0; bit < 2; ++bit) {
     uint8_t payload[1] = {0};
@@ -227,3 +205,6 @@ TEST(wire_codec_round_trips) {
   CHECK_EQ(OneBitMean::configure(eps_inf, eps_one, OneBitMean::Grid{100, 5}, other), Status::ok);
   CHECK_NE(other.description().digest, d.digest);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

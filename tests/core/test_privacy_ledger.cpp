@@ -7,35 +7,39 @@
 // against a planted ledger that rewrites one flash sector in place must show violations. Every
 // byte of both slots corrupted or erased: the acknowledged totals or a refusal, never a reset.
 #include "check.hpp"
+#include "slot_damage.hpp"
 #include "test_memo_key.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
-using tinyldp::Epsilon;
-using tinyldp::LedgerResult;
-using tinyldp::PrivacyLedger;
-using tinyldp::Record;
-using tinyldp::StorageGeometry;
-using tinyldp::StorageResult;
-using tinyldp::port::EmulatedFlash;
-using tinyldp::port::PowerCut;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr StorageGeometry geometry{128, 4, 4, 0xFF};
 uint8_t memory[128 * 4];
-using Ledger = PrivacyLedger<EmulatedFlash, 2>;
+using Ledger = PrivacyLedger<port::EmulatedFlash, 2>;
 
 constexpr Epsilon eps(uint64_t quarters) { return Epsilon{quarters << 30}; }  // quarters / 4
 
-}  // namespace
+// A device fresh from the factory: formatted flash and a ledger of `cap` over sectors 0–1, not
+// yet provisioned.
+struct BlankDevice {
+  port::EmulatedFlash flash{memory, geometry};
+  Record<port::EmulatedFlash> record{flash, 0, 2};
+  Ledger ledger;
+  explicit BlankDevice(Epsilon cap) : ledger(record, cap) { flash.format(); }
+};
+// ... and provisioned: epoch 0, nothing spent.
+struct ProvisionedDevice : BlankDevice {
+  explicit ProvisionedDevice(Epsilon cap) : BlankDevice(cap) {
+    CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
+  }
+};
 
 TEST(charges_compose_and_the_cap_refuses_without_writing) {
-  EmulatedFlash flash(memory, geometry);
-  flash.format();
-  Record<EmulatedFlash> record(flash, 0, 2);
-  Ledger ledger(record, eps(8));  // cap 2
+  BlankDevice device(eps(8));  // cap 2
+  auto& [flash, record, ledger] = device;
   CHECK(ledger.charge(eps(1)) == LedgerResult::not_open);
   CHECK(ledger.open() == LedgerResult::not_provisioned);  // a blank record is not a ledger
   CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
@@ -51,7 +55,7 @@ TEST(charges_compose_and_the_cap_refuses_without_writing) {
   CHECK(ledger.charge(Epsilon{1}) == LedgerResult::budget_exhausted);
   // A reboot reads the same totals.
   flash.power_on();
-  Record<EmulatedFlash> again(flash, 0, 2);
+  Record<port::EmulatedFlash> again(flash, 0, 2);
   Ledger reopened(again, eps(8));
   CHECK(reopened.open() == LedgerResult::ok);
   CHECK_EQ(reopened.spent().q32, eps(8).q32);
@@ -60,11 +64,8 @@ TEST(charges_compose_and_the_cap_refuses_without_writing) {
 }
 
 TEST(epochs_only_move_forward_and_the_lifetime_total_stays) {
-  EmulatedFlash flash(memory, geometry);
-  flash.format();
-  Record<EmulatedFlash> record(flash, 0, 2);
-  Ledger ledger(record, eps(4));
-  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
+  ProvisionedDevice device(eps(4));
+  auto& [flash, record, ledger] = device;
   CHECK(ledger.charge(eps(4)) == LedgerResult::ok);
   CHECK(ledger.charge(eps(1)) == LedgerResult::budget_exhausted);
   CHECK(ledger.roll_epoch() == LedgerResult::ok);
@@ -75,11 +76,8 @@ TEST(epochs_only_move_forward_and_the_lifetime_total_stays) {
 }
 
 TEST(a_memoized_value_is_charged_once_per_change) {
-  EmulatedFlash flash(memory, geometry);
-  flash.format();
-  Record<EmulatedFlash> record(flash, 0, 2);
-  Ledger ledger(record, eps(100));
-  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
+  ProvisionedDevice device(eps(100));
+  auto& [flash, record, ledger] = device;
   const Epsilon inf = eps(8);
   CHECK(ledger.charge_memoized(0, 0xAAAA, 0, inf) == LedgerResult::ok);
   const uint32_t erases = flash.counters().erases;
@@ -95,26 +93,24 @@ TEST(a_memoized_value_is_charged_once_per_change) {
   CHECK(ledger.charge_memoized(2, 0xAAAA, 1, inf) == LedgerResult::bad_attribute);
   // The tags survive a reboot: the same value is still free afterwards.
   flash.power_on();
-  Record<EmulatedFlash> again(flash, 0, 2);
+  Record<port::EmulatedFlash> again(flash, 0, 2);
   Ledger reopened(again, eps(100));
   CHECK(reopened.open() == LedgerResult::ok);
   CHECK(reopened.charge_memoized(0, 0xAAAA, 1, inf) == LedgerResult::ok);
   CHECK_EQ(reopened.spent().q32, 5 * inf.q32);
 }
 
-namespace {
-
 // A planted ledger: the same interface, kept in one sector rewritten in place (erase, then
 // program) — a power cut between the two loses everything.
 class InPlaceLedger {
  public:
-  InPlaceLedger(EmulatedFlash& flash, Epsilon cap) : flash_(flash), cap_(cap) {}
+  InPlaceLedger(port::EmulatedFlash& flash, Epsilon cap) : flash_(flash), cap_(cap) {}
   LedgerResult open() {
     uint8_t b[16];
     if (flash_.read(0, b, sizeof b) != StorageResult::ok) return LedgerResult::storage_failed;
-    epoch_ = b[0] == 0xFF ? 0 : tinyldp::get_le<uint32_t>(b);  // blank: zero (never refused)
-    spent_ = b[0] == 0xFF ? 0 : tinyldp::get_le<uint64_t>(b + 4);
-    lifetime_ = b[0] == 0xFF ? 0 : tinyldp::get_le<uint32_t>(b + 12);
+    epoch_ = b[0] == 0xFF ? 0 : get_le<uint32_t>(b);  // blank: zero (never refused)
+    spent_ = b[0] == 0xFF ? 0 : get_le<uint64_t>(b + 4);
+    lifetime_ = b[0] == 0xFF ? 0 : get_le<uint32_t>(b + 12);
     return LedgerResult::ok;
   }
   LedgerResult charge(Epsilon cost) {
@@ -130,15 +126,15 @@ class InPlaceLedger {
  private:
   LedgerResult write(uint32_t epoch, uint64_t spent, uint32_t lifetime) {
     uint8_t b[16];
-    tinyldp::put_le(b, epoch);
-    tinyldp::put_le(b + 4, spent);
-    tinyldp::put_le(b + 12, lifetime);
+    put_le(b, epoch);
+    put_le(b + 4, spent);
+    put_le(b + 12, lifetime);
     if (flash_.erase(0) != StorageResult::ok || flash_.program(0, b, sizeof b) != StorageResult::ok)
       return LedgerResult::storage_failed;
     epoch_ = epoch, spent_ = spent, lifetime_ = lifetime;
     return LedgerResult::ok;
   }
-  EmulatedFlash& flash_;
+  port::EmulatedFlash& flash_;
   Epsilon cap_;
   uint32_t epoch_ = 0;
   uint64_t spent_ = 0;
@@ -166,7 +162,7 @@ struct CutResults {
 };
 template <class MakeLedger>
 CutResults violations_under_power_cuts(uint32_t cuts, MakeLedger make) {
-  EmulatedFlash flash(memory, geometry, 7);
+  port::EmulatedFlash flash(memory, geometry, 7);
   uint32_t random = 0x1234567u;
   CutResults results;
   Acknowledged acked;
@@ -177,7 +173,7 @@ CutResults violations_under_power_cuts(uint32_t cuts, MakeLedger make) {
       acked = {};
       provisioned = false;
     }
-    const PowerCut when = static_cast<PowerCut>(next_random(random) % 3);
+    const port::PowerCut when = static_cast<port::PowerCut>(next_random(random) % 3);
     flash.cut_power(next_random(random) % 24, when);
     {
       auto ledger = make(flash);
@@ -224,9 +220,9 @@ constexpr uint32_t cut_count = 12000, required_cuts = 10000;
 #endif
 
 struct RecordLedger {  // a Record and the ledger over it, as a device holds them
-  Record<EmulatedFlash> record;
+  Record<port::EmulatedFlash> record;
   Ledger ledger;
-  explicit RecordLedger(EmulatedFlash& flash) : record(flash, 0, 2), ledger(record, eps(40)) {}
+  explicit RecordLedger(port::EmulatedFlash& flash) : record(flash, 0, 2), ledger(record, eps(40)) {}
   RecordLedger(const RecordLedger&) = delete;
   LedgerResult open() { return ledger.open(); }
   LedgerResult provision() { return ledger.provision(0, 0, Epsilon{0}, Epsilon{0}); }
@@ -237,33 +233,29 @@ struct RecordLedger {  // a Record and the ledger over it, as a device holds the
   Epsilon lifetime() const { return ledger.lifetime(); }
 };
 
-}  // namespace
-
 TEST(no_acknowledged_total_is_lost_at_any_power_cut) {
-  const CutResults r = violations_under_power_cuts(cut_count, [](EmulatedFlash& f) { return RecordLedger(f); });
+  const CutResults r = violations_under_power_cuts(cut_count, [](port::EmulatedFlash& f) { return RecordLedger(f); });
   CHECK(r.power_lost >= required_cuts);
   CHECK_EQ(r.violations, 0u);
-  tinyldp::test::print("    ledger: ");
-  tinyldp::test::print_u64(r.power_lost);
-  tinyldp::test::print(" power cuts, no total lost\n");
+  print("    ledger: ");
+  print_u64(r.power_lost);
+  print(" power cuts, no total lost\n");
 }
 
 TEST(the_check_catches_a_ledger_rewritten_in_place) {
-  const CutResults r = violations_under_power_cuts(cut_count, [](EmulatedFlash& f) { return InPlaceLedger(f, eps(40)); });
+  const CutResults r = violations_under_power_cuts(cut_count, [](port::EmulatedFlash& f) { return InPlaceLedger(f, eps(40)); });
   CHECK(r.power_lost >= required_cuts);
   CHECK(r.violations > r.power_lost / 100);
-  tinyldp::test::print("    planted ledger: ");
-  tinyldp::test::print_u64(r.violations);
-  tinyldp::test::print(" violations in ");
-  tinyldp::test::print_u64(r.power_lost);
-  tinyldp::test::print(" power cuts\n");
+  print("    planted ledger: ");
+  print_u64(r.violations);
+  print(" violations in ");
+  print_u64(r.power_lost);
+  print(" power cuts\n");
 }
 
 TEST(open_never_creates_a_ledger_and_provisioning_is_explicit) {
-  EmulatedFlash flash(memory, geometry);
-  flash.format();
-  Record<EmulatedFlash> record(flash, 0, 2);
-  Ledger ledger(record, eps(8));
+  BlankDevice device(eps(8));
+  auto& [flash, record, ledger] = device;
   const uint32_t erases = flash.counters().erases;
   CHECK(ledger.open() == LedgerResult::not_provisioned);
   CHECK(ledger.open() == LedgerResult::not_provisioned);  // and nothing was written meanwhile
@@ -283,15 +275,12 @@ TEST(open_never_creates_a_ledger_and_provisioning_is_explicit) {
   CHECK(ledger.open() == LedgerResult::ok);
   CHECK_EQ(ledger.epoch(), 41u);
   CHECK_EQ(ledger.lifetime().q32, eps(100).q32);
-  CHECK(tinyldp::to_string(LedgerResult::not_provisioned)[0] == 'p');
+  CHECK(to_string(LedgerResult::not_provisioned)[0] == 'p');
 }
 
 TEST(epochs_move_forward_any_distance_in_one_write) {
-  EmulatedFlash flash(memory, geometry);
-  flash.format();
-  Record<EmulatedFlash> record(flash, 0, 2);
-  Ledger ledger(record, eps(4));
-  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
+  ProvisionedDevice device(eps(4));
+  auto& [flash, record, ledger] = device;
   CHECK(ledger.charge(eps(4)) == LedgerResult::ok);
   uint32_t before = flash.counters().erases;
   CHECK(ledger.advance_epoch(1) == LedgerResult::ok);
@@ -312,23 +301,20 @@ TEST(epochs_move_forward_any_distance_in_one_write) {
   CHECK(ledger.advance_epoch(~uint32_t{0}) == LedgerResult::ok);
   CHECK(ledger.roll_epoch() == LedgerResult::bad_epoch);  // no wrap back to epoch 0
   CHECK_EQ(ledger.epoch(), ~uint32_t{0});
-  Record<EmulatedFlash> again(flash, 0, 2);
+  Record<port::EmulatedFlash> again(flash, 0, 2);
   Ledger reopened(again, eps(4));
   CHECK(reopened.open() == LedgerResult::ok);
   CHECK_EQ(reopened.epoch(), ~uint32_t{0});
 }
 
 TEST(a_report_is_checked_before_it_is_charged) {
-  EmulatedFlash flash(memory, geometry);
-  flash.format();
-  Record<EmulatedFlash> record(flash, 0, 2);
-  Ledger ledger(record, eps(100));
-  CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
-  constexpr tinyldp::TwoStageRr m = tinyldp::TwoStageRr::make_chain(
-      tinyldp::UeStage::oue, tinyldp::UeStage::sue, Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1),
-      tinyldp::TwoStageRr::one_hot(16));
-  const tinyldp::test::TestMemoKey key{5, 0, true}, unprovisioned{5, 0, false};
-  const tinyldp::TwoStageRr unconfigured{};
+  ProvisionedDevice device(eps(100));
+  auto& [flash, record, ledger] = device;
+  constexpr TwoStageRr m = TwoStageRr::make_chain(
+      UeStage::oue, UeStage::sue, Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1),
+      TwoStageRr::one_hot(16));
+  const TestMemoKey key{5, 0, true}, unprovisioned{5, 0, false};
+  const TwoStageRr unconfigured{};
   const uint32_t erases = flash.counters().erases;
   CHECK(ledger.charge_memo(0, m, key, 16) == LedgerResult::bad_report);  // k = 16: out of the domain
   CHECK(ledger.charge_memo(0, m, key, ~uint32_t{0}) == LedgerResult::bad_report);
@@ -340,14 +326,12 @@ TEST(a_report_is_checked_before_it_is_charged) {
   CHECK(ledger.charge_memo(0, m, key, 15) == LedgerResult::ok);
   CHECK_EQ(ledger.spent().q32, m.epsilon_infinity().q32);
   // Memos under an older generation than the ledger's are refused.
-  const tinyldp::test::TestMemoKey newer{5, 2, true}, older{5, 1, true};
+  const TestMemoKey newer{5, 2, true}, older{5, 1, true};
   CHECK(ledger.charge_memo(0, m, newer, 15) == LedgerResult::ok);
   CHECK_EQ(ledger.generation(), 2u);
   CHECK(ledger.charge_memo(0, m, older, 15) == LedgerResult::stale_generation);
   CHECK_EQ(ledger.charges(), 2u);
 }
-
-namespace {
 
 // The ledger's state as a test compares it.
 struct Totals {
@@ -368,8 +352,8 @@ struct DamageCount {
 
 // Opens the ledger on the damaged flash: right (the acknowledged totals, and the next charge
 // adds to them), refused (not_provisioned / storage_failed: nothing reported), or wrong.
-void classify(EmulatedFlash& flash, const Totals& acked, DamageCount& count) {
-  Record<EmulatedFlash> record(flash, 0, 2);
+void classify(port::EmulatedFlash& flash, const Totals& acked, DamageCount& count) {
+  Record<port::EmulatedFlash> record(flash, 0, 2);
   Ledger ledger(record, eps(40));
   const LedgerResult r = ledger.open();
   ++count.cases;
@@ -385,8 +369,6 @@ void classify(EmulatedFlash& flash, const Totals& acked, DamageCount& count) {
   ++count.right;
 }
 
-}  // namespace
-
 TEST(no_damage_to_either_slot_resets_or_rolls_back_the_ledger) {
   // A ledger with three acknowledged charges (the last one a memo under generation 1): each
   // byte of each slot's record (header and payload) in turn flipped in one bit, inverted, and
@@ -394,11 +376,11 @@ TEST(no_damage_to_either_slot_resets_or_rolls_back_the_ledger) {
   // both. Damage to one slot must read the acknowledged totals (before the fix the newest slot
   // alone held the last charge: damaging it rolled the charge back); damage to both must be
   // refused (before the fix a blank record was a new ledger at zero).
-  EmulatedFlash flash(memory, geometry);
+  port::EmulatedFlash flash(memory, geometry);
   flash.format();
   Totals acked{};
   {
-    Record<EmulatedFlash> record(flash, 0, 2);
+    Record<port::EmulatedFlash> record(flash, 0, 2);
     Ledger ledger(record, eps(40));
     CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
     CHECK(ledger.charge(eps(3)) == LedgerResult::ok);
@@ -407,63 +389,35 @@ TEST(no_damage_to_either_slot_resets_or_rolls_back_the_ledger) {
     CHECK(ledger.charge_memoized(1, 0xABCDEF, 1, eps(5)) == LedgerResult::ok);
     acked = totals(ledger);
   }
-  uint8_t saved[sizeof memory];
-  for (size_t i = 0; i < sizeof memory; ++i) saved[i] = memory[i];
   const uint32_t slot_bytes = 2 * geometry.sector_size;
-  const uint32_t record_bytes = Record<EmulatedFlash>::header_bytes + Ledger::record_bytes;
-  const auto restore = [&] {
-    for (size_t i = 0; i < sizeof memory; ++i) memory[i] = saved[i];
-    flash.power_on();
-  };
-  const auto damage = [](uint8_t b, int mode) -> uint8_t {
-    return mode == 0 ? static_cast<uint8_t>(b ^ 0x01u) : mode == 1 ? static_cast<uint8_t>(~b) : 0xFFu;
-  };
+  const uint32_t record_bytes = Record<port::EmulatedFlash>::header_bytes + Ledger::record_bytes;
+  SlotDamage damage(memory, flash, slot_bytes, record_bytes);
   DamageCount one_slot, both_slots;
-  for (uint32_t slot = 0; slot < 2; ++slot)
-    for (uint32_t i = 0; i < record_bytes; ++i)
-      for (int mode = 0; mode < 3; ++mode) {
-        restore();
-        uint8_t& b = memory[slot * slot_bytes + i];
-        b = damage(b, mode);
-        classify(flash, acked, one_slot);
-      }
-  for (uint32_t i = 0; i < record_bytes; ++i)
-    for (int mode = 0; mode < 3; ++mode) {
-      restore();
-      for (uint32_t slot = 0; slot < 2; ++slot) {
-        uint8_t& b = memory[slot * slot_bytes + i];
-        b = damage(b, mode);
-      }
-      classify(flash, acked, both_slots);
-    }
-  for (uint32_t erased = 0; erased < 3; ++erased) {  // slot 0, slot 1, both
-    restore();
-    for (uint32_t slot = 0; slot < 2; ++slot)
-      if (erased == slot || erased == 2)
-        for (uint32_t i = 0; i < slot_bytes; ++i) memory[slot * slot_bytes + i] = 0xFF;
-    classify(flash, acked, erased == 2 ? both_slots : one_slot);
-  }
+  damage.sweep([&](bool one) { classify(flash, acked, one ? one_slot : both_slots); });
   CHECK_EQ(one_slot.cases, 2 * record_bytes * 3 + 2);
   CHECK_EQ(one_slot.wrong, 0u);
   CHECK_EQ(one_slot.right, one_slot.cases);  // one good slot always holds the acknowledged totals
   CHECK_EQ(both_slots.wrong, 0u);
   CHECK(both_slots.refused >= record_bytes);  // some bytes (padding, the erased ones) do not matter
   // A refused ledger stays refused until the explicit provisioning step.
-  restore();
+  damage.restore();
   for (uint32_t i = 0; i < 2 * slot_bytes; ++i) memory[i] = 0xFF;
-  Record<EmulatedFlash> record(flash, 0, 2);
+  Record<port::EmulatedFlash> record(flash, 0, 2);
   Ledger lost(record, eps(40));
   CHECK(lost.open() == LedgerResult::not_provisioned);
   CHECK(lost.provision(acked.epoch, acked.generation, eps(40), Epsilon{acked.lifetime}) == LedgerResult::ok);
   CHECK(lost.charge(Epsilon{1}) == LedgerResult::budget_exhausted);  // the epoch counts as spent
-  restore();
-  tinyldp::test::print("    ledger damage: ");
-  tinyldp::test::print_u64(one_slot.cases + both_slots.cases);
-  tinyldp::test::print(" cases, ");
-  tinyldp::test::print_u64(one_slot.right + both_slots.right);
-  tinyldp::test::print(" read the acknowledged totals, ");
-  tinyldp::test::print_u64(one_slot.refused + both_slots.refused);
-  tinyldp::test::print(" refused, ");
-  tinyldp::test::print_u64(one_slot.wrong + both_slots.wrong);
-  tinyldp::test::print(" wrong (reset or rolled back)\n");
+  damage.restore();
+  print("    ledger damage: ");
+  print_u64(one_slot.cases + both_slots.cases);
+  print(" cases, ");
+  print_u64(one_slot.right + both_slots.right);
+  print(" read the acknowledged totals, ");
+  print_u64(one_slot.refused + both_slots.refused);
+  print(" refused, ");
+  print_u64(one_slot.wrong + both_slots.wrong);
+  print(" wrong (reset or rolled back)\n");
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -5,12 +5,12 @@
 #include "check.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 
-using tinyldp::port::CountingSource;
-using tinyldp::port::InsecureTestSource;
+namespace tinyldp::test {
+namespace {
 
 TEST(bits_come_least_significant_first_in_byte_order) {
-  CountingSource src(0x8877665544332211ull);
-  tinyldp::RandomBits<CountingSource> rng(src);
+  port::CountingSource src(0x8877665544332211ull);
+  RandomBits<port::CountingSource> rng(src);
   CHECK_EQ(rng.draw(4), 0x1u);
   CHECK_EQ(rng.draw(4), 0x1u);
   CHECK_EQ(rng.draw(8), 0x22u);
@@ -20,9 +20,9 @@ TEST(bits_come_least_significant_first_in_byte_order) {
 }
 
 TEST(draws_of_any_width_reassemble_the_stream) {
-  InsecureTestSource a(7), b(7);
-  tinyldp::RandomBits<InsecureTestSource> whole(a);
-  tinyldp::RandomBits<InsecureTestSource> parts(b);
+  port::InsecureTestSource a(7), b(7);
+  RandomBits<port::InsecureTestSource> whole(a);
+  RandomBits<port::InsecureTestSource> parts(b);
   for (int i = 0; i < 100; ++i) {
     const uint64_t w = whole.draw(64);
     uint64_t r = 0;
@@ -42,11 +42,11 @@ TEST(mixed_draw32_draw64_and_draw_n_are_the_stream) {
   const unsigned widths[] = {32, 1, 32, 64, 32, 32, 7, 64, 32, 31, 33, 32, 64, 5, 32, 32, 59};
   uint32_t mismatches = 0;
   for (int buffer = 0; buffer < 2; ++buffer) {
-    InsecureTestSource a(21), b(21), c(21);
+    port::InsecureTestSource a(21), b(21), c(21);
     static uint8_t stream[4096];  // static: too large for the smallest board's stack
-    CHECK(b.fill(stream, sizeof stream, TINYLDP_ENTROPY_BLOCKING) == tinyldp::EntropyResult::ok);
-    tinyldp::RandomBits<InsecureTestSource, 8> small(a);
-    tinyldp::RandomBits<InsecureTestSource, 32> large(c);
+    CHECK(b.fill(stream, sizeof stream, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);
+    RandomBits<port::InsecureTestSource, 8> small(a);
+    RandomBits<port::InsecureTestSource, 32> large(c);
     size_t bit = 0;
     for (int round = 0; round < 40; ++round) {
       for (unsigned n : widths) {
@@ -67,52 +67,50 @@ TEST(mixed_draw32_draw64_and_draw_n_are_the_stream) {
 }
 
 TEST(failure_is_sticky_and_draws_read_zero) {
-  InsecureTestSource src(1);
-  tinyldp::RandomBits<InsecureTestSource> rng(src);
+  port::InsecureTestSource src(1);
+  RandomBits<port::InsecureTestSource> rng(src);
   src.fail_on_call(2);
   rng.draw(64);
   CHECK(rng.ok());
   for (int i = 0; i < 3; ++i) rng.draw(64);  // exhausts the first 32-byte buffer
   CHECK(rng.ok());
   CHECK_EQ(rng.draw(64), 0u);
-  CHECK(rng.status() == tinyldp::Status::entropy_failed);
+  CHECK(rng.status() == Status::entropy_failed);
   CHECK_EQ(rng.draw(17), 0u);
-  CHECK(rng.status() == tinyldp::Status::entropy_failed);
+  CHECK(rng.status() == Status::entropy_failed);
   rng.reset();
   CHECK(rng.ok());
 }
 
 TEST(not_ready_is_reported_as_such) {
-  InsecureTestSource src(1);
-  src.fail_on_call(1, tinyldp::EntropyResult::not_ready);
-  tinyldp::RandomBits<InsecureTestSource> rng(src, TINYLDP_ENTROPY_NONBLOCKING);
+  port::InsecureTestSource src(1);
+  src.fail_on_call(1, EntropyResult::not_ready);
+  RandomBits<port::InsecureTestSource> rng(src, TINYLDP_ENTROPY_NONBLOCKING);
   rng.draw(1);
-  CHECK(rng.status() == tinyldp::Status::entropy_not_ready);
+  CHECK(rng.status() == Status::entropy_not_ready);
 }
 
-namespace {
 tinyldp_entropy_result broken(void*, uint8_t*, size_t, uint32_t) { return TINYLDP_ENTROPY_FAILED; }
 tinyldp_entropy_result ones(void* ctx, uint8_t* out, size_t n, uint32_t) {
   ++*static_cast<int*>(ctx);
   for (size_t i = 0; i < n; ++i) out[i] = 0xFF;
   return TINYLDP_ENTROPY_OK;
 }
-}  // namespace
 
 TEST(c_sources_plug_in_and_fail_closed) {
   int calls = 0;
-  tinyldp::CEntropySource good({&ones, &calls});
-  tinyldp::RandomBits<tinyldp::CEntropySource> rng(good);
+  CEntropySource good({&ones, &calls});
+  RandomBits<CEntropySource> rng(good);
   CHECK_EQ(rng.draw(12), 0xFFFu);
   CHECK_EQ(calls, 1);
-  tinyldp::CEntropySource bad({&broken, nullptr});
-  tinyldp::RandomBits<tinyldp::CEntropySource> rng2(bad);
+  CEntropySource bad({&broken, nullptr});
+  RandomBits<CEntropySource> rng2(bad);
   rng2.draw(3);
-  CHECK(rng2.status() == tinyldp::Status::entropy_failed);
-  tinyldp::CEntropySource null_source({nullptr, nullptr});
-  tinyldp::RandomBits<tinyldp::CEntropySource> rng3(null_source);
+  CHECK(rng2.status() == Status::entropy_failed);
+  CEntropySource null_source({nullptr, nullptr});
+  RandomBits<CEntropySource> rng3(null_source);
   rng3.draw(3);
-  CHECK(rng3.status() == tinyldp::Status::entropy_failed);
+  CHECK(rng3.status() == Status::entropy_failed);
 }
 
 TEST(bulk_raw_draws_are_the_stream_at_the_returned_offset) {
@@ -122,8 +120,8 @@ TEST(bulk_raw_draws_are_the_stream_at_the_returned_offset) {
   static uint64_t raw[71];
   for (unsigned lead = 0; lead < 64; lead += 9) {
     const size_t blocks[] = {1, 3, 4, 5, 8, 9, 70};
-    InsecureTestSource a(lead), b(lead);
-    tinyldp::RandomBits<InsecureTestSource> bulk(a), single(b);
+    port::InsecureTestSource a(lead), b(lead);
+    RandomBits<port::InsecureTestSource> bulk(a), single(b);
     if (lead != 0) {
       CHECK_EQ(bulk.draw(lead), single.draw(lead));
     }
@@ -147,13 +145,13 @@ TEST(bulk_raw_draws_are_the_stream_at_the_returned_offset) {
 }
 
 TEST(bulk_raw_draws_read_zero_after_a_failure) {
-  InsecureTestSource src(1);
+  port::InsecureTestSource src(1);
   src.fail_on_call(2);
-  tinyldp::RandomBits<InsecureTestSource> rng(src);
+  RandomBits<port::InsecureTestSource> rng(src);
   static uint64_t raw[13];
   rng.draw(5);
   const unsigned offset = rng.draw64_block_raw(raw, 12);  // the second buffer fails
-  CHECK(rng.status() == tinyldp::Status::entropy_failed);
+  CHECK(rng.status() == Status::entropy_failed);
   CHECK_EQ(offset, 5u);
   uint32_t nonzero = 0;
   for (size_t i = 4; i <= 12; ++i) nonzero += raw[i] != 0;  // words from the failed requests
@@ -166,8 +164,8 @@ TEST(bulk_raw_draws_read_zero_after_a_failure) {
 // calls, the stream continues where it should, and the source sees the same requests.
 template <class Word, size_t Buffer>
 uint32_t each_word_mismatches(unsigned lead) {
-  InsecureTestSource a(lead + 100), b(lead + 100);
-  tinyldp::RandomBits<InsecureTestSource, Buffer> bulk(a), single(b);
+  port::InsecureTestSource a(lead + 100), b(lead + 100);
+  RandomBits<port::InsecureTestSource, Buffer> bulk(a), single(b);
   uint32_t mismatches = 0;
   if (lead != 0) mismatches += bulk.draw(lead) != single.draw(lead);
   const size_t runs[] = {1, 2, 3, 4, 5, 8, 9, 17, 0, 70};
@@ -194,14 +192,17 @@ TEST(bulk_words_are_the_stream_at_every_offset) {
 }
 
 TEST(bulk_words_read_zero_after_a_failure) {
-  InsecureTestSource src(1);
+  port::InsecureTestSource src(1);
   src.fail_on_call(2);
-  tinyldp::RandomBits<InsecureTestSource> rng(src);
+  RandomBits<port::InsecureTestSource> rng(src);
   rng.draw(5);
   uint32_t nonzero_after = 0, count = 0;
   // Words 8.. (stream bits 261..) lie wholly in the failed second request: zeros.
   rng.each_word<uint32_t>(24, [&](uint32_t w) { nonzero_after += count++ >= 8 && w != 0; });
-  CHECK(rng.status() == tinyldp::Status::entropy_failed);
+  CHECK(rng.status() == Status::entropy_failed);
   CHECK_EQ(nonzero_after, 0u);
   CHECK_EQ(rng.draw(64), 0u);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

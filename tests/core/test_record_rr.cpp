@@ -7,13 +7,7 @@
 #include "memoized_checks.hpp"
 #include "tinyldp/record_rr.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::RecordRr;
-using tinyldp::TwoStageRr;
-using tinyldp::port::InsecureTestSource;
-using tinyldp::test::Rng;
-using tinyldp::test::TestMemoKey;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr Dyadic half{1, 1}, quarter{1, 2}, three_quarters{3, 2};
@@ -21,7 +15,7 @@ using Record8 = RecordRr<8>;
 
 // A decimal probability read to 2^-32 (the CLI's rounding): ⌊x · 2^32⌋ / 2^32.
 constexpr Dyadic decimal(uint64_t thousandths) {
-  return tinyldp::make_dyadic((thousandths << 32) / 1000, 32);
+  return make_dyadic((thousandths << 32) / 1000, 32);
 }
 
 bool bit(const uint8_t* r, uint32_t i) { return (static_cast<uint32_t>(r[i / 8] >> (i % 8)) & 1u) != 0; }
@@ -31,8 +25,6 @@ bool near_tenths(Epsilon e, uint64_t tenths) {
   const uint64_t target = (tenths << 32) / 10, slack = (uint64_t{1} << 32) / 20;
   return e.q32 + slack >= target && e.q32 <= target + slack;
 }
-
-}  // namespace
 
 TEST(nltcs_record_at_the_papers_settings_sums_the_attributes_losses) {
   // 16 binary attributes, p = 0.5, q = 0.75: ε∞ 94.2 / 35.2 / 19.8 / 6.4 and ε₁ 15.7 / 8.6 /
@@ -66,7 +58,7 @@ TEST(configuration_checks_attribute_indices_encodings_and_counts) {
   CHECK_EQ(r.record_bits(), 12u);
   CHECK_EQ(r.bit_offset(2), 7u);
   CHECK_EQ(r.epsilon_one().q32, attrs[0].epsilon_one().q32 * 3);
-  CHECK(r.description().id == tinyldp::wire::MechanismId::record_rr);
+  CHECK(r.description().id == wire::MechanismId::record_rr);
   CHECK_EQ(r.description().payload_bits, 12u);
   // Attribute 1 claiming index 0 would share attribute 0's memos: refused.
   TwoStageRr shared = attrs[1];
@@ -104,11 +96,11 @@ TEST(each_attribute_is_its_own_two_stage_report_at_its_bit_offset) {
     for (uint32_t j = 0; j < 8; ++j) values[j] = (trial * 7 + j * 3) % sizes[j];
     uint8_t report[7];
     for (uint8_t& b : report) b = 0xA5;
-    InsecureTestSource src(100 + trial);
+    port::InsecureTestSource src(100 + trial);
     Rng rng(src);
     CHECK(record.privatize(values, key, rng, report, sizeof report) == Status::ok);
     CHECK_EQ(rng.bits_drawn(), record.random_bits_per_report());
-    InsecureTestSource again(100 + trial);
+    port::InsecureTestSource again(100 + trial);
     Rng rng2(again);
     uint32_t offset = 0;
     for (uint32_t j = 0; j < 8; ++j) {
@@ -130,7 +122,7 @@ TEST(memos_are_per_attribute_and_per_record_value) {
   Record8 memo_only;
   CHECK(Record8::configure(attrs, 2, memo_only) == Status::ok);
   const TestMemoKey key{5, 0};
-  InsecureTestSource src(1);
+  port::InsecureTestSource src(1);
   Rng rng(src);
   const uint32_t values[] = {9, 9};
   uint8_t first[16], again[16];
@@ -150,7 +142,7 @@ TEST(a_bad_value_a_short_buffer_or_an_entropy_failure_zero_the_whole_record) {
   CHECK(Record8::configure_rappor(half, half, three_quarters, sizes, 3, record) == Status::ok);
   const TestMemoKey key{};
   uint8_t report[2] = {0xFF, 0xFF};
-  InsecureTestSource src(2);
+  port::InsecureTestSource src(2);
   Rng rng(src);
   const uint32_t bad_middle[] = {1, 5, 2};
   CHECK(record.privatize(bad_middle, key, rng, report, 2) == Status::value_out_of_domain);
@@ -159,7 +151,7 @@ TEST(a_bad_value_a_short_buffer_or_an_entropy_failure_zero_the_whole_record) {
   report[0] = 0xFF;
   CHECK(record.privatize(good, key, rng, report, 1) == Status::buffer_too_small);
   CHECK_EQ(report[0], 0);
-  InsecureTestSource failing(3);
+  port::InsecureTestSource failing(3);
   failing.fail_on_call(1);
   Rng broken(failing);
   report[0] = report[1] = 0xFF;
@@ -174,10 +166,13 @@ TEST(every_record_draws_the_same_bits) {
   const TestMemoKey key{};
   for (uint32_t v = 0; v < 3 * 2 * 5; ++v) {  // the last value of attribute 2 is out of range
     const uint32_t values[] = {v % 3, (v / 3) % 2, v / 6};
-    InsecureTestSource src(4);
+    port::InsecureTestSource src(4);
     Rng rng(src);
     uint8_t report[2];
     (void)record.privatize(values, key, rng, report, sizeof report);
     CHECK_EQ(rng.bits_drawn(), record.random_bits_per_report());
   }
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -14,8 +14,7 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
-using namespace tinyldp;
-
+namespace tinyldp::test {
 namespace {
 
 using Rng = RandomBits<port::InsecureTestSource>;
@@ -47,8 +46,6 @@ const port::MemoKey& key() {
   static const port::MemoKey k = test::device_memo_key(2, 31, 7);
   return k;
 }
-
-}  // namespace
 
 TEST(every_report_is_its_wire_payload) {
   device::Mechanisms::for_each([]<class Entry>() {
@@ -102,3 +99,6 @@ TEST(every_report_fails_closed) {
     CHECK_EQ(report[n - 1], 0xA5);
   });
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -4,7 +4,8 @@
 #include "mechanism_checks.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 
-using tinyldp::StochasticDiscretization;
+namespace tinyldp::test {
+namespace {
 
 TEST(configures_and_rejects) {
   constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), -40, 85, 5);
@@ -57,7 +58,7 @@ TEST(randomizes_exactly_like_the_k_rr_it_reuses) {
     for (uint32_t levels : level_counts) {
       StochasticDiscretization sd;
       CHECK(StochasticDiscretization::configure(eps, -10, 30, levels, sd) == Status::ok);
-      InsecureTestSource a(12), b(12);
+      port::InsecureTestSource a(12), b(12);
       Rng ra(a), rb(b);
       for (int32_t i = 0; i < 300; ++i) {
         const int32_t v = -10 + i % 41;
@@ -74,19 +75,22 @@ TEST(randomizes_exactly_like_the_k_rr_it_reuses) {
 
 TEST(out_of_range_and_entropy_failure_emit_nothing) {
   constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), 0, 100, 3);
-  tinyldp::test::check_fail_closed(sd, 50, 101);
-  tinyldp::test::check_fail_closed(sd, 50, -1);
+  check_fail_closed(sd, 50, 101);
+  check_fail_closed(sd, 50, -1);
 }
 
 TEST(consumes_the_same_bits_for_every_input) {
   const int32_t values[] = {-10, -3, 4};
-  tinyldp::test::check_same_bits(StochasticDiscretization::make(Epsilon::from_double(2.0), -10, 10, 4), values,
+  check_same_bits(StochasticDiscretization::make(Epsilon::from_double(2.0), -10, 10, 4), values,
                                  5, 40);
 }
 
 TEST(golden_reports_are_identical_everywhere) {
   constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), -40, 85, 6);
-  CHECK_EQ(tinyldp::test::golden_digest(sd, 500, [](uint32_t i) { return -40 + static_cast<int32_t>(i % 126); },
+  CHECK_EQ(golden_digest(sd, 500, [](uint32_t i) { return -40 + static_cast<int32_t>(i % 126); },
                                         [](uint32_t r) { return r < 6; }),
            14338565792743544258ull);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

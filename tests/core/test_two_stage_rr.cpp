@@ -9,16 +9,7 @@
 #include "test_memo_key.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::TwoStageRr;
-using tinyldp::UeStage;
-using tinyldp::UnaryEncoding;
-using tinyldp::port::InsecureTestSource;
-using tinyldp::test::Rng;
-using tinyldp::test::TestMemoKey;
-
-using tinyldp::test::bytes_equal;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr Dyadic half{1, 1}, quarter{1, 2}, three_quarters{3, 2};
@@ -26,13 +17,11 @@ constexpr Dyadic half{1, 1}, quarter{1, 2}, three_quarters{3, 2};
 // RAPPOR's f = 1/2, p = 1/2, q = 3/4 over 16 one-hot bits.
 constexpr TwoStageRr rappor = TwoStageRr::make_rappor(half, half, three_quarters, TwoStageRr::one_hot(16));
 
-}  // namespace
-
 TEST(rappor_parameters_become_the_two_stages) {
   static_assert(rappor.p1() == three_quarters && rappor.q1() == quarter);
   static_assert(rappor.p2() == three_quarters && rappor.q2() == half);
-  static_assert(rappor.description().id == tinyldp::wire::MechanismId::rappor);
-  static_assert(TwoStageRr::chain_id(UeStage::oue, UeStage::sue) == tinyldp::wire::MechanismId::l_osue);
+  static_assert(rappor.description().id == wire::MechanismId::rappor);
+  static_assert(TwoStageRr::chain_id(UeStage::oue, UeStage::sue) == wire::MechanismId::l_osue);
   CHECK_EQ(rappor.report_bytes(), 2u);
   CHECK_EQ(rappor.memo_bits_per_report(), 32u);
   CHECK_EQ(rappor.random_bits_per_report(), 32u);
@@ -105,7 +94,7 @@ TEST(the_memo_is_the_same_for_a_value_and_the_instantaneous_stage_is_fresh) {
                               memo_only) == Status::ok);
   CHECK_EQ(memo_only.random_bits_per_report(), 0u);
   const TestMemoKey key{7, 0};
-  InsecureTestSource src(3);
+  port::InsecureTestSource src(3);
   Rng rng(src);
   uint8_t first[32], again[32], other[32];
   CHECK(memo_only.privatize(42, key, rng, first, sizeof first) == Status::ok);
@@ -127,7 +116,7 @@ TEST(the_memo_is_the_same_for_a_value_and_the_instantaneous_stage_is_fresh) {
 
 TEST(out_of_domain_short_buffer_and_entropy_failure_emit_nothing) {
   const TestMemoKey key{};
-  InsecureTestSource src(5);
+  port::InsecureTestSource src(5);
   Rng rng(src);
   uint8_t report[2] = {0xAA, 0xAA};
   CHECK(rappor.privatize(16, key, rng, report, 2) == Status::value_out_of_domain);
@@ -135,7 +124,7 @@ TEST(out_of_domain_short_buffer_and_entropy_failure_emit_nothing) {
   report[0] = 0xAA;
   CHECK(rappor.privatize(3, key, rng, report, 1) == Status::buffer_too_small);
   CHECK_EQ(report[0], 0);
-  InsecureTestSource failing(6);
+  port::InsecureTestSource failing(6);
   failing.fail_on_call(1);
   Rng broken(failing);
   report[0] = report[1] = 0xAA;
@@ -147,7 +136,7 @@ TEST(consumes_the_same_bits_for_every_value) {
   const TestMemoKey key{};
   uint64_t expected = 0;
   for (uint32_t v = 0; v < 17; ++v) {  // 16 is out of the domain: the same bits all the same
-    InsecureTestSource src(9);
+    port::InsecureTestSource src(9);
     Rng rng(src);
     uint8_t report[2];
     (void)rappor.privatize(v, key, rng, report, 2);
@@ -167,7 +156,7 @@ TEST(bloom_positions_are_in_range_and_set_their_bits) {
     unsigned calls = 0;
     uint64_t draw(unsigned n) { return calls++ % 10 == 0 ? (n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1) : 0; }
   };
-  InsecureTestSource src(1);
+  port::InsecureTestSource src(1);
   Rng rng(src);
   const uint32_t values[] = {0u, 1u, 12345u, 0xFFFFFFFFu};
   for (uint32_t value : values) {
@@ -191,14 +180,8 @@ TEST(bloom_positions_are_in_range_and_set_their_bits) {
 TEST(reports_follow_the_composed_channel) {
   // Over many devices (keys) and reports, bit 5 (set) is 1 with probability q* = 11/16 and
   // the others with p* = 9/16.
-#ifdef TINYLDP_TEST_ON_TARGET
-  const uint32_t n = 4000;
-  const bool power = false;
-#else
-  const uint32_t n = static_cast<uint32_t>(tinyldp::test::trials_to_catch_one_percent(9.0 / 16));
-  const bool power = true;
-#endif
-  InsecureTestSource src(11);
+  const auto [n, power] = powered_sample(9.0 / 16, 4000);
+  port::InsecureTestSource src(11);
   Rng rng(src);
   uint64_t set = 0, unset = 0;
   for (uint32_t i = 0; i < n; ++i) {
@@ -207,6 +190,9 @@ TEST(reports_follow_the_composed_channel) {
     set += (report[0] >> 5) & 1u;
     unset += (report[1] >> 2) & 1u;  // bit 10
   }
-  CHECK(tinyldp::test::within_six_sigma(set, n, 11.0 / 16, power));
-  CHECK(tinyldp::test::within_six_sigma(unset, n, 9.0 / 16, power));
+  CHECK(within_six_sigma(set, n, 11.0 / 16, power));
+  CHECK(within_six_sigma(unset, n, 9.0 / 16, power));
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -4,9 +4,8 @@
 #include "mechanism_checks.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::UnaryEncoding;
-using tinyldp::test::BufferReports;
+namespace tinyldp::test {
+namespace {
 
 TEST(configures_at_compile_time) {
   constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 256);
@@ -31,17 +30,17 @@ TEST(rejects_bad_parameters) {
 TEST(short_buffer_out_of_domain_and_failure_emit_nothing) {
   constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 20);
   uint8_t report[3] = {0xAA, 0xAA, 0xAA};
-  InsecureTestSource src(5);
+  port::InsecureTestSource src(5);
   Rng rng(src);
   CHECK(oue.privatize(3, rng, report, 2) == Status::buffer_too_small);
   CHECK_EQ(report[0] | report[1], 0);
-  tinyldp::test::check_fail_closed(BufferReports<3>(oue), 1, 20);
+  check_fail_closed(BufferReports<3>(oue), 1, 20);
 }
 
 TEST(fills_exactly_d_bits_and_no_more) {
   // d = 13: bits 13..15 of the second byte stay zero; bytes beyond the report are untouched.
   constexpr UnaryEncoding sue = UnaryEncoding::make_sue(Epsilon::from_double(0.2), 13);
-  InsecureTestSource src(8);
+  port::InsecureTestSource src(8);
   Rng rng(src);
   uint8_t report[3] = {0, 0, 0x5A};
   for (int i = 0; i < 200; ++i) {
@@ -54,10 +53,9 @@ TEST(fills_exactly_d_bits_and_no_more) {
 TEST(consumes_the_same_bits_for_every_input) {
   constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 70);
   const uint32_t values[] = {0, 23, 46, 69};
-  tinyldp::test::check_same_bits(BufferReports<9>(oue), values, 1, 20);
+  check_same_bits(BufferReports<9>(oue), values, 1, 20);
 }
 
-namespace {
 // Forwards draws one at a time only: hides RandomBits' bulk interface, so privatize takes the
 // word-by-word ladder (the definition the bulk path on 64-bit machines must reproduce).
 struct OneWordAtATime {
@@ -67,7 +65,6 @@ struct OneWordAtATime {
   bool ok() const { return rng.ok(); }
   Status status() const { return rng.status(); }
 };
-}  // namespace
 
 TEST(bulk_and_word_by_word_ladders_give_the_same_reports) {
   // d multiples of 64 (the bulk path on 64-bit machines, one or several blocks of steps, at
@@ -85,7 +82,7 @@ TEST(bulk_and_word_by_word_ladders_give_the_same_reports) {
       for (int sue = 0; sue < 2; ++sue) {
         UnaryEncoding ue;
         CHECK((sue ? UnaryEncoding::configure_sue(eps, d, ue) : UnaryEncoding::configure_oue(eps, d, ue)) == Status::ok);
-        InsecureTestSource s1(d), s2(d);
+        port::InsecureTestSource s1(d), s2(d);
         Rng bulk(s1), words(s2);
         OneWordAtATime one{words};
         uint32_t mismatches = 0;
@@ -103,7 +100,7 @@ TEST(bulk_and_word_by_word_ladders_give_the_same_reports) {
   }
   // A source failing in the middle of a bulk block: nothing is emitted.
   constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 1024);
-  InsecureTestSource src(3);
+  port::InsecureTestSource src(3);
   src.fail_on_call(20);
   Rng failing(src);
   a[0] = 0xFF;
@@ -116,9 +113,9 @@ TEST(bulk_and_word_by_word_ladders_give_the_same_reports) {
 TEST(golden_reports_are_identical_everywhere) {
   constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 100);
   constexpr UnaryEncoding sue = UnaryEncoding::make_sue(Epsilon::from_double(1.0), 37);
-  InsecureTestSource src(2024);
+  port::InsecureTestSource src(2024);
   Rng rng(src);
-  tinyldp::test::Digest digest;
+  Digest digest;
   uint8_t report[13];
   for (uint32_t i = 0; i < 200; ++i) {
     CHECK(oue.privatize(i % 100, rng, report, sizeof report) == Status::ok);
@@ -129,6 +126,9 @@ TEST(golden_reports_are_identical_everywhere) {
   CHECK_EQ(digest.state, 2567194661593964260ull);
   // d a multiple of 64: the bulk ladder on 64-bit machines, word by word on 32-bit ones.
   constexpr BufferReports<128> oue_wide(UnaryEncoding::make_oue(Epsilon::from_double(1.0), 1024));
-  CHECK_EQ(tinyldp::test::golden_digest(oue_wide, rng, 50, [](uint32_t i) { return i * 20; }),
+  CHECK_EQ(golden_digest(oue_wide, rng, 50, [](uint32_t i) { return i * 20; }),
            15798488968841624740ull);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -4,7 +4,9 @@
 #include "check.hpp"
 #include "tinyldp/version.hpp"
 
+namespace tinyldp::test {
 namespace {
+
 constexpr bool digits_equal(const char*& s, unsigned value) {
   char buffer[12] = {};
   int n = 0;
@@ -23,7 +25,6 @@ constexpr bool string_matches_numbers() {
          digits_equal(s, TINYLDP_VERSION_MINOR) && *s++ == '.' &&
          digits_equal(s, TINYLDP_VERSION_PATCH) && *s == '\0';
 }
-}  // namespace
 
 TEST(version_string_matches_numbers) {
   static_assert(string_matches_numbers());
@@ -31,3 +32,6 @@ TEST(version_string_matches_numbers) {
   CHECK(TINYLDP_VERSION ==
         TINYLDP_VERSION_MAJOR * 10000 + TINYLDP_VERSION_MINOR * 100 + TINYLDP_VERSION_PATCH);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

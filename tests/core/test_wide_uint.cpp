@@ -4,7 +4,10 @@
 
 #include "check.hpp"
 
-using W = tinyldp::UInt<4>;
+namespace tinyldp::test {
+namespace {
+
+using W = UInt<4>;
 
 TEST(multiplies_and_divides_past_64_bits) {
   const W a = W::from(0xFFFFFFFFFFFFFFFFull);
@@ -40,3 +43,6 @@ TEST(compares_and_subtracts) {
 
 static_assert(floor_div(W::from(100), W::from(7)).low64() == 14);
 static_assert(ceil_div(W::from(100), W::from(7)).low64() == 15);
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -16,10 +16,11 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
-using namespace tinyldp;
+namespace tinyldp::test {
+namespace {
+
 using Rng = RandomBits<port::InsecureTestSource>;
 
-namespace {
 bool same(const uint8_t* a, const uint8_t* b, size_t n) {
   for (size_t i = 0; i < n; ++i)
     if (a[i] != b[i]) {
@@ -42,7 +43,6 @@ void dump(const uint8_t* p, size_t n) {
   }
   test::print("\n");
 }
-}  // namespace
 
 TEST(header_layout_and_errors) {
   constexpr auto rr = BinaryRr::make(Epsilon::from_double(1.0));
@@ -158,17 +158,23 @@ const uint8_t golden_krr[5][8] = {{0x01, 0x02, 0x41, 0x1e, 0x77, 0x4c, 0x00, 0x0
                                    {0x01, 0x02, 0x41, 0x1e, 0x77, 0x4c, 0x00, 0x00},
                                    {0x01, 0x02, 0x41, 0x1e, 0x77, 0x4c, 0x00, 0x04}};
 
-TEST(golden_oue_report) {
-  constexpr auto oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 20);
-  port::InsecureTestSource src(7);
-  Rng rng(src);
-  uint8_t payload[3];
-  CHECK(oue.privatize(5, rng, payload, sizeof payload) == Status::ok);
+// The golden OUE report's context (ε = 1, d = 20) and header (device id, epoch and cohort).
+constexpr auto oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 20);
+wire::Header golden_header() {
   wire::Header h;
   h.fields = wire::field_device_id | wire::field_epoch | wire::field_cohort;
   h.device_id = 0xDEADBEEF;
   h.epoch = 42;
   h.cohort = 3;
+  return h;
+}
+
+TEST(golden_oue_report) {
+  port::InsecureTestSource src(7);
+  Rng rng(src);
+  uint8_t payload[3];
+  CHECK(oue.privatize(5, rng, payload, sizeof payload) == Status::ok);
+  const wire::Header h = golden_header();
   uint8_t out[20];
   size_t written = 0;
   CHECK(wire::encode(oue.description(), h, payload, out, sizeof out, written) == Status::ok);
@@ -179,14 +185,9 @@ TEST(golden_oue_report) {
 }
 
 TEST(a_payload_privatized_in_place_gives_the_golden_report) {
-  constexpr auto oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 20);
   port::InsecureTestSource src(7);
   Rng rng(src);
-  wire::Header h;
-  h.fields = wire::field_device_id | wire::field_epoch | wire::field_cohort;
-  h.device_id = 0xDEADBEEF;
-  h.epoch = 42;
-  h.cohort = 3;
+  const wire::Header h = golden_header();
   uint8_t frame[20];
   uint8_t* payload = frame + wire::Description::header_bytes(h.fields);
   CHECK(oue.privatize(5, rng, payload, 3) == Status::ok);
@@ -294,3 +295,6 @@ TEST(serial_frames_carry_length_and_crc) {
   CHECK(serial::encode(in_place + 4, 5, in_place, sizeof in_place, written) == Status::ok);
   for (int i = 0; i < 13; ++i) CHECK_EQ(in_place[i], expected[i]);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

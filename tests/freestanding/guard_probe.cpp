@@ -12,110 +12,99 @@
 #include "tinyldp/uniform.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
-using Rng = tinyldp::RandomBits<tinyldp::CEntropySource>;
+namespace tinyldp::test {
+namespace {
 
+using Rng = RandomBits<CEntropySource>;
+
+Epsilon eps(uint64_t q32) { return Epsilon::from_q32(q32); }
+
+// A context configured at run time reports through `report(rng)` with a generator on `src`
+// once its configuration (`configured`) succeeded; -1, and no report, otherwise.
+template <class Report>
+int report_if(Status configured, tinyldp_entropy_source src, Report report) {
+  if (configured != Status::ok) return -1;
+  CEntropySource source(src);
+  Rng rng(source);
+  return static_cast<int>(report(rng));
+}
+
+// The same for a report of two fields (OLH: seed, value; HR: row, bit), written to out[0, 2).
+template <class M>
+int report_two_words(Status configured, tinyldp_entropy_source src, const M& m, uint32_t v, uint32_t* out) {
+  return report_if(configured, src, [&](Rng& rng) {
+    typename M::Report r;
+    const Status s = m.privatize(v, rng, r);
+    const auto [first, second] = r;
+    out[0] = first;
+    out[1] = second;
+    return s;
+  });
+}
+
+// Compile-time configuration: the weights must land in read-only data, not in .data.
+constexpr auto guard_noise =
+    DiscreteLaplaceTable<DiscreteLaplace::table_entries(-8, 8)>::make(Epsilon::from_double(1.0), -8, 8, 2);
+
+}  // namespace
+
+// The entry points, under the C names firmware would call.
 extern "C" {
 
 int guard_rr(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t bit, uint8_t* out) {
-  tinyldp::BinaryRr rr;
-  if (tinyldp::BinaryRr::configure(tinyldp::Epsilon::from_q32(eps_q32), rr) != tinyldp::Status::ok)
-    return -1;
-  tinyldp::CEntropySource source(src);
-  Rng rng(source);
-  return static_cast<int>(rr.privatize(bit, rng, *out));
+  BinaryRr rr;
+  return report_if(BinaryRr::configure(eps(eps_q32), rr), src,
+                   [&](Rng& rng) { return rr.privatize(bit, rng, *out); });
 }
 
-int guard_krr(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t k, uint32_t v,
-              uint32_t* out) {
-  tinyldp::KaryRr krr;
-  if (tinyldp::KaryRr::configure(tinyldp::Epsilon::from_q32(eps_q32), k, krr) !=
-      tinyldp::Status::ok)
-    return -1;
-  tinyldp::CEntropySource source(src);
-  Rng rng(source);
-  return static_cast<int>(krr.privatize(v, rng, *out));
+int guard_krr(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t k, uint32_t v, uint32_t* out) {
+  KaryRr krr;
+  return report_if(KaryRr::configure(eps(eps_q32), k, krr), src,
+                   [&](Rng& rng) { return krr.privatize(v, rng, *out); });
 }
 
 int guard_ue(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t d, uint32_t v, uint8_t* out,
              size_t n, int symmetric) {
-  tinyldp::UnaryEncoding ue;
-  const auto eps = tinyldp::Epsilon::from_q32(eps_q32);
-  const auto s = symmetric ? tinyldp::UnaryEncoding::configure_sue(eps, d, ue)
-                           : tinyldp::UnaryEncoding::configure_oue(eps, d, ue);
-  if (s != tinyldp::Status::ok) return -1;
-  tinyldp::CEntropySource source(src);
-  Rng rng(source);
-  return static_cast<int>(ue.privatize(v, rng, out, n));
+  UnaryEncoding ue;
+  const Status s = symmetric ? UnaryEncoding::configure_sue(eps(eps_q32), d, ue)
+                             : UnaryEncoding::configure_oue(eps(eps_q32), d, ue);
+  return report_if(s, src, [&](Rng& rng) { return ue.privatize(v, rng, out, n); });
 }
 
 uint64_t guard_uniform(tinyldp_entropy_source src, uint64_t n) {
-  tinyldp::CEntropySource source(src);
+  CEntropySource source(src);
   Rng rng(source);
-  return tinyldp::uniform_below(n, rng);
+  return uniform_below(n, rng);
 }
 
 int guard_olh(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t d, uint32_t v, uint32_t* out) {
-  tinyldp::LocalHashing olh;
-  if (tinyldp::LocalHashing::configure_olh(tinyldp::Epsilon::from_q32(eps_q32), d, olh) !=
-      tinyldp::Status::ok)
-    return -1;
-  tinyldp::CEntropySource source(src);
-  Rng rng(source);
-  tinyldp::LocalHashingReport r;
-  const auto s = olh.privatize(v, rng, r);
-  out[0] = r.seed;
-  out[1] = r.value;
-  return static_cast<int>(s);
+  LocalHashing olh;
+  return report_two_words(LocalHashing::configure_olh(eps(eps_q32), d, olh), src, olh, v, out);
 }
 
 int guard_hr(tinyldp_entropy_source src, uint64_t eps_q32, uint32_t d, uint32_t v, uint32_t* out) {
-  tinyldp::HadamardResponse hr;
-  if (tinyldp::HadamardResponse::configure(tinyldp::Epsilon::from_q32(eps_q32), d, hr) !=
-      tinyldp::Status::ok)
-    return -1;
-  tinyldp::CEntropySource source(src);
-  Rng rng(source);
-  tinyldp::HadamardReport r;
-  const auto s = hr.privatize(v, rng, r);
-  out[0] = r.row;
-  out[1] = r.bit;
-  return static_cast<int>(s);
+  HadamardResponse hr;
+  return report_two_words(HadamardResponse::configure(eps(eps_q32), d, hr), src, hr, v, out);
 }
 
 int guard_sd(tinyldp_entropy_source src, uint64_t eps_q32, int32_t lo, int32_t hi, uint32_t levels,
              int32_t v, uint32_t* out) {
-  tinyldp::StochasticDiscretization sd;
-  if (tinyldp::StochasticDiscretization::configure(tinyldp::Epsilon::from_q32(eps_q32), lo, hi, levels,
-                                                   sd) != tinyldp::Status::ok)
-    return -1;
-  tinyldp::CEntropySource source(src);
-  Rng rng(source);
-  return static_cast<int>(sd.privatize(v, rng, *out));
+  StochasticDiscretization sd;
+  return report_if(StochasticDiscretization::configure(eps(eps_q32), lo, hi, levels, sd), src,
+                   [&](Rng& rng) { return sd.privatize(v, rng, *out); });
 }
 
 int guard_dlaplace(tinyldp_entropy_source src, uint64_t eps_q32, int32_t lo, int32_t hi, uint64_t* table,
                    size_t table_size, int32_t v, int32_t* out) {
-  tinyldp::DiscreteLaplace dl;
-  if (tinyldp::DiscreteLaplace::configure(tinyldp::Epsilon::from_q32(eps_q32), lo, hi, 1, table,
-                                          table_size, dl) != tinyldp::Status::ok)
-    return -1;
-  tinyldp::CEntropySource source(src);
-  Rng rng(source);
-  return static_cast<int>(dl.privatize(v, rng, *out));
+  DiscreteLaplace dl;
+  return report_if(DiscreteLaplace::configure(eps(eps_q32), lo, hi, 1, table, table_size, dl), src,
+                   [&](Rng& rng) { return dl.privatize(v, rng, *out); });
 }
 
-// Compile-time configuration: the weights must land in read-only data, not in .data.
-namespace {
-constexpr auto guard_noise =
-    tinyldp::DiscreteLaplaceTable<tinyldp::DiscreteLaplace::table_entries(-8, 8)>::make(
-        tinyldp::Epsilon::from_double(1.0), -8, 8, 2);
-}  // namespace
-
 int guard_dlaplace_static(tinyldp_entropy_source src, int32_t v, int32_t* out) {
-  constexpr tinyldp::DiscreteLaplace dl = guard_noise.bind();
-  tinyldp::CEntropySource source(src);
-  Rng rng(source);
-  return static_cast<int>(dl.privatize(v, rng, *out));
+  constexpr DiscreteLaplace dl = guard_noise.bind();
+  return report_if(Status::ok, src, [&](Rng& rng) { return dl.privatize(v, rng, *out); });
 }
 
 }  // extern "C"
+}  // namespace tinyldp::test

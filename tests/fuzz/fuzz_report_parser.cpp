@@ -17,16 +17,14 @@
 #include "tinyldp/collector/report_file.hpp"
 #include "fuzz_mechanisms.hpp"
 
+namespace tinyldp::collector {
 namespace {
-using namespace tinyldp;
-using namespace tinyldp::collector;
 
 void require(bool condition) {
   if (!condition) std::abort();
 }
-}  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int test_one_input(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::span<const std::uint8_t> input(data + 1, size - 1);
   switch (data[0] % 4) {
@@ -93,4 +91,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   return 0;
+}
+
+}  // namespace
+}  // namespace tinyldp::collector
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return tinyldp::collector::test_one_input(data, size);
 }

@@ -15,10 +15,10 @@
 #include "tinyldp/random_bits.hpp"
 #include "fuzz_mechanisms.hpp"
 
-using namespace tinyldp;
-using namespace tinyldp::collector;
+namespace tinyldp::collector {
+namespace {
 
-int main(int argc, char** argv) {
+int write_seed_corpus(int argc, char** argv) {
   if (argc != 2) return 2;
   const std::string dir = argv[1];
   int count = 0;
@@ -66,3 +66,8 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace
+}  // namespace tinyldp::collector
+
+int main(int argc, char** argv) { return tinyldp::collector::write_seed_corpus(argc, argv); }

@@ -14,6 +14,14 @@
 
 namespace tinyldp::test {
 
+// The register bus a driver is built on, onto a model: its reads and writes go to the model.
+template <class Model>
+struct ModelBus {
+  Model* model;
+  uint32_t read(uint32_t offset) { return model->read(offset); }
+  void write(uint32_t offset, uint32_t v) { model->write(offset, v); }
+};
+
 // nRF51 RNG: after TASKS_START a new byte appears in VALUE (and EVENTS_VALRDY = 1) once the
 // event register has been polled `latency` times since the last value.
 struct Nrf51Model {
@@ -60,11 +68,7 @@ struct Nrf51Model {
   }
 };
 
-struct Nrf51ModelBus {
-  Nrf51Model* model;
-  uint32_t read(uint32_t offset) { return model->read(offset); }
-  void write(uint32_t offset, uint32_t v) { model->write(offset, v); }
-};
+using Nrf51ModelBus = ModelBus<Nrf51Model>;
 
 // STM32 RNG: while CR.RNGEN is set, DR holds a fresh word (SR.DRDY = 1) once SR has been
 // polled `latency` times since the last DR read. Faults: a seed or clock error raised after
@@ -122,11 +126,7 @@ struct Stm32Model {
   }
 };
 
-struct Stm32ModelBus {
-  Stm32Model* model;
-  uint32_t read(uint32_t offset) { return model->read(offset); }
-  void write(uint32_t offset, uint32_t v) { model->write(offset, v); }
-};
+using Stm32ModelBus = ModelBus<Stm32Model>;
 
 }  // namespace tinyldp::test
 

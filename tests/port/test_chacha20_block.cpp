@@ -6,10 +6,7 @@
 #include "check.hpp"
 #include "test_util.hpp"
 
-using tinyldp::port::chacha20_block;
-using tinyldp::port::load_le32;
-using tinyldp::test::equals_hex;
-
+namespace tinyldp::test {
 namespace {
 
 struct Inputs {
@@ -19,35 +16,39 @@ struct Inputs {
 
 Inputs inputs(const uint8_t key_bytes[32], const uint8_t nonce_bytes[12]) {
   Inputs in{};
-  for (int i = 0; i < 8; ++i) in.key[i] = load_le32(key_bytes + 4 * i);
-  for (int i = 0; i < 3; ++i) in.nonce[i] = load_le32(nonce_bytes + 4 * i);
+  for (int i = 0; i < 8; ++i) in.key[i] = port::load_le32(key_bytes + 4 * i);
+  for (int i = 0; i < 3; ++i) in.nonce[i] = port::load_le32(nonce_bytes + 4 * i);
+  return in;
+}
+// Key words multiplier·(i + offset), i = 0 … 7, and the nonce's words: inputs that are not RFC
+// vectors, for comparing the batched forms with chacha20_block.
+Inputs patterned(uint32_t multiplier, uint32_t offset, uint32_t n0, uint32_t n1, uint32_t n2) {
+  Inputs in{{}, {n0, n1, n2}};
+  for (uint32_t i = 0; i < 8; ++i) in.key[i] = multiplier * (i + offset);
   return in;
 }
 
-// Bytes of `count` consecutive blocks from `counter` that differ from chacha20_block's.
-uint32_t differing_bytes(const uint32_t* key, uint32_t counter, const uint32_t* nonce,
-                         const uint8_t* got, size_t count) {
+// Units of `count` consecutive blocks from `counter` that differ from chacha20_block's: bytes,
+// or words (word i = bytes 4i..4i+3 read little-endian).
+template <class Unit>
+uint32_t differing(const Inputs& in, uint32_t counter, const Unit* got, size_t count) {
+  constexpr size_t per_block = 64 / sizeof(Unit);
   uint8_t one[64];
   uint32_t mismatches = 0;
   for (size_t b = 0; b < count; ++b) {
-    chacha20_block(key, counter + static_cast<uint32_t>(b), nonce, one);
-    for (size_t i = 0; i < 64; ++i) mismatches += got[64 * b + i] != one[i];
+    port::chacha20_block(in.key, counter + static_cast<uint32_t>(b), in.nonce, one);
+    for (size_t i = 0; i < per_block; ++i) {
+      Unit expected;
+      if constexpr (sizeof(Unit) == 1) {
+        expected = one[i];
+      } else {
+        expected = port::load_le32(one + 4 * i);
+      }
+      mismatches += got[per_block * b + i] != expected;
+    }
   }
   return mismatches;
 }
-// The same for blocks as words (word i = bytes 4i..4i+3 read little-endian).
-uint32_t differing_words(const uint32_t* key, uint32_t counter, const uint32_t* nonce,
-                         const uint32_t* got, size_t count) {
-  uint8_t one[64];
-  uint32_t mismatches = 0;
-  for (size_t b = 0; b < count; ++b) {
-    chacha20_block(key, counter + static_cast<uint32_t>(b), nonce, one);
-    for (size_t i = 0; i < 16; ++i) mismatches += got[16 * b + i] != load_le32(one + 4 * i);
-  }
-  return mismatches;
-}
-
-}  // namespace
 
 TEST(rfc8439_2_3_2_block) {
   uint8_t key[32];
@@ -55,7 +56,7 @@ TEST(rfc8439_2_3_2_block) {
   const uint8_t nonce[12] = {0, 0, 0, 0x09, 0, 0, 0, 0x4a, 0, 0, 0, 0};
   const Inputs in = inputs(key, nonce);
   uint8_t out[64];
-  chacha20_block(in.key, 1, in.nonce, out);
+  port::chacha20_block(in.key, 1, in.nonce, out);
   CHECK(equals_hex(out,
                    "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
                    "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
@@ -94,7 +95,7 @@ TEST(rfc8439_a1_keystream_vectors) {
     nonce[11] = v.nonce_last;
     const Inputs in = inputs(key, nonce);
     uint8_t out[64];
-    chacha20_block(in.key, v.counter, in.nonce, out);
+    port::chacha20_block(in.key, v.counter, in.nonce, out);
     CHECK(equals_hex(out, v.keystream, 64));
   }
 }
@@ -110,8 +111,8 @@ TEST(rfc8439_2_4_2_two_block_keystream) {
   const uint8_t nonce[12] = {0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 0};
   const Inputs in = inputs(key, nonce);
   uint8_t stream[128];
-  chacha20_block(in.key, 1, in.nonce, stream);
-  chacha20_block(in.key, 2, in.nonce, stream + 64);
+  port::chacha20_block(in.key, 1, in.nonce, stream);
+  port::chacha20_block(in.key, 2, in.nonce, stream + 64);
   uint8_t cipher[n];
   for (size_t i = 0; i < n; ++i) cipher[i] = static_cast<uint8_t>(plaintext[i] ^ stream[i]);
   CHECK(equals_hex(cipher,
@@ -126,17 +127,15 @@ TEST(many_blocks_at_once_equal_one_block_at_a_time) {
   // chacha20_blocks (16 blocks side by side on x86-64 hosts, with a partial batch for the
   // remainder) against chacha20_block per counter, for every count up to 40 and a counter
   // that wraps.
-  uint32_t key[tinyldp::port::chacha20_key_words];
-  for (uint32_t i = 0; i < 8; ++i) key[i] = 0x01234567u * (i + 1);
-  const uint32_t nonce[tinyldp::port::chacha20_nonce_words] = {7, 0x4a, 0};
+  const Inputs in = patterned(0x01234567u, 1, 7, 0x4a, 0);
   static uint8_t many[40 * 64 + 1];
   const uint32_t starts[] = {0, 1, 0xFFFFFFF0u};
   uint32_t mismatches = 0;
   for (uint32_t start : starts) {
     for (size_t count = 0; count <= 40; ++count) {
       many[count * 64] = 0xA5;  // the byte after the output stays untouched
-      tinyldp::port::chacha20_blocks(key, start, nonce, many, count);
-      mismatches += differing_bytes(key, start, nonce, many, count);
+      port::chacha20_blocks(in.key, start, in.nonce, many, count);
+      mismatches += differing(in, start, many, count);
       mismatches += many[count * 64] != 0xA5;
     }
   }
@@ -147,20 +146,18 @@ TEST(word_forms_equal_the_byte_form) {
   // chacha20_block_words (computed in its output) and chacha20_blocks_words give the words
   // whose little-endian bytes chacha20_block gives, for counts on both sides of the host's
   // wide batches and a counter that wraps.
-  uint32_t key[tinyldp::port::chacha20_key_words];
-  for (uint32_t i = 0; i < 8; ++i) key[i] = 0x89abcdefu * (i + 3);
-  const uint32_t nonce[tinyldp::port::chacha20_nonce_words] = {1, 2, 0x4a};
+  const Inputs in = patterned(0x89abcdefu, 3, 1, 2, 0x4a);
   static uint32_t words[20 * 16 + 1];
   uint32_t mismatches = 0;
   for (size_t count = 0; count <= 20; ++count) {
     words[count * 16] = 0xA5A5A5A5u;  // the word after the output stays untouched
-    tinyldp::port::chacha20_blocks_words(key, 0xFFFFFFF8u, nonce, words, count);
-    mismatches += differing_words(key, 0xFFFFFFF8u, nonce, words, count);
+    port::chacha20_blocks_words(in.key, 0xFFFFFFF8u, in.nonce, words, count);
+    mismatches += differing(in, 0xFFFFFFF8u, words, count);
     mismatches += words[count * 16] != 0xA5A5A5A5u;
     uint32_t single[16];
     const uint32_t counter = 0xFFFFFFF8u + static_cast<uint32_t>(count);
-    tinyldp::port::chacha20_block_words(key, counter, nonce, single);
-    mismatches += differing_words(key, counter, nonce, single, 1);
+    port::chacha20_block_words(in.key, counter, in.nonce, single);
+    mismatches += differing(in, counter, single, 1);
   }
   CHECK_EQ(mismatches, 0u);
 }
@@ -168,25 +165,26 @@ TEST(word_forms_equal_the_byte_form) {
 TEST(the_split_wide_batch_equals_one_block_at_a_time) {
   // chacha20_blocks_wide_split (x86-64 hosts): block 0 as words, blocks 1.. as bytes, for
   // counts around the 16-block batches; elsewhere it declines and writes nothing.
-  uint32_t key[tinyldp::port::chacha20_key_words];
-  for (uint32_t i = 0; i < 8; ++i) key[i] = 0x31415926u * (i + 5);
-  const uint32_t nonce[tinyldp::port::chacha20_nonce_words] = {0, 0, 0};
+  const Inputs in = patterned(0x31415926u, 5, 0, 0, 0);
   static uint8_t rest[40 * 64 + 1];
   uint32_t mismatches = 0, served = 0;
   for (size_t count = 0; count <= 40; ++count) {
     uint32_t first[16] = {};
     rest[(count > 0 ? count - 1 : 0) * 64] = 0xA5;  // the byte after the output stays untouched
-    const bool done = tinyldp::port::chacha20_blocks_wide_split(key, nonce, first, rest, count);
+    const bool done = port::chacha20_blocks_wide_split(in.key, in.nonce, first, rest, count);
     mismatches += done != (TINYLDP_CHACHA20_WIDE && count >= 4);
     if (!done) {
       for (uint32_t w : first) mismatches += w != 0;
       continue;
     }
     ++served;
-    mismatches += differing_words(key, 0, nonce, first, 1);
-    mismatches += differing_bytes(key, 1, nonce, rest, count - 1);
+    mismatches += differing(in, 0, first, 1);
+    mismatches += differing(in, 1, rest, count - 1);
     mismatches += rest[(count - 1) * 64] != 0xA5;
   }
   CHECK_EQ(mismatches, 0u);
   CHECK_EQ(served, TINYLDP_CHACHA20_WIDE ? 37u : 0u);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -8,33 +8,34 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
-using tinyldp::EntropyResult;
-using tinyldp::port::ChaCha20Drbg;
-using tinyldp::port::InsecureTestSource;
-using tinyldp::test::bytes_equal;
-using tinyldp::test::equals_hex;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr uint32_t blocking = TINYLDP_ENTROPY_BLOCKING;
 
-void seed_0_to_31(ChaCha20Drbg& drbg) {
+void seed_0_to_31(port::ChaCha20Drbg& drbg) {
   uint8_t material[32];
   for (int i = 0; i < 32; ++i) material[i] = static_cast<uint8_t>(i);
   drbg.seed_from_bytes(material, sizeof material);
+}
+// ... and reseeding every `interval` blocks, from `reseeder` if there is one.
+void seed_0_to_31(port::ChaCha20Drbg& drbg, uint32_t interval, port::InsecureTestSource* reseeder = nullptr) {
+  seed_0_to_31(drbg);
+  if (reseeder != nullptr) drbg.set_reseed_source(*reseeder);
+  drbg.set_reseed_interval_blocks(interval);
 }
 
 // Lets a test look at the generator's bytes after its destructor ran.
 union Inspectable {
   Inspectable() : drbg() {}
   ~Inspectable() {}
-  tinyldp::WipedOnExit<ChaCha20Drbg> drbg;
-  uint8_t bytes[sizeof(ChaCha20Drbg)];
+  WipedOnExit<port::ChaCha20Drbg> drbg;
+  uint8_t bytes[sizeof(port::ChaCha20Drbg)];
 };
 
 // A plain global: constant-initialized (constinit) to all zeros, so it is .bss with no
 // destructor registered (tests/static_placement checks the images).
-constinit ChaCha20Drbg global_drbg;
+constinit port::ChaCha20Drbg global_drbg;
 
 bool contains(const uint8_t* hay, size_t hay_n, const uint8_t* needle, size_t needle_n) {
   for (size_t i = 0; i + needle_n <= hay_n; ++i)
@@ -48,20 +49,18 @@ bool all_zero(const uint8_t* p, size_t n) {
   return true;
 }
 
-}  // namespace
-
 TEST(is_an_entropy_source_with_full_estimate_once_seeded) {
-  static_assert(tinyldp::EntropyEstimating<ChaCha20Drbg>);
-  ChaCha20Drbg drbg;
-  CHECK_EQ(tinyldp::entropy_estimate(drbg), 0u);
+  static_assert(EntropyEstimating<port::ChaCha20Drbg>);
+  port::ChaCha20Drbg drbg;
+  CHECK_EQ(entropy_estimate(drbg), 0u);
   seed_0_to_31(drbg);
-  CHECK_EQ(tinyldp::entropy_estimate(drbg), 2048u);
+  CHECK_EQ(entropy_estimate(drbg), 2048u);
 }
 
 TEST(known_answers_from_an_independent_model) {
   // Expected bytes computed by a separately written Python model of the construction over
   // OpenSSL's ChaCha20 (seed chain, 4-block refills, direct blocks for long requests).
-  ChaCha20Drbg drbg;
+  port::ChaCha20Drbg drbg;
   seed_0_to_31(drbg);
   uint8_t a[16], b[200], c[40];
   CHECK(drbg.fill(a, sizeof a, blocking) == EntropyResult::ok);
@@ -82,7 +81,7 @@ TEST(long_requests_go_straight_to_the_caller_with_the_same_stream_on_every_path)
   // elsewhere one at a time in the buffer) and 12 bytes from block 0's second half. Those 12
   // bytes and the 20 after them are the model's (the start of `c` above, bytes 8–39); the
   // direct blocks are what the scalar build (targets, clang) and the wide one both give.
-  ChaCha20Drbg drbg;
+  port::ChaCha20Drbg drbg;
   seed_0_to_31(drbg);
   static uint8_t a[16], b[208], big[1100], after[48];
   CHECK(drbg.fill(a, sizeof a, blocking) == EntropyResult::ok);
@@ -100,7 +99,7 @@ TEST(long_requests_go_straight_to_the_caller_with_the_same_stream_on_every_path)
 }
 
 TEST(unseeded_generator_fails_closed) {
-  ChaCha20Drbg drbg;
+  port::ChaCha20Drbg drbg;
   uint8_t out[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::failed);
   CHECK_EQ(out[0], 1u);  // nothing written
@@ -109,23 +108,23 @@ TEST(unseeded_generator_fails_closed) {
 
 TEST(seeding_reads_256_bits_by_the_source_estimate) {
   {
-    InsecureTestSource full(1);  // claims 8 bits per byte
-    ChaCha20Drbg drbg;
+    port::InsecureTestSource full(1);  // claims 8 bits per byte
+    port::ChaCha20Drbg drbg;
     CHECK(drbg.seed(full) == EntropyResult::ok);
     CHECK_EQ(full.bytes_served(), 32u);
     CHECK(drbg.seeded());
   }
   {
-    InsecureTestSource weak(1);
+    port::InsecureTestSource weak(1);
     weak.set_min_entropy_q8(256);  // 1 bit per byte: 256 bytes for 256 bits
-    ChaCha20Drbg drbg;
+    port::ChaCha20Drbg drbg;
     CHECK(drbg.seed(weak) == EntropyResult::ok);
     CHECK_EQ(weak.bytes_served(), 256u);
   }
   {
-    InsecureTestSource odd(1);
+    port::InsecureTestSource odd(1);
     odd.set_min_entropy_q8(300);  // ceil(65536 / 300) = 219 bytes
-    ChaCha20Drbg drbg;
+    port::ChaCha20Drbg drbg;
     CHECK(drbg.seed(odd) == EntropyResult::ok);
     CHECK_EQ(odd.bytes_served(), 219u);
   }
@@ -133,43 +132,43 @@ TEST(seeding_reads_256_bits_by_the_source_estimate) {
   const uint16_t estimates[] = {64, 65, 257};
   const uint32_t bytes[] = {1024, 1009, 256};
   for (size_t i = 0; i < 3; ++i) {
-    InsecureTestSource source(1);
+    port::InsecureTestSource source(1);
     source.set_min_entropy_q8(estimates[i]);
-    ChaCha20Drbg drbg;
+    port::ChaCha20Drbg drbg;
     CHECK(drbg.seed(source) == EntropyResult::ok);
     CHECK_EQ(source.bytes_served(), bytes[i]);
   }
 }
 
 TEST(refuses_sources_without_enough_entropy) {
-  InsecureTestSource too_weak(1);
+  port::InsecureTestSource too_weak(1);
   too_weak.set_min_entropy_q8(63);
-  ChaCha20Drbg drbg;
+  port::ChaCha20Drbg drbg;
   CHECK(drbg.seed(too_weak) == EntropyResult::not_supported);
   CHECK_EQ(too_weak.bytes_served(), 0u);
   CHECK(!drbg.seeded());
   // A C source whose estimate is unknown is refused as well.
-  InsecureTestSource inner(2);
-  tinyldp::CEntropySource unknown(tinyldp::to_c_source(inner));
+  port::InsecureTestSource inner(2);
+  CEntropySource unknown(to_c_source(inner));
   CHECK(drbg.seed(unknown) == EntropyResult::not_supported);
-  tinyldp::CEntropySource stated(tinyldp::to_c_source(inner), TINYLDP_ENTROPY_ESTIMATE_FULL);
+  CEntropySource stated(to_c_source(inner), TINYLDP_ENTROPY_ESTIMATE_FULL);
   CHECK(drbg.seed(stated) == EntropyResult::ok);
 }
 
 TEST(a_failing_seed_source_leaves_the_generator_unchanged) {
-  InsecureTestSource broken(1);
+  port::InsecureTestSource broken(1);
   broken.fail_on_call(1);
-  ChaCha20Drbg drbg;
+  port::ChaCha20Drbg drbg;
   CHECK(drbg.seed(broken) == EntropyResult::failed);
   CHECK(!drbg.seeded());
   uint8_t out[4];
   CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::failed);
 
   // Seeded, then a failed reseed: the stream continues exactly as without the attempt.
-  ChaCha20Drbg a, b;
+  port::ChaCha20Drbg a, b;
   seed_0_to_31(a);
   seed_0_to_31(b);
-  InsecureTestSource late(3);
+  port::InsecureTestSource late(3);
   late.fail_on_call(2, EntropyResult::not_ready);
   late.set_min_entropy_q8(512);  // needs 128 bytes = 4 calls; the second one fails
   CHECK(a.seed(late, TINYLDP_ENTROPY_NONBLOCKING) == EntropyResult::not_ready);
@@ -180,8 +179,8 @@ TEST(a_failing_seed_source_leaves_the_generator_unchanged) {
 }
 
 TEST(personalization_separates_generators_with_the_same_seed) {
-  InsecureTestSource s1(5), s2(5);
-  ChaCha20Drbg a, b;
+  port::InsecureTestSource s1(5), s2(5);
+  port::ChaCha20Drbg a, b;
   const uint8_t id_a[] = {'d', 'e', 'v', '1'};
   const uint8_t id_b[] = {'d', 'e', 'v', '2'};
   CHECK(a.seed(s1, blocking, id_a, sizeof id_a) == EntropyResult::ok);
@@ -193,9 +192,8 @@ TEST(personalization_separates_generators_with_the_same_seed) {
 }
 
 TEST(reseed_interval_fails_closed_without_a_reseed_source) {
-  ChaCha20Drbg drbg;
-  seed_0_to_31(drbg);
-  drbg.set_reseed_interval_blocks(8);
+  port::ChaCha20Drbg drbg;
+  seed_0_to_31(drbg, 8);
   uint8_t out[32];
   size_t delivered = 0;
   EntropyResult r = EntropyResult::ok;
@@ -209,7 +207,7 @@ TEST(reseed_interval_fails_closed_without_a_reseed_source) {
   CHECK_LE(delivered, 8u * 64u);
   CHECK_GE(delivered, 8u * 64u - 4 * 64u);  // it did not stop early either
   CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::failed);  // stays failed
-  InsecureTestSource fresh(9);
+  port::InsecureTestSource fresh(9);
   CHECK(drbg.seed(fresh) == EntropyResult::ok);
   CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::ok);
 }
@@ -217,11 +215,10 @@ TEST(reseed_interval_fails_closed_without_a_reseed_source) {
 TEST(a_main_loop_reseeding_by_blocks_until_reseed_never_fails) {
   // The firmware pattern: no reseed source; before each 100-byte request (at most 8 blocks:
   // two 4-block refills) reseed when fewer than 8 blocks are left.
-  ChaCha20Drbg drbg;
-  seed_0_to_31(drbg);
-  drbg.set_reseed_interval_blocks(20);
+  port::ChaCha20Drbg drbg;
+  seed_0_to_31(drbg, 20);
   CHECK_EQ(drbg.blocks_until_reseed(), 20u);
-  InsecureTestSource trng(13);
+  port::InsecureTestSource trng(13);
   uint8_t out[100];
   int reseeds = 0;
   uint64_t least = 20;
@@ -251,11 +248,9 @@ TEST(a_main_loop_reseeding_by_blocks_until_reseed_never_fails) {
 }
 
 TEST(reseed_interval_draws_from_the_reseed_source) {
-  ChaCha20Drbg drbg;
-  seed_0_to_31(drbg);
-  InsecureTestSource reseeder(11);
-  drbg.set_reseed_source(reseeder);
-  drbg.set_reseed_interval_blocks(8);
+  port::ChaCha20Drbg drbg;
+  port::InsecureTestSource reseeder(11);
+  seed_0_to_31(drbg, 8, &reseeder);
   uint8_t out[100];
   for (int i = 0; i < 50; ++i) CHECK(drbg.fill(out, sizeof out, blocking) == EntropyResult::ok);
   CHECK_LE(drbg.blocks_since_reseed(), 8u);
@@ -270,11 +265,9 @@ TEST(reseed_interval_draws_from_the_reseed_source) {
 }
 
 TEST(long_requests_respect_the_interval_too) {
-  ChaCha20Drbg drbg;
-  seed_0_to_31(drbg);
-  InsecureTestSource reseeder(12);
-  drbg.set_reseed_source(reseeder);
-  drbg.set_reseed_interval_blocks(3);
+  port::ChaCha20Drbg drbg;
+  port::InsecureTestSource reseeder(12);
+  seed_0_to_31(drbg, 3, &reseeder);
   uint8_t big[1000];
   CHECK(drbg.fill(big, sizeof big, blocking) == EntropyResult::ok);
   CHECK_LE(drbg.blocks_since_reseed(), 3u);
@@ -284,7 +277,7 @@ TEST(long_requests_respect_the_interval_too) {
 TEST(fast_key_erasure_leaves_no_output_or_old_state_behind) {
   Inspectable box;
   seed_0_to_31(box.drbg);
-  uint8_t before[sizeof(ChaCha20Drbg)];
+  uint8_t before[sizeof(port::ChaCha20Drbg)];
   for (size_t i = 0; i < sizeof before; ++i) before[i] = box.bytes[i];
   uint8_t out[24];
   CHECK(box.drbg.fill(out, sizeof out, blocking) == EntropyResult::ok);
@@ -308,10 +301,10 @@ TEST(fast_key_erasure_leaves_no_output_or_old_state_behind) {
 }
 
 TEST(initial_state_is_all_zero_and_works_as_a_global) {
-  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(ChaCha20Drbg));
+  static_assert(TINYLDP_TRIVIALLY_DESTRUCTIBLE(port::ChaCha20Drbg));
   Inspectable box;
   CHECK(all_zero(box.bytes, sizeof box.bytes));
-  CHECK(box.drbg.reseed_interval_blocks() == ChaCha20Drbg::default_reseed_interval_blocks);
+  CHECK(box.drbg.reseed_interval_blocks() == port::ChaCha20Drbg::default_reseed_interval_blocks);
   CHECK(!global_drbg.seeded());
   seed_0_to_31(global_drbg);
   uint8_t a[16], b[16];
@@ -323,7 +316,7 @@ TEST(initial_state_is_all_zero_and_works_as_a_global) {
 }
 
 TEST(wipe_unseeds) {
-  ChaCha20Drbg drbg;
+  port::ChaCha20Drbg drbg;
   seed_0_to_31(drbg);
   drbg.wipe();
   uint8_t out[4];
@@ -332,7 +325,7 @@ TEST(wipe_unseeds) {
 }
 
 TEST(serves_isr_and_nonblocking_requests) {
-  ChaCha20Drbg drbg;
+  port::ChaCha20Drbg drbg;
   seed_0_to_31(drbg);
   uint8_t out[16];
   CHECK(drbg.fill(out, sizeof out, TINYLDP_ENTROPY_FROM_ISR) == EntropyResult::ok);
@@ -341,7 +334,7 @@ TEST(serves_isr_and_nonblocking_requests) {
 
 TEST(output_bits_are_balanced) {
   // 64 KiB = 524288 bits; fixed seed; |ones - n/2| within 6 sigma (sigma = 362).
-  ChaCha20Drbg drbg;
+  port::ChaCha20Drbg drbg;
   seed_0_to_31(drbg);
   uint8_t chunk[256];
   uint64_t ones = 0;
@@ -349,7 +342,7 @@ TEST(output_bits_are_balanced) {
   for (int i = 0; i < 256; ++i) {
     CHECK(drbg.fill(chunk, sizeof chunk, blocking) == EntropyResult::ok);
     for (uint8_t b : chunk) {
-      ones += tinyldp::test::popcount8(b);
+      ones += popcount8(b);
       ++byte_counts[b];
     }
   }
@@ -362,11 +355,14 @@ TEST(output_bits_are_balanced) {
 }
 
 TEST(drives_random_bits_like_any_source) {
-  ChaCha20Drbg drbg;
+  port::ChaCha20Drbg drbg;
   seed_0_to_31(drbg);
-  tinyldp::RandomBits<ChaCha20Drbg> bits(drbg);
+  RandomBits<port::ChaCha20Drbg> bits(drbg);
   uint64_t x = bits.draw(64);
   uint64_t y = bits.draw(64);
   CHECK(bits.ok());
   CHECK_NE(x, y);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -9,26 +9,21 @@
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 
-using tinyldp::EntropyResult;
-using tinyldp::port::HealthConfig;
-using tinyldp::port::HealthFailure;
-using tinyldp::port::HealthMonitor;
-using tinyldp::port::HealthTested;
-using tinyldp::port::InsecureTestSource;
-
+namespace tinyldp::test {
 namespace {
+
 constexpr uint32_t blocking = TINYLDP_ENTROPY_BLOCKING;
 
-HealthConfig bytes_full() {  // byte samples claimed at 8 bits: RCT cutoff 4, APT 13 of 512
-  HealthConfig c;
+port::HealthConfig bytes_full() {  // byte samples claimed at 8 bits: RCT cutoff 4, APT 13 of 512
+  port::HealthConfig c;
   c.h_q8 = 2048;
   c.sample_bits = 8;
   c.apt_window = 512;
   return c;
 }
 
-HealthConfig bits_h1(uint8_t alpha_log2) {  // binary samples, H = 1: RCT 21/41, APT 589/625
-  HealthConfig c;
+port::HealthConfig bits_h1(uint8_t alpha_log2) {  // binary samples, H = 1: RCT 21/41, APT 589/625
+  port::HealthConfig c;
   c.h_q8 = 256;
   c.alpha_log2 = alpha_log2;
   c.sample_bits = 1;
@@ -53,41 +48,40 @@ class SixteenValues {
   }
 
  private:
-  InsecureTestSource rng_{77};
+  port::InsecureTestSource rng_{77};
   uint8_t last_ = 0xFF;
 };
-}  // namespace
 
 TEST(cutoffs_follow_the_configuration) {
-  const HealthMonitor a(bytes_full());
+  const port::HealthMonitor a(bytes_full());
   CHECK_EQ(a.rct_cutoff(), 4u);
   CHECK_EQ(a.apt_cutoff(), 13u);
-  const HealthMonitor b(bits_h1(40));
+  const port::HealthMonitor b(bits_h1(40));
   CHECK_EQ(b.rct_cutoff(), 41u);
   CHECK_EQ(b.apt_cutoff(), 625u);
-  CHECK(b.failure() == HealthFailure::none);
+  CHECK(b.failure() == port::HealthFailure::none);
 }
 
 TEST(stuck_source_trips_rct_at_exactly_the_cutoff) {
-  InsecureTestSource raw(1);
+  port::InsecureTestSource raw(1);
   raw.stick_at(0x5A);
-  HealthTested<InsecureTestSource> source(raw, bytes_full());
+  port::HealthTested<port::InsecureTestSource> source(raw, bytes_full());
   uint8_t out[16];
   CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::failed);
-  CHECK(source.monitor().failure() == HealthFailure::repetition_count);
+  CHECK(source.monitor().failure() == port::HealthFailure::repetition_count);
   CHECK_EQ(source.monitor().tripped_at_sample(), 4u);
 
-  InsecureTestSource raw_bits(1);
+  port::InsecureTestSource raw_bits(1);
   raw_bits.stick_at(0xFF);
-  HealthTested<InsecureTestSource> bit_source(raw_bits, bits_h1(20));
+  port::HealthTested<port::InsecureTestSource> bit_source(raw_bits, bits_h1(20));
   CHECK(bit_source.fill(out, sizeof out, blocking) == EntropyResult::failed);
-  CHECK(bit_source.monitor().failure() == HealthFailure::repetition_count);
+  CHECK(bit_source.monitor().failure() == port::HealthFailure::repetition_count);
   CHECK_EQ(bit_source.monitor().tripped_at_sample(), 21u);
 }
 
 TEST(source_stuck_after_startup_trips_and_zeroes_the_request) {
-  InsecureTestSource raw(2);
-  HealthTested<InsecureTestSource> source(raw, bytes_full());
+  port::InsecureTestSource raw(2);
+  port::HealthTested<port::InsecureTestSource> source(raw, bytes_full());
   uint8_t out[64];
   CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::ok);
   raw.stick_at(0x00);
@@ -100,31 +94,31 @@ TEST(source_stuck_after_startup_trips_and_zeroes_the_request) {
 
 TEST(low_entropy_without_repeats_trips_the_apt) {
   SixteenValues raw;
-  HealthTested<SixteenValues> source(raw, bytes_full());
+  port::HealthTested<SixteenValues> source(raw, bytes_full());
   uint8_t out[32];
   CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::failed);
-  CHECK(source.monitor().failure() == HealthFailure::adaptive_proportion);
+  CHECK(source.monitor().failure() == port::HealthFailure::adaptive_proportion);
   // Expected 13 matches after ~15 * 12 samples: well inside the first window of 512.
   CHECK_LE(source.monitor().tripped_at_sample(), 512u);
 }
 
 TEST(biased_bits_trip_a_test) {
-  InsecureTestSource raw(3);
+  port::InsecureTestSource raw(3);
   raw.bias_ones(49152);  // P(1) = 0.75: ~768 of 1024 expected vs cutoff 589
-  HealthTested<InsecureTestSource> source(raw, bits_h1(20));
+  port::HealthTested<port::InsecureTestSource> source(raw, bits_h1(20));
   uint8_t out[32];
   EntropyResult r = EntropyResult::ok;
   for (int i = 0; i < 64 && r == EntropyResult::ok; ++i) r = source.fill(out, sizeof out, blocking);
   CHECK(r == EntropyResult::failed);
-  CHECK(source.monitor().failure() != HealthFailure::none);
+  CHECK(source.monitor().failure() != port::HealthFailure::none);
   CHECK_LE(source.monitor().tripped_at_sample(), 2048u);
 }
 
 TEST(good_source_runs_clean) {
   // 256 KiB of bit samples at α = 2^-30 (2 M samples: ~0.004 false alarms expected), fixed seed.
-  InsecureTestSource raw(4);
-  HealthConfig config = bits_h1(30);
-  HealthTested<InsecureTestSource> source(raw, config);
+  port::InsecureTestSource raw(4);
+  port::HealthConfig config = bits_h1(30);
+  port::HealthTested<port::InsecureTestSource> source(raw, config);
   uint8_t out[256];
   bool all_ok = true;
   for (int i = 0; i < 1024 && all_ok; ++i)
@@ -135,49 +129,49 @@ TEST(good_source_runs_clean) {
 }
 
 TEST(trip_is_final_until_reinit) {
-  InsecureTestSource raw(5);
+  port::InsecureTestSource raw(5);
   raw.stick_at(1);
-  HealthTested<InsecureTestSource> source(raw, bytes_full());
+  port::HealthTested<port::InsecureTestSource> source(raw, bytes_full());
   uint8_t out[8];
   CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::failed);
-  InsecureTestSource fresh(6);
+  port::InsecureTestSource fresh(6);
   raw = fresh;  // the raw source recovers...
   CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::failed);  // ...still failed
   CHECK(source.fill(out, 0, blocking) == EntropyResult::failed);
   source.reinit();
   CHECK(source.fill(out, sizeof out, blocking) == EntropyResult::ok);
-  CHECK(source.monitor().failure() == HealthFailure::none);
+  CHECK(source.monitor().failure() == port::HealthFailure::none);
 }
 
 TEST(raw_failures_pass_through) {
-  InsecureTestSource raw(7);
+  port::InsecureTestSource raw(7);
   raw.fail_on_call(1, EntropyResult::not_ready);
-  HealthTested<InsecureTestSource> source(raw, bytes_full());
+  port::HealthTested<port::InsecureTestSource> source(raw, bytes_full());
   uint8_t out[8];
   CHECK(source.fill(out, sizeof out, TINYLDP_ENTROPY_NONBLOCKING) == EntropyResult::not_ready);
-  CHECK(source.monitor().failure() == HealthFailure::none);
-  InsecureTestSource broken(8);
+  CHECK(source.monitor().failure() == port::HealthFailure::none);
+  port::InsecureTestSource broken(8);
   broken.fail_on_call(1, EntropyResult::failed);
-  HealthTested<InsecureTestSource> source2(broken, bytes_full());
+  port::HealthTested<port::InsecureTestSource> source2(broken, bytes_full());
   CHECK(source2.fill(out, sizeof out, blocking) == EntropyResult::failed);
 }
 
 TEST(bad_configurations_fail_closed) {
-  InsecureTestSource raw(9);
-  HealthConfig c = bytes_full();
+  port::InsecureTestSource raw(9);
+  port::HealthConfig c = bytes_full();
   c.sample_bits = 4;
-  HealthTested<InsecureTestSource> a(raw, c);
+  port::HealthTested<port::InsecureTestSource> a(raw, c);
   uint8_t out[8];
   CHECK(a.fill(out, sizeof out, blocking) == EntropyResult::failed);
-  CHECK(a.monitor().failure() == HealthFailure::bad_config);
-  HealthConfig d = bits_h1(20);
+  CHECK(a.monitor().failure() == port::HealthFailure::bad_config);
+  port::HealthConfig d = bits_h1(20);
   d.h_q8 = 512;  // 2 bits of entropy claimed for a 1-bit sample
-  HealthTested<InsecureTestSource> b(raw, d);
+  port::HealthTested<port::InsecureTestSource> b(raw, d);
   CHECK(b.fill(out, sizeof out, blocking) == EntropyResult::failed);
-  HealthConfig e = bytes_full();
+  port::HealthConfig e = bytes_full();
   e.h_q8 = 16;
   e.apt_window = 64;  // cutoff 65 > window: an APT that could never trip
-  HealthTested<InsecureTestSource> f(raw, e);
+  port::HealthTested<port::InsecureTestSource> f(raw, e);
   CHECK(f.fill(out, sizeof out, blocking) == EntropyResult::failed);
 }
 
@@ -185,32 +179,32 @@ TEST(bad_configurations_fail_closed) {
 // same cutoffs (the standard's, checked at compile time), the same trip on a stuck source, and
 // a bad configuration still fails closed.
 TEST(a_compile_time_plan_is_the_same_monitor) {
-  constexpr auto plan = tinyldp::port::HealthPlan::make(HealthConfig{});
-  static_assert(plan.rct_cutoff == tinyldp::port::rct_cutoff(256, 20));
-  static_assert(plan.apt_cutoff == tinyldp::port::apt_cutoff(512, 256, 20).cutoff);
-  HealthMonitor from_config(HealthConfig{}), from_plan(plan);
+  constexpr auto plan = port::HealthPlan::make(port::HealthConfig{});
+  static_assert(plan.rct_cutoff == port::rct_cutoff(256, 20));
+  static_assert(plan.apt_cutoff == port::apt_cutoff(512, 256, 20).cutoff);
+  port::HealthMonitor from_config(port::HealthConfig{}), from_plan(plan);
   CHECK_EQ(from_plan.rct_cutoff(), from_config.rct_cutoff());
   CHECK_EQ(from_plan.apt_cutoff(), from_config.apt_cutoff());
   uint8_t stuck[64];
   for (uint8_t& b : stuck) b = 0x5A;
   CHECK(!from_config.feed(stuck, sizeof stuck));
   CHECK(!from_plan.feed(stuck, sizeof stuck));
-  CHECK(from_plan.failure() == HealthFailure::repetition_count);
+  CHECK(from_plan.failure() == port::HealthFailure::repetition_count);
   CHECK_EQ(from_plan.tripped_at_sample(), from_config.tripped_at_sample());
-  HealthConfig bad;
+  port::HealthConfig bad;
   bad.sample_bits = 3;
-  HealthMonitor bad_plan(tinyldp::port::HealthPlan::make(bad));
-  CHECK(bad_plan.failure() == HealthFailure::bad_config);
+  port::HealthMonitor bad_plan(port::HealthPlan::make(bad));
+  CHECK(bad_plan.failure() == port::HealthFailure::bad_config);
 }
 
 TEST(a_raw_source_without_an_estimate_gives_none_and_seeds_nothing) {
   // The raw source states no estimate: the health tests check a claim, they do not make one,
   // so the DRBG refuses the tested source as it refuses the raw one.
-  InsecureTestSource raw(11);
+  port::InsecureTestSource raw(11);
   raw.set_min_entropy_q8(TINYLDP_ENTROPY_ESTIMATE_UNKNOWN);
-  HealthTested<InsecureTestSource> tested(raw, bytes_full());
+  port::HealthTested<port::InsecureTestSource> tested(raw, bytes_full());
   CHECK_EQ(tested.min_entropy_q8(), uint16_t{TINYLDP_ENTROPY_ESTIMATE_UNKNOWN});
-  tinyldp::port::ChaCha20Drbg from_raw, from_tested;
+  port::ChaCha20Drbg from_raw, from_tested;
   CHECK(from_raw.seed(raw) == EntropyResult::not_supported);
   CHECK(from_tested.seed(tested) == EntropyResult::not_supported);
   CHECK(!from_raw.seeded());
@@ -218,7 +212,7 @@ TEST(a_raw_source_without_an_estimate_gives_none_and_seeds_nothing) {
   // An estimate below the claim is the one reported; above it, the claim (bit samples: 8H).
   raw.set_min_entropy_q8(512);
   CHECK_EQ(tested.min_entropy_q8(), 512u);
-  HealthTested<InsecureTestSource> bits(raw, bits_h1(20));
+  port::HealthTested<port::InsecureTestSource> bits(raw, bits_h1(20));
   raw.set_min_entropy_q8(TINYLDP_ENTROPY_ESTIMATE_FULL);
   CHECK_EQ(bits.min_entropy_q8(), 2048u);
   raw.set_min_entropy_q8(1024);
@@ -227,3 +221,6 @@ TEST(a_raw_source_without_an_estimate_gives_none_and_seeds_nothing) {
   CHECK(from_tested.seed(tested) == EntropyResult::ok);
   CHECK(from_tested.seeded());
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -6,28 +6,31 @@
 #include "check.hpp"
 #include "tinyldp/port/test/entropy_conformance.hpp"
 
-using tinyldp::EntropyResult;
-using tinyldp::port::HostOsSource;
+namespace tinyldp::test {
+namespace {
 
 TEST(host_os_source_conforms) {
-  HostOsSource source;
-  tinyldp::conformance::EntropyConformanceOptions o;
-  o.output = tinyldp::test::write;
+  port::HostOsSource source;
+  conformance::EntropyConformanceOptions o;
+  o.output = write;
   o.name = "host_os";
   o.isr_supported = false;  // a system call is no place for an interrupt handler
   o.nonblocking_retries = 1000;
-  CHECK_EQ(tinyldp::conformance::entropy_conformance(source, o), 0u);
+  CHECK_EQ(conformance::entropy_conformance(source, o), 0u);
   uint8_t out[4];
   CHECK(source.fill(out, sizeof out, TINYLDP_ENTROPY_FROM_ISR) == EntropyResult::not_supported);
   CHECK_EQ(source.min_entropy_q8(), 2048u);
 }
 
 TEST(host_os_c_form_conforms) {
-  tinyldp::CEntropySource source(HostOsSource::as_c_source(), TINYLDP_ENTROPY_ESTIMATE_FULL);
-  tinyldp::conformance::EntropyConformanceOptions o;
-  o.output = tinyldp::test::write;
+  CEntropySource source(port::HostOsSource::as_c_source(), TINYLDP_ENTROPY_ESTIMATE_FULL);
+  conformance::EntropyConformanceOptions o;
+  o.output = write;
   o.name = "host_os(c)";
   o.isr_supported = false;
   o.nonblocking_retries = 1000;
-  CHECK_EQ(tinyldp::conformance::entropy_conformance(source, o), 0u);
+  CHECK_EQ(conformance::entropy_conformance(source, o), 0u);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

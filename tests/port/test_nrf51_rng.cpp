@@ -6,15 +6,14 @@
 #include "check.hpp"
 #include "register_models.hpp"
 
-using tinyldp::EntropyResult;
-using tinyldp::port::Nrf51RngT;
-using tinyldp::test::Nrf51Model;
-using tinyldp::test::Nrf51ModelBus;
+namespace tinyldp::test {
+namespace {
+
 namespace reg = tinyldp::port::nrf51_rng;
 
 TEST(starts_with_bias_correction_and_reads_one_byte_per_event) {
   Nrf51Model model;
-  Nrf51RngT<Nrf51ModelBus> rng({}, {&model});
+  port::Nrf51RngT<Nrf51ModelBus> rng({}, {&model});
   uint8_t out[20];
   CHECK(rng.fill(out, sizeof out, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);
   CHECK_EQ(model.config, reg::config_dercen);
@@ -29,7 +28,7 @@ TEST(bias_correction_can_be_turned_off) {
   reg::Config config;
   config.bias_correction = false;
   config.min_entropy_q8 = 512;
-  Nrf51RngT<Nrf51ModelBus> rng(config, {&model});
+  port::Nrf51RngT<Nrf51ModelBus> rng(config, {&model});
   uint8_t out[4];
   CHECK(rng.fill(out, sizeof out, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);
   CHECK_EQ(model.config, 0u);
@@ -39,7 +38,7 @@ TEST(bias_correction_can_be_turned_off) {
 TEST(non_blocking_requests_pool_bytes_and_never_wait) {
   Nrf51Model model;
   model.latency = 4;
-  Nrf51RngT<Nrf51ModelBus> rng({}, {&model});
+  port::Nrf51RngT<Nrf51ModelBus> rng({}, {&model});
   uint8_t out[8];
   uint32_t not_ready = 0;
   EntropyResult r = EntropyResult::not_ready;
@@ -61,7 +60,7 @@ TEST(dead_peripheral_fails_closed_until_restart) {
   Nrf51Model model;
   reg::Config config;
   config.max_spins_per_byte = 100;
-  Nrf51RngT<Nrf51ModelBus> rng(config, {&model});
+  port::Nrf51RngT<Nrf51ModelBus> rng(config, {&model});
   uint8_t out[8];
   CHECK(rng.fill(out, sizeof out, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);
   model.dead = true;
@@ -79,7 +78,7 @@ TEST(dead_peripheral_fails_closed_until_restart) {
 
 TEST(stop_halts_the_peripheral) {
   Nrf51Model model;
-  Nrf51RngT<Nrf51ModelBus> rng({}, {&model});
+  port::Nrf51RngT<Nrf51ModelBus> rng({}, {&model});
   uint8_t out[2];
   CHECK(rng.fill(out, sizeof out, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);
   rng.stop();
@@ -87,3 +86,6 @@ TEST(stop_halts_the_peripheral) {
   CHECK(rng.fill(out, sizeof out, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);  // restarts
   CHECK(model.running);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -9,11 +9,11 @@
 #include "test_util.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
 
-using tinyldp::EntropyResult;
-using tinyldp::port::Nrf51Rng;
+namespace tinyldp::test {
+namespace {
+
 namespace reg = tinyldp::port::nrf51_rng;
 
-namespace {
 // The emulated VALRDY comes from a QEMU timer in host time, which a loaded host (parallel ctest,
 // other jobs) can delay past the default spin limit: a blocking request must not call the
 // peripheral dead then (it did, once, under load). The limit examples/common uses.
@@ -22,10 +22,9 @@ reg::Config emulated() {
   c.max_spins_per_byte = 200000000;
   return c;
 }
-}  // namespace
 
 TEST(programs_bias_correction_and_delivers_bytes) {
-  Nrf51Rng rng(emulated());
+  port::Nrf51Rng rng(emulated());
   uint8_t out[64];
   CHECK(rng.fill(out, sizeof out, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);
   CHECK_EQ(reg::Mmio::read(reg::config) & reg::config_dercen, reg::config_dercen);
@@ -40,33 +39,36 @@ TEST(programs_bias_correction_and_delivers_bytes) {
 
 TEST(bits_are_roughly_balanced) {
   // 256 bytes = 2048 bits, sigma 22.6: within 6 sigma (P(false failure) ~ 2e-9).
-  Nrf51Rng rng(emulated());
+  port::Nrf51Rng rng(emulated());
   uint8_t out[256];
   CHECK(rng.fill(out, sizeof out, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);
   int32_t ones = 0;
-  for (uint8_t b : out) ones += static_cast<int32_t>(tinyldp::test::popcount8(b));
+  for (uint8_t b : out) ones += static_cast<int32_t>(popcount8(b));
   CHECK_LE(ones - 1024 < 0 ? 1024 - ones : ones - 1024, 136);
 }
 
 TEST(conforms_on_the_emulated_peripheral) {
-  Nrf51Rng rng(emulated());
-  tinyldp::conformance::EntropyConformanceOptions o;
-  o.output = tinyldp::test::write;
+  port::Nrf51Rng rng(emulated());
+  conformance::EntropyConformanceOptions o;
+  o.output = write;
   o.name = "nrf51_rng(qemu)";
   // The emulated VALRDY comes from a QEMU timer in host time, which a loaded host (parallel
   // ctest) can delay: allow ~1 s of polling before calling a non-blocking request stuck.
   o.nonblocking_retries = 20000000;
   o.isr_retries = 20000000;
-  CHECK_EQ(tinyldp::conformance::entropy_conformance(rng, o), 0u);
+  CHECK_EQ(conformance::entropy_conformance(rng, o), 0u);
 }
 
 TEST(health_tested_peripheral_passes) {
-  Nrf51Rng rng(emulated());
-  tinyldp::port::HealthConfig config;
+  port::Nrf51Rng rng(emulated());
+  port::HealthConfig config;
   config.h_q8 = 1024;  // the backend's claim: 4 bits per byte
-  tinyldp::port::HealthTested<Nrf51Rng> tested(rng, config);
+  port::HealthTested<port::Nrf51Rng> tested(rng, config);
   uint8_t out[64];
   CHECK(tested.fill(out, sizeof out, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);
-  CHECK(tested.monitor().failure() == tinyldp::port::HealthFailure::none);
+  CHECK(tested.monitor().failure() == port::HealthFailure::none);
   CHECK_EQ(tested.monitor().samples(), 1024u + 64u);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -8,8 +8,7 @@
 #include "tinyldp/port/test/entropy_conformance.hpp"
 #include "tinyldp/port/test/simulation_source.hpp"
 
-using tinyldp::port::SimulationSource;
-
+namespace tinyldp::test {
 namespace {
 
 // One xoshiro256++ generator, written out plainly.
@@ -43,8 +42,6 @@ uint64_t le64(const uint8_t* p) {
   return w;
 }
 
-}  // namespace
-
 TEST(reference_generator_is_xoshiro256pp) {
   // From state {1, 2, 3, 4}: first output rotl(1 + 4, 23) + 1; second from the updated state
   // {7, 0, 262146, 211106232532992} (worked by hand from the recurrence).
@@ -58,27 +55,27 @@ TEST(reference_generator_is_xoshiro256pp) {
 
 TEST(every_lane_is_xoshiro256pp_seeded_by_splitmix64) {
   constexpr uint64_t seed = 42;
-  Xoshiro256pp lanes[SimulationSource::lanes];
+  Xoshiro256pp lanes[port::SimulationSource::lanes];
   uint64_t x = seed;
   for (auto& lane : lanes)
     for (auto& word : lane.s) word = splitmix64(x);
-  SimulationSource source(seed);
+  port::SimulationSource source(seed);
   static uint8_t stream[64 * 1000 + 24];
-  CHECK(source.fill(stream, sizeof stream, TINYLDP_ENTROPY_BLOCKING) == tinyldp::EntropyResult::ok);
+  CHECK(source.fill(stream, sizeof stream, TINYLDP_ENTROPY_BLOCKING) == EntropyResult::ok);
   uint32_t mismatches = 0;
   for (size_t w = 0; w + 1 <= sizeof stream / 8; ++w)
-    mismatches += le64(stream + 8 * w) != lanes[w % SimulationSource::lanes].next();
+    mismatches += le64(stream + 8 * w) != lanes[w % port::SimulationSource::lanes].next();
   CHECK_EQ(mismatches, 0u);
 }
 
 TEST(stream_does_not_depend_on_request_sizes) {
   static uint8_t whole[20000], pieces[20000];
-  SimulationSource a(7), b(7);
-  CHECK(a.fill(whole, sizeof whole, 0) == tinyldp::EntropyResult::ok);
+  port::SimulationSource a(7), b(7);
+  CHECK(a.fill(whole, sizeof whole, 0) == EntropyResult::ok);
   size_t at = 0, step = 1;
   while (at < sizeof pieces) {
     const size_t n = step < sizeof pieces - at ? step : sizeof pieces - at;
-    CHECK(b.fill(pieces + at, n, 0) == tinyldp::EntropyResult::ok);
+    CHECK(b.fill(pieces + at, n, 0) == EntropyResult::ok);
     at += n;
     step = step * 7 % 131 + 1;  // 1..131 bytes: inside, across and over whole rounds
   }
@@ -87,10 +84,13 @@ TEST(stream_does_not_depend_on_request_sizes) {
 }
 
 TEST(conforms_to_the_entropy_contract) {
-  SimulationSource source(3);
-  tinyldp::conformance::EntropyConformanceOptions o;
-  o.output = tinyldp::test::write;
+  port::SimulationSource source(3);
+  conformance::EntropyConformanceOptions o;
+  o.output = write;
   o.name = "simulation";
   o.isr_supported = true;
-  CHECK_EQ(tinyldp::conformance::entropy_conformance(source, o), 0u);
+  CHECK_EQ(conformance::entropy_conformance(source, o), 0u);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -7,21 +7,18 @@
 #include "check.hpp"
 #include "register_models.hpp"
 
-using tinyldp::EntropyResult;
-using tinyldp::port::Stm32RngT;
-using tinyldp::test::Stm32Model;
-using tinyldp::test::Stm32ModelBus;
-namespace reg = tinyldp::port::stm32_rng;
-using Rng = Stm32RngT<Stm32ModelBus>;
-
+namespace tinyldp::test {
 namespace {
+
+namespace reg = tinyldp::port::stm32_rng;
+using Rng = port::Stm32RngT<Stm32ModelBus>;
+
 constexpr uint32_t blocking = TINYLDP_ENTROPY_BLOCKING;
 bool only(const uint8_t* p, size_t n, uint8_t a, uint8_t b) {
   for (size_t i = 0; i < n; ++i)
     if (p[i] != a && p[i] != b) return false;
   return true;
 }
-}  // namespace
 
 TEST(enables_the_rng_with_clock_error_detection_on) {
   Stm32Model model;
@@ -128,3 +125,6 @@ TEST(non_blocking_requests_never_wait) {
   CHECK(r == EntropyResult::ok);
   CHECK_GE(not_ready, 4u);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -7,26 +7,19 @@
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/port/storage/ram_storage.hpp"
 
-using tinyldp::CStorageDevice;
-using tinyldp::StorageGeometry;
-using tinyldp::StorageResult;
-using tinyldp::port::EmulatedFlash;
-using tinyldp::port::RamStorage;
-using tinyldp::conformance::storage_conformance;
-using tinyldp::conformance::StorageConformanceOptions;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr StorageGeometry geometry(uint32_t program_size, uint8_t erased = 0xFF) {
   return {256, 4, program_size, erased};
 }
 
-void cut(void* c) { static_cast<EmulatedFlash*>(c)->cut_power_now(); }
-void power(void* c) { static_cast<EmulatedFlash*>(c)->power_on(); }
+void cut(void* c) { static_cast<port::EmulatedFlash*>(c)->cut_power_now(); }
+void power(void* c) { static_cast<port::EmulatedFlash*>(c)->power_on(); }
 
-StorageConformanceOptions flash_options(EmulatedFlash& flash, const char* name) {
-  StorageConformanceOptions o;
-  o.output = tinyldp::test::write;
+conformance::StorageConformanceOptions flash_options(port::EmulatedFlash& flash, const char* name) {
+  conformance::StorageConformanceOptions o;
+  o.output = write;
   o.name = name;
   o.inject_failure = &cut;
   o.restore = &power;
@@ -34,24 +27,24 @@ StorageConformanceOptions flash_options(EmulatedFlash& flash, const char* name) 
   return o;
 }
 
-StorageConformanceOptions quiet() {
-  StorageConformanceOptions o;
-  o.output = tinyldp::test::write;
+conformance::StorageConformanceOptions quiet() {
+  conformance::StorageConformanceOptions o;
+  o.output = write;
   o.print_violations = false;
   return o;
 }
 
 // The C form of a device: trampolines onto an EmulatedFlash.
-tinyldp_storage_device c_device(EmulatedFlash& flash) {
+tinyldp_storage_device c_device(port::EmulatedFlash& flash) {
   tinyldp_storage_device d{};
   d.read = [](void* c, uint32_t a, uint8_t* out, size_t n) {
-    return static_cast<tinyldp_storage_result>(static_cast<EmulatedFlash*>(c)->read(a, out, n));
+    return static_cast<tinyldp_storage_result>(static_cast<port::EmulatedFlash*>(c)->read(a, out, n));
   };
   d.program = [](void* c, uint32_t a, const uint8_t* in, size_t n) {
-    return static_cast<tinyldp_storage_result>(static_cast<EmulatedFlash*>(c)->program(a, in, n));
+    return static_cast<tinyldp_storage_result>(static_cast<port::EmulatedFlash*>(c)->program(a, in, n));
   };
   d.erase = [](void* c, uint32_t s) {
-    return static_cast<tinyldp_storage_result>(static_cast<EmulatedFlash*>(c)->erase(s));
+    return static_cast<tinyldp_storage_result>(static_cast<port::EmulatedFlash*>(c)->erase(s));
   };
   d.context = &flash;
   d.geometry = flash.geometry();
@@ -61,7 +54,7 @@ tinyldp_storage_device c_device(EmulatedFlash& flash) {
 // Broken devices the suite must reject (it reads into guarded buffers of every length from
 // 1 to 64, so the overrun is within its own buffer).
 struct OverrunningRead {
-  RamStorage inner;
+  port::RamStorage inner;
   StorageResult read(uint32_t a, uint8_t* out, size_t n) {
     const StorageResult r = inner.read(a, out, n);
     if (n == 17) out[n] = 0;  // one length is enough for the sentinels to notice
@@ -73,7 +66,7 @@ struct OverrunningRead {
 };
 
 struct LazyErase {
-  RamStorage inner;
+  port::RamStorage inner;
   StorageResult read(uint32_t a, uint8_t* out, size_t n) { return inner.read(a, out, n); }
   StorageResult program(uint32_t a, const uint8_t* in, size_t n) { return inner.program(a, in, n); }
   StorageResult erase(uint32_t) { return StorageResult::ok; }
@@ -81,7 +74,7 @@ struct LazyErase {
 };
 
 struct NoRangeCheck {  // accepts reads past the end by returning erased bytes
-  RamStorage inner;
+  port::RamStorage inner;
   StorageResult read(uint32_t a, uint8_t* out, size_t n) {
     if (inner.read(a, out, n) == StorageResult::ok) return StorageResult::ok;
     for (size_t i = 0; i < n; ++i) out[i] = 0xFF;
@@ -92,45 +85,43 @@ struct NoRangeCheck {  // accepts reads past the end by returning erased bytes
   StorageGeometry geometry() const { return inner.geometry(); }
 };
 
-}  // namespace
-
 TEST(ram_storage_conforms) {
   uint8_t memory[1024];
-  RamStorage ram(memory, geometry(1));
+  port::RamStorage ram(memory, geometry(1));
   ram.format();
-  StorageConformanceOptions o;
-  o.output = tinyldp::test::write;
+  conformance::StorageConformanceOptions o;
+  o.output = write;
   o.name = "ram";
-  CHECK_EQ(storage_conformance(ram, o), 0u);
+  CHECK_EQ(conformance::storage_conformance(ram, o), 0u);
   uint8_t memory8[1024];
-  RamStorage ram8(memory8, geometry(8, 0x00));
+  port::RamStorage ram8(memory8, geometry(8, 0x00));
   ram8.format();
   o.name = "ram(program 8, erased 0x00)";
-  CHECK_EQ(storage_conformance(ram8, o), 0u);
+  CHECK_EQ(conformance::storage_conformance(ram8, o), 0u);
 }
 
 TEST(emulated_flash_conforms_at_every_program_size) {
   const uint32_t sizes[] = {1, 2, 4, 8, 16};
   for (uint32_t size : sizes) {
     uint8_t memory[1024];
-    EmulatedFlash flash(memory, geometry(size), size);
+    port::EmulatedFlash flash(memory, geometry(size), size);
     flash.format();
-    CHECK_EQ(storage_conformance(flash, flash_options(flash, "emulated_flash")), 0u);
+    CHECK_EQ(conformance::storage_conformance(flash, flash_options(flash, "emulated_flash")), 0u);
     CHECK_EQ(flash.counters().violations, 0u);  // the Record never programs unerased bytes
     CHECK_GT(flash.counters().erases, 0u);
   }
   uint8_t memory[1024];
-  EmulatedFlash zeros(memory, geometry(4, 0x00));
+  port::EmulatedFlash zeros(memory, geometry(4, 0x00));
   zeros.format();
-  CHECK_EQ(storage_conformance(zeros, flash_options(zeros, "emulated_flash(erased 0x00)")), 0u);
+  CHECK_EQ(conformance::storage_conformance(zeros, flash_options(zeros, "emulated_flash(erased 0x00)")), 0u);
 }
 
 TEST(c_storage_adapter_conforms) {
   uint8_t memory[1024];
-  EmulatedFlash flash(memory, geometry(4));
+  port::EmulatedFlash flash(memory, geometry(4));
   flash.format();
   CStorageDevice device(c_device(flash));
-  CHECK_EQ(storage_conformance(device, flash_options(flash, "c_adapter")), 0u);
+  CHECK_EQ(conformance::storage_conformance(device, flash_options(flash, "c_adapter")), 0u);
   // A driver with no functions fails every call rather than crashing.
   CStorageDevice empty(tinyldp_storage_device{nullptr, nullptr, nullptr, nullptr, geometry(4)});
   uint8_t b[4];
@@ -141,50 +132,53 @@ TEST(c_storage_adapter_conforms) {
 
 TEST(suite_catches_broken_devices) {
   uint8_t m1[1024 + 1], m2[1024], m3[1024];
-  OverrunningRead overrun{RamStorage(m1, geometry(1))};
+  OverrunningRead overrun{port::RamStorage(m1, geometry(1))};
   overrun.inner.format();
-  CHECK_GT(storage_conformance(overrun, quiet()), 0u);
-  LazyErase lazy{RamStorage(m2, geometry(1))};
+  CHECK_GT(conformance::storage_conformance(overrun, quiet()), 0u);
+  LazyErase lazy{port::RamStorage(m2, geometry(1))};
   lazy.inner.format();
   for (uint8_t& b : m2) b = 0x12;  // "erase" leaves this behind
-  CHECK_GT(storage_conformance(lazy, quiet()), 0u);
-  NoRangeCheck unchecked{RamStorage(m3, geometry(1))};
+  CHECK_GT(conformance::storage_conformance(lazy, quiet()), 0u);
+  NoRangeCheck unchecked{port::RamStorage(m3, geometry(1))};
   unchecked.inner.format();
-  CHECK_GT(storage_conformance(unchecked, quiet()), 0u);
+  CHECK_GT(conformance::storage_conformance(unchecked, quiet()), 0u);
   // A device that cannot hold the suite's layout is reported, not passed.
   uint8_t tiny[64];
-  RamStorage small(tiny, StorageGeometry{32, 2, 1, 0xFF});
-  CHECK_GT(storage_conformance(small, quiet()), 0u);
+  port::RamStorage small(tiny, StorageGeometry{32, 2, 1, 0xFF});
+  CHECK_GT(conformance::storage_conformance(small, quiet()), 0u);
 }
 
 TEST(record_refuses_unusable_layouts) {
   uint8_t memory[1024];
-  RamStorage ram(memory, geometry(1));
+  port::RamStorage ram(memory, geometry(1));
   ram.format();
   uint8_t b[8] = {};
   size_t n = 0;
-  tinyldp::Record<RamStorage> outside(ram, 3, 1);  // slot 1 would be sector 4 of 4
+  Record<port::RamStorage> outside(ram, 3, 1);  // slot 1 would be sector 4 of 4
   CHECK(outside.mount() == StorageResult::bad_geometry);
   CHECK(outside.write(b, 8) == StorageResult::bad_geometry);
   CHECK(outside.read(b, 8, &n) == StorageResult::bad_geometry);
   CHECK_EQ(outside.capacity(), 0u);
-  tinyldp::Record<RamStorage> huge(ram, 0xFFFFFFFFu, 2);  // wraps in 32 bits
+  Record<port::RamStorage> huge(ram, 0xFFFFFFFFu, 2);  // wraps in 32 bits
   CHECK(huge.mount() == StorageResult::bad_geometry);
-  RamStorage odd(memory, StorageGeometry{100, 4, 3, 0xFF});  // 3 does not divide the header
-  tinyldp::Record<RamStorage> r(odd, 0, 1);
+  port::RamStorage odd(memory, StorageGeometry{100, 4, 3, 0xFF});  // 3 does not divide the header
+  Record<port::RamStorage> r(odd, 0, 1);
   CHECK(r.mount() == StorageResult::bad_geometry);
-  tinyldp::Record<RamStorage> two(ram, 0, 2);  // two sectors per slot
+  Record<port::RamStorage> two(ram, 0, 2);  // two sectors per slot
   CHECK(two.mount() == StorageResult::ok);
   CHECK_EQ(two.capacity(), 2u * 256u - 16u);
 }
 
 TEST(sizes_stated_in_the_headers) {
   if constexpr (sizeof(void*) == 4) {
-    CHECK_EQ(sizeof(tinyldp::Record<RamStorage>), 28u);
-    CHECK_EQ(sizeof(RamStorage), 20u);
-    CHECK_EQ(sizeof(EmulatedFlash), 48u);
+    CHECK_EQ(sizeof(Record<port::RamStorage>), 28u);
+    CHECK_EQ(sizeof(port::RamStorage), 20u);
+    CHECK_EQ(sizeof(port::EmulatedFlash), 48u);
     CHECK_EQ(sizeof(CStorageDevice), 32u);
   } else {
-    CHECK_EQ(sizeof(tinyldp::Record<RamStorage>), 32u);  // 8-byte reference on a 64-bit host
+    CHECK_EQ(sizeof(Record<port::RamStorage>), 32u);  // 8-byte reference on a 64-bit host
   }
 }
+
+}  // namespace
+}  // namespace tinyldp::test

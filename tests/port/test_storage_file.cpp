@@ -9,11 +9,7 @@
 #include "tinyldp/port/test/storage_conformance.hpp"
 #include "tinyldp/port/storage/file_storage.hpp"
 
-using tinyldp::Record;
-using tinyldp::StorageGeometry;
-using tinyldp::StorageResult;
-using tinyldp::port::FileStorage;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr StorageGeometry geometry{256, 4, 4, 0xFF};
@@ -28,7 +24,7 @@ struct TempFile {
 };
 
 struct Reopen {
-  FileStorage* file;
+  port::FileStorage* file;
   const char* path;
 };
 void close_file(void* c) { static_cast<Reopen*>(c)->file->close(); }
@@ -37,38 +33,36 @@ void reopen_file(void* c) {
   CHECK(r->file->open(r->path, geometry) == StorageResult::ok);
 }
 
-}  // namespace
-
 TEST(file_storage_conforms) {
   TempFile tmp;
-  FileStorage file;
+  port::FileStorage file;
   CHECK(file.open(tmp.path, geometry) == StorageResult::ok);
   Reopen ctx{&file, tmp.path};
-  tinyldp::conformance::StorageConformanceOptions o;
-  o.output = tinyldp::test::write;
+  conformance::StorageConformanceOptions o;
+  o.output = write;
   o.name = "file";
   o.inject_failure = &close_file;
   o.restore = &reopen_file;
   o.context = &ctx;
-  CHECK_EQ(tinyldp::conformance::storage_conformance(file, o), 0u);
+  CHECK_EQ(conformance::storage_conformance(file, o), 0u);
 }
 
 TEST(file_storage_keeps_values_across_a_reopen) {
   TempFile tmp;
   const uint8_t value[5] = {'h', 'e', 'l', 'l', 'o'};
   {
-    FileStorage file;
+    port::FileStorage file;
     CHECK(file.open(tmp.path, geometry) == StorageResult::ok);  // mkstemp left it empty
-    Record<FileStorage> record(file, 0, 1);
+    Record<port::FileStorage> record(file, 0, 1);
     size_t n = 0;
     uint8_t out[8];
     CHECK(record.read(out, sizeof out, &n) == StorageResult::not_found);  // extended, erased
     CHECK(record.write(value, 5) == StorageResult::ok);
     CHECK(record.write(value, 4) == StorageResult::ok);
   }
-  FileStorage file;
+  port::FileStorage file;
   CHECK(file.open(tmp.path, geometry) == StorageResult::ok);
-  Record<FileStorage> record(file, 0, 1);
+  Record<port::FileStorage> record(file, 0, 1);
   uint8_t out[8] = {};
   size_t n = 0;
   CHECK(record.read(out, sizeof out, &n) == StorageResult::ok);
@@ -78,7 +72,7 @@ TEST(file_storage_keeps_values_across_a_reopen) {
 }
 
 TEST(file_storage_reports_unusable_paths_and_sizes) {
-  FileStorage file;
+  port::FileStorage file;
   CHECK(file.open("/", geometry) == StorageResult::io_error);  // a directory
   CHECK(file.open("/nonexistent-dir/x/y", geometry) == StorageResult::io_error);
   CHECK(!file.is_open());
@@ -90,3 +84,6 @@ TEST(file_storage_reports_unusable_paths_and_sizes) {
   CHECK(file.open(tmp.path, StorageGeometry{256, 4, 3, 0xFF}) == StorageResult::bad_geometry);
   CHECK(file.open(tmp.path, StorageGeometry{0, 4, 1, 0xFF}) == StorageResult::bad_geometry);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -7,12 +7,7 @@
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/storage.hpp"
 
-using tinyldp::Record;
-using tinyldp::StorageGeometry;
-using tinyldp::StorageResult;
-using tinyldp::port::EmulatedFlash;
-using tinyldp::port::PowerCut;
-
+namespace tinyldp::test {
 namespace {
 
 #if defined(TINYLDP_TEST_ON_TARGET)
@@ -47,8 +42,8 @@ struct Value {
 
 // The store under test, rebuilt after every reboot.
 struct RecordStore {
-  Record<EmulatedFlash> record;
-  RecordStore(EmulatedFlash& flash, uint32_t sectors_per_slot) : record(flash, 0, sectors_per_slot) {}
+  Record<port::EmulatedFlash> record;
+  RecordStore(port::EmulatedFlash& flash, uint32_t sectors_per_slot) : record(flash, 0, sectors_per_slot) {}
   StorageResult write(const uint8_t* d, size_t n) { return record.write(d, n); }
   StorageResult read(uint8_t* out, size_t cap, size_t* n) { return record.read(out, cap, n); }
   // Program/erase steps a write of n bytes takes.
@@ -61,11 +56,11 @@ struct RecordStore {
 // Mutants: one slot rewritten in place — [length][payload] (no CRC), or with a CRC.
 template <bool with_crc>
 struct InPlaceStore {
-  EmulatedFlash& flash;
-  InPlaceStore(EmulatedFlash& f, uint32_t) : flash(f) {}
+  port::EmulatedFlash& flash;
+  InPlaceStore(port::EmulatedFlash& f, uint32_t) : flash(f) {}
   StorageResult write(const uint8_t* d, size_t n) {
     uint8_t image[4 + max_value + 4 + 16];
-    const uint32_t crc = tinyldp::crc32_update(0, d, n);
+    const uint32_t crc = crc32_update(0, d, n);
     size_t total = 0;
     image[total++] = static_cast<uint8_t>(n);
     image[total++] = 0x5A;
@@ -89,7 +84,7 @@ struct InPlaceStore {
     if (flash.read(4u + head[0], c, 4) != StorageResult::ok) return StorageResult::io_error;
     const uint32_t crc = uint32_t{c[0]} | uint32_t{c[1]} << 8 | uint32_t{c[2]} << 16 |
                          uint32_t{c[3]} << 24;
-    if (with_crc && crc != tinyldp::crc32_update(0, out, head[0])) return StorageResult::not_found;
+    if (with_crc && crc != crc32_update(0, out, head[0])) return StorageResult::not_found;
     *n = head[0];
     return StorageResult::ok;
   }
@@ -111,7 +106,7 @@ struct Outcome {
 template <class Store>
 Outcome run(StorageGeometry g, uint32_t sectors_per_slot, uint32_t cuts, uint32_t seed) {
   uint8_t memory[6 * 128];
-  EmulatedFlash flash(memory, g, seed);
+  port::EmulatedFlash flash(memory, g, seed);
   flash.format();
   Rng rng{seed * 2654435761u + 1u};
   Outcome o;
@@ -131,7 +126,7 @@ Outcome run(StorageGeometry g, uint32_t sectors_per_slot, uint32_t cuts, uint32_
     const bool cut = round % 5 != 4;
     if (cut) {
       const uint32_t step = rng.below(Store::steps(g, sectors_per_slot, next.length));
-      const PowerCut when = static_cast<PowerCut>(rng.below(3));
+      const port::PowerCut when = static_cast<port::PowerCut>(rng.below(3));
       flash.cut_power(step, when);
     }
     StorageResult written;
@@ -164,19 +159,17 @@ Outcome run(StorageGeometry g, uint32_t sectors_per_slot, uint32_t cuts, uint32_
 }
 
 void print_outcome(const char* label, const Outcome& o) {
-  tinyldp::test::print(label);
-  tinyldp::test::print(": cuts ");
-  tinyldp::test::print_u64(o.cuts);
-  tinyldp::test::print(", old ");
-  tinyldp::test::print_u64(o.old_value);
-  tinyldp::test::print(", new ");
-  tinyldp::test::print_u64(o.new_value);
-  tinyldp::test::print(", violations ");
-  tinyldp::test::print_u64(o.violations);
-  tinyldp::test::print("\n");
+  print(label);
+  print(": cuts ");
+  print_u64(o.cuts);
+  print(", old ");
+  print_u64(o.old_value);
+  print(", new ");
+  print_u64(o.new_value);
+  print(", violations ");
+  print_u64(o.violations);
+  print("\n");
 }
-
-}  // namespace
 
 TEST(record_survives_random_power_cuts) {
   struct Layout {
@@ -216,3 +209,6 @@ TEST(harness_catches_in_place_writers) {
   CHECK_GT(plain.violations, 30u);  // torn values read back
   CHECK_GT(crc.violations, 30u);    // a cut after the erase loses the old value
 }
+
+}  // namespace
+}  // namespace tinyldp::test

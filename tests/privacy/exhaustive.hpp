@@ -112,13 +112,4 @@ inline void expect_private_and_tight(const ExhaustiveVerdict& v, Epsilon claimed
 
 }  // namespace tinyldp::test
 
-// The names every exhaustive test uses.
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::test::CountingRng;
-using tinyldp::test::expect_private_and_tight;
-using tinyldp::test::MemoRecorder;
-using tinyldp::test::MemoReplayer;
-using tinyldp::test::verify_exhaustively;
-
 #endif

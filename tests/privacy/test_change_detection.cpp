@@ -69,23 +69,10 @@
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::Epsilon;
-using tinyldp::GrrChain;
-using tinyldp::Loloha;
-using tinyldp::LongitudinalGrr;
-using tinyldp::MemoDraws;
-using tinyldp::OneBitMean;
-using tinyldp::Status;
-using tinyldp::TwoStageRr;
-using tinyldp::UeStage;
-using tinyldp::port::InsecureTestSource;
-using tinyldp::port::MemoKey;
-using tinyldp::test::print;
-using tinyldp::test::print_u64;
-using Rng = tinyldp::RandomBits<InsecureTestSource, 256>;
-
+namespace tinyldp::test {
 namespace {
+
+using Rng = RandomBits<port::InsecureTestSource, 256>;
 
 #if defined(TINYLDP_TEST_SANITIZED)
 constexpr uint32_t devices = 16000 / 16;
@@ -104,19 +91,19 @@ uint32_t block_size(uint32_t rounds) {
 
 double probability(Dyadic p) { return ldexp(static_cast<double>(p.num), -static_cast<int>(p.bits)); }
 // A k-RR stage's (keep, other) probabilities.
-void stage_probabilities(const tinyldp::KaryRr& s, double& keep, double& other) {
+void stage_probabilities(const KaryRr& s, double& keep, double& other) {
   other = probability(s.other_probability());
   keep = ldexp(static_cast<double>(s.keep_numerator()), -static_cast<int>(s.other_probability().bits));
 }
 
 // Device i of the runs over R rounds (other devices for another R: the rates of different R
 // are independent measurements).
-MemoKey device_key(uint32_t device, uint32_t rounds) {
+port::MemoKey device_key(uint32_t device, uint32_t rounds) {
   uint8_t secret[32];
   for (uint32_t i = 0; i < 32; ++i) secret[i] = static_cast<uint8_t>(i * 29 + 5);
-  tinyldp::put_le(secret, device);
-  tinyldp::put_le(secret + 4, rounds);
-  MemoKey key;
+  put_le(secret, device);
+  put_le(secret + 4, rounds);
+  port::MemoKey key;
   key.set(secret, 0);
   return key;
 }
@@ -263,12 +250,12 @@ struct Observation {
 template <class Report, class Test>
 double measured_flag_rate(uint32_t rounds, bool changes, uint32_t old_value, uint32_t new_value, Report report,
                           Test flagged, uint64_t seed) {
-  InsecureTestSource src(seed);
+  port::InsecureTestSource src(seed);
   Rng rng(src);
   const uint32_t b = block_size(rounds);
   uint32_t flags = 0;
   for (uint32_t device = 0; device < devices; ++device) {
-    const MemoKey key = device_key(device, rounds);
+    const port::MemoKey key = device_key(device, rounds);
     const uint32_t t = changes ? change_round(device, rounds) : rounds;
     Observation first[max_block], last[max_block];
     for (uint32_t r = 0; r < rounds; ++r) {
@@ -390,7 +377,7 @@ void unary_chain(const char* name, UeStage first, UeStage second, uint64_t seed)
   const auto measure = [&](uint32_t rounds, bool changes) {
     return measured_flag_rate(
         rounds, changes, x, x_new,
-        [&](const MemoKey& key, uint32_t v, Rng& rng, Observation& o) {
+        [&](const port::MemoKey& key, uint32_t v, Rng& rng, Observation& o) {
           uint8_t bits[d / 8];
           CHECK(chain.privatize(v, key, rng, bits, sizeof bits) == Status::ok);
           for (uint32_t i = 0; i < d; ++i) o.item[i] = static_cast<uint32_t>(bits[i / 8] >> (i % 8)) & 1u;
@@ -423,7 +410,7 @@ void grr_chain(const char* name, const GrrChain& chain, double same_memo, Report
   const auto measure = [&](uint32_t rounds, bool changes) {
     return measured_flag_rate(
         rounds, changes, x, x_new,
-        [&](const MemoKey& key, uint32_t v, Rng& rng, Observation& o) { o.item[0] = report(key, v, rng); },
+        [&](const port::MemoKey& key, uint32_t v, Rng& rng, Observation& o) { o.item[0] = report(key, v, rng); },
         [&](const Observation* a, const Observation* c, uint32_t b) {
           const uint32_t ma = strict_mode(a, b, g), mc = strict_mode(c, b, g);
           return ma < g && mc < g && ma != mc;
@@ -479,14 +466,14 @@ void one_bit_mean(const char* name, bool with_flip, uint64_t seed) {
     return sum / s;
   };
   // The report, or without γ the memo itself (privatize's own steps, less the flip).
-  const auto report = [&](const MemoKey& key, uint32_t v, Rng& rng, Observation& o) {
+  const auto report = [&](const port::MemoKey& key, uint32_t v, Rng& rng, Observation& o) {
     if (with_flip) {
       uint8_t y = 0;
       CHECK(mean.privatize(v, key, rng, y) == Status::ok);
       o.item[0] = y;
       return;
     }
-    auto offsets = key.memo_stream(mean.memo_attribute_word(), tinyldp::detail::device_draw_value);
+    auto offsets = key.memo_stream(mean.memo_attribute_word(), detail::device_draw_value);
     MemoDraws<decltype(offsets)> offset_draws(offsets);
     const uint32_t j = mean.grid_index(v, mean.rounding_offset(offset_draws));
     auto stream = key.memo_stream(mean.memo_attribute_word(), j);
@@ -525,8 +512,6 @@ void one_bit_mean(const char* name, bool with_flip, uint64_t seed) {
       [&](uint32_t, bool changes) { return changes ? limit : 0.0; });
 }
 
-}  // namespace
-
 TEST(l_osue_detects_changes_as_the_theory_says) { unary_chain("l-osue", UeStage::oue, UeStage::sue, 100); }
 
 TEST(l_sue_detects_changes_as_the_theory_says) { unary_chain("l-sue", UeStage::sue, UeStage::sue, 200); }
@@ -537,7 +522,7 @@ TEST(l_grr_detects_changes_as_the_theory_says) {
   CHECK(LongitudinalGrr::configure(eps_inf, eps_one, k, l_grr) == Status::ok);
   grr_chain(
       "l-grr", l_grr.chain(), memos_agree(l_grr.chain()),
-      [&](const MemoKey& key, uint32_t v, Rng& rng) {
+      [&](const port::MemoKey& key, uint32_t v, Rng& rng) {
         uint32_t y = 0;
         CHECK(l_grr.privatize(v, key, rng, y) == Status::ok);
         return y;
@@ -555,8 +540,8 @@ TEST(loloha_detects_changes_as_the_theory_says) {
   print("\n");
   grr_chain(
       "loloha", loloha.chain(), 1 / g + (1 - 1 / g) * memos_agree(loloha.chain()),
-      [&](const MemoKey& key, uint32_t v, Rng& rng) {
-        tinyldp::LocalHashingReport r{};
+      [&](const port::MemoKey& key, uint32_t v, Rng& rng) {
+        LocalHashingReport r{};
         CHECK(loloha.privatize(v, key, rng, r) == Status::ok);
         return r.value;
       },
@@ -568,3 +553,6 @@ TEST(one_bit_mean_with_gamma_detects_changes_as_the_theory_says) { one_bit_mean(
 TEST(one_bit_mean_without_gamma_never_flags_an_unchanged_device) {
   one_bit_mean("1bitmean without gamma (the report is the memo)", false, 600);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

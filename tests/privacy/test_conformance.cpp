@@ -13,15 +13,11 @@
 #include "tinyldp/uniform.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::port::InsecureTestSource;
-using tinyldp::test::as_double;
-using tinyldp::test::within_six_sigma;
-using Rng = tinyldp::RandomBits<InsecureTestSource, 64>;
-
+namespace tinyldp::test {
 namespace {
+
+using Rng = RandomBits<port::InsecureTestSource, 64>;
+
 #if defined(TINYLDP_TEST_ON_TARGET)
 constexpr bool power = false;
 uint64_t trials(uint64_t on_target, double) { return on_target; }
@@ -29,22 +25,21 @@ uint64_t trials(uint64_t on_target, double) { return on_target; }
 constexpr bool power = true;
 // On the host: enough trials that the 6σ bound catches a 1 % error in probability p.
 uint64_t trials(uint64_t on_target, double p) {
-  const uint64_t needed = tinyldp::test::trials_to_catch_one_percent(p);
+  const uint64_t needed = trials_to_catch_one_percent(p);
   return needed > on_target ? needed : on_target;
 }
 #endif
 
 const Dyadic probabilities[] = {{1, 1}, {3, 2}, {1, 5}, {0x2D413CCD, 32},
                                 {0x1234567890ABCDEFull, 64}, {0xB504F333F9DE6485ull, 64}};
-}  // namespace
 
 TEST(bernoulli_hits_each_probability) {
   for (Dyadic p : probabilities) {
-    InsecureTestSource src(101);
+    port::InsecureTestSource src(101);
     Rng rng(src);
     const uint64_t n = trials(50000, as_double(p) > 0.05 ? as_double(p) : 0.05);
     uint64_t ones = 0;
-    for (uint64_t i = 0; i < n; ++i) ones += tinyldp::bernoulli(p, rng);
+    for (uint64_t i = 0; i < n; ++i) ones += bernoulli(p, rng);
     CHECK(within_six_sigma(ones, n, as_double(p), power && as_double(p) > 0.05));
     CHECK_EQ(rng.bits_drawn(), n * p.bits);
   }
@@ -56,14 +51,14 @@ TEST(bit_sliced_lanes_are_independent_bernoullis) {
   const uint32_t domains[] = {100, 128};
   for (uint32_t d : domains) {
     for (Dyadic p : probabilities) {
-      InsecureTestSource src(202);
+      port::InsecureTestSource src(202);
       Rng rng(src);
       const uint64_t fills = trials(2000, as_double(p) > 0.05 ? as_double(p) : 0.05) / d + 1;
       uint64_t lane_ones[128] = {};
       uint64_t pair_ones = 0;  // lanes 3 and d − 3 both set
       uint8_t out[16];
       for (uint64_t f = 0; f < fills; ++f) {
-        tinyldp::BernoulliBits::fill(p, d, rng, out);
+        BernoulliBits::fill(p, d, rng, out);
         for (uint32_t l = 0; l < d; ++l) lane_ones[l] += (uint32_t{out[l / 8]} >> (l % 8)) & 1u;
         pair_ones += (uint32_t{out[0]} >> 3) & (uint32_t{out[(d - 3) / 8]} >> ((d - 3) % 8)) & 1u;
       }
@@ -82,12 +77,12 @@ TEST(bit_sliced_lanes_are_independent_bernoullis) {
 TEST(uniform_below_is_uniform) {
   const uint64_t ranges[] = {2, 3, 7, 10, 1000};
   for (uint64_t range : ranges) {
-    InsecureTestSource src(303);
+    port::InsecureTestSource src(303);
     Rng rng(src);
     const uint64_t n = 1000 * range;
     uint64_t hits[1000] = {};
     for (uint64_t i = 0; i < n; ++i) {
-      const uint64_t u = tinyldp::uniform_below(range, rng);
+      const uint64_t u = uniform_below(range, rng);
       CHECK_LT(u, range);
       ++hits[u < range ? u : 0];
     }
@@ -97,8 +92,8 @@ TEST(uniform_below_is_uniform) {
 }
 
 TEST(binary_rr_keeps_with_its_realized_probability) {
-  constexpr tinyldp::BinaryRr rr = tinyldp::BinaryRr::make(Epsilon::from_double(0.7));
-  InsecureTestSource src(404);
+  constexpr BinaryRr rr = BinaryRr::make(Epsilon::from_double(0.7));
+  port::InsecureTestSource src(404);
   Rng rng(src);
   const uint64_t n = trials(50000, as_double(rr.keep_probability()));
   uint64_t kept = 0;
@@ -112,10 +107,10 @@ TEST(binary_rr_keeps_with_its_realized_probability) {
 }
 
 TEST(kary_rr_reports_match_p_and_q) {
-  constexpr tinyldp::KaryRr krr = tinyldp::KaryRr::make(Epsilon::from_double(1.0), 6);
+  constexpr KaryRr krr = KaryRr::make(Epsilon::from_double(1.0), 6);
   const double q = as_double(krr.other_probability());
   const double p = 1 - 5 * q;
-  InsecureTestSource src(505);
+  port::InsecureTestSource src(505);
   Rng rng(src);
   const uint64_t n = trials(30000, q);
   uint64_t hist[6] = {};
@@ -128,11 +123,11 @@ TEST(kary_rr_reports_match_p_and_q) {
 }
 
 TEST(unary_encoding_bits_match_p_and_q) {
-  constexpr tinyldp::UnaryEncoding oue = tinyldp::UnaryEncoding::make_oue(Epsilon::from_double(1.0), 40);
-  constexpr tinyldp::UnaryEncoding sue = tinyldp::UnaryEncoding::make_sue(Epsilon::from_double(2.0), 40);
-  const tinyldp::UnaryEncoding* mechanisms[] = {&oue, &sue};
+  constexpr UnaryEncoding oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 40);
+  constexpr UnaryEncoding sue = UnaryEncoding::make_sue(Epsilon::from_double(2.0), 40);
+  const UnaryEncoding* mechanisms[] = {&oue, &sue};
   for (const auto* ue : mechanisms) {
-    InsecureTestSource src(606);
+    port::InsecureTestSource src(606);
     Rng rng(src);
     const uint64_t n = trials(2000, as_double(ue->q())) / 39;
     uint64_t ones[40] = {};
@@ -159,14 +154,17 @@ TEST(unary_encoding_bits_match_p_and_q) {
 #if !defined(TINYLDP_TEST_ON_TARGET)
 TEST(the_check_rejects_a_probability_off_by_one_percent) {
   const Dyadic p{0x2D413CCD, 32};  // ≈ 0.1768
-  InsecureTestSource src(707);
+  port::InsecureTestSource src(707);
   Rng rng(src);
   const uint64_t n = trials(0, as_double(p));
   uint64_t ones = 0;
-  for (uint64_t i = 0; i < n; ++i) ones += tinyldp::bernoulli(p, rng);
+  for (uint64_t i = 0; i < n; ++i) ones += bernoulli(p, rng);
   CHECK(within_six_sigma(ones, n, as_double(p), true));
-  tinyldp::test::print("  (two mismatches expected below)\n");
+  print("  (two mismatches expected below)\n");
   CHECK(!within_six_sigma(ones, n, as_double(p) * 1.01, false));
   CHECK(!within_six_sigma(ones, n, as_double(p) * 0.99, false));
 }
 #endif
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -33,25 +33,23 @@
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
-using tinyldp::Epsilon;
-using tinyldp::Status;
-
+namespace tinyldp::test {
 namespace {
 
 // The test source, with every byte it hands out marked undefined.
 class SecretNoiseSource {
  public:
   explicit SecretNoiseSource(uint64_t seed) : inner_(seed) {}
-  tinyldp::EntropyResult fill(uint8_t* out, size_t length, uint32_t flags) {
-    const tinyldp::EntropyResult r = inner_.fill(out, length, flags);
+  EntropyResult fill(uint8_t* out, size_t length, uint32_t flags) {
+    const EntropyResult r = inner_.fill(out, length, flags);
     VALGRIND_MAKE_MEM_UNDEFINED(out, length);
     return r;
   }
 
  private:
-  tinyldp::port::InsecureTestSource inner_;
+  port::InsecureTestSource inner_;
 };
-using Rng = tinyldp::RandomBits<SecretNoiseSource>;
+using Rng = RandomBits<SecretNoiseSource>;
 
 template <class T>
 T secret(T value) {
@@ -98,9 +96,7 @@ __attribute__((noinline)) uint32_t leaky_geometric(Rng& rng) {
   return z;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   SecretNoiseSource source(7);
   Rng rng(source);
   if (argc > 1 && std::strcmp(argv[1], "--planted-leak") == 0) {
@@ -116,7 +112,7 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  constexpr auto rr = tinyldp::BinaryRr::make(Epsilon::from_double(1.0));
+  constexpr auto rr = BinaryRr::make(Epsilon::from_double(1.0));
   for (uint32_t v = 0; v < 3; ++v) {
     uint8_t r = 0;
     const Status s = privatize_secret(rr, v, rng, r);
@@ -125,8 +121,8 @@ int main(int argc, char** argv) {
 
   const uint32_t domains[] = {2, 3, 37, 1000};
   for (uint32_t k : domains) {
-    tinyldp::KaryRr krr;
-    expect(tinyldp::KaryRr::configure(Epsilon::from_double(1.0), k, krr) == Status::ok, "krr configure");
+    KaryRr krr;
+    expect(KaryRr::configure(Epsilon::from_double(1.0), k, krr) == Status::ok, "krr configure");
     for (uint32_t v = 0; v < 40; ++v) {
       uint32_t r = 0;
       expect(privatize_secret(krr, v % k, rng, r) == Status::ok && r < k, "k-rr");
@@ -141,9 +137,9 @@ int main(int argc, char** argv) {
   const uint32_t ue_domains[] = {70, 100, 1024};
   for (uint32_t d : ue_domains) {
     for (int sue = 0; sue < 2; ++sue) {
-      tinyldp::UnaryEncoding ue;
-      expect((sue ? tinyldp::UnaryEncoding::configure_sue(Epsilon::from_double(1.0), d, ue)
-                  : tinyldp::UnaryEncoding::configure_oue(Epsilon::from_double(1.0), d, ue)) == Status::ok,
+      UnaryEncoding ue;
+      expect((sue ? UnaryEncoding::configure_sue(Epsilon::from_double(1.0), d, ue)
+                  : UnaryEncoding::configure_oue(Epsilon::from_double(1.0), d, ue)) == Status::ok,
              "ue configure");
       static uint8_t report[128];
       const uint32_t step = d < 100 ? 1 : d / 10;
@@ -159,12 +155,12 @@ int main(int argc, char** argv) {
   const Epsilon local_epsilons[] = {Epsilon::from_double(0.5), Epsilon::from_double(2.0), Epsilon::from_double(9.0)};
   for (Epsilon eps : local_epsilons) {
     for (int blh = 0; blh < 2; ++blh) {
-      tinyldp::LocalHashing lh;
-      expect((blh ? tinyldp::LocalHashing::configure_blh(eps, 50, lh) : tinyldp::LocalHashing::configure_olh(eps, 50, lh)) ==
+      LocalHashing lh;
+      expect((blh ? LocalHashing::configure_blh(eps, 50, lh) : LocalHashing::configure_olh(eps, 50, lh)) ==
                  Status::ok,
              "lh configure");
       for (uint32_t v = 0; v <= 50; ++v) {
-        tinyldp::LocalHashingReport r;
+        LocalHashingReport r;
         const Status s = privatize_secret(lh, v, rng, r);
         expect(v < 50 ? s == Status::ok && r.value < lh.range() : s == Status::value_out_of_domain,
                "local hashing");
@@ -172,9 +168,9 @@ int main(int argc, char** argv) {
     }
   }
 
-  constexpr auto hr = tinyldp::HadamardResponse::make(Epsilon::from_double(1.0), 50);
+  constexpr auto hr = HadamardResponse::make(Epsilon::from_double(1.0), 50);
   for (uint32_t v = 0; v <= 50; ++v) {
-    tinyldp::HadamardReport r;
+    HadamardReport r;
     const Status s = privatize_secret(hr, v, rng, r);
     expect(v < 50 ? s == Status::ok && r.row < 64 && r.bit < 2 : s == Status::value_out_of_domain,
            "hadamard");
@@ -182,8 +178,8 @@ int main(int argc, char** argv) {
 
   const uint32_t level_counts[] = {2, 7, 200};
   for (uint32_t levels : level_counts) {
-    tinyldp::StochasticDiscretization sd;
-    expect(tinyldp::StochasticDiscretization::configure(Epsilon::from_double(1.0), -50, 77, levels, sd) == Status::ok,
+    StochasticDiscretization sd;
+    expect(StochasticDiscretization::configure(Epsilon::from_double(1.0), -50, 77, levels, sd) == Status::ok,
            "sd configure");
     for (int32_t v = -51; v <= 78; ++v) {  // -51 and 78: out of domain
       uint32_t r = 0;
@@ -196,8 +192,8 @@ int main(int argc, char** argv) {
   static uint64_t table[41];
   const uint32_t sensitivities[] = {1, 40};
   for (uint32_t delta : sensitivities) {
-    tinyldp::DiscreteLaplace dl;
-    expect(tinyldp::DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -20, 20, delta, table, 41, dl) == Status::ok,
+    DiscreteLaplace dl;
+    expect(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -20, 20, delta, table, 41, dl) == Status::ok,
            "dlaplace configure");
     for (int32_t v = -21; v <= 21; ++v) {  // -21 and 21: out of domain
       int32_t r = 0;
@@ -209,12 +205,12 @@ int main(int argc, char** argv) {
   }
 
   {  // Histogram encoding: SHE (every component's noise scan, the packing of y_i + T) and THE.
-    static uint64_t she_table[tinyldp::SummationHistogram::table_entries(14)];
-    tinyldp::SummationHistogram she;
-    expect(tinyldp::SummationHistogram::configure(Epsilon::from_ratio(1, 1), 12, she_table,
+    static uint64_t she_table[SummationHistogram::table_entries(14)];
+    SummationHistogram she;
+    expect(SummationHistogram::configure(Epsilon::from_ratio(1, 1), 12, she_table,
                                                   sizeof she_table / sizeof she_table[0], she) == Status::ok,
            "she configure");
-    constexpr auto the = tinyldp::ThresholdHistogram::make(Epsilon::from_double(1.0), 12);
+    constexpr auto the = ThresholdHistogram::make(Epsilon::from_double(1.0), 12);
     for (uint32_t v = 0; v <= 12; ++v) {  // 12: out of the domain, the same path
       uint8_t report[8];
       Status s = she.privatize(secret(v), rng, report, sizeof report);
@@ -231,11 +227,11 @@ int main(int argc, char** argv) {
   {  // The longitudinal protocols with the real memo key: the value (L-GRR), its hash (LOLOHA)
      // or its grid index (1BitMean) becomes the ChaCha20 nonce of the memo stream, whose
      // keystream is then as secret as the value.
-    tinyldp::port::MemoKey key;
+    port::MemoKey key;
     const uint8_t secret_key[32] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3,
                                     2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5};
     key.set(secret_key, 0);
-    constexpr auto l_grr = tinyldp::LongitudinalGrr::make(Epsilon::from_double(2.0), Epsilon::from_double(1.0), 37);
+    constexpr auto l_grr = LongitudinalGrr::make(Epsilon::from_double(2.0), Epsilon::from_double(1.0), 37);
     for (uint32_t v = 0; v <= 37; ++v) {  // 37: out of the domain, the same path
       uint32_t r;
       Status s = l_grr.privatize(secret(v), key, rng, r);
@@ -243,16 +239,16 @@ int main(int argc, char** argv) {
       declassify(r);
       expect(v < 37 ? s == Status::ok && r < 37 : s == Status::value_out_of_domain && r == 0, "l-grr");
     }
-    constexpr auto loloha = tinyldp::Loloha::make_optimal(Epsilon::from_double(5.0), Epsilon::from_double(2.0), 50);
+    constexpr auto loloha = Loloha::make_optimal(Epsilon::from_double(5.0), Epsilon::from_double(2.0), 50);
     for (uint32_t v = 0; v <= 50; ++v) {
-      tinyldp::LocalHashingReport r;
+      LocalHashingReport r;
       Status s = loloha.privatize(secret(v), key, rng, r);
       declassify(s);
       declassify(r);
       expect(v < 50 ? s == Status::ok && r.value < loloha.range() : s == Status::value_out_of_domain, "loloha");
     }
-    constexpr auto mean = tinyldp::OneBitMean::make(Epsilon::from_double(2.0), Epsilon::from_double(1.0),
-                                                    tinyldp::OneBitMean::Grid{100, 10});
+    constexpr auto mean = OneBitMean::make(Epsilon::from_double(2.0), Epsilon::from_double(1.0),
+                                                    OneBitMean::Grid{100, 10});
     for (uint32_t v = 0; v <= 101; ++v) {  // 101: out of range
       uint8_t r;
       Status s = mean.privatize(secret(v), key, rng, r);
@@ -265,3 +261,8 @@ int main(int argc, char** argv) {
   std::printf("%d passed, %d failed\n", failures == 0 ? 1 : 0, failures == 0 ? 0 : 1);
   return failures == 0 ? 0 : 1;
 }
+
+}  // namespace
+}  // namespace tinyldp::test
+
+int main(int argc, char** argv) { return tinyldp::test::run(argc, argv); }

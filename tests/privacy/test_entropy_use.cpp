@@ -9,19 +9,18 @@
 #include "tinyldp/rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource>;
-
+namespace tinyldp::test {
 namespace {
+
+using Rng = RandomBits<port::InsecureTestSource>;
+
 constexpr int reports = 50;
 
 // Privatizes `reports` times with value v from seed 77; returns bytes taken from the source
 // and checks the per-report bit count.
 template <class Privatize>
 uint64_t bytes_used(uint32_t v, uint64_t bits_per_report, Privatize privatize) {
-  InsecureTestSource source(77);
+  port::InsecureTestSource source(77);
   Rng rng(source);
   for (int i = 0; i < reports; ++i) {
     const uint64_t before = rng.bits_drawn();
@@ -30,10 +29,9 @@ uint64_t bytes_used(uint32_t v, uint64_t bits_per_report, Privatize privatize) {
   }
   return source.bytes_served();
 }
-}  // namespace
 
 TEST(binary_rr_uses_the_same_entropy_for_both_bits) {
-  constexpr auto rr = tinyldp::BinaryRr::make(Epsilon::from_double(0.3));
+  constexpr auto rr = BinaryRr::make(Epsilon::from_double(0.3));
   auto run = [&](uint32_t v, Rng& rng) {
     uint8_t out;
     return rr.privatize(v, rng, out);
@@ -43,7 +41,7 @@ TEST(binary_rr_uses_the_same_entropy_for_both_bits) {
 }
 
 TEST(kary_rr_uses_the_same_entropy_for_every_value) {
-  constexpr auto krr = tinyldp::KaryRr::make(Epsilon::from_double(2.0), 100);
+  constexpr auto krr = KaryRr::make(Epsilon::from_double(2.0), 100);
   auto run = [&](uint32_t v, Rng& rng) {
     uint32_t out;
     return krr.privatize(v, rng, out);
@@ -53,9 +51,9 @@ TEST(kary_rr_uses_the_same_entropy_for_every_value) {
 }
 
 TEST(unary_encodings_use_the_same_entropy_for_every_value) {
-  constexpr auto oue = tinyldp::UnaryEncoding::make_oue(Epsilon::from_double(1.0), 45);
-  constexpr auto sue = tinyldp::UnaryEncoding::make_sue(Epsilon::from_double(4.0), 45);
-  const tinyldp::UnaryEncoding* mechanisms[] = {&oue, &sue};
+  constexpr auto oue = UnaryEncoding::make_oue(Epsilon::from_double(1.0), 45);
+  constexpr auto sue = UnaryEncoding::make_sue(Epsilon::from_double(4.0), 45);
+  const UnaryEncoding* mechanisms[] = {&oue, &sue};
   for (const auto* ue : mechanisms) {
     auto run = [&](uint32_t v, Rng& rng) {
       uint8_t out[6];
@@ -66,3 +64,6 @@ TEST(unary_encodings_use_the_same_entropy_for_every_value) {
       CHECK_EQ(bytes_used(v, ue->random_bits_per_report(), run), reference);
   }
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -12,12 +12,7 @@
 #include "tinyldp/rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
-using tinyldp::BinaryRr;
-using tinyldp::Dyadic;
-using tinyldp::KaryRr;
-using tinyldp::Precision;
-using tinyldp::UnaryEncoding;
-
+namespace tinyldp::test {
 namespace {
 
 #if defined(TINYLDP_TEST_ON_TARGET)
@@ -43,8 +38,6 @@ const uint8_t ue_bits[] = {2, 3, 4};
 const uint32_t krr_domains[] = {2, 3, 5, 8};
 
 uint64_t pow2(unsigned b) { return uint64_t{1} << b; }
-
-}  // namespace
 
 TEST(binary_rr_is_exactly_as_private_as_it_claims) {
   int verified = 0;
@@ -99,7 +92,6 @@ TEST(kary_rr_is_exactly_as_private_as_it_claims) {
   CHECK_GE(verified, 40);
 }
 
-namespace {
 // Exact count of output y for input x under UE(p, q) with T = p.bits + d·q.bits bits.
 uint64_t ue_expected_count(const UnaryEncoding& ue, uint32_t x, uint32_t y) {
   const Dyadic p = ue.p(), q = ue.q();
@@ -142,7 +134,6 @@ int verify_ue(bool symmetric) {
   }
   return verified;
 }
-}  // namespace
 
 TEST(oue_is_exactly_as_private_as_it_claims) { CHECK_GE(verify_ue(false), 12); }
 TEST(sue_is_exactly_as_private_as_it_claims) { CHECK_GE(verify_ue(true), 12); }
@@ -153,7 +144,7 @@ TEST(catches_rr_probability_one_unit_too_high) {
   BinaryRr rr, mutant;
   CHECK(BinaryRr::configure(Epsilon::from_ratio(1, 1), rr, Precision{8, 1u << 11}) == Status::ok);
   const Dyadic p = rr.keep_probability();
-  CHECK(BinaryRr::from_keep_probability(tinyldp::make_dyadic(p.num * 2 + 1, p.bits + 1u), mutant) ==
+  CHECK(BinaryRr::from_keep_probability(make_dyadic(p.num * 2 + 1, p.bits + 1u), mutant) ==
         Status::ok);
   const auto v = verify_exhaustively(2, 2, rr.realized_epsilon(), counts,
                                      [&](uint32_t x, CountingRng& rng) {
@@ -171,7 +162,7 @@ TEST(catches_oue_with_a_wrong_q) {
         Status::ok);
   // One unit in the last place too small: q rounded down instead of up.
   const Dyadic q = ue.q();
-  const Dyadic wrong_q = tinyldp::make_dyadic(q.num * 2 - 1, q.bits + 1u);
+  const Dyadic wrong_q = make_dyadic(q.num * 2 - 1, q.bits + 1u);
   CHECK(UnaryEncoding::configure(ue.p(), wrong_q, d, mutant) == Status::ok);
   const auto v = verify_exhaustively(d, 1u << d, ue.realized_epsilon(), counts,
                                      [&](uint32_t x, CountingRng& rng) {
@@ -197,3 +188,6 @@ TEST(catches_krr_off_by_one_in_the_other_value) {
                                      });
   CHECK(!v.within_claim);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -14,10 +14,7 @@
 #include "exhaustive.hpp"
 #include "tinyldp/dbitflip.hpp"
 
-using tinyldp::DBitFlip;
-using tinyldp::DBitFlipReport;
-using tinyldp::Precision;
-
+namespace tinyldp::test {
 namespace {
 
 uint32_t counts[8 * 256];
@@ -28,7 +25,7 @@ struct Budget {
 const Budget budgets[] = {{Epsilon::from_ratio(2, 1), Epsilon::from_ratio(1, 1)},
                           {Epsilon::from_ratio(4, 1), Epsilon::from_ratio(3, 1)}};
 
-void expect_private_and_nearly_tight(const tinyldp::test::ExhaustiveVerdict& v, Epsilon claimed) {
+void expect_private_and_nearly_tight(const ExhaustiveVerdict& v, Epsilon claimed) {
   CHECK(v.fixed_consumption);
   CHECK(v.within_claim);
   CHECK(v.observed <= claimed);
@@ -45,8 +42,6 @@ DBitFlip::DeviceDraw draw_of(const uint16_t* sample, uint32_t alpha) {
   d.bucket[1] = sample[1];
   return d;
 }
-
-}  // namespace
 
 TEST(one_report_is_epsilon_one_and_the_memo_epsilon_infinity_for_every_sample) {
   // m = 4, s = 2: values 0 … 4, k = 3 buckets, α one bit; d = 2: outputs are 2 bits.
@@ -83,7 +78,7 @@ TEST(reports_of_one_value_stay_within_epsilon_infinity_only_when_memoized) {
   // 2ε₁ > ε∞: two independent reports of one value would exceed ε∞. s = 1 (no α), k = 3.
   DBitFlip m;
   // q1 = 1/4, γ = 1/8: ε∞ = 2 ln 3 ≈ 2.20, ε₁ = 2 ln 2.2 ≈ 1.58.
-  CHECK_EQ(DBitFlip::configure_stages(tinyldp::Dyadic{1, 2}, tinyldp::Dyadic{1, 3}, DBitFlip::Layout{2, 1, 2, 0}, m),
+  CHECK_EQ(DBitFlip::configure_stages(Dyadic{1, 2}, Dyadic{1, 3}, DBitFlip::Layout{2, 1, 2, 0}, m),
            Status::ok);
   CHECK(m.epsilon_infinity() < Epsilon::from_q32(2 * m.epsilon_one().q32));
   for (const auto& sample : samples) {
@@ -93,7 +88,7 @@ TEST(reports_of_one_value_stay_within_epsilon_infinity_only_when_memoized) {
       DBitFlipReport first, second;
       static_cast<void>(m.privatize_with_memo(v, d, memo, rng, first));
       if (memoized) {
-        tinyldp::test::MemoReplayer replay{memo};
+        MemoReplayer replay{memo};
         static_cast<void>(m.privatize_with_memo(v, d, replay, rng, second));
       } else {
         static_cast<void>(m.privatize_with_memo(v, d, rng, rng, second));
@@ -110,3 +105,6 @@ TEST(reports_of_one_value_stay_within_epsilon_infinity_only_when_memoized) {
     CHECK(!planted.within_claim);
   }
 }
+
+}  // namespace
+}  // namespace tinyldp::test

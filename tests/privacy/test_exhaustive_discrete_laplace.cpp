@@ -9,10 +9,11 @@
 #include "exhaustive.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 
-using tinyldp::DiscreteLaplace;
-using W = tinyldp::detail::Wide;
-
+namespace tinyldp::test {
 namespace {
+
+using W = detail::Wide;
+
 #if defined(TINYLDP_TEST_ON_TARGET)
 // One reduced precision keeps the run to a few seconds on the Cortex-M0.
 constexpr unsigned fine_bits = 11;
@@ -56,18 +57,17 @@ Epsilon observed_within(uint32_t reach, uint32_t width) {
       }
     }
   Epsilon e{};
-  if (!tinyldp::ln_upper_bound(worst_num, worst_den, e)) return Epsilon{~uint64_t{0}};
+  if (!ln_upper_bound(worst_num, worst_den, e)) return Epsilon{~uint64_t{0}};
   return e;
 }
 
-tinyldp::test::ExhaustiveVerdict run_all(const DiscreteLaplace& dl, uint32_t width, Epsilon claim) {
+ExhaustiveVerdict run_all(const DiscreteLaplace& dl, uint32_t width, Epsilon claim) {
   return verify_exhaustively(width + 1, width + 1, claim, counts, [&](uint32_t x, CountingRng& rng) {
     int32_t y = 0;
     static_cast<void>(dl.privatize(static_cast<int32_t>(x), rng, y));
     return static_cast<uint32_t>(y);
   });
 }
-}  // namespace
 
 TEST(discrete_laplace_is_exactly_as_private_as_it_claims) {
   int verified = 0, tiny = 0;
@@ -145,3 +145,6 @@ TEST(catches_a_centre_weight_one_unit_too_large) {
     CHECK(!run_all(dl, width, claim).within_claim);  // …the mutant does not
   }
 }
+
+}  // namespace
+}  // namespace tinyldp::test

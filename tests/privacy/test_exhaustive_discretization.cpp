@@ -9,16 +9,14 @@
 #include "exhaustive.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 
-using tinyldp::Precision;
-using tinyldp::StochasticDiscretization;
-
+namespace tinyldp::test {
 namespace {
+
 uint32_t counts[8 * 8];
 constexpr int32_t lo = -2, hi = 3;  // W = 5: not a power of two, so rounding is inexact
 const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 2),
                             Epsilon::from_ratio(1, 1), Epsilon::from_ratio(4, 1)};
 const uint32_t level_counts[] = {2, 3, 4};
-}  // namespace
 
 TEST(discretization_is_exactly_as_private_as_it_claims) {
   int verified = 0;
@@ -101,3 +99,6 @@ TEST(catches_discretization_that_skips_the_randomizer_at_the_ends) {
   });
   CHECK(!v.within_claim);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -9,11 +9,9 @@
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/local_hashing.hpp"
 
-using tinyldp::HadamardResponse;
-using tinyldp::LocalHashing;
-using tinyldp::Precision;
-
+namespace tinyldp::test {
 namespace {
+
 #if defined(TINYLDP_TEST_ON_TARGET)
 constexpr uint32_t max_range = 16;  // 16 KiB of RAM on the micro:bit
 #else
@@ -24,7 +22,6 @@ const Epsilon epsilons[] = {Epsilon::from_ratio(1, 100), Epsilon::from_ratio(1, 
                             Epsilon::from_ratio(1, 1), Epsilon::from_ratio(3, 1),
                             Epsilon::from_ratio(8, 1)};
 const uint32_t domains[] = {2, 3, 5, 8};
-}  // namespace
 
 TEST(local_hashing_is_exactly_as_private_as_it_claims) {
   int verified = 0;
@@ -41,7 +38,7 @@ TEST(local_hashing_is_exactly_as_private_as_it_claims) {
         const uint32_t g = lh.range();
         const auto v = verify_exhaustively(d, 8 * g, lh.realized_epsilon(), counts,
                                            [&](uint32_t x, CountingRng& rng) {
-                                             tinyldp::LocalHashingReport r;
+                                             LocalHashingReport r;
                                              static_cast<void>(lh.privatize(x, rng, r));
                                              return r.seed * g + r.value;
                                            });
@@ -52,7 +49,7 @@ TEST(local_hashing_is_exactly_as_private_as_it_claims) {
           for (uint32_t seed = 0; seed < 8; ++seed)
             for (uint32_t y = 0; y < g; ++y)
               CHECK_EQ(uint64_t{counts[x * 8 * g + seed * g + y]},
-                       y == tinyldp::local_hash(seed, x, g) ? lh.randomizer().keep_numerator()
+                       y == local_hash(seed, x, g) ? lh.randomizer().keep_numerator()
                                                             : lh.randomizer().other_probability().num);
         ++verified;
       }
@@ -70,17 +67,17 @@ TEST(hadamard_response_is_exactly_as_private_as_it_claims) {
       const uint32_t rows = 1u << hr.row_bits();
       const auto v = verify_exhaustively(d, 2 * rows, hr.realized_epsilon(), counts,
                                          [&](uint32_t x, CountingRng& rng) {
-                                           tinyldp::HadamardReport r;
+                                           HadamardReport r;
                                            static_cast<void>(hr.privatize(x, rng, r));
                                            return r.row * 2 + r.bit;
                                          });
       expect_private_and_tight(v, hr.realized_epsilon());
-      const tinyldp::Dyadic p = hr.randomizer().keep_probability();
+      const Dyadic p = hr.randomizer().keep_probability();
       for (uint32_t x = 0; x < d; ++x)
         for (uint32_t row = 0; row < rows; ++row)
           for (uint32_t bit = 0; bit < 2; ++bit)
             CHECK_EQ(uint64_t{counts[x * 2 * rows + row * 2 + bit]},
-                     bit == tinyldp::hadamard_bit(row, x) ? p.num : (uint64_t{1} << p.bits) - p.num);
+                     bit == hadamard_bit(row, x) ? p.num : (uint64_t{1} << p.bits) - p.num);
       ++verified;
     }
   }
@@ -96,9 +93,9 @@ TEST(catches_local_hashing_that_skips_the_randomizer_for_one_seed) {
   const uint32_t g = lh.range();
   const auto v = verify_exhaustively(4, 8 * g, lh.realized_epsilon(), counts,
                                      [&](uint32_t x, CountingRng& rng) {
-                                       tinyldp::LocalHashingReport r;
+                                       LocalHashingReport r;
                                        static_cast<void>(lh.privatize(x, rng, r));
-                                       if (r.seed == 0) r.value = tinyldp::local_hash(0, x, g);
+                                       if (r.seed == 0) r.value = local_hash(0, x, g);
                                        return r.seed * g + r.value;
                                      });
   CHECK(!v.within_claim);
@@ -111,7 +108,7 @@ TEST(catches_hadamard_response_with_the_wrong_column) {
   // The bug: the row is drawn from the value's bits instead of fresh randomness for row 0.
   const auto v = verify_exhaustively(4, 8, hr.realized_epsilon(), counts,
                                      [&](uint32_t x, CountingRng& rng) {
-                                       tinyldp::HadamardReport r;
+                                       HadamardReport r;
                                        static_cast<void>(hr.privatize(x, rng, r));
                                        if (r.row == 0) r.row = x;  // row now depends on x
                                        return r.row * 2 + r.bit;
@@ -134,7 +131,7 @@ TEST(tiny_epsilon_is_verified_at_a_finer_precision) {
         CHECK_EQ(lh.range(), 2u);  // round(e^ε) + 1 = 2 for tiny ε
         CHECK(lh.realized_epsilon().q32 > 0 && lh.realized_epsilon() <= eps);
         const auto v = verify_exhaustively(d, 8 * 2, lh.realized_epsilon(), counts, [&](uint32_t x, CountingRng& rng) {
-          tinyldp::LocalHashingReport r;
+          LocalHashingReport r;
           static_cast<void>(lh.privatize(x, rng, r));
           return r.seed * 2 + r.value;
         });
@@ -145,7 +142,7 @@ TEST(tiny_epsilon_is_verified_at_a_finer_precision) {
       CHECK(hr.realized_epsilon().q32 > 0 && hr.realized_epsilon() <= eps);
       const uint32_t rows = 1u << hr.row_bits();
       const auto v = verify_exhaustively(d, 2 * rows, hr.realized_epsilon(), counts, [&](uint32_t x, CountingRng& rng) {
-        tinyldp::HadamardReport r;
+        HadamardReport r;
         static_cast<void>(hr.privatize(x, rng, r));
         return r.row * 2 + r.bit;
       });
@@ -153,3 +150,6 @@ TEST(tiny_epsilon_is_verified_at_a_finer_precision) {
     }
   }
 }
+
+}  // namespace
+}  // namespace tinyldp::test

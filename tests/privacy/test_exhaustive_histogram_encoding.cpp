@@ -9,15 +9,9 @@
 #include "exhaustive.hpp"
 #include "tinyldp/histogram_encoding.hpp"
 
-using tinyldp::Epsilon;
-using tinyldp::Precision;
-using tinyldp::Status;
-using tinyldp::SummationHistogram;
-using tinyldp::ThresholdHistogram;
-using tinyldp::test::CountingRng;
-using tinyldp::test::verify_exhaustively;
-
+namespace tinyldp::test {
 namespace {
+
 #if defined(TINYLDP_TEST_ON_TARGET)
 // d = 2 at 6 noise bits: 2^12 strings per input, a few seconds on the Cortex-M0.
 const uint32_t she_domains[] = {2};
@@ -52,7 +46,6 @@ uint64_t expected_count(const SummationHistogram& she, uint32_t v, uint32_t outp
   }
   return c;
 }
-}  // namespace
 
 TEST(she_is_exactly_as_private_as_it_claims) {
   int verified = 0;
@@ -122,3 +115,6 @@ TEST(catches_she_claiming_one_components_loss) {
                                      [&](uint32_t x, CountingRng& rng) { return she_output(she, x, rng); });
   CHECK(!v.within_claim);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

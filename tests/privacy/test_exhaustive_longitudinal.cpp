@@ -16,12 +16,7 @@
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
 
-using tinyldp::LocalHashingReport;
-using tinyldp::Loloha;
-using tinyldp::LongitudinalGrr;
-using tinyldp::OneBitMean;
-using tinyldp::Precision;
-
+namespace tinyldp::test {
 namespace {
 
 uint32_t counts[8 * 256];  // 8 KiB: the micro:bit has 16 KiB of RAM
@@ -60,8 +55,6 @@ void expect_memoization_holds_and_planted_breaks(uint32_t inputs, uint32_t outpu
                                            [&](uint32_t v, CountingRng& rng) { return run_two(v, rng, false); });
   CHECK(!planted.within_claim);  // the check catches a device that re-draws its memo
 }
-
-}  // namespace
 
 TEST(l_grr_one_report_is_epsilon_one_and_the_memo_epsilon_infinity) {
   int verified = 0;
@@ -121,7 +114,7 @@ TEST(loloha_one_report_is_epsilon_one_and_the_memo_epsilon_infinity) {
       CHECK_EQ(one.random_bits, 3 + m.chain().memo_bits() + m.random_bits_per_report());
       const auto memo = verify_exhaustively(4, 8 * g, m.epsilon_infinity(), counts, [&](uint32_t v, CountingRng& rng) {
         const uint32_t seed = static_cast<uint32_t>(rng.draw(3));
-        return seed * g + m.chain().memoize(tinyldp::local_hash(seed, v, g), rng);
+        return seed * g + m.chain().memoize(local_hash(seed, v, g), rng);
       });
       expect_private_and_tight(memo, m.epsilon_infinity());
       ++verified;
@@ -185,3 +178,6 @@ TEST(one_bit_mean_reports_of_one_value_stay_within_epsilon_infinity_only_when_me
     });
   });
 }
+
+}  // namespace
+}  // namespace tinyldp::test

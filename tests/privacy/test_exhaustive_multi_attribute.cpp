@@ -9,14 +9,7 @@
 #include "exhaustive.hpp"
 #include "tinyldp/multi_attribute.hpp"
 
-using tinyldp::FakeData;
-using tinyldp::FakeDataRecord;
-using tinyldp::GrrSlot;
-using tinyldp::OueSlot;
-using tinyldp::Precision;
-using tinyldp::SampledAttribute;
-using tinyldp::SplitRecord;
-
+namespace tinyldp::test {
 namespace {
 
 uint32_t counts[8 * 64];
@@ -42,7 +35,7 @@ uint32_t report_of(const M& m, const uint32_t* k, uint32_t v, CountingRng& rng, 
 
 // The largest ratio between records that differ in exactly one attribute, as an ε bound.
 Epsilon worst_one_attribute(const uint32_t* k, uint32_t outputs) {
-  using tinyldp::detail::Wide;
+  using detail::Wide;
   Wide num = Wide::from(1), den = Wide::from(1);
   const uint32_t inputs = k[0] * k[1];
   for (uint32_t a = 0; a < inputs; ++a)
@@ -57,7 +50,7 @@ Epsilon worst_one_attribute(const uint32_t* k, uint32_t outputs) {
       }
     }
   Epsilon e{};
-  CHECK(tinyldp::ln_upper_bound(num, den, e));
+  CHECK(ln_upper_bound(num, den, e));
   return e;
 }
 
@@ -83,8 +76,6 @@ void check_split_epsilon(const M& m, const uint32_t* k, uint32_t outputs, bool b
 // ε' is as the paper's formula wants it (d = 2: e^ε' = 2(e^ε − 1) + 1).
 constexpr Epsilon just_above_ln2 = Epsilon::from_ratio(6932, 10000);
 
-}  // namespace
-
 TEST(spl_grr_one_report_is_the_sum_of_the_split_budgets) {
   const uint32_t k[2] = {2, 4};
   SplGrr m;
@@ -100,28 +91,25 @@ TEST(spl_oue_one_report_is_the_sum_of_the_split_budgets) {
   check_split_epsilon(m, k, 16, true);
 }
 
+// SMP over records of two attributes of k values each: one report costs the sampled attribute's
+// ε. Output: the index (byte 0) and the value (byte 1).
+template <class M>
+void check_sampled(uint32_t k, uint8_t bits) {
+  const uint32_t ks[2] = {k, k};
+  M m;
+  CHECK(M::configure(one, ks, 2, m, coarse(bits)) == Status::ok);
+  const auto v = verify_exhaustively(k * k, 8, m.realized_epsilon(), counts, [&](uint32_t x, CountingRng& rng) {
+    const uint32_t values[2] = {x % k, x / k};
+    uint8_t report[2] = {0, 0};
+    static_cast<void>(m.privatize(values, rng, report, sizeof report));
+    return report[0] * 4u + report[1];
+  });
+  expect_private_and_tight(v, m.realized_epsilon());
+}
+
 TEST(smp_one_report_is_the_sampled_attributes_epsilon) {
-  const uint32_t k[2] = {4, 4};
-  SmpGrr grr;
-  CHECK(SmpGrr::configure(one, k, 2, grr, coarse(4)) == Status::ok);
-  // Output: the index (byte 0) and the value (byte 1).
-  const auto v = verify_exhaustively(16, 8, grr.realized_epsilon(), counts, [&](uint32_t x, CountingRng& rng) {
-    const uint32_t values[2] = {x % 4, x / 4};
-    uint8_t report[2] = {0, 0};
-    static_cast<void>(grr.privatize(values, rng, report, sizeof report));
-    return report[0] * 4u + report[1];
-  });
-  expect_private_and_tight(v, grr.realized_epsilon());
-  const uint32_t k2[2] = {2, 2};
-  SmpOue oue;
-  CHECK(SmpOue::configure(one, k2, 2, oue, coarse(3)) == Status::ok);
-  const auto w = verify_exhaustively(4, 8, oue.realized_epsilon(), counts, [&](uint32_t x, CountingRng& rng) {
-    const uint32_t values[2] = {x % 2, x / 2};
-    uint8_t report[2] = {0, 0};
-    static_cast<void>(oue.privatize(values, rng, report, sizeof report));
-    return report[0] * 4u + report[1];
-  });
-  expect_private_and_tight(w, oue.realized_epsilon());
+  check_sampled<SmpGrr>(4, 4);
+  check_sampled<SmpOue>(2, 3);
 }
 
 TEST(rsfd_grr_is_epsilon_prime_for_records_and_computed_for_one_attribute) {
@@ -155,3 +143,6 @@ TEST(rsfd_oue_random_fake_data_exceeds_the_papers_epsilon) {
   CHECK(m.epsilon_attribute().q32 - exact.q32 <= 4);
   CHECK(just_above_ln2 < exact);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

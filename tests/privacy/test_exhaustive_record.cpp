@@ -9,10 +9,7 @@
 #include "exhaustive.hpp"
 #include "tinyldp/record_rr.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::RecordRr;
-using tinyldp::TwoStageRr;
-
+namespace tinyldp::test {
 namespace {
 
 uint32_t counts[4 * 16];
@@ -33,8 +30,6 @@ Record2 rappor_record() {
   CHECK(Record2::configure_rappor(half, half, three_quarters, sizes, 2, r) == Status::ok);
   return r;
 }
-
-}  // namespace
 
 TEST(one_record_report_is_the_sum_of_the_attributes_epsilon_one) {
   const Record2 r = rappor_record();
@@ -63,3 +58,6 @@ TEST(the_record_memo_is_the_sum_of_the_attributes_epsilon_infinity) {
   });
   expect_private_and_tight(v, r.epsilon_infinity());
 }
+
+}  // namespace
+}  // namespace tinyldp::test

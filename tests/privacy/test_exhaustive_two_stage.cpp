@@ -11,11 +11,7 @@
 #include "exhaustive.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::Precision;
-using tinyldp::TwoStageRr;
-using tinyldp::UeStage;
-
+namespace tinyldp::test {
 namespace {
 
 uint32_t counts[8 * 256];
@@ -60,8 +56,6 @@ void check_one_report_and_memo(const TwoStageRr& m) {
                                         [&](uint32_t v, CountingRng& rng) { return one_report(prr, v, rng); });
   expect_private_and_tight(memo, m.epsilon_infinity());
 }
-
-}  // namespace
 
 TEST(rappor_one_report_is_epsilon_one_and_the_memo_epsilon_infinity) {
   TwoStageRr m;
@@ -132,3 +126,6 @@ TEST(reports_of_one_value_stay_within_epsilon_infinity_only_when_memoized) {
                                            [&](uint32_t v, CountingRng& rng) { return two_reports(m, v, rng, false); });
   CHECK(!planted.within_claim);  // the check catches a device that re-draws its memo
 }
+
+}  // namespace
+}  // namespace tinyldp::test

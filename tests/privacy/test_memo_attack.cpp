@@ -18,21 +18,7 @@
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::EntropyResult;
-using tinyldp::RandomBits;
-using tinyldp::Record;
-using tinyldp::Status;
-using tinyldp::StorageGeometry;
-using tinyldp::TwoStageRr;
-using tinyldp::port::ChaCha20Drbg;
-using tinyldp::port::EmulatedFlash;
-using tinyldp::port::InsecureTestSource;
-using tinyldp::port::MemoKey;
-using tinyldp::port::MemoKeyResult;
-using tinyldp::test::print;
-using tinyldp::test::print_u64;
-
+namespace tinyldp::test {
 namespace {
 
 constexpr uint32_t k = 256, value = 77, boots = 1000;
@@ -45,22 +31,22 @@ uint32_t ones[k];
 // Boots `boots` times and counts each report bit. memoized = false: the key is re-provisioned
 // at every boot (the memo re-drawn), as a client that keeps no state would.
 void run_device(bool memoized) {
-  EmulatedFlash flash(memory, geometry);
+  port::EmulatedFlash flash(memory, geometry);
   flash.format();
   for (uint32_t i = 0; i < k; ++i) ones[i] = 0;
   for (uint32_t boot = 0; boot < boots; ++boot) {
     flash.power_on();
     if (!memoized) flash.format();
-    InsecureTestSource trng(0xB007 + boot);
-    ChaCha20Drbg drbg;
+    port::InsecureTestSource trng(0xB007 + boot);
+    port::ChaCha20Drbg drbg;
     CHECK(drbg.seed(trng) == EntropyResult::ok);
-    Record<EmulatedFlash> record(flash, 0, 2);
-    MemoKey key;
-    MemoKeyResult loaded = tinyldp::port::load_memo_key(record, key);
-    if (loaded == MemoKeyResult::not_provisioned)  // a blank flash: the factory's explicit step
-      loaded = tinyldp::port::provision_memo_key(drbg, record, 0, key);
-    CHECK(loaded == MemoKeyResult::ok);
-    RandomBits<ChaCha20Drbg> rng(drbg);
+    Record<port::EmulatedFlash> record(flash, 0, 2);
+    port::MemoKey key;
+    port::MemoKeyResult loaded = port::load_memo_key(record, key);
+    if (loaded == port::MemoKeyResult::not_provisioned)  // a blank flash: the factory's explicit step
+      loaded = port::provision_memo_key(drbg, record, 0, key);
+    CHECK(loaded == port::MemoKeyResult::ok);
+    RandomBits<port::ChaCha20Drbg> rng(drbg);
     uint8_t report[k / 8];
     CHECK(rappor.privatize(value, key, rng, report, sizeof report) == Status::ok);
     for (uint32_t i = 0; i < k; ++i) ones[i] += static_cast<uint32_t>(report[i / 8] >> (i % 8)) & 1u;
@@ -81,7 +67,7 @@ double attack_accuracy() {
 
 // The memo's bits equal the encoding's with probability 1 − f/2; σ of their mean over k bits.
 constexpr double keep = 0.75;
-double sigma() { return tinyldp::test::sqrt_newton(keep * (1 - keep) / k); }
+double sigma() { return sqrt_newton(keep * (1 - keep) / k); }
 double bound() { return keep + 3 * sigma(); }
 
 void report(const char* what, double accuracy) {
@@ -93,8 +79,6 @@ void report(const char* what, double accuracy) {
   print_u64(static_cast<uint64_t>(bound() * 1000));
   print("/1000\n");
 }
-
-}  // namespace
 
 TEST(averaging_a_thousand_reboots_recovers_no_more_than_the_memo) {
   run_device(true);
@@ -111,3 +95,6 @@ TEST(the_same_attack_succeeds_against_a_device_that_redraws_its_memo) {
   CHECK(accuracy > bound());
   CHECK(accuracy > 0.97);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

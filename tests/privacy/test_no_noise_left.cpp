@@ -40,8 +40,7 @@
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
-using namespace tinyldp;
-
+namespace tinyldp::test {
 namespace {
 
 // Sizes for the smallest board (16 KiB of RAM) and for the host, whose UE ladder keeps 4 KiB
@@ -354,8 +353,6 @@ __attribute__((noinline)) void note_device_draw(const DBitFlip& m) {
   __builtin_memcpy(device_draw_bytes, &d, device_draw_size);
 }
 
-}  // namespace
-
 // The reproduction of #14's F6: ChaCha20 DRBG → RandomBits → k-RR (k = 4), privatize(2).
 TEST(drbg_krr_report_leaves_no_noise) {
   port::InsecureTestSource seed_source(3);
@@ -400,8 +397,6 @@ TEST(unary_and_histogram_reports_leave_no_noise) {
   constexpr ThresholdHistogram the = ThresholdHistogram::make(one, 64);
   expect_no_residue("the", rng, [&](auto& r) { return the.privatize(5, r, report_buffer, sizeof report_buffer); });
 }
-
-namespace {
 
 template <class Entry>
 concept HasTypedReport = requires { Entry::mechanism.unpack(report_buffer); };
@@ -448,8 +443,6 @@ void check_entry(uint64_t seed) {
   scan_stack = true;
 }
 
-}  // namespace
-
 // Every mechanism of the device list (tests/support/device_mechanisms.hpp): the fresh noise, and
 // for the memoized ones their device draws (LOLOHA's seed, 1BitMean's α, dBitFlip's α and
 // buckets) and memo words.
@@ -458,3 +451,6 @@ TEST(every_mechanism_leaves_no_noise) {
   uint64_t seed = 20;
   device::Mechanisms::for_each([&]<class Entry>() { check_entry<Entry>(++seed); });
 }
+
+}  // namespace
+}  // namespace tinyldp::test

@@ -15,20 +15,18 @@
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::port::InsecureTestSource;
-using Rng = tinyldp::RandomBits<InsecureTestSource, 256>;
-
+namespace tinyldp::test {
 namespace {
-double as_double(tinyldp::Dyadic p) { return ldexp(static_cast<double>(p.num), -p.bits); }
+
+using Rng = RandomBits<port::InsecureTestSource, 256>;
+
+double as_double(Dyadic p) { return ldexp(static_cast<double>(p.num), -p.bits); }
 uint64_t table[2001];
-}  // namespace
 
 TEST(discretization_mean_is_unbiased_with_the_predicted_variance) {
   // Values in [0, 100], 5 levels, ε = 1. Estimator: k-RR-debiased level frequencies f̂_ℓ, then
   // mean = lo + W/(L−1) · Σ ℓ f̂_ℓ.
-  constexpr auto sd = tinyldp::StochasticDiscretization::make(Epsilon::from_double(1.0), 0, 100, 5);
+  constexpr auto sd = StochasticDiscretization::make(Epsilon::from_double(1.0), 0, 100, 5);
   const double q = as_double(sd.randomizer().other_probability());
   const double p = ldexp(static_cast<double>(sd.randomizer().keep_numerator()), -sd.randomizer().other_probability().bits);
   constexpr int n = 2000, full_reps = 7201;  // 6√(2/(R−1)) = 10 %
@@ -37,7 +35,7 @@ TEST(discretization_mean_is_unbiased_with_the_predicted_variance) {
 #else
   constexpr int reps = full_reps;
 #endif
-  InsecureTestSource src(11);
+  port::InsecureTestSource src(11);
   Rng rng(src);
   double sum = 0, sum_sq = 0, true_mean = 0;
   for (int i = 0; i < n; ++i) true_mean += (i * 37) % 101;
@@ -85,19 +83,19 @@ TEST(discretization_mean_is_unbiased_with_the_predicted_variance) {
   CHECK(bias_p > 9 * sqrt(predicted / reps));
   CHECK(bias_q > 9 * sqrt(predicted / reps));
 #endif
-  tinyldp::test::print("  sd: variance / predicted = ");
-  tinyldp::test::print_u64(static_cast<uint64_t>(variance / predicted * 1000));
-  tinyldp::test::print("e-3\n");
+  print("  sd: variance / predicted = ");
+  print_u64(static_cast<uint64_t>(variance / predicted * 1000));
+  print("e-3\n");
 }
 
 TEST(discrete_laplace_noise_has_the_geometric_variance) {
-  tinyldp::DiscreteLaplace dl;
-  CHECK_EQ(tinyldp::DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -1000, 1000, 4, table, 2001, dl),
+  DiscreteLaplace dl;
+  CHECK_EQ(DiscreteLaplace::configure(Epsilon::from_ratio(1, 1), -1000, 1000, 4, table, 2001, dl),
            Status::ok);
   // Step ε = 1/4 (Δ = 4): α = e^(−ε_step); the noise rarely reaches ±1000, so no clamping.
   const double alpha = exp(-ldexp(static_cast<double>(dl.realized_epsilon().q32 / 4), -32));
   const double predicted = 2 * alpha / ((1 - alpha) * (1 - alpha));
-  InsecureTestSource src(12);
+  port::InsecureTestSource src(12);
   Rng rng(src);
   const int n = 20000;
   double sum = 0, sum_sq = 0;
@@ -112,3 +110,6 @@ TEST(discrete_laplace_noise_has_the_geometric_variance) {
   // Var of a sample variance for this distribution: ≈ (kurtosis excess 3+) → SE ≈ 2.3 %.
   CHECK(fabs(variance / predicted - 1) <= 0.10);
 }
+
+}  // namespace
+}  // namespace tinyldp::test

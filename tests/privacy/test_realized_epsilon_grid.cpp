@@ -13,10 +13,7 @@
 #include "tinyldp/rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
-using tinyldp::Dyadic;
-using tinyldp::Epsilon;
-using tinyldp::Status;
-
+namespace tinyldp::test {
 namespace {
 
 long double value(Dyadic p) { return ldexpl(static_cast<long double>(p.num), -p.bits); }
@@ -49,12 +46,10 @@ void check_loss(long double exact, Epsilon requested, Epsilon reported) {
 
 const uint32_t domains[] = {2, 3, 5, 16, 100, 256, 1000, 1024, 65536, 1u << 20};
 
-}  // namespace
-
 TEST(binary_rr_over_the_grid) {
   for (int i = 0; i < grid_points; ++i) {
-    tinyldp::BinaryRr rr;
-    CHECK(tinyldp::BinaryRr::configure(grid(i), rr) == Status::ok);
+    BinaryRr rr;
+    CHECK(BinaryRr::configure(grid(i), rr) == Status::ok);
     const Dyadic p = rr.keep_probability();
     check_loss(logl(value(p) / one_minus(p)), grid(i), rr.realized_epsilon());
   }
@@ -63,8 +58,8 @@ TEST(binary_rr_over_the_grid) {
 TEST(kary_rr_over_the_grid) {
   for (uint32_t k : domains) {
     for (int i = 0; i < grid_points; i += 3) {
-      tinyldp::KaryRr krr;
-      CHECK(tinyldp::KaryRr::configure(grid(i), k, krr) == Status::ok);
+      KaryRr krr;
+      CHECK(KaryRr::configure(grid(i), k, krr) == Status::ok);
       const long double q = value(krr.other_probability());
       const long double p = ldexpl(static_cast<long double>(krr.keep_numerator()),
                                    -krr.other_probability().bits);
@@ -75,24 +70,24 @@ TEST(kary_rr_over_the_grid) {
 
 TEST(unary_encodings_over_the_grid) {
   for (int i = 0; i < grid_points; ++i) {
-    tinyldp::UnaryEncoding oue, sue;
-    CHECK(tinyldp::UnaryEncoding::configure_oue(grid(i), 1024, oue) == Status::ok);
-    CHECK(tinyldp::UnaryEncoding::configure_sue(grid(i), 1024, sue) == Status::ok);
+    UnaryEncoding oue, sue;
+    CHECK(UnaryEncoding::configure_oue(grid(i), 1024, oue) == Status::ok);
+    CHECK(UnaryEncoding::configure_sue(grid(i), 1024, sue) == Status::ok);
     for (const auto* ue : {&oue, &sue}) {
       const long double loss =
           logl(value(ue->p()) * one_minus(ue->q()) / (one_minus(ue->p()) * value(ue->q())));
       check_loss(loss, grid(i), ue->realized_epsilon());
     }
   }
-  tinyldp::test::print("largest gap below the requested epsilon: ");
-  tinyldp::test::print_u64(static_cast<uint64_t>(worst_gap * 1e12L));
-  tinyldp::test::print(" e-12\n");
+  print("largest gap below the requested epsilon: ");
+  print_u64(static_cast<uint64_t>(worst_gap * 1e12L));
+  print(" e-12\n");
 }
 
 TEST(default_precision_stays_economical) {
   // The fewest-bits choice: at ε = 1 the OUE q needs far fewer than 64 bits.
-  tinyldp::UnaryEncoding oue;
-  CHECK(tinyldp::UnaryEncoding::configure_oue(Epsilon::from_ratio(1, 1), 1024, oue) == Status::ok);
+  UnaryEncoding oue;
+  CHECK(UnaryEncoding::configure_oue(Epsilon::from_ratio(1, 1), 1024, oue) == Status::ok);
   CHECK_LE(oue.q().bits, 26);
   CHECK_EQ(oue.p().bits, 1);
 }
@@ -119,8 +114,8 @@ TEST(discrete_laplace_over_the_accepted_range) {
         // 0.01 … 20, geometric, the top of the range included.
         const long double e = 0.01L * powl(2000.0L, static_cast<long double>(i) / (eps_points - 1));
         const Epsilon eps = Epsilon::from_q32(static_cast<uint64_t>(ldexpl(e, 32)));
-        tinyldp::DiscreteLaplace dl;
-        const Status s = tinyldp::DiscreteLaplace::configure_fewest_bits(
+        DiscreteLaplace dl;
+        const Status s = DiscreteLaplace::configure_fewest_bits(
             eps, -7, static_cast<int32_t>(w) - 7, delta, table, w + 1, dl);
         CHECK(s == Status::ok);
         if (s != Status::ok) continue;
@@ -135,15 +130,18 @@ TEST(discrete_laplace_over_the_accepted_range) {
   CHECK_EQ(verified, 30 * eps_points);
   // Why the bits are chosen: at the default 48 the widest range at the largest ε falls short
   // by more than 1e-3 (the figure discrete_laplace.hpp quotes).
-  tinyldp::DiscreteLaplace at48;
+  DiscreteLaplace at48;
   const Epsilon twenty = Epsilon::from_ratio(20, 1);
-  CHECK(tinyldp::DiscreteLaplace::configure(twenty, 0, 1024, 1024, table, 1025, at48) == Status::ok);
+  CHECK(DiscreteLaplace::configure(twenty, 0, 1024, 1024, table, 1025, at48) == Status::ok);
   const long double gap48 = as_real(twenty) - as_real(at48.realized_epsilon());
   CHECK(gap48 > 1e-3L);
-  tinyldp::test::print("discrete Laplace at 48 bits, W = 1024, epsilon 20: ");
-  tinyldp::test::print_u64(static_cast<uint64_t>(gap48 * 1e9L));
-  tinyldp::test::print(" e-9 below\n");
-  tinyldp::test::print("discrete Laplace: largest gap below the requested epsilon: ");
-  tinyldp::test::print_u64(static_cast<uint64_t>(worst * 1e12L));
-  tinyldp::test::print(" e-12\n");
+  print("discrete Laplace at 48 bits, W = 1024, epsilon 20: ");
+  print_u64(static_cast<uint64_t>(gap48 * 1e9L));
+  print(" e-9 below\n");
+  print("discrete Laplace: largest gap below the requested epsilon: ");
+  print_u64(static_cast<uint64_t>(worst * 1e12L));
+  print(" e-12\n");
 }
+
+}  // namespace
+}  // namespace tinyldp::test

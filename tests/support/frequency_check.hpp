@@ -53,6 +53,33 @@ inline uint64_t trials_to_catch_one_percent(double p) {
   return static_cast<uint64_t>(1.1 * 100.0 * (1 - p) / (1e-4 * p)) + 1;
 }
 
+// A frequency test's sample: on the host, enough trials to catch a 1 % error in a probability
+// near p, and within_six_sigma's require_power set; on an emulated target, `on_target` trials
+// (its run time) and no power required.
+struct Sample {
+  uint32_t n;
+  bool power;
+};
+inline Sample powered_sample(double p, uint32_t on_target) {
+#ifdef TINYLDP_TEST_ON_TARGET
+  (void)p;
+  return {on_target, false};
+#else
+  (void)on_target;
+  return {static_cast<uint32_t>(trials_to_catch_one_percent(p)), true};
+#endif
+}
+
+// A simulated fleet's size: `on_host` devices, or 3000 on an emulated target (its run time).
+constexpr uint32_t fleet_size(uint32_t on_host) {
+#ifdef TINYLDP_TEST_ON_TARGET
+  (void)on_host;
+  return 3000;
+#else
+  return on_host;
+#endif
+}
+
 }  // namespace tinyldp::test
 
 #endif

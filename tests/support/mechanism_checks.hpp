@@ -166,10 +166,4 @@ uint64_t golden_digest(const M& m, uint32_t n, ValueAt value_at, Valid valid = {
 
 }  // namespace tinyldp::test
 
-// The names every mechanism test uses.
-using tinyldp::Epsilon;
-using tinyldp::Status;
-using tinyldp::port::InsecureTestSource;
-using tinyldp::test::Rng;
-
 #endif

@@ -9,10 +9,33 @@
 #include <stdint.h>
 
 #include "check.hpp"
+#include "mechanism_checks.hpp"
 #include "test_memo_key.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
 
 namespace tinyldp::test {
+
+// check_fail_closed for a memoized mechanism (under TestMemoKey{}): each out-of-domain value
+// gives value_out_of_domain and a zero report; then, from a source that fails on its first
+// call, in_domain gives entropy_failed and a zero report.
+template <class M, size_t N>
+void check_memoized_fail_closed(const M& m, uint32_t in_domain, const uint32_t (&out_of_domain)[N]) {
+  const TestMemoKey key{};
+  port::InsecureTestSource src(5);
+  Rng rng(src);
+  ReportOf<M> report;
+  for (uint32_t v : out_of_domain) {
+    poison(report);
+    CHECK_EQ(m.privatize(v, key, rng, report), Status::value_out_of_domain);
+    CHECK(is_zero(report));
+  }
+  port::InsecureTestSource failing(6);
+  failing.fail_on_call(1);
+  Rng broken(failing);
+  poison(report);
+  CHECK_EQ(m.privatize(in_domain, key, broken, report), Status::entropy_failed);
+  CHECK(is_zero(report));
+}
 
 // A configuration integer below 2^128 as a double.
 inline double wide_to_double(const detail::Wide& w) {

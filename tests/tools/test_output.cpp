@@ -19,8 +19,6 @@
 namespace tinyldp::tools {
 namespace {
 
-using collector::ItemEstimate;
-
 struct Text {
   double left, right, top, bottom;
   std::string content;
@@ -115,7 +113,7 @@ EstimateTable table(std::size_t items, double spread) {
   t.truth.emplace();
   for (std::size_t i = 0; i < items; ++i) {
     const double f = (i % 2 ? 1 : -1) * spread * static_cast<double>(i % 7) / 7;
-    ItemEstimate e{f * 32561, f, f, spread, f - 2 * spread, f + 2 * spread};
+    collector::ItemEstimate e{f * 32561, f, f, spread, f - 2 * spread, f + 2 * spread};
     t.items.push_back(e);
     t.item_text.push_back("item " + std::to_string(i));
     t.item_key.emplace_back(t.item_text.back());
