@@ -62,19 +62,14 @@ namespace detail {
 // those mechanisms memoize.
 inline constexpr uint32_t device_draw_value = 0xFFFFFFFFu;
 
-// The typed privatize of a mechanism with a per-device draw and a memo (LOLOHA, 1BitMean,
-// dBitFlip): an unconfigured mechanism or an unprovisioned key refused (`report` zeroed), then
+// The report of a mechanism with a per-device draw and a memo (LOLOHA, 1BitMean, dBitFlip):
 // d = draw(draws from the stream of device_draw_value) (a word, or a struct of them), the memo
-// stream keyed by memo_of(d), and run(d, memo) makes the report; the streams' attribute word is
-// the mechanism's memo_attribute_word() (memo.hpp's memo_attribute). (Memo streams never fail;
-// each wipes itself.) The device draw is wiped after the report: α with the bucket it rounds to,
-// or dBitFlip's sampled buckets, would tell an observer of RAM which memo the value took.
-template <class Mechanism, MemoKey Key, class Report, class Draw, class MemoOf, class Run>
-Status privatize_with_device_draw(const Mechanism& mechanism, const Key& key, Report& report, Draw draw,
-                                  MemoOf memo_of, Run run) {
-  if (!mechanism.configured()) return refuse_unconfigured(report);
-  if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
-  const uint32_t attribute = mechanism.memo_attribute_word();
+// stream keyed by memo_of(d), then run(d, memo) makes the report; `attribute` is the memos'
+// attribute word (memo.hpp's memo_attribute). (Memo streams never fail; each wipes itself.) The
+// device draw is wiped after the report: α with the bucket it rounds to, or dBitFlip's sampled
+// buckets, would tell an observer of RAM which memo the value took.
+template <MemoKey Key, class Draw, class MemoOf, class Run>
+Status report_with_device_draw(const Key& key, uint32_t attribute, Draw draw, MemoOf memo_of, Run run) {
   auto device_stream = key.memo_stream(attribute, device_draw_value);
   MemoDraws<decltype(device_stream)> device(device_stream);
   auto d = draw(device);
@@ -86,6 +81,19 @@ Status privatize_with_device_draw(const Mechanism& mechanism, const Key& key, Re
   }
   wipe(&d, sizeof d);
   return s;
+}
+
+// Their typed privatize: an unconfigured mechanism or an unprovisioned key refused (`report`
+// zeroed), else the report above with the mechanism's memo_attribute_word(). Always inlined
+// (the report itself need not be): its refusals meet privatize_packed's, which the compiler
+// then drops as already made.
+template <class Mechanism, MemoKey Key, class Report, class Draw, class MemoOf, class Run>
+__attribute__((always_inline)) inline Status privatize_with_device_draw(const Mechanism& mechanism, const Key& key,
+                                                                        Report& report, Draw draw, MemoOf memo_of,
+                                                                        Run run) {
+  if (!mechanism.configured()) return refuse_unconfigured(report);
+  if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
+  return report_with_device_draw(key, mechanism.memo_attribute_word(), draw, memo_of, run);
 }
 }  // namespace detail
 
