@@ -77,7 +77,7 @@ inline constexpr int exp_fraction_bits = 128;
 // Bisection for a yes(n) that is false up to some n and true from there on: narrows lo < hi to
 // hi = lo + 1, hi the first yes (lo and hi themselves are never asked: the caller knows them).
 template <class Yes>
-constexpr void bisect(uint64_t& lo, uint64_t& hi, Yes yes) {
+constexpr void bisect(uint64_t& lo, uint64_t& hi, const Yes& yes) {
   while (hi - lo > 1) {
     const uint64_t mid = lo + (hi - lo) / 2;
     if (yes(mid))

@@ -103,12 +103,15 @@ constexpr uint64_t floor_scaled_inverse(Epsilon e, unsigned bits, uint64_t c) {
 }
 
 // e^ε/(e^ε + 1) over 2^bits, rounded down (binary RR's p; SUE's p at ε/2): the fewest bits
-// between the bound at `eps` and the one at `loose` (ε less the tolerance).
-constexpr Dyadic keep_at_most(Epsilon eps, Epsilon loose, unsigned bits) {
+// between the bound at `eps` and the one at `loose` (ε less the tolerance). These two are
+// always inlined: a device that configures at run time (the C API) configures one mechanism,
+// and a call of their own would add to its flash.
+__attribute__((always_inline)) constexpr Dyadic keep_at_most(Epsilon eps, Epsilon loose, unsigned bits) {
   return make_dyadic(pick_at_most(floor_scaled_ratio(eps, bits, 1), floor_scaled_ratio(loose, bits, 1)), bits);
 }
 // 1/(e^ε + c) over 2^bits, rounded up (k-RR's q with c = k − 1; OUE's q with c = 1), likewise.
-constexpr Dyadic other_at_least(Epsilon eps, Epsilon loose, unsigned bits, uint64_t c) {
+__attribute__((always_inline)) constexpr Dyadic other_at_least(Epsilon eps, Epsilon loose, unsigned bits,
+                                                               uint64_t c) {
   return make_dyadic(pick_at_least(ceil_scaled_inverse(eps, bits, c), floor_scaled_inverse(loose, bits, c)), bits);
 }
 
