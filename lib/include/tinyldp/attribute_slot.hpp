@@ -55,18 +55,27 @@ constexpr uint32_t read_bits(const uint8_t* payload, uint32_t offset, unsigned b
   }
   return v;
 }
+
+// What a slot tells of its oracle (GrrSlot's KaryRr, OueSlot's UnaryEncoding), which it holds.
+template <class Oracle>
+class OracleSlot {
+ public:
+  constexpr const Oracle& oracle() const { return oracle_; }
+  constexpr uint32_t domain() const { return oracle_.domain(); }
+  constexpr Epsilon realized_epsilon() const { return oracle_.realized_epsilon(); }
+  constexpr uint32_t digest() const { return oracle_.description().digest; }
+
+ protected:
+  Oracle oracle_{};
+};
 }  // namespace detail
 
-class GrrSlot {
+class GrrSlot : public detail::OracleSlot<KaryRr> {
  public:
   static constexpr Status configure(Epsilon eps, uint32_t k, GrrSlot& out, Precision precision = {}) {
-    return KaryRr::configure(eps, k, out.rr_, precision);
+    return KaryRr::configure(eps, k, out.oracle_, precision);
   }
-  constexpr const KaryRr& oracle() const { return rr_; }
-  constexpr uint32_t domain() const { return rr_.domain(); }
-  constexpr uint32_t bits() const { return wire::bits_for_values(rr_.domain()); }
-  constexpr Epsilon realized_epsilon() const { return rr_.realized_epsilon(); }
-  constexpr uint32_t digest() const { return rr_.description().digest; }
+  constexpr uint32_t bits() const { return wire::bits_for_values(oracle_.domain()); }
   // The value held in a payload's slot at bit `offset` (it may be ≥ domain() in a bad payload).
   constexpr uint32_t read(const uint8_t* payload, uint32_t offset) const {
     return detail::read_bits(payload, offset, bits());
@@ -74,30 +83,23 @@ class GrrSlot {
 
   template <class Rng>
   void write(uint32_t value, Rng& rng, uint8_t* payload, uint32_t offset) const {
-    detail::or_bits(payload, offset, rr_.randomize(value, rng), bits());
+    detail::or_bits(payload, offset, oracle_.randomize(value, rng), bits());
   }
   template <class Rng>
   void write_sampled(uint32_t value, uint32_t sampled, FakeData, Rng& rng, uint8_t* payload,
                      uint32_t offset) const {
-    const uint32_t reported = rr_.randomize(value, rng);
-    const uint32_t fake = static_cast<uint32_t>(uniform_below(rr_.domain(), rng));
+    const uint32_t reported = oracle_.randomize(value, rng);
+    const uint32_t fake = static_cast<uint32_t>(uniform_below(oracle_.domain(), rng));
     detail::or_bits(payload, offset, ct::select(sampled, reported, fake), bits());
   }
-
- private:
-  KaryRr rr_{};
 };
 
-class OueSlot {
+class OueSlot : public detail::OracleSlot<UnaryEncoding> {
  public:
   static constexpr Status configure(Epsilon eps, uint32_t k, OueSlot& out, Precision precision = {}) {
-    return UnaryEncoding::configure_oue(eps, k, out.ue_, precision);
+    return UnaryEncoding::configure_oue(eps, k, out.oracle_, precision);
   }
-  constexpr const UnaryEncoding& oracle() const { return ue_; }
-  constexpr uint32_t domain() const { return ue_.domain(); }
-  constexpr uint32_t bits() const { return 8 * static_cast<uint32_t>(ue_.report_bytes()); }
-  constexpr Epsilon realized_epsilon() const { return ue_.realized_epsilon(); }
-  constexpr uint32_t digest() const { return ue_.description().digest; }
+  constexpr uint32_t bits() const { return 8 * static_cast<uint32_t>(oracle_.report_bytes()); }
   // Bit i of the slot at bit `offset` (a multiple of 8).
   static constexpr uint32_t bit(const uint8_t* payload, uint32_t offset, uint32_t i) {
     return (static_cast<uint32_t>(payload[(offset + i) / 8]) >> ((offset + i) % 8)) & 1u;
@@ -111,7 +113,7 @@ class OueSlot {
   void write_sampled(uint32_t value, uint32_t sampled, FakeData fake, Rng& rng, uint8_t* payload,
                      uint32_t offset) const {
     if (fake == FakeData::random) {  // configuration, not private
-      const uint32_t other = static_cast<uint32_t>(uniform_below(ue_.domain(), rng));
+      const uint32_t other = static_cast<uint32_t>(uniform_below(oracle_.domain(), rng));
       splice(ct::select(sampled, value, other), 1u, rng, payload + offset / 8);
     } else {
       splice(value, sampled, rng, payload + offset / 8);
@@ -123,19 +125,17 @@ class OueSlot {
   // with the true bit spliced in at `position` only where `present` is 1.
   template <class Rng>
   void splice(uint32_t position, uint32_t present, Rng& rng, uint8_t* slot) const {
-    const uint32_t true_bit = bernoulli(ue_.p(), rng);
-    BernoulliBits::fill(ue_.q(), ue_.domain(), rng, slot);
+    const uint32_t true_bit = bernoulli(oracle_.p(), rng);
+    BernoulliBits::fill(oracle_.q(), oracle_.domain(), rng, slot);
     const uint32_t at_byte = position / 8, at_bit = position % 8;
     const uint8_t true_bits = static_cast<uint8_t>(ct::mask(true_bit));
-    const size_t n = ue_.report_bytes();
+    const size_t n = oracle_.report_bytes();
     for (size_t b = 0; b < n; ++b) {
       const uint32_t here = ct::is_zero(static_cast<uint32_t>(b) ^ at_byte) & present;
       const uint8_t m = static_cast<uint8_t>(here << at_bit);
       slot[b] = static_cast<uint8_t>((slot[b] & ~m) | (true_bits & m));
     }
   }
-
-  UnaryEncoding ue_{};
 };
 
 }  // namespace tinyldp

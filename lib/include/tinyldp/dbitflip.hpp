@@ -67,7 +67,7 @@ constexpr void store_masked(DBitFlipReport& report, const DBitFlipReport& drawn,
   report.bits = static_cast<uint16_t>(drawn.bits & mask);
 }
 
-class DBitFlip {
+class DBitFlip : public detail::PackedMemoPrivatize<DBitFlip> {
  public:
   static constexpr uint32_t max_sampled = DBitFlipReport::max_sampled;
   static constexpr uint32_t max_buckets = uint32_t{1} << 16;
@@ -197,23 +197,15 @@ class DBitFlip {
     return s;
   }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <MemoKey Key, class Rng>
-  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
-                   size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, key, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedMemoPrivatize::privatize;
 
   // A report of `value` (≤ m): α, S and the memo from `key`, the flips from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
-    if (!configured()) return refuse_unconfigured(report);
-    if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     return detail::privatize_with_device_draw(
-        key, memo_attribute_word(), [&](auto& draws) { return device_draw(draws); },
+        *this, key, report, [&](auto& draws) { return device_draw(draws); },
         [&](const DeviceDraw& d) { return slot(rounding().index(rounding().clamped(value), d.alpha), d); },
         [&](const DeviceDraw& d, auto& memo) { return privatize_with_memo(value, d, memo, rng, report); });
   }

@@ -43,7 +43,7 @@ namespace tinyldp {
 
 class SummationHistogram;
 
-class DiscreteLaplace {
+class DiscreteLaplace : public detail::PackedPrivatize<DiscreteLaplace, int32_t> {
  public:
   static constexpr uint32_t max_width = 65535;
   static constexpr unsigned default_bits = 48;
@@ -58,8 +58,7 @@ class DiscreteLaplace {
   static constexpr Status configure(Epsilon eps, int32_t lo, int32_t hi, uint32_t sensitivity,
                                     uint64_t* table, size_t table_size, DiscreteLaplace& out,
                                     unsigned bits = default_bits) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
+    if (const Status s = detail::check_epsilon(eps); s != Status::ok) return s;
     if (hi <= lo) return Status::bad_parameter;
     const uint64_t width64 = static_cast<uint64_t>(int64_t{hi} - int64_t{lo});
     if (width64 > max_width || sensitivity < 1 || sensitivity > width64 || bits < 2 || bits > 62)
@@ -162,14 +161,9 @@ class DiscreteLaplace {
     return static_cast<Report>(static_cast<uint32_t>(lo_) + offset);
   }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <class Rng>
-  Status privatize(int32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedPrivatize::privatize;
 
   template <class Rng>
   Status privatize(int32_t value, Rng& rng, int32_t& report) const {

@@ -73,6 +73,19 @@ namespace detail {
 // times 128-bit probability products.
 using Wide = UInt<12>;
 inline constexpr int exp_fraction_bits = 128;
+
+// Bisection for a yes(n) that is false up to some n and true from there on: narrows lo < hi to
+// hi = lo + 1, hi the first yes (lo and hi themselves are never asked: the caller knows them).
+template <class Yes>
+constexpr void bisect(uint64_t& lo, uint64_t& hi, const Yes& yes) {
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (yes(mid))
+      hi = mid;
+    else
+      lo = mid;
+  }
+}
 }  // namespace detail
 
 // ⌊e^ε⌋ to 128 fraction bits, from below: Σ_n t_n with t_n = ⌊t_{n-1}·ε/n⌋ ≤ ε^n/n!.
@@ -100,13 +113,7 @@ constexpr bool ln_upper_bound(const detail::Wide& a, const detail::Wide& b, Epsi
   auto enough = [&](uint64_t q) { return exp_lower_bound(Epsilon{q}) * b >= target; };
   uint64_t lo = 0, hi = max_epsilon.q32;
   if (!enough(hi)) return false;
-  while (hi - lo > 1) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    if (enough(mid))
-      hi = mid;
-    else
-      lo = mid;
-  }
+  detail::bisect(lo, hi, enough);
   out = Epsilon{hi};
   return true;
 }

@@ -15,7 +15,8 @@
 // bytes), the status as above, the buffer refused and zeroed when it is too small, and all of it
 // zero after a failed draw, for an unconfigured mechanism or a value outside the domain. The
 // mechanisms whose report is a value or a struct (a Report type, with pack) also keep that typed
-// privatize and build the buffer one on it with privatize_packed below.
+// privatize and take the buffer one from a base below (PackedPrivatize, PackedMemoPrivatize),
+// which builds it on the typed one with privatize_packed.
 #ifndef TINYLDP_FAIL_CLOSED_HPP
 #define TINYLDP_FAIL_CLOSED_HPP
 
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "tinyldp/constant_time.hpp"
+#include "tinyldp/memo.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/wipe.hpp"
 
@@ -131,6 +133,35 @@ __attribute__((always_inline)) inline Status privatize_packed(const Mechanism& m
   for (size_t i = 0; i < n; ++i) report[i] = static_cast<uint8_t>(report[i] & keep);
   return status;
 }
+
+// The buffer shape of a mechanism with a typed privatize(value, rng, Report&), written once: the
+// mechanism derives from PackedPrivatize<itself, its value type> and says
+// `using PackedPrivatize::privatize;` (its typed privatize hides the base's otherwise).
+template <class Mechanism, class Value>
+class PackedPrivatize {
+ public:
+  template <class Rng>
+  Status privatize(Value value, Rng& rng, uint8_t* report, size_t report_size) const {
+    const Mechanism& m = static_cast<const Mechanism&>(*this);
+    return privatize_packed(m, report, report_size, [&](typename Mechanism::Report& r) __attribute__((always_inline)) {
+      return m.privatize(value, rng, r);
+    });
+  }
+};
+
+// The same for a memoized mechanism, whose typed privatize(value, key, rng, Report&) takes the
+// device's memo key (`using PackedMemoPrivatize::privatize;`).
+template <class Mechanism>
+class PackedMemoPrivatize {
+ public:
+  template <MemoKey Key, class Rng>
+  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report, size_t report_size) const {
+    const Mechanism& m = static_cast<const Mechanism&>(*this);
+    return privatize_packed(m, report, report_size, [&](typename Mechanism::Report& r) __attribute__((always_inline)) {
+      return m.privatize(value, key, rng, r);
+    });
+  }
+};
 
 }  // namespace detail
 

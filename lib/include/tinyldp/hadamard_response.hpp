@@ -40,7 +40,7 @@ constexpr uint32_t hadamard_bit(uint32_t row, uint32_t value) {
   return x & 1u;
 }
 
-class HadamardResponse {
+class HadamardResponse : public detail::PackedPrivatize<HadamardResponse, uint32_t> {
  public:
   static constexpr uint32_t max_domain = uint32_t{1} << 30;
 
@@ -94,14 +94,9 @@ class HadamardResponse {
             static_cast<uint8_t>(bits >> log_k_)};
   }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <class Rng>
-  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedPrivatize::privatize;
 
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, HadamardReport& report) const {

@@ -92,8 +92,7 @@ class SummationHistogram {
                                     SummationHistogram& out,
                                     uint32_t truncation = use_default_truncation,
                                     unsigned noise_bits = 0) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
+    if (const Status s = detail::check_epsilon(eps); s != Status::ok) return s;
     if (d < 2 || d > max_domain) return Status::bad_parameter;
     const uint32_t t = truncation == use_default_truncation ? default_truncation(eps) : truncation;
     if (t > max_truncation) return Status::bad_parameter;
@@ -280,9 +279,7 @@ class ThresholdHistogram {
 
   static constexpr Status configure(Epsilon eps, uint32_t d, ThresholdHistogram& out,
                                     Precision precision = {}) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
-    if (!is_valid_precision(precision)) return Status::bad_parameter;
+    if (const Status s = detail::check_epsilon(eps, precision); s != Status::ok) return s;
     if (d < 2 || d > max_domain) return Status::bad_parameter;
     using detail::Wide;
     // θ: the least variance q(1−q)/(p−q)² on the grid, from 64-bit safe (p, q); first on ties.

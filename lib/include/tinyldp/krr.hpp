@@ -30,20 +30,16 @@
 
 namespace tinyldp {
 
-class KaryRr {
+class KaryRr : public detail::PackedPrivatize<KaryRr, uint32_t> {
  public:
   static constexpr uint32_t max_domain = uint32_t{1} << 30;
 
   static constexpr Status configure(Epsilon eps, uint32_t k, KaryRr& out,
                                     Precision precision = {}) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
-    if (k < 2 || k > max_domain || !is_valid_precision(precision)) return Status::bad_parameter;
-    const unsigned b = precision.max_bits;
-    const uint64_t safe = detail::ceil_scaled_inverse(eps, b, k - 1);
-    const uint64_t loose =
-        detail::floor_scaled_inverse(detail::loosened(eps, precision), b, k - 1);
-    return from_other_probability(k, make_dyadic(detail::pick_at_least(safe, loose), b), out);
+    if (const Status s = detail::check_epsilon(eps, precision); s != Status::ok) return s;
+    if (k < 2 || k > max_domain) return Status::bad_parameter;
+    return from_other_probability(
+        k, detail::other_at_least(eps, detail::loosened(eps, precision), precision.max_bits, k - 1), out);
   }
 
   // Uses q as given; p = 1 − (k−1)q must exceed q.
@@ -92,14 +88,9 @@ class KaryRr {
     return static_cast<Report>(wire::unpack_bits(payload, wire::bits_for_values(k_)));
   }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <class Rng>
-  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedPrivatize::privatize;
 
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, uint32_t& report) const {

@@ -41,6 +41,19 @@ namespace tinyldp {
 struct LocalHashingReport {
   uint32_t seed = 0;
   uint32_t value = 0;  // in [0, g)
+
+  // On the wire (OLH, BLH and LOLOHA alike): the seed in seed_bits bits (LSB first), then the
+  // value in ⌈log2 g⌉ bits.
+  static constexpr uint32_t payload_bits(unsigned seed_bits, uint32_t g) {
+    return seed_bits + wire::bits_for_values(g);
+  }
+  constexpr void pack(unsigned seed_bits, uint32_t g, uint8_t* payload) const {
+    wire::pack_bits(uint64_t{seed} | (uint64_t{value} << seed_bits), payload_bits(seed_bits, g), payload);
+  }
+  static constexpr LocalHashingReport unpack(const uint8_t* payload, unsigned seed_bits, uint32_t g) {
+    const uint64_t bits = wire::unpack_bits(payload, payload_bits(seed_bits, g));
+    return {static_cast<uint32_t>(bits & ((uint64_t{1} << seed_bits) - 1)), static_cast<uint32_t>(bits >> seed_bits)};
+  }
 };
 constexpr void store_masked(LocalHashingReport& report, LocalHashingReport drawn,
                             uint32_t mask) {
@@ -66,7 +79,7 @@ constexpr uint32_t local_hash(uint32_t seed, uint32_t value, uint32_t g) {
   return ct::mul_high(x, g);  // ⌊x·g / 2^32⌋, without a long multiply (constant_time.hpp)
 }
 
-class LocalHashing {
+class LocalHashing : public detail::PackedPrivatize<LocalHashing, uint32_t> {
  public:
   static constexpr uint32_t max_domain = uint32_t{1} << 30;
   static constexpr uint32_t max_range = uint32_t{1} << 24;
@@ -74,8 +87,7 @@ class LocalHashing {
   // OLH: g = round(e^ε) + 1 (from the rigorous lower bound on e^ε; g only affects utility).
   static constexpr Status configure_olh(Epsilon eps, uint32_t d, LocalHashing& out,
                                         Precision precision = {}, unsigned seed_bits = 32) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
+    if (const Status s = detail::check_epsilon(eps); s != Status::ok) return s;
     const detail::Wide L = exp_lower_bound(eps);
     const detail::Wide half = detail::Wide::power_of_two(detail::exp_fraction_bits - 1);
     const detail::Wide rounded = (L + half).shr(detail::exp_fraction_bits);
@@ -130,7 +142,7 @@ class LocalHashing {
   // the hashed value (⌈log2 g⌉ bits); the digest covers d, g, the seed bits and the k-RR's q.
   using Report = LocalHashingReport;
   // The payload's size (description() without its digest: what a report needs at run time).
-  constexpr uint32_t payload_bits() const { return seed_bits_ + wire::bits_for_values(range()); }
+  constexpr uint32_t payload_bits() const { return Report::payload_bits(seed_bits_, range()); }
   constexpr wire::Description description() const {
     return {id_, payload_bits(),
             wire::Digest()
@@ -141,24 +153,12 @@ class LocalHashing {
                 .dyadic(grr_.other_probability())
                 .value()};
   }
-  constexpr void pack(const Report& r, uint8_t* payload) const {
-    wire::pack_bits(uint64_t{r.seed} | (uint64_t{r.value} << seed_bits_),
-                    seed_bits_ + wire::bits_for_values(range()), payload);
-  }
-  constexpr Report unpack(const uint8_t* payload) const {
-    const uint64_t bits = wire::unpack_bits(payload, seed_bits_ + wire::bits_for_values(range()));
-    return {static_cast<uint32_t>(bits & ((uint64_t{1} << seed_bits_) - 1)),
-            static_cast<uint32_t>(bits >> seed_bits_)};
-  }
+  constexpr void pack(const Report& r, uint8_t* payload) const { r.pack(seed_bits_, range(), payload); }
+  constexpr Report unpack(const uint8_t* payload) const { return Report::unpack(payload, seed_bits_, range()); }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <class Rng>
-  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedPrivatize::privatize;
 
   template <class Rng>
   Status privatize(uint32_t value, Rng& rng, LocalHashingReport& report) const {

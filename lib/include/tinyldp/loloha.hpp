@@ -49,7 +49,7 @@
 
 namespace tinyldp {
 
-class Loloha {
+class Loloha : public detail::PackedMemoPrivatize<Loloha> {
  public:
   static constexpr uint32_t max_domain = LocalHashing::max_domain;
   static constexpr uint32_t max_range = LocalHashing::max_range;
@@ -142,7 +142,7 @@ class Loloha {
   // both stages' q.
   using Report = LocalHashingReport;
   // The payload's size (description() without its digest: what a report needs at run time).
-  constexpr uint32_t payload_bits() const { return seed_bits + wire::bits_for_values(range()); }
+  constexpr uint32_t payload_bits() const { return Report::payload_bits(seed_bits, range()); }
   constexpr wire::Description description() const {
     return {id_, payload_bits(),
             wire::Digest()
@@ -154,14 +154,8 @@ class Loloha {
                 .dyadic(chain_.fresh_stage().other_probability())
                 .value()};
   }
-  constexpr void pack(const Report& r, uint8_t* payload) const {
-    wire::pack_bits(uint64_t{r.seed} | (uint64_t{r.value} << seed_bits),
-                    seed_bits + wire::bits_for_values(range()), payload);
-  }
-  constexpr Report unpack(const uint8_t* payload) const {
-    const uint64_t bits = wire::unpack_bits(payload, seed_bits + wire::bits_for_values(range()));
-    return {static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> seed_bits)};
-  }
+  constexpr void pack(const Report& r, uint8_t* payload) const { r.pack(seed_bits, range(), payload); }
+  constexpr Report unpack(const uint8_t* payload) const { return Report::unpack(payload, seed_bits, range()); }
 
   // The hash seed, drawn from `seeds` — privatize draws it from
   // key.memo_stream(memo_attribute_word(), 0xFFFFFFFF) (MemoDraws), so it is the same in every report of the device.
@@ -170,23 +164,15 @@ class Loloha {
     return static_cast<uint32_t>(seeds.draw(seed_bits));
   }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <MemoKey Key, class Rng>
-  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
-                   size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, key, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedMemoPrivatize::privatize;
 
   // A report of `value` (< d): the seed and the memo from `key`, the fresh stage from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
-    if (!configured()) return refuse_unconfigured(report);
-    if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     return detail::privatize_with_device_draw(
-        key, memo_attribute_word(), [](auto& seeds) { return hash_seed(seeds); },
+        *this, key, report, [](auto& seeds) { return hash_seed(seeds); },
         [&](uint32_t seed) { return local_hash(seed, value, range()); },
         [&](uint32_t seed, auto& memo) { return privatize_with_memo(value, seed, memo, rng, report); });
   }

@@ -62,16 +62,14 @@ namespace detail {
 // those mechanisms memoize.
 inline constexpr uint32_t device_draw_value = 0xFFFFFFFFu;
 
-// The privatize of a mechanism with a per-device draw and a memo (LOLOHA, 1BitMean):
+// The report of a mechanism with a per-device draw and a memo (LOLOHA, 1BitMean, dBitFlip):
 // d = draw(draws from the stream of device_draw_value) (a word, or a struct of them), the memo
-// stream keyed by memo_of(d),
-// then run(d, memo) makes the report; `attribute` is the memos' attribute word (memo.hpp's
-// memo_attribute). (Memo streams never fail; each wipes itself.) The device draw is wiped
-// after the report: α with the bucket it rounds to, or dBitFlip's sampled buckets, would tell
-// an observer of RAM which memo the value took.
+// stream keyed by memo_of(d), then run(d, memo) makes the report; `attribute` is the memos'
+// attribute word (memo.hpp's memo_attribute). (Memo streams never fail; each wipes itself.) The
+// device draw is wiped after the report: α with the bucket it rounds to, or dBitFlip's sampled
+// buckets, would tell an observer of RAM which memo the value took.
 template <MemoKey Key, class Draw, class MemoOf, class Run>
-Status privatize_with_device_draw(const Key& key, uint32_t attribute, Draw draw, MemoOf memo_of,
-                                  Run run) {
+Status report_with_device_draw(const Key& key, uint32_t attribute, Draw draw, MemoOf memo_of, Run run) {
   auto device_stream = key.memo_stream(attribute, device_draw_value);
   MemoDraws<decltype(device_stream)> device(device_stream);
   auto d = draw(device);
@@ -83,6 +81,19 @@ Status privatize_with_device_draw(const Key& key, uint32_t attribute, Draw draw,
   }
   wipe(&d, sizeof d);
   return s;
+}
+
+// Their typed privatize: an unconfigured mechanism or an unprovisioned key refused (`report`
+// zeroed), else the report above with the mechanism's memo_attribute_word(). Always inlined
+// (the report itself need not be): its refusals meet privatize_packed's, which the compiler
+// then drops as already made.
+template <class Mechanism, MemoKey Key, class Report, class Draw, class MemoOf, class Run>
+__attribute__((always_inline)) inline Status privatize_with_device_draw(const Mechanism& mechanism, const Key& key,
+                                                                        Report& report, Draw draw, MemoOf memo_of,
+                                                                        Run run) {
+  if (!mechanism.configured()) return refuse_unconfigured(report);
+  if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
+  return report_with_device_draw(key, mechanism.memo_attribute_word(), draw, memo_of, run);
 }
 }  // namespace detail
 
@@ -116,13 +127,7 @@ class GrrChain {
       };
       if (last == 0 || !admissible(last)) return 0;
       uint64_t lo = 0, hi = last;  // not admissible(lo) (or lo = 0), admissible(hi)
-      while (hi - lo > 1) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (admissible(mid))
-          hi = mid;
-        else
-          lo = mid;
-      }
+      detail::bisect(lo, hi, admissible);
       return hi;
     };
     const uint64_t safe = smallest(eps_one);
@@ -198,7 +203,7 @@ class GrrChain {
   Epsilon eps_inf_{}, eps_one_{};
 };
 
-class LongitudinalGrr {
+class LongitudinalGrr : public detail::PackedMemoPrivatize<LongitudinalGrr> {
  public:
   static constexpr uint32_t max_domain = KaryRr::max_domain;
 
@@ -276,15 +281,9 @@ class LongitudinalGrr {
     return static_cast<Report>(wire::unpack_bits(payload, wire::bits_for_values(domain())));
   }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <MemoKey Key, class Rng>
-  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
-                   size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, key, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedMemoPrivatize::privatize;
 
   // A report of `value` (< k) with its memo keyed by `key`; the fresh stage draws from rng.
   template <MemoKey Key, class Rng>

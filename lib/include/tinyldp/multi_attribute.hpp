@@ -148,6 +148,19 @@ Status finish_record(Rng& rng, uint32_t in_domain, uint8_t* report, size_t n) {
   return domain_status(in_domain);
 }
 
+// A record report, the same frame for the three protocols: start_record, then write() fills the
+// zeroed payload of n bytes, then finish_record with every value's domain. Always inlined (the
+// write too): each protocol's scrub is measured on the frame of its own privatize.
+template <size_t ScrubBytes, class Slots, class Rng, class Write>
+__attribute__((always_inline)) inline Status record_report(const Slots& slots, const uint32_t* values, Rng& rng,
+                                                           uint8_t* report, size_t report_size, size_t n,
+                                                           Write write) {
+  Status refused = Status::ok;
+  if (!start_record(slots.attributes() != 0, values, report, report_size, n, refused)) return refused;
+  write();
+  return finish_record<ScrubBytes>(rng, slots.in_domain(values), report, n);
+}
+
 constexpr bool add_epsilon(Epsilon& sum, Epsilon e) {
   if (sum.q32 > ~uint64_t{0} - e.q32) return false;
   sum.q32 += e.q32;
@@ -180,8 +193,7 @@ class SplitRecord {
 
   static constexpr Status configure(Epsilon eps, const uint32_t* domains, uint32_t d, SplitRecord& out,
                                     Precision precision = {}) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
+    if (const Status s = detail::check_epsilon(eps); s != Status::ok) return s;
     if (d == 0 || d > MaxAttributes) return Status::bad_parameter;
     const Epsilon share{eps.q32 / d};
     if (share < min_epsilon) return Status::epsilon_too_small;
@@ -211,12 +223,11 @@ class SplitRecord {
 
   template <class Rng>
   Status privatize(const uint32_t* values, Rng& rng, uint8_t* report, size_t report_size) const {
-    const size_t n = report_bytes();
-    Status refused = Status::ok;
-    if (!detail::start_record(configured(), values, report, report_size, n, refused)) return refused;
-    for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
-      slot(j).write(values[j], rng, report, offset);
-    return detail::finish_record<stack_scrub_bytes(200)>(rng, slots_.in_domain(values), report, n);
+    return detail::record_report<stack_scrub_bytes(200)>(
+        slots_, values, rng, report, report_size, report_bytes(), [&]() __attribute__((always_inline)) {
+          for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
+            slot(j).write(values[j], rng, report, offset);
+        });
   }
 
  private:
@@ -238,8 +249,7 @@ class SampledAttribute {
 
   static constexpr Status configure(Epsilon eps, const uint32_t* domains, uint32_t d, SampledAttribute& out,
                                     Precision precision = {}) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
+    if (const Status s = detail::check_epsilon(eps); s != Status::ok) return s;
     if (d < 2 || d > MaxAttributes) return Status::bad_parameter;
     SampledAttribute r;
     const Status s = Slots::configure(eps, domains, d, r.slots_, precision);
@@ -265,16 +275,15 @@ class SampledAttribute {
 
   template <class Rng>
   Status privatize(const uint32_t* values, Rng& rng, uint8_t* report, size_t report_size) const {
-    const size_t n = report_bytes();
-    Status refused = Status::ok;
-    if (!detail::start_record(configured(), values, report, report_size, n, refused)) return refused;
-    // The index is published: choosing the slot by it reveals nothing the report does not.
-    const uint32_t j = static_cast<uint32_t>(uniform_below(attributes(), rng));
-    report[0] = static_cast<uint8_t>(j);
-    slot(j).write(values[j], rng, report, index_bits);
     // 184 B: the deepest residue test_no_noise_left found on Cortex-M0 for SMP over OUE with the
     // device list's four attributes (issue #27; three attributes had found none).
-    return detail::finish_record<stack_scrub_bytes(184)>(rng, slots_.in_domain(values), report, n);
+    return detail::record_report<stack_scrub_bytes(184)>(
+        slots_, values, rng, report, report_size, report_bytes(), [&]() __attribute__((always_inline)) {
+          // The index is published: choosing the slot by it reveals nothing the report does not.
+          const uint32_t j = static_cast<uint32_t>(uniform_below(attributes(), rng));
+          report[0] = static_cast<uint8_t>(j);
+          slot(j).write(values[j], rng, report, index_bits);
+        });
   }
 
  private:
@@ -297,8 +306,7 @@ class FakeDataRecord {
   // attribute (ignored for GRR).
   static constexpr Status configure(Epsilon eps, const uint32_t* domains, uint32_t d, FakeDataRecord& out,
                                     FakeData fake = FakeData::zero, Precision precision = {}) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
+    if (const Status s = detail::check_epsilon(eps); s != Status::ok) return s;
     if (d < 2 || d > MaxAttributes) return Status::bad_parameter;
     FakeDataRecord r;
     r.fake_ = grr ? FakeData::random : fake;
@@ -339,13 +347,12 @@ class FakeDataRecord {
 
   template <class Rng>
   Status privatize(const uint32_t* values, Rng& rng, uint8_t* report, size_t report_size) const {
-    const size_t n = report_bytes();
-    Status refused = Status::ok;
-    if (!detail::start_record(configured(), values, report, report_size, n, refused)) return refused;
-    const uint32_t sampled = static_cast<uint32_t>(uniform_below(attributes(), rng));
-    for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
-      slot(j).write_sampled(values[j], ct::is_zero(j ^ sampled), fake_, rng, report, offset);
-    return detail::finish_record<stack_scrub_bytes(344)>(rng, slots_.in_domain(values), report, n);
+    return detail::record_report<stack_scrub_bytes(344)>(
+        slots_, values, rng, report, report_size, report_bytes(), [&]() __attribute__((always_inline)) {
+          const uint32_t sampled = static_cast<uint32_t>(uniform_below(attributes(), rng));
+          for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
+            slot(j).write_sampled(values[j], ct::is_zero(j ^ sampled), fake_, rng, report, offset);
+        });
   }
 
  private:

@@ -49,7 +49,7 @@
 
 namespace tinyldp {
 
-class OneBitMean {
+class OneBitMean : public detail::PackedMemoPrivatize<OneBitMean> {
  public:
   static constexpr uint32_t max_value = AlphaRounding::max_value;
   static constexpr unsigned default_rounding_bits = 32;
@@ -144,23 +144,15 @@ class OneBitMean {
   // The grid index j = ⌊(x + α)/s⌋ (x ≤ m, α < s), without a division instruction.
   constexpr uint32_t grid_index(uint32_t x, uint32_t alpha) const { return rounding().index(x, alpha); }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <MemoKey Key, class Rng>
-  Status privatize(uint32_t value, const Key& key, Rng& rng, uint8_t* report,
-                   size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, key, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedMemoPrivatize::privatize;
 
   // A report of `value` (≤ m): α and the memo from `key`, the flip from rng.
   template <MemoKey Key, class Rng>
   Status privatize(uint32_t value, const Key& key, Rng& rng, Report& report) const {
-    if (!configured()) return refuse_unconfigured(report);
-    if (refuse_unprovisioned(key, report)) return Status::key_not_provisioned;
     return detail::privatize_with_device_draw(
-        key, memo_attribute_word(), [&](auto& offsets) { return rounding_offset(offsets); },
+        *this, key, report, [&](auto& offsets) { return rounding_offset(offsets); },
         [&](uint32_t alpha) { return grid_index(in_range(value), alpha); },
         [&](uint32_t alpha, auto& memo) { return privatize_with_memo(value, alpha, memo, rng, report); });
   }

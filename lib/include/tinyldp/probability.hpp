@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "tinyldp/epsilon.hpp"
+#include "tinyldp/status.hpp"
 
 namespace tinyldp {
 
@@ -47,6 +48,15 @@ struct Precision {
 constexpr bool is_valid_precision(Precision p) { return p.max_bits >= 1 && p.max_bits <= 64; }
 
 namespace detail {
+
+// A configure's first refusals, in this order: an ε off the grid (bad_epsilon), below
+// min_epsilon (epsilon_too_small), a precision out of range (bad_parameter); else ok.
+constexpr Status check_epsilon(Epsilon eps, Precision precision = {}) {
+  if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
+  if (eps < min_epsilon) return Status::epsilon_too_small;
+  if (!is_valid_precision(precision)) return Status::bad_parameter;
+  return Status::ok;
+}
 
 // The value in [lo, hi] (lo ≥ 1) with the most trailing zero bits.
 constexpr uint64_t fewest_bits_in(uint64_t lo, uint64_t hi) {
@@ -90,6 +100,19 @@ constexpr uint64_t ceil_scaled_inverse(Epsilon e, unsigned bits, uint64_t c) {
 constexpr uint64_t floor_scaled_inverse(Epsilon e, unsigned bits, uint64_t c) {
   const Wide L = exp_lower_bound(e);
   return floor_div(scale(bits) * one_fixed(), L + one_fixed().times(c)).low64();
+}
+
+// e^ε/(e^ε + 1) over 2^bits, rounded down (binary RR's p; SUE's p at ε/2): the fewest bits
+// between the bound at `eps` and the one at `loose` (ε less the tolerance). These two are
+// always inlined: a device that configures at run time (the C API) configures one mechanism,
+// and a call of their own would add to its flash.
+__attribute__((always_inline)) constexpr Dyadic keep_at_most(Epsilon eps, Epsilon loose, unsigned bits) {
+  return make_dyadic(pick_at_most(floor_scaled_ratio(eps, bits, 1), floor_scaled_ratio(loose, bits, 1)), bits);
+}
+// 1/(e^ε + c) over 2^bits, rounded up (k-RR's q with c = k − 1; OUE's q with c = 1), likewise.
+__attribute__((always_inline)) constexpr Dyadic other_at_least(Epsilon eps, Epsilon loose, unsigned bits,
+                                                               uint64_t c) {
+  return make_dyadic(pick_at_least(ceil_scaled_inverse(eps, bits, c), floor_scaled_inverse(loose, bits, c)), bits);
 }
 
 // The realized ε of a likelihood ratio a/b given as integers; false if it exceeds max_epsilon.

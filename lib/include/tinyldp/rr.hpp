@@ -25,16 +25,11 @@
 
 namespace tinyldp {
 
-class BinaryRr {
+class BinaryRr : public detail::PackedPrivatize<BinaryRr, uint32_t> {
  public:
   static constexpr Status configure(Epsilon eps, BinaryRr& out, Precision precision = {}) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
-    if (!is_valid_precision(precision)) return Status::bad_parameter;
-    const unsigned b = precision.max_bits;
-    const uint64_t safe = detail::floor_scaled_ratio(eps, b, 1);
-    const uint64_t loose = detail::floor_scaled_ratio(detail::loosened(eps, precision), b, 1);
-    return from_keep_probability(make_dyadic(detail::pick_at_most(safe, loose), b), out);
+    if (const Status s = detail::check_epsilon(eps, precision); s != Status::ok) return s;
+    return from_keep_probability(detail::keep_at_most(eps, detail::loosened(eps, precision), precision.max_bits), out);
   }
 
   // Uses p as given (p in [1/2, 1)); the realized ε follows from it.
@@ -71,14 +66,9 @@ class BinaryRr {
   constexpr void pack(Report report, uint8_t* payload) const { payload[0] = report; }
   static constexpr Report unpack(const uint8_t* payload) { return payload[0] & 1u; }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <class Rng>
-  Status privatize(uint32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedPrivatize::privatize;
 
   // report ← bit with probability p, else 1 − bit. bit must be 0 or 1.
   template <class Rng>

@@ -31,7 +31,7 @@
 
 namespace tinyldp {
 
-class StochasticDiscretization {
+class StochasticDiscretization : public detail::PackedPrivatize<StochasticDiscretization, int32_t> {
  public:
   static constexpr uint32_t max_levels = 256;
   static constexpr unsigned default_rounding_bits = 24;
@@ -106,14 +106,9 @@ class StochasticDiscretization {
     return level;
   }
 
-  // The report as its wire payload in the caller's buffer: the one report shape
-  // (fail_closed.hpp), built on the typed privatize below.
-  template <class Rng>
-  Status privatize(int32_t value, Rng& rng, uint8_t* report, size_t report_size) const {
-    return detail::privatize_packed(*this, report, report_size, [&](Report& r) __attribute__((always_inline)) {
-      return privatize(value, rng, r);
-    });
-  }
+  // The one report shape (fail_closed.hpp): the wire payload in the caller's buffer, built on
+  // the typed privatize below.
+  using PackedPrivatize::privatize;
 
   template <class Rng>
   Status privatize(int32_t value, Rng& rng, uint32_t& report) const {

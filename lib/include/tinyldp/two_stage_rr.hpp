@@ -189,13 +189,7 @@ class TwoStageRr {
       const detail::Wide bound = exp_lower_bound(Epsilon{limit.q32 / e.hashes});
       if (!admissible(1, bound)) return 0;
       uint64_t lo = 1, hi = last + 1;  // admissible(lo), not admissible(hi) or hi = last + 1
-      while (hi - lo > 1) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (admissible(mid, bound))
-          lo = mid;
-        else
-          hi = mid;
-      }
+      detail::bisect(lo, hi, [&](uint64_t t) { return !admissible(t, bound); });
       return lo;
     };
     const uint64_t safe = largest(eps_one);

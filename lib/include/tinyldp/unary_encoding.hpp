@@ -47,16 +47,11 @@ class UnaryEncoding {
   // SUE: p = e^{ε/2}/(e^{ε/2}+1) rounded down, q = 1 − p.
   static constexpr Status configure_sue(Epsilon eps, uint32_t d, UnaryEncoding& out,
                                         Precision precision = {}) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
-    if (!is_valid_precision(precision)) return Status::bad_parameter;
-    const unsigned b = precision.max_bits;
+    if (const Status s = detail::check_epsilon(eps, precision); s != Status::ok) return s;
     const Epsilon half{eps.q32 / 2};
     const Epsilon half_loose{detail::loosened(eps, precision).q32 / 2};
     if (half.q32 == 0) return Status::bad_epsilon;
-    const uint64_t safe = detail::floor_scaled_ratio(half, b, 1);
-    const uint64_t loose = detail::floor_scaled_ratio(half_loose, b, 1);
-    const Dyadic p = make_dyadic(detail::pick_at_most(safe, loose), b);
+    const Dyadic p = detail::keep_at_most(half, half_loose, precision.max_bits);
     const Dyadic q = make_dyadic(((p.bits == 64 ? 0 : (uint64_t{1} << p.bits)) - p.num), p.bits);
     const Status s = configure(p, q, d, out);
     if (s == Status::ok) out.id_ = wire::MechanismId::sue;
@@ -66,13 +61,9 @@ class UnaryEncoding {
   // OUE: p = 1/2, q = 1/(e^ε+1) rounded up.
   static constexpr Status configure_oue(Epsilon eps, uint32_t d, UnaryEncoding& out,
                                         Precision precision = {}) {
-    if (!is_valid_epsilon(eps)) return Status::bad_epsilon;
-    if (eps < min_epsilon) return Status::epsilon_too_small;
-    if (!is_valid_precision(precision)) return Status::bad_parameter;
-    const unsigned b = precision.max_bits;
-    const uint64_t safe = detail::ceil_scaled_inverse(eps, b, 1);
-    const uint64_t loose = detail::floor_scaled_inverse(detail::loosened(eps, precision), b, 1);
-    const Status s = configure(Dyadic{1, 1}, make_dyadic(detail::pick_at_least(safe, loose), b), d, out);
+    if (const Status s = detail::check_epsilon(eps, precision); s != Status::ok) return s;
+    const Dyadic q = detail::other_at_least(eps, detail::loosened(eps, precision), precision.max_bits, 1);
+    const Status s = configure(Dyadic{1, 1}, q, d, out);
     if (s == Status::ok) out.id_ = wire::MechanismId::oue;
     return s;
   }

@@ -164,22 +164,17 @@ constexpr Status encode(const Description& what, const Header& header, const uin
   put_le(out + at, what.digest, 4);
   at += 4;
   out[at++] = header.fields;
-  if (header.fields & field_device_id) {
-    put_le(out + at, header.device_id, 4);
-    at += 4;
-  }
-  if (header.fields & field_epoch) {
-    put_le(out + at, header.epoch, 4);
-    at += 4;
-  }
-  if (header.fields & field_cohort) {
-    put_le(out + at, header.cohort, 2);
-    at += 2;
-  }
-  if (header.fields & field_memo_generation) {
-    put_le(out + at, header.memo_generation, 4);
-    at += 4;
-  }
+  // The optional fields, in this order, each where its flag is set (always inlined: encode is
+  // on every device's report path, whose flash and stack are budgeted).
+  const auto optional = [&](uint8_t field, uint32_t value, size_t bytes) __attribute__((always_inline)) {
+    if ((header.fields & field) == 0) return;
+    put_le(out + at, value, bytes);
+    at += bytes;
+  };
+  optional(field_device_id, header.device_id, 4);
+  optional(field_epoch, header.epoch, 4);
+  optional(field_cohort, header.cohort, 2);
+  optional(field_memo_generation, header.memo_generation, 4);
   const size_t payload_bytes = what.payload_bytes();
   for (size_t i = 0; i < payload_bytes; ++i) out[at++] = payload[i];
   const unsigned spare = static_cast<unsigned>(payload_bytes * 8 - what.payload_bits);
