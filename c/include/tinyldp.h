@@ -191,6 +191,7 @@ enum {
   TINYLDP_MECHANISM_KRR = 2,
   TINYLDP_MECHANISM_SUE = 3,
   TINYLDP_MECHANISM_OUE = 4,
+  TINYLDP_MECHANISM_UE = 5, /* unary encoding with custom (p, q): on the wire, not configured by name */
   TINYLDP_MECHANISM_BLH = 6,
   TINYLDP_MECHANISM_OLH = 7,
   TINYLDP_MECHANISM_HR = 8,

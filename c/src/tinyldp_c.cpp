@@ -66,6 +66,7 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_KRR == int(wire::MechanismId::krr) &&
               TINYLDP_MECHANISM_SUE == int(wire::MechanismId::sue) &&
               TINYLDP_MECHANISM_OUE == int(wire::MechanismId::oue) &&
+              TINYLDP_MECHANISM_UE == int(wire::MechanismId::ue) &&
               TINYLDP_MECHANISM_BLH == int(wire::MechanismId::blh) &&
               TINYLDP_MECHANISM_OLH == int(wire::MechanismId::olh) &&
               TINYLDP_MECHANISM_HR == int(wire::MechanismId::hr) &&

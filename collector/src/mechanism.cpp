@@ -15,7 +15,7 @@ std::span<const MechanismRow> mechanism_table() {
   static const std::vector<MechanismRow> rows = [] {
     std::vector<MechanismRow> out;
     AllModels::for_each_row([&]<class Model>(const ModelRow& row) {
-      out.push_back({row.id, row.name, Model::kind,
+      out.push_back({row.id, row.name, row.core_type, Model::core_header, Model::kind,
                      row.example != nullptr ? &Mechanism::configure_as<Model> : nullptr,
                      row.example != nullptr ? row.example() : MechanismConfig{}, ModelTraits{}});
       out.back().traits = ModelTraits::of<Model>(row.example != nullptr ? &out.back().example : nullptr);

@@ -1016,6 +1016,24 @@ PYBIND11_MODULE(_native, mod) {
     if (*kind == "record") return collector::mechanism_names(collector::MechanismKind::record);
     throw py::value_error("kind is categorical, numeric or record");
   }, py::arg("kind") = py::none());
+  // Every mechanism's names, one dict per wire id (scripts/mechanism-table writes them to
+  // docs/mechanisms.md with the wire enums' spellings).
+  mod.def("mechanism_table", [] {
+    py::list rows;
+    for (const auto& row : collector::mechanism_table()) {
+      py::dict d;
+      d["id"] = static_cast<int>(row.id);
+      d["name"] = row.name;
+      d["kind"] = row.kind == collector::MechanismKind::numeric  ? "numeric"
+                  : row.kind == collector::MechanismKind::record ? "record"
+                                                                 : "categorical";
+      d["core_type"] = row.core_type;
+      d["core_header"] = row.core_header;
+      d["configurable"] = row.configure != nullptr;
+      rows.append(d);
+    }
+    return rows;
+  });
   py::list errors;
   for (int e = 0; e <= static_cast<int>(collector::ParseError::missing_cohort); ++e)
     errors.append(collector::to_string(static_cast<collector::ParseError>(e)));

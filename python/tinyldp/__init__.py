@@ -17,7 +17,7 @@ The C++ collector does the work (tinyldp._native); tinyldp.dask spreads report f
 Dask cluster. docs/python.md is the guide.
 """
 from ._native import (PARSE_ERRORS, Aggregator, EpochSeries, Mechanism, RangeNotAtRecords, RecordCounts, ReportFile, Reports,
-                      mechanism_names, normal_quantile_two_sided, parse_report_file, read_report_file,
+                      mechanism_names, mechanism_table, normal_quantile_two_sided, parse_report_file, read_report_file,
                       report_file_info, write_report_file)
 from .frame import (COLUMNS, MISSING, REJECTED, Aggregate, RejectedReport, TimeSeries, aggregate, simulate,
                     to_dataframe, write_reports)
@@ -30,7 +30,7 @@ __all__ = [
     "Aggregate", "Aggregator", "COLUMNS", "EpochSeries", "LabelMapping", "MISSING", "Mechanism", "PARSE_ERRORS",
     "POSTPROCESS", "REJECTED", "RangeNotAtRecords", "RejectedReport", "RecordCounts", "ReportFile", "Reports",
     "TimeSeries", "aggregate", "estimate_joint",
-    "joint_dataframe", "mechanism_names", "normal_quantile_two_sided", "parse_report_file", "read_report_file",
+    "joint_dataframe", "mechanism_names", "mechanism_table", "normal_quantile_two_sided", "parse_report_file", "read_report_file",
     "report_file_info", "simulate", "to_dataframe", "write_report_file", "write_reports",
 ]
 

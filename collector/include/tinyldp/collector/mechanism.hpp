@@ -51,7 +51,9 @@ struct ConfigureResult {
 // first use (its record rows' examples hold vectors).
 struct MechanismRow {
   MechanismId id;
-  const char* name;  // the same in the CLI, the docs and the core's header
+  const char* name;  // the same in the CLI, Python, report files and the docs
+  const char* core_type;    // the device's type (docs/mechanisms.md: every name of a mechanism)
+  const char* core_header;  // its header in lib/include/tinyldp/, and the model's in models/
   MechanismKind kind;
   ConfigureResult (*configure)(const MechanismConfig& config, Mechanism& out);
   // A small valid configuration, for the tests, the fuzz corpus and the docs' examples.

@@ -56,12 +56,14 @@ struct ModelList {
      ...);
     return out;
   }
-  // No two rows share a wire id or a name.
+  // No two rows share a wire id or a name, and every row names its core type.
   static constexpr bool rows_unique() {
     const auto all = rows();
-    for (std::size_t i = 0; i < all.size(); ++i)
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (all[i].core_type == nullptr || all[i].core_type[0] == '\0') return false;
       for (std::size_t j = i + 1; j < all.size(); ++j)
         if (all[i].id == all[j].id || std::string_view(all[i].name) == all[j].name) return false;
+    }
     return true;
   }
 };
@@ -72,7 +74,7 @@ using AllModels = ModelList<RrModel, KrrModel, UeModel, LhModel, HrModel, SdMode
                             MultiAttributeModel, DBitFlipModel>;
 using ModelVariant = AllModels::apply<std::variant>;
 
-static_assert(AllModels::rows_unique(), "two rows of the models share a wire id or a name");
+static_assert(AllModels::rows_unique(), "two rows of the models share a wire id or a name, or a row has no core type");
 
 }  // namespace tinyldp::collector
 

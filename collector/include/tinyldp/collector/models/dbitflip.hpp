@@ -17,8 +17,9 @@
 namespace tinyldp::collector {
 
 struct DBitFlipModel : GridModel<DBitFlip> {
+  static constexpr const char* core_header = "dbitflip.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::dbitflip, "dbitflip", [] {
+      {MechanismId::dbitflip, "dbitflip", "DBitFlip", [] {
          MechanismConfig c = example_grid(MechanismId::dbitflip);
          c.sampled = 2;
          return c;

@@ -18,8 +18,9 @@ namespace tinyldp::collector {
 std::vector<std::uint64_t> dlaplace_kernel(const DiscreteLaplace& dl);
 
 struct DlaplaceModel : CoreModel<MechanismKind::numeric, DiscreteLaplace> {
+  static constexpr const char* core_header = "discrete_laplace.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::dlaplace, "dlaplace", [] {
+      {MechanismId::dlaplace, "dlaplace", "DiscreteLaplace", [] {
          MechanismConfig c = example_range(MechanismId::dlaplace, -8, 8);
          c.sensitivity = 2;
          return c;

@@ -13,8 +13,9 @@
 namespace tinyldp::collector {
 
 struct HrModel : CoreModel<MechanismKind::categorical, HadamardResponse> {
+  static constexpr const char* core_header = "hadamard_response.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::hr, "hr", [] { return example_config(MechanismId::hr, Epsilon::from_ratio(1, 1), 50); }},
+      {MechanismId::hr, "hr", "HadamardResponse", [] { return example_config(MechanismId::hr, Epsilon::from_ratio(1, 1), 50); }},
   }};
   using CoreModel::check_parameters, CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize;
   static Status configure(const MechanismConfig& c, HrModel& out, MechanismConfig& normalized);

@@ -18,8 +18,9 @@ namespace tinyldp::collector {
 // S_i = Σ (y_i + T); the channel holds E[y + T | x] and Var[y | x] from the exact weights, and
 // the usual estimator (S_i − n·q)/(p − q) is SHE's sum estimator.
 struct SheModel : CoreModel<MechanismKind::categorical, SummationHistogram> {
+  static constexpr const char* core_header = "histogram_encoding.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::she, "she", [] { return example_config(MechanismId::she, Epsilon::from_ratio(1, 1), 16); }},
+      {MechanismId::she, "she", "SummationHistogram", [] { return example_config(MechanismId::she, Epsilon::from_ratio(1, 1), 16); }},
   }};
   using CoreModel::check_parameters, CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize;
   // The noise weights core points at; shared, so that copies keep pointing at live storage.
@@ -44,8 +45,9 @@ static_assert(CollectorModel<SheModel>);
 // Thresholding with histogram encoding: a unary encoding with THE's (p, q) under its own id;
 // counted like UE, by the bit-sliced column counter.
 struct TheModel : BitPayloadModel<MechanismKind::categorical, ThresholdHistogram> {
+  static constexpr const char* core_header = "histogram_encoding.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::the, "the", [] { return example_config(MechanismId::the, Epsilon::from_ratio(1, 1), 16); }},
+      {MechanismId::the, "the", "ThresholdHistogram", [] { return example_config(MechanismId::the, Epsilon::from_ratio(1, 1), 16); }},
   }};
   static constexpr bool bit_columns = true;
   using CoreModel::check_parameters, CoreModel::items, CoreModel::local_epsilon;

@@ -12,8 +12,9 @@
 namespace tinyldp::collector {
 
 struct KrrModel : CoreModel<MechanismKind::categorical, KaryRr> {
+  static constexpr const char* core_header = "krr.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::krr, "krr", [] { return example_config(MechanismId::krr, Epsilon::from_ratio(2, 1), 13); }},
+      {MechanismId::krr, "krr", "KaryRr", [] { return example_config(MechanismId::krr, Epsilon::from_ratio(2, 1), 13); }},
   }};
   using CoreModel::check_parameters, CoreModel::items, CoreModel::channel, CoreModel::local_epsilon;
   using CoreModel::item, CoreModel::fields, CoreModel::privatize;  // the payload is the value

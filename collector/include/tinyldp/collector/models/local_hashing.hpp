@@ -48,9 +48,10 @@ struct HashPayloadModel : CoreModel<MechanismKind::categorical, Core, Defaults> 
 };
 
 struct LhModel : HashPayloadModel<LocalHashing> {
+  static constexpr const char* core_header = "local_hashing.hpp";
   static constexpr std::array<ModelRow, 2> rows{{
-      {MechanismId::blh, "blh", [] { return example_config(MechanismId::blh, Epsilon::from_ratio(1, 1), 50); }},
-      {MechanismId::olh, "olh", [] { return example_config(MechanismId::olh, Epsilon::from_ratio(2, 1), 50); }},
+      {MechanismId::blh, "blh", "LocalHashing", [] { return example_config(MechanismId::blh, Epsilon::from_ratio(1, 1), 50); }},
+      {MechanismId::olh, "olh", "LocalHashing", [] { return example_config(MechanismId::olh, Epsilon::from_ratio(2, 1), 50); }},
   }};
   static constexpr bool counts_in_one_pass = true;
   using CoreModel::check_parameters, CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize;

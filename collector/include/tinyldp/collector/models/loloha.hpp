@@ -16,9 +16,10 @@
 namespace tinyldp::collector {
 
 struct LolohaModel : HashPayloadModel<Loloha, MemoizedDefaults> {
+  static constexpr const char* core_header = "loloha.hpp";
   static constexpr std::array<ModelRow, 2> rows{{
-      {MechanismId::loloha, "loloha", [] { return example_chain(MechanismId::loloha, 50); }},
-      {MechanismId::biloloha, "biloloha", [] { return example_chain(MechanismId::biloloha, 50); }},
+      {MechanismId::loloha, "loloha", "Loloha", [] { return example_chain(MechanismId::loloha, 50); }},
+      {MechanismId::biloloha, "biloloha", "Loloha", [] { return example_chain(MechanismId::biloloha, 50); }},
   }};
   static constexpr const char* memos_of = "hashed value";
   using CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize_memoized;

@@ -28,8 +28,9 @@ std::string chain_fractions(const GrrChain& chain);
 std::string check_domain_at_most(const MechanismConfig& c, std::uint32_t most);
 
 struct LgrrModel : CoreModel<MechanismKind::categorical, LongitudinalGrr, MemoizedDefaults> {
+  static constexpr const char* core_header = "longitudinal_grr.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::l_grr, "l-grr", [] { return example_chain(MechanismId::l_grr, 12); }},
+      {MechanismId::l_grr, "l-grr", "LongitudinalGrr", [] { return example_chain(MechanismId::l_grr, 12); }},
   }};
   static constexpr const char* memos_of = "value";
   using CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize_memoized;

@@ -37,7 +37,8 @@ namespace tinyldp::collector {
 // an id known on the wire but not configured by name (custom-probability ue).
 struct ModelRow {
   MechanismId id;
-  const char* name;  // the same in the CLI and the docs
+  const char* name;       // the same in the CLI, Python, report files and the docs
+  const char* core_type;  // the device's type in the model's core header (docs/mechanisms.md)
   MechanismConfig (*example)();
 };
 
@@ -153,6 +154,9 @@ concept CollectorModel =
       { M::kind } -> std::convertible_to<MechanismKind>;
       { M::rows.size() } -> std::convertible_to<std::size_t>;
       { M::rows[0] } -> std::convertible_to<ModelRow>;
+      // The core header the model is the collector's half of (lib/include/tinyldp/<it>; the
+      // model is models/<it>), named in docs/mechanisms.md.
+      { M::core_header } -> std::convertible_to<const char*>;
       // Why a configuration is refused before the core sees it ("" if it is not): the
       // parameters by their MechanismConfig names, the value given and what is allowed.
       { M::check_parameters(c) } -> std::same_as<std::string>;

@@ -27,14 +27,15 @@ struct MultiAttributeCore {
 
 struct MultiAttributeModel : ModelDefaults {
   static constexpr MechanismKind kind = MechanismKind::record;
+  static constexpr const char* core_header = "multi_attribute.hpp";
   static constexpr std::array<ModelRow, 7> rows{{
-      {MechanismId::spl_grr, "spl-grr", [] { return example_record(MechanismId::spl_grr, {3, 4, 2}); }},
-      {MechanismId::spl_oue, "spl-oue", [] { return example_record(MechanismId::spl_oue, {3, 9, 2}); }},
-      {MechanismId::smp_grr, "smp-grr", [] { return example_record(MechanismId::smp_grr, {3, 5, 2}); }},
-      {MechanismId::smp_oue, "smp-oue", [] { return example_record(MechanismId::smp_oue, {3, 9, 2}); }},
-      {MechanismId::rsfd_grr, "rsfd-grr", [] { return example_record(MechanismId::rsfd_grr, {3, 4, 2}); }},
-      {MechanismId::rsfd_oue_z, "rsfd-oue-z", [] { return example_record(MechanismId::rsfd_oue_z, {3, 9, 2}); }},
-      {MechanismId::rsfd_oue_r, "rsfd-oue-r", [] { return example_record(MechanismId::rsfd_oue_r, {3, 9, 2}); }},
+      {MechanismId::spl_grr, "spl-grr", "SplitRecord", [] { return example_record(MechanismId::spl_grr, {3, 4, 2}); }},
+      {MechanismId::spl_oue, "spl-oue", "SplitRecord", [] { return example_record(MechanismId::spl_oue, {3, 9, 2}); }},
+      {MechanismId::smp_grr, "smp-grr", "SampledAttribute", [] { return example_record(MechanismId::smp_grr, {3, 5, 2}); }},
+      {MechanismId::smp_oue, "smp-oue", "SampledAttribute", [] { return example_record(MechanismId::smp_oue, {3, 9, 2}); }},
+      {MechanismId::rsfd_grr, "rsfd-grr", "FakeDataRecord", [] { return example_record(MechanismId::rsfd_grr, {3, 4, 2}); }},
+      {MechanismId::rsfd_oue_z, "rsfd-oue-z", "FakeDataRecord", [] { return example_record(MechanismId::rsfd_oue_z, {3, 9, 2}); }},
+      {MechanismId::rsfd_oue_r, "rsfd-oue-r", "FakeDataRecord", [] { return example_record(MechanismId::rsfd_oue_r, {3, 9, 2}); }},
   }};
   static constexpr bool counts_in_one_pass = true;
   MultiAttributeCore core;

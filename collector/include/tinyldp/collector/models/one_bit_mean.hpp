@@ -16,8 +16,9 @@
 namespace tinyldp::collector {
 
 struct OneBitMeanModel : GridModel<OneBitMean> {
+  static constexpr const char* core_header = "one_bit_mean.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::one_bit_mean, "1bitmean", [] { return example_grid(MechanismId::one_bit_mean); }},
+      {MechanismId::one_bit_mean, "1bitmean", "OneBitMean", [] { return example_grid(MechanismId::one_bit_mean); }},
   }};
   static constexpr bool takes_grid_step = true;
   static constexpr const char* memos_of = "grid point";

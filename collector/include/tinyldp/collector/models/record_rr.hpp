@@ -27,9 +27,10 @@ struct RecordSchemaCore {
 
 struct RecordModel : MemoizedDefaults {
   static constexpr MechanismKind kind = MechanismKind::record;
+  static constexpr const char* core_header = "record_rr.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
       // RAPPOR's f, p, q: the paper's p = 0.5, q = 0.75.
-      {MechanismId::record_rr, "record", [] {
+      {MechanismId::record_rr, "record", "RecordRr", [] {
          MechanismConfig c = example_record(MechanismId::record_rr, {3, 4, 2});
          c.epsilon = Epsilon{};
          c.prr_f = Dyadic{1, 1};

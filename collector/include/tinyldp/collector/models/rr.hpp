@@ -12,8 +12,9 @@
 namespace tinyldp::collector {
 
 struct RrModel : CoreModel<MechanismKind::categorical, BinaryRr> {
+  static constexpr const char* core_header = "rr.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::rr, "rr", [] { return example_config(MechanismId::rr, Epsilon::from_ratio(1, 1), 2); }},
+      {MechanismId::rr, "rr", "BinaryRr", [] { return example_config(MechanismId::rr, Epsilon::from_ratio(1, 1), 2); }},
   }};
   using CoreModel::channel, CoreModel::local_epsilon, CoreModel::fields, CoreModel::privatize;
   static Status configure(const MechanismConfig& c, RrModel& out, MechanismConfig& normalized);

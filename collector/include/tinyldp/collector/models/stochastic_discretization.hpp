@@ -17,8 +17,9 @@ namespace tinyldp::collector {
 std::vector<double> sd_level_distribution(const StochasticDiscretization& sd, std::int32_t value);
 
 struct SdModel : CoreModel<MechanismKind::numeric, StochasticDiscretization> {
+  static constexpr const char* core_header = "stochastic_discretization.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
-      {MechanismId::sd, "sd", [] {
+      {MechanismId::sd, "sd", "StochasticDiscretization", [] {
          MechanismConfig c = example_range(MechanismId::sd, -100, 155);
          c.levels = 5;
          return c;

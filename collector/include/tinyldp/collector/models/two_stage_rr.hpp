@@ -19,19 +19,20 @@
 namespace tinyldp::collector {
 
 struct TwoStageModel : BitPayloadModel<MechanismKind::categorical, TwoStageRr, MemoizedDefaults> {
+  static constexpr const char* core_header = "two_stage_rr.hpp";
   static constexpr std::array<ModelRow, 5> rows{{
       // RAPPOR by its f, p, q; the UE chains by ε∞ = 2, ε₁ = 1.
-      {MechanismId::rappor, "rappor", [] {
+      {MechanismId::rappor, "rappor", "TwoStageRr", [] {
          MechanismConfig c = example_config(MechanismId::rappor, Epsilon{}, 16);
          c.prr_f = Dyadic{1, 1};
          c.irr_p = Dyadic{1, 1};
          c.irr_q = Dyadic{3, 2};
          return c;
        }},
-      {MechanismId::l_sue, "l-sue", [] { return example_chain(MechanismId::l_sue, 32); }},
-      {MechanismId::l_osue, "l-osue", [] { return example_chain(MechanismId::l_osue, 32); }},
-      {MechanismId::l_oue, "l-oue", [] { return example_chain(MechanismId::l_oue, 32); }},
-      {MechanismId::l_soue, "l-soue", [] { return example_chain(MechanismId::l_soue, 32); }},
+      {MechanismId::l_sue, "l-sue", "TwoStageRr", [] { return example_chain(MechanismId::l_sue, 32); }},
+      {MechanismId::l_osue, "l-osue", "TwoStageRr", [] { return example_chain(MechanismId::l_osue, 32); }},
+      {MechanismId::l_oue, "l-oue", "TwoStageRr", [] { return example_chain(MechanismId::l_oue, 32); }},
+      {MechanismId::l_soue, "l-soue", "TwoStageRr", [] { return example_chain(MechanismId::l_soue, 32); }},
   }};
   static constexpr bool takes_bloom = true;
   static constexpr bool bit_columns = true;  // one-hot only (Mechanism::uses_bit_columns)

@@ -13,10 +13,11 @@
 namespace tinyldp::collector {
 
 struct UeModel : BitPayloadModel<MechanismKind::categorical, UnaryEncoding> {
+  static constexpr const char* core_header = "unary_encoding.hpp";
   static constexpr std::array<ModelRow, 3> rows{{
-      {MechanismId::sue, "sue", [] { return example_config(MechanismId::sue, Epsilon::from_ratio(1, 2), 100); }},
-      {MechanismId::oue, "oue", [] { return example_config(MechanismId::oue, Epsilon::from_ratio(1, 1), 20); }},
-      {MechanismId::ue, "ue", nullptr},  // custom (p, q): on the wire, not configured by name
+      {MechanismId::sue, "sue", "UnaryEncoding", [] { return example_config(MechanismId::sue, Epsilon::from_ratio(1, 2), 100); }},
+      {MechanismId::oue, "oue", "UnaryEncoding", [] { return example_config(MechanismId::oue, Epsilon::from_ratio(1, 1), 20); }},
+      {MechanismId::ue, "ue", "UnaryEncoding", nullptr},  // custom (p, q): on the wire, not configured by name
   }};
   static constexpr bool bit_columns = true;
   using CoreModel::check_parameters, CoreModel::items, CoreModel::channel, CoreModel::local_epsilon;
