@@ -133,7 +133,15 @@ std::shared_ptr<const Reports> reports_from(const py::handle& obj) {
 
 // --- mechanisms ------------------------------------------------------------------------------
 
-const char* kind_name(const Mechanism& m) { return m.record() ? "record" : m.numeric() ? "numeric" : "categorical"; }
+const char* kind_name(collector::MechanismKind kind) {
+  return kind == collector::MechanismKind::record ? "record" : kind == collector::MechanismKind::numeric ? "numeric"
+                                                                                                         : "categorical";
+}
+const char* kind_name(const Mechanism& m) {
+  return kind_name(m.record() ? collector::MechanismKind::record
+                   : m.numeric() ? collector::MechanismKind::numeric
+                                 : collector::MechanismKind::categorical);
+}
 
 // The keywords become the collector's ParameterValues; configure_mechanism (configure.hpp)
 // checks them exactly as it checks the CLI's options, naming the keyword.
@@ -822,7 +830,7 @@ PYBIND11_MODULE(_native, mod) {
            py::arg("hashes") = py::none(), py::arg("cohorts") = py::none())
       .def_property_readonly("name", [](const Mechanism& m) { return collector::name_of(m.config().id); })
       .def_property_readonly("id", [](const Mechanism& m) { return static_cast<int>(m.config().id); })
-      .def_property_readonly("kind", &kind_name)
+      .def_property_readonly("kind", [](const Mechanism& m) { return kind_name(m); })
       .def_property_readonly("numeric", &Mechanism::numeric)
       .def_property_readonly("memoized", &Mechanism::memoized)
       .def_property_readonly("record", &Mechanism::record, "a record of several attributes per report")
@@ -1024,9 +1032,7 @@ PYBIND11_MODULE(_native, mod) {
       py::dict d;
       d["id"] = static_cast<int>(row.id);
       d["name"] = row.name;
-      d["kind"] = row.kind == collector::MechanismKind::numeric  ? "numeric"
-                  : row.kind == collector::MechanismKind::record ? "record"
-                                                                 : "categorical";
+      d["kind"] = kind_name(row.kind);
       d["core_type"] = row.core_type;
       d["core_header"] = row.core_header;
       d["configurable"] = row.configure != nullptr;
