@@ -81,13 +81,7 @@ class DiscreteLaplace : public detail::PackedPrivatize<DiscreteLaplace, int32_t>
     // Largest centre weight whose weights fit in 2^B; the rest of 2^B goes to the two tails.
     uint64_t lo_m = 1, hi_m = total;
     if (weights_sum(1, width, decay, tail, table) > total) return Status::precision_too_low;
-    while (hi_m - lo_m > 1) {
-      const uint64_t mid = lo_m + (hi_m - lo_m) / 2;
-      if (weights_sum(mid, width, decay, tail, table) <= total)
-        lo_m = mid;
-      else
-        hi_m = mid;
-    }
+    detail::bisect(lo_m, hi_m, [&](uint64_t m) { return weights_sum(m, width, decay, tail, table) > total; });
     const uint64_t sum = weights_sum(lo_m, width, decay, tail, table);
     DiscreteLaplace r;
     r.lo_ = lo;

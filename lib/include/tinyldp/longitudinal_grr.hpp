@@ -104,9 +104,7 @@ class GrrChain {
   // Stage 1 at ε∞, stage 2 such that ε₁ − tolerance ≤ realized ε₁ ≤ ε₁ (ε₁ < ε∞).
   static constexpr Status configure(Epsilon eps_inf, Epsilon eps_one, uint32_t g, GrrChain& out,
                                     Precision precision = {}) {
-    if (!is_valid_epsilon(eps_inf) || !is_valid_epsilon(eps_one) || !(eps_one < eps_inf))
-      return Status::bad_epsilon;
-    if (eps_one < min_epsilon) return Status::epsilon_too_small;
+    if (const Status s = detail::check_chain_epsilons(eps_inf, eps_one); s != Status::ok) return s;
     if (g < 2 || g > max_range || !is_valid_precision(precision)) return Status::bad_parameter;
     // The memo stage draws from a memo stream, one word (≤ 32 bits) per draw (memo.hpp).
     KaryRr first;

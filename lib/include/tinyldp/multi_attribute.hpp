@@ -148,15 +148,16 @@ Status finish_record(Rng& rng, uint32_t in_domain, uint8_t* report, size_t n) {
   return domain_status(in_domain);
 }
 
-// A record report, the same frame for the three protocols: start_record, then write() fills the
+// A record report, the same frame for the three protocols (configured: the record's own
+// configured(), so a refusal follows it): start_record, then write() fills the
 // zeroed payload of n bytes, then finish_record with every value's domain. Always inlined (the
 // write too): each protocol's scrub is measured on the frame of its own privatize.
 template <size_t ScrubBytes, class Slots, class Rng, class Write>
-__attribute__((always_inline)) inline Status record_report(const Slots& slots, const uint32_t* values, Rng& rng,
-                                                           uint8_t* report, size_t report_size, size_t n,
+__attribute__((always_inline)) inline Status record_report(bool configured, const Slots& slots, const uint32_t* values,
+                                                           Rng& rng, uint8_t* report, size_t report_size, size_t n,
                                                            Write write) {
   Status refused = Status::ok;
-  if (!start_record(slots.attributes() != 0, values, report, report_size, n, refused)) return refused;
+  if (!start_record(configured, values, report, report_size, n, refused)) return refused;
   write();
   return finish_record<ScrubBytes>(rng, slots.in_domain(values), report, n);
 }
@@ -224,7 +225,7 @@ class SplitRecord {
   template <class Rng>
   Status privatize(const uint32_t* values, Rng& rng, uint8_t* report, size_t report_size) const {
     return detail::record_report<stack_scrub_bytes(200)>(
-        slots_, values, rng, report, report_size, report_bytes(), [&]() __attribute__((always_inline)) {
+        configured(), slots_, values, rng, report, report_size, report_bytes(), [&]() __attribute__((always_inline)) {
           for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
             slot(j).write(values[j], rng, report, offset);
         });
@@ -278,7 +279,7 @@ class SampledAttribute {
     // 184 B: the deepest residue test_no_noise_left found on Cortex-M0 for SMP over OUE with the
     // device list's four attributes (issue #27; three attributes had found none).
     return detail::record_report<stack_scrub_bytes(184)>(
-        slots_, values, rng, report, report_size, report_bytes(), [&]() __attribute__((always_inline)) {
+        configured(), slots_, values, rng, report, report_size, report_bytes(), [&]() __attribute__((always_inline)) {
           // The index is published: choosing the slot by it reveals nothing the report does not.
           const uint32_t j = static_cast<uint32_t>(uniform_below(attributes(), rng));
           report[0] = static_cast<uint8_t>(j);
@@ -348,7 +349,7 @@ class FakeDataRecord {
   template <class Rng>
   Status privatize(const uint32_t* values, Rng& rng, uint8_t* report, size_t report_size) const {
     return detail::record_report<stack_scrub_bytes(344)>(
-        slots_, values, rng, report, report_size, report_bytes(), [&]() __attribute__((always_inline)) {
+        configured(), slots_, values, rng, report, report_size, report_bytes(), [&]() __attribute__((always_inline)) {
           const uint32_t sampled = static_cast<uint32_t>(uniform_below(attributes(), rng));
           for (uint32_t j = 0, offset = 0; j < attributes(); offset += slot(j).bits(), ++j)
             slot(j).write_sampled(values[j], ct::is_zero(j ^ sampled), fake_, rng, report, offset);

@@ -58,6 +58,13 @@ constexpr Status check_epsilon(Epsilon eps, Precision precision = {}) {
   return Status::ok;
 }
 
+// The memoized chains' ε∞ and ε₁ (ε₁ < ε∞), refused in the same order.
+constexpr Status check_chain_epsilons(Epsilon eps_inf, Epsilon eps_one) {
+  if (!is_valid_epsilon(eps_inf) || !is_valid_epsilon(eps_one) || !(eps_one < eps_inf)) return Status::bad_epsilon;
+  if (eps_one < min_epsilon) return Status::epsilon_too_small;
+  return Status::ok;
+}
+
 // The value in [lo, hi] (lo ≥ 1) with the most trailing zero bits.
 constexpr uint64_t fewest_bits_in(uint64_t lo, uint64_t hi) {
   if (lo >= hi) return lo;

@@ -148,9 +148,7 @@ class TwoStageRr {
   static constexpr Status configure_chain(UeStage first, UeStage second, Epsilon eps_inf,
                                           Epsilon eps_one, Encoding e, TwoStageRr& out,
                                           Precision precision = {}) {
-    if (!is_valid_epsilon(eps_inf) || !is_valid_epsilon(eps_one) || !(eps_one < eps_inf))
-      return Status::bad_epsilon;
-    if (eps_one < min_epsilon) return Status::epsilon_too_small;
+    if (const Status s = detail::check_chain_epsilons(eps_inf, eps_one); s != Status::ok) return s;
     if (!valid_encoding(e)) return Status::bad_parameter;
     if (!is_valid_precision(precision)) return Status::bad_parameter;
     if (precision.max_bits > max_stage_bits) precision.max_bits = max_stage_bits;
