@@ -17,13 +17,19 @@ std::optional<std::vector<std::uint8_t>> read_state_file(const std::string& path
     error = "cannot open " + path;
     return std::nullopt;
   }
-  return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) {  // a read error is not a short file
+    error = "cannot read " + path;
+    return std::nullopt;
+  }
+  return bytes;
 }
 
 bool write_state_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  return static_cast<bool>(out);
+  out.close();  // the last buffered bytes are written here: a full disk shows only now
+  return !out.fail();
 }
 
 std::optional<CountsFileHeader> read_counts_header(std::span<const std::uint8_t> bytes, const char (&magic)[8],

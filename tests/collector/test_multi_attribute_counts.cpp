@@ -211,6 +211,18 @@ TEST(MultiAttribute, StateSerializesMergesAndRefusesAnotherSchema) {
   EXPECT_FALSE(MultiAttributeSchema::make(MechanismId::krr, Epsilon::from_ratio(1, 1), attributes, error));
 }
 
+// A counts file that cannot be written whole is a failure, not a truncated file reported saved:
+// a small state stays in the stream's buffer until the file is closed (/dev/full: ENOSPC then).
+TEST(MultiAttribute, AStateThatCannotBeWrittenWholeIsAFailure) {
+  const MultiAttributeSchema s = make_schema(MechanismId::smp_grr);
+  const MultiAttributeCounts a(s);
+  ASSERT_LT(a.serialize().size(), 4096u);  // smaller than any stream buffer
+  EXPECT_FALSE(a.save("/dev/full"));
+  std::string error;
+  EXPECT_FALSE(MultiAttributeCounts::load("/nonexistent-dir/counts", error));
+  EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
+}
+
 TEST(MultiAttribute, RsfdStatesBothEpsilons) {
   const MultiAttributeSchema s = make_schema(MechanismId::rsfd_oue_z, Epsilon::from_ratio(1, 1));
   ASSERT_TRUE(s.epsilon_one_attribute());

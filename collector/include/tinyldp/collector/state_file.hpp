@@ -13,9 +13,9 @@
 
 namespace tinyldp::collector {
 
-// The whole file, or nullopt with "cannot open PATH".
+// The whole file, or nullopt with "cannot open PATH" or "cannot read PATH".
 std::optional<std::vector<std::uint8_t>> read_state_file(const std::string& path, std::string& error);
-// Whether the bytes were written.
+// Whether the bytes were all written (the file closed: a full disk is a failure).
 bool write_state_file(const std::string& path, const std::vector<std::uint8_t>& bytes);
 
 template <class State>
