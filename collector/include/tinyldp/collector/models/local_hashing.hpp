@@ -27,6 +27,8 @@ std::vector<PayloadField> local_hash_fields(const LocalHashingReport& r);
 template <class Core, class Defaults = ModelDefaults>
 struct HashPayloadModel : CoreModel<MechanismKind::categorical, Core, Defaults> {
   std::vector<std::uint32_t> hash_keys;  // local_hash_key(i) for every item i
+  // Ingest unpacks a report once (count); a model that does not take count fails to compile.
+  static constexpr bool counts_in_one_pass = true;
 
  protected:
   ParseError check(std::span<const std::uint8_t> payload) const {
@@ -53,7 +55,6 @@ struct LhModel : HashPayloadModel<LocalHashing> {
       {MechanismId::blh, "blh", "LocalHashing", [] { return example_config(MechanismId::blh, Epsilon::from_ratio(1, 1), 50); }},
       {MechanismId::olh, "olh", "LocalHashing", [] { return example_config(MechanismId::olh, Epsilon::from_ratio(2, 1), 50); }},
   }};
-  static constexpr bool counts_in_one_pass = true;
   using CoreModel::check_parameters, CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize;
   using HashPayloadModel::check, HashPayloadModel::add_support, HashPayloadModel::count, HashPayloadModel::fields;
   static Status configure(const MechanismConfig& c, LhModel& out, MechanismConfig& normalized);

@@ -23,7 +23,7 @@ struct LolohaModel : HashPayloadModel<Loloha, MemoizedDefaults> {
   }};
   static constexpr const char* memos_of = "hashed value";
   using CoreModel::items, CoreModel::local_epsilon, CoreModel::privatize_memoized;
-  using HashPayloadModel::check, HashPayloadModel::add_support, HashPayloadModel::fields;
+  using HashPayloadModel::check, HashPayloadModel::add_support, HashPayloadModel::count, HashPayloadModel::fields;
   static Status configure(const MechanismConfig& c, LolohaModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
   Channel channel() const { return {composed_channel(core.chain()).p, 1.0 / static_cast<double>(core.range())}; }
