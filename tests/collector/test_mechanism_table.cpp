@@ -104,6 +104,36 @@ TEST(MechanismTable, EveryExampleSurvivesTheReportFileHeaderAndASavedState) {
   }
 }
 
+// Every memoized row refuses the forms without a key (no report, no default key), and writes
+// a report with one.
+TEST(MechanismTable, EveryMemoizedRowRefusesAReportWithoutTheKey) {
+  const test::TestMemoKey key{0x51, 0};
+  std::uint32_t memoized = 0;
+  for (const MechanismRow* row : configurable_rows()) {
+    SCOPED_TRACE(row->name);
+    Mechanism m;
+    ASSERT_TRUE(Mechanism::configure(row->example, m));
+    if (!m.memoized()) continue;
+    ++memoized;
+    port::InsecureTestSource src(3);
+    Rng rng(src);
+    std::vector<std::uint8_t> out;
+    if (m.record()) {
+      const std::vector<std::uint32_t> zeros(row->example.attribute_sizes.size(), 0);
+      EXPECT_EQ(m.privatize_record(zeros, rng, {}, out), Status::bad_parameter);
+      EXPECT_TRUE(out.empty());
+      EXPECT_EQ(m.privatize_record(zeros, rng, key, {}, out), Status::ok);
+    } else {
+      const std::int64_t value = m.numeric() ? row->example.lo : 0;
+      EXPECT_EQ(m.privatize(value, rng, {}, out), Status::bad_parameter);
+      EXPECT_TRUE(out.empty());
+      EXPECT_EQ(m.privatize(value, rng, key, {}, out), Status::ok);
+    }
+    EXPECT_FALSE(out.empty());
+  }
+  EXPECT_GE(memoized, 11u);  // rappor, the four L-UE, l-grr, loloha, biloloha, 1bitmean, dbitflip, record
+}
+
 TEST(MechanismTable, AChangedRecordHeaderIsRefusedWithItsReason) {
   Mechanism m;
   ASSERT_TRUE(Mechanism::configure(find_mechanism(MechanismId::spl_oue)->example, m));
