@@ -520,6 +520,21 @@ def violations(results, budgets, target):
     return found, checked
 
 
+def unbudgeted(results, budgets, target, required):
+    """What the budgets leave unchecked on target: an entry of the device list (required) without
+    its own flash and stack budget, and a budget naming a program this build did not measure (a
+    renamed entry's budgets would otherwise stop applying without a word)."""
+    problems = []
+    for name in required:
+        for metric in ("flash", "stack"):
+            if target not in budgets.get((metric, name), {}):
+                problems.append(f"{metric} of {name} has no budget on {target}")
+    for (metric, program), limits in budgets.items():
+        if program != "*" and target in limits and program not in results:
+            problems.append(f"a {metric} budget for {program}, which this build did not measure")
+    return problems
+
+
 # ---------------------------------------------------------------------------- report
 
 def markdown(configs, all_results, budgets, commit):
@@ -929,6 +944,11 @@ def selftest():
     expect(found == [], "a stack within budget passes")
     found, _ = violations({"oue": m._replace(lib_bss=4)}, budgets, "rv")
     expect([v[:2] for v in found] == [("lib_bss", "oue")], "library .bss is reported")
+    expect(unbudgeted({"oue": m, "krr": m}, budgets, "m0", ["oue", "krr"]) ==
+           ["flash of oue has no budget on m0", "flash of krr has no budget on m0", "stack of krr has no budget on m0"],
+           "an entry of the device list without its flash and stack budgets is reported")
+    expect(unbudgeted({"krr": m}, budgets, "m0", []) == ["a stack budget for oue, which this build did not measure"],
+           "a budget naming a program that was not measured is reported")
     ram = [(0x2000, 0x2100, "data"), (0x2100, 0x2400, "bss")]
     syms = {"inline_state": (0x2200, 8, "V"), "constant": (0x100, 56, "V"), "app_drbg": (0x2300, 328, "V"),
             "counter": (0x2000, 4, "d"), "old": (0x2104, 16, "b")}
@@ -986,6 +1006,9 @@ def main(argv):
             found, checked = violations(results, budgets, config.target)
             for metric, name, value, limit in found:
                 print(f"OVER BUDGET on {config.target}: {metric} of {name} is {value} B, budget {limit} B")
+            uncovered = unbudgeted(results, budgets, config.target, config.mechanisms)
+            for problem in uncovered:
+                print(f"UNCHECKED on {config.target}: {problem} ({args.budgets})")
             if args.expect_violation:
                 metric, _, program = args.expect_violation.partition(":")
                 hit = [v for v in found if v[0] == metric and v[1] == program]
@@ -994,7 +1017,7 @@ def main(argv):
                     return 0
                 print(f"expected the violation {args.expect_violation}, got {found}")
                 return 1
-            if found:
+            if found or uncovered:
                 return 1
             head = results.get("oue_firmware")
             print(f"{config.target}: {checked} budgets hold over {len(results) - 1} programs"
