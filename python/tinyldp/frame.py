@@ -88,11 +88,10 @@ COLUMNS = ["kind", "item", "estimate", "count", "ci_low", "ci_high", "unbiased_e
 
 class _Counted:
     """What Aggregate and TimeSeries share: the label mapping (when known), the rejected reports
-    by reason, and the state they were counted into (`_state`: its mechanism, its report count,
-    and its bytes, which serialize() gives as `--save-state` writes them)."""
+    by reason, and the mechanism and report count of the state they were counted into (each
+    subclass's `_state`: its aggregator or its series, read when asked, never a second copy)."""
 
-    def __init__(self, state, labels, rejected):
-        self._state = state
+    def __init__(self, labels, rejected):
         self.labels = labels
         self.rejected = dict(rejected or {})
 
@@ -115,12 +114,17 @@ class Aggregate(_Counted):
     files it counted, per epoch), whose bytes serialize() gives, as `--save-state` writes them."""
 
     def __init__(self, aggregator, labels=None, rejected=None, series=None):
-        super().__init__(aggregator, labels, rejected)
+        super().__init__(labels, rejected)
         self.aggregator = aggregator
         self.series = series
 
+    @property
+    def _state(self):
+        return self.aggregator
+
     def serialize(self):
-        """The state `tinyldp aggregate --save-state` writes for the same inputs."""
+        """The state `tinyldp aggregate --save-state` writes for the same inputs: the series
+        (the files it counted, per epoch) when there is one, else the aggregator's."""
         return (self.series or self.aggregator).serialize()
 
     def estimate(self, postprocess="none", confidence=0.95, **em):
@@ -252,9 +256,13 @@ class TimeSeries(_Counted):
     `epochs` maps each epoch (None: reports without the field) to its Aggregate."""
 
     def __init__(self, series, labels=None, rejected=None):
-        super().__init__(series, labels, rejected)
+        super().__init__(labels, rejected)
         self.series = series
         self.epochs = {e: Aggregate(a, labels, {}) for e, a in series.epochs().items()}
+
+    @property
+    def _state(self):
+        return self.series
 
     def to_dataframe(self, postprocess="none", confidence=0.95, truth=None, missing="refuse"):
         """The CLI's time series: an `epoch` column, then each epoch's table. `truth`: a dict
