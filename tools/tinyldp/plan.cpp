@@ -33,31 +33,20 @@ struct PlanOptions {
   bool explain = false;
 };
 
-// One measured program of bench/footprint (footprint_figures.inc, generated from
-// docs/footprint.md by scripts/plan-footprint-table).
+// One measured program of bench/footprint's device list, by the wire id of its mechanism
+// (footprint_figures.inc, generated from docs/footprint.md by scripts/plan-footprint-table).
 struct FootprintFigure {
-  const char* program;
+  std::uint8_t wire_id;
+  const char* program;  // the device list's row: the wire enumerator
   const char* target;
   std::uint32_t flash, stack;
 };
 #include "footprint_figures.inc"
 
-// The bench/footprint program that measures a mechanism: its own program (privatize + wire
-// encode + send) or, for l-osue, the whole memoized firmware (DRBG, memo key in flash, framing);
-// nullptr when none does.
-const char* footprint_program(std::string_view mechanism) {
-  static constexpr std::string_view own[] = {"rr", "krr", "sue", "oue", "blh", "olh", "hr", "sd", "dlaplace", "she", "the"};
-  for (const auto name : own)
-    if (mechanism == name) return name.data();
-  if (mechanism == "l-osue") return "losue_firmware";
-  return nullptr;
-}
-
-std::optional<FootprintFigure> footprint_of(std::string_view mechanism, const std::string& target) {
-  const char* program = footprint_program(mechanism);
-  if (program == nullptr) return std::nullopt;
+// A mechanism's program (privatize + wire encode + send) at the device list's configuration.
+std::optional<FootprintFigure> footprint_of(wire::MechanismId id, const std::string& target) {
   for (const auto& f : footprint_figures)
-    if (std::string_view(f.program) == program && f.target == target) return f;
+    if (f.wire_id == static_cast<std::uint8_t>(id) && f.target == target) return f;
   return std::nullopt;
 }
 
@@ -340,14 +329,13 @@ int recommend(const PlanOptions& o) {
     }
     const double se = std::sqrt(per_report_variance(*m) / static_cast<double>(o.n));
     const std::uint64_t bytes = m->description().report_bytes(0);
-    const auto fp = footprint_of(row.name, o.target);
+    const auto fp = footprint_of(row.id, o.target);
     j[m->numeric() ? "mean_standard_error" : "frequency_standard_error"] = se;
     j["realized_epsilon"] = as_double(m->realized_epsilon());
     if (m->memoized()) j["epsilon_infinity"] = as_double(*m->epsilon_infinity());
     j["report_bytes"] = bytes;
     j["flash_bytes"] = fp ? Json(fp->flash) : Json(nullptr);
     j["ram_bytes"] = fp ? Json(fp->stack) : Json(nullptr);
-    if (fp && std::string_view(fp->program) != row.name) j["footprint_of"] = fp->program;
     std::string why;
     if (o.max_report_bytes && bytes > *o.max_report_bytes)
       why = "report " + std::to_string(bytes) + " B > --max-report-bytes " + std::to_string(*o.max_report_bytes);
@@ -394,10 +382,9 @@ int recommend(const PlanOptions& o) {
   std::size_t rank = 0;
   const auto bytes_text = [](const Json& v) { return v.is_null() ? std::string("—") : std::to_string(v.get<std::uint64_t>()) + " B"; };
   for (const auto& j : ranked)
-    std::printf("%-5zu %-10s %14.6g %8s %8s %8s%s\n", ++rank, j["mechanism"].get<std::string>().c_str(),
+    std::printf("%-5zu %-10s %14.6g %8s %8s %8s\n", ++rank, j["mechanism"].get<std::string>().c_str(),
                 j[se_key].get<double>(), bytes_text(j["report_bytes"]).c_str(), bytes_text(j["flash_bytes"]).c_str(),
-                bytes_text(j["ram_bytes"]).c_str(),
-                j.contains("footprint_of") ? ("  (" + j["footprint_of"].get<std::string>() + ")").c_str() : "");
+                bytes_text(j["ram_bytes"]).c_str());
   if (ranked.empty()) std::cout << "(none meets the limits)\n";
   for (const auto& j : excluded)
     std::cout << "not ranked: " << j["mechanism"].get<std::string>() << ": " << j["excluded"].get<std::string>() << "\n";
