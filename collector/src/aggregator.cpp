@@ -10,10 +10,10 @@
 namespace tinyldp::collector {
 
 namespace {
-constexpr char magic_v1[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '1'};  // read only
-constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '2'};  // read only
-constexpr char magic_v3[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '3'};  // read only
-constexpr char magic_v4[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '4'};
+constexpr char aggregate_magic_v1[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '1'};  // read only
+constexpr char aggregate_magic_v2[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '2'};  // read only
+constexpr char aggregate_magic_v3[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '3'};  // read only
+constexpr char aggregate_magic_v4[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '4'};
 
 // The epoch key of a report: its epoch field, or nullopt without one.
 std::optional<std::uint32_t> epoch_of(const wire::Header& h) {
@@ -190,7 +190,7 @@ MergeResult Aggregator::merge(const Aggregator& other) {
 // the support counts; versions 1 and 2 (the configuration in fields of their own, u64 domain
 // and digest) are still read; nothing writes 1–3.
 std::vector<std::uint8_t> Aggregator::serialize() const {
-  std::vector<std::uint8_t> out(magic_v4, magic_v4 + 8);
+  std::vector<std::uint8_t> out(aggregate_magic_v4, aggregate_magic_v4 + 8);
   const auto header = report_file_header(mechanism_, labels_);
   out.insert(out.end(), header.begin(), header.end());
   append_le<std::uint64_t>(out, reports_);
@@ -211,7 +211,7 @@ namespace {
 // the size of the fixed part (0 with error set if the bytes are not such a state).
 std::size_t read_legacy_config(std::span<const std::uint8_t> bytes, std::optional<Mechanism>& m,
                                std::string& error) {
-  const bool v2 = bytes.size() >= 8 && std::memcmp(bytes.data(), magic_v2, 8) == 0;
+  const bool v2 = bytes.size() >= 8 && std::memcmp(bytes.data(), aggregate_magic_v2, 8) == 0;
   const std::size_t fixed = 8 + 1 + 8 + 8 + 1 + 8 + 8 + 8 + (v2 ? 17 : 0);
   if (bytes.size() < fixed) {
     error = "not a tinyldp aggregate (too short)";
@@ -255,8 +255,8 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
   std::optional<Mechanism> m;
   LabelMappingId labels;
   std::size_t config_end = 0;  // where the report count starts
-  const bool v4 = has_magic(magic_v4);
-  if (v4 || has_magic(magic_v3)) {
+  const bool v4 = has_magic(aggregate_magic_v4);
+  if (v4 || has_magic(aggregate_magic_v3)) {
     const std::size_t size = report_file_header_size(bytes.subspan(std::min<std::size_t>(8, bytes.size())));
     if (size == 0 || bytes.size() < 8 + size + 8) {
       error = "not a tinyldp aggregate (no configuration record, or too short)";
@@ -276,7 +276,7 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
       return std::nullopt;
     }
     config_end = 8 + size;
-  } else if (has_magic(magic_v1) || has_magic(magic_v2)) {
+  } else if (has_magic(aggregate_magic_v1) || has_magic(aggregate_magic_v2)) {
     config_end = read_legacy_config(bytes, m, error);
     if (config_end == 0) return std::nullopt;
   } else {

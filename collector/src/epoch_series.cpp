@@ -9,7 +9,7 @@
 namespace tinyldp::collector {
 
 namespace {
-constexpr char magic[8] = {'T', 'L', 'D', 'P', 'S', 'E', 'R', '1'};
+constexpr char series_magic[8] = {'T', 'L', 'D', 'P', 'S', 'E', 'R', '1'};
 }  // namespace
 
 EpochSeries::EpochSeries(const Mechanism& mechanism, const LabelMappingId& labels)
@@ -87,7 +87,7 @@ std::vector<std::uint8_t> EpochSeries::serialize() const {
     for (const Source& source : sources_.list()) empty.add_source(source);
     return empty.serialize();
   }
-  std::vector<std::uint8_t> out(magic, magic + 8);
+  std::vector<std::uint8_t> out(series_magic, series_magic + 8);
   sources_.serialize(out);
   append_le<std::uint32_t>(out, static_cast<std::uint32_t>(epochs_.size()));
   for (const auto& [epoch, a] : epochs_) {
@@ -99,7 +99,7 @@ std::vector<std::uint8_t> EpochSeries::serialize() const {
 }
 
 std::optional<EpochSeries> EpochSeries::deserialize(std::span<const std::uint8_t> bytes, std::string& error) {
-  if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) {
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), series_magic, 8) != 0) {
     auto state = Aggregator::deserialize(bytes, error);
     if (!state) return std::nullopt;
     EpochSeries series(state->mechanism(), state->labels());

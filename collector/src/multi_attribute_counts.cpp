@@ -18,7 +18,7 @@ namespace tinyldp::collector {
 
 namespace {
 
-constexpr char magic[8] = {'T', 'L', 'D', 'P', 'M', 'U', 'L', '1'};
+constexpr char multi_magic[8] = {'T', 'L', 'D', 'P', 'M', 'U', 'L', '1'};
 constexpr std::uint32_t M = MultiAttributeSchema::max_attributes;
 
 bool is_grr(MechanismId id) {
@@ -150,7 +150,7 @@ ParseError MultiAttributeSchema::count(std::span<const std::uint8_t> payload, st
   // The value a GRR slot holds, or whether an OUE slot's bits past k are clear.
   const auto slot_ok = [&](const auto& slot, std::uint32_t offset, std::uint32_t width) {
     if constexpr (std::is_same_v<std::decay_t<decltype(slot)>, GrrSlot>) {
-      if (detail::read_bits(p, offset, width) >= slot.domain()) return ParseError::value_out_of_range;
+      if (tinyldp::detail::read_bits(p, offset, width) >= slot.domain()) return ParseError::value_out_of_range;
     } else {
       for (std::uint32_t v = slot.domain(); v < width; ++v)
         if (OueSlot::bit(p, offset, v)) return ParseError::nonzero_padding;
@@ -175,7 +175,7 @@ ParseError MultiAttributeSchema::count(std::span<const std::uint8_t> payload, st
           const std::uint32_t width = core.payload_bits() - SampledAttribute<GrrSlot, M>::index_bits;
           if (const ParseError e = slot_ok(core.slot(j), offsets_[j], width); e != ParseError::none) return e;
           if constexpr (std::is_same_v<std::decay_t<decltype(core.slot(0))>, GrrSlot>)
-            if (detail::read_bits(p, offsets_[j] + core.slot(j).bits(), width - core.slot(j).bits()) != 0)
+            if (tinyldp::detail::read_bits(p, offsets_[j] + core.slot(j).bits(), width - core.slot(j).bits()) != 0)
               return ParseError::nonzero_padding;
           add_slot(core.slot(j), j, offsets_[j]);
         } else {
@@ -264,7 +264,7 @@ std::vector<std::uint8_t> MultiAttributeCounts::serialize() const {
   const std::string text = header.dump();
   std::size_t body = 8;
   for (std::uint32_t j = 0; j < schema_.attribute_count(); ++j) body += 8 + 8 * support(j).size();
-  SizedWriter out(magic, text, body);
+  SizedWriter out(multi_magic, text, body);
   out.le(total_);
   for (std::uint32_t j = 0; j < schema_.attribute_count(); ++j) {
     out.le(carried_[j]);
@@ -275,7 +275,7 @@ std::vector<std::uint8_t> MultiAttributeCounts::serialize() const {
 
 std::optional<MultiAttributeCounts> MultiAttributeCounts::deserialize(std::span<const std::uint8_t> bytes,
                                                                       std::string& error) {
-  const auto frame = read_counts_header(bytes, magic, "multi-attribute counts", 8, error);
+  const auto frame = read_counts_header(bytes, multi_magic, "multi-attribute counts", 8, error);
   if (!frame) return std::nullopt;
   const nlohmann::json& h = frame->json;
   if (h.is_discarded() || !h.is_object() || !h.contains("protocol") || !h["protocol"].is_string() ||

@@ -12,7 +12,7 @@ namespace tinyldp::collector {
 
 namespace {
 
-constexpr char magic[8] = {'T', 'L', 'D', 'P', 'J', 'N', 'T', '1'};
+constexpr char joint_magic[8] = {'T', 'L', 'D', 'P', 'J', 'N', 'T', '1'};
 
 double probability(Dyadic p) { return std::ldexp(static_cast<double>(p.num), -p.bits); }
 
@@ -131,7 +131,7 @@ std::vector<std::uint8_t> RecordCounts::serialize() const {
   const std::string text = header.dump();
   std::size_t body = 16;
   for (const auto& entry : patterns_) body += entry.first.size() + 8;
-  SizedWriter out(magic, text, body);
+  SizedWriter out(joint_magic, text, body);
   out.le(std::uint64_t{patterns_.size()});
   out.le(total_);
   for (const auto& [pattern, count] : patterns_) {
@@ -142,7 +142,7 @@ std::vector<std::uint8_t> RecordCounts::serialize() const {
 }
 
 std::optional<RecordCounts> RecordCounts::deserialize(std::span<const std::uint8_t> bytes, std::string& error) {
-  const auto frame = read_counts_header(bytes, magic, "record-counts", 16, error);
+  const auto frame = read_counts_header(bytes, joint_magic, "record-counts", 16, error);
   if (!frame) return std::nullopt;
   const nlohmann::json& header = frame->json;
   if (header.is_discarded() || !header.is_object() || !header.contains("attributes") ||

@@ -9,11 +9,11 @@
 namespace tinyldp::collector {
 
 namespace {
-constexpr char magic[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '1'};
-constexpr char magic_v2[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '2'};
-constexpr char magic_v3[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '3'};
-constexpr char magic_v4[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '4'};
-constexpr char magic_v5[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '5'};
+constexpr char report_magic[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '1'};
+constexpr char report_magic_v2[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '2'};
+constexpr char report_magic_v3[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '3'};
+constexpr char report_magic_v4[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '4'};
+constexpr char report_magic_v5[8] = {'T', 'L', 'D', 'P', 'R', 'E', 'P', '5'};
 constexpr char promise_magic[8] = {'T', 'L', 'D', 'P', 'T', 'R', 'L', '1'};
 constexpr char trailer_magic[8] = {'T', 'L', 'D', 'P', 'E', 'N', 'D', '1'};
 constexpr std::size_t label_digest_at = report_file_header_v2_bytes;
@@ -84,7 +84,7 @@ std::vector<std::uint8_t> numeric_header(const Mechanism& m, const char* which) 
 
 std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMappingId& labels) {
   if (m.memoized() || m.record()) {
-    std::vector<std::uint8_t> h = numeric_header(m, m.record() ? magic_v5 : magic_v4);
+    std::vector<std::uint8_t> h = numeric_header(m, m.record() ? report_magic_v5 : report_magic_v4);
     const LabelDigest none{};
     const LabelDigest& digest = labels ? *labels : none;
     h.insert(h.end(), digest.begin(), digest.end());
@@ -106,25 +106,25 @@ std::vector<std::uint8_t> report_file_header(const Mechanism& m, const LabelMapp
     return h;
   }
   if (labels) {
-    std::vector<std::uint8_t> h = numeric_header(m, magic_v3);
+    std::vector<std::uint8_t> h = numeric_header(m, report_magic_v3);
     h.insert(h.end(), labels->begin(), labels->end());
     return h;
   }
   if (m.numeric()) return report_file_header_v2(m);
-  std::vector<std::uint8_t> h = common_header(m, magic);
+  std::vector<std::uint8_t> h = common_header(m, report_magic);
   append_le<std::uint64_t>(h, 0, 6);
   return h;
 }
 
-std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m) { return numeric_header(m, magic_v2); }
+std::vector<std::uint8_t> report_file_header_v2(const Mechanism& m) { return numeric_header(m, report_magic_v2); }
 
 std::size_t report_file_header_size(std::span<const std::uint8_t> m) {
   if (m.size() < 8) return 0;
-  if (std::memcmp(m.data(), magic, 8) == 0) return report_file_header_bytes;
-  if (std::memcmp(m.data(), magic_v2, 8) == 0) return report_file_header_v2_bytes;
-  if (std::memcmp(m.data(), magic_v3, 8) == 0) return report_file_header_v3_bytes;
-  if (std::memcmp(m.data(), magic_v4, 8) == 0) return report_file_header_v4_bytes;
-  if (std::memcmp(m.data(), magic_v5, 8) == 0) return report_file_header_v5_bytes;
+  if (std::memcmp(m.data(), report_magic, 8) == 0) return report_file_header_bytes;
+  if (std::memcmp(m.data(), report_magic_v2, 8) == 0) return report_file_header_v2_bytes;
+  if (std::memcmp(m.data(), report_magic_v3, 8) == 0) return report_file_header_v3_bytes;
+  if (std::memcmp(m.data(), report_magic_v4, 8) == 0) return report_file_header_v4_bytes;
+  if (std::memcmp(m.data(), report_magic_v5, 8) == 0) return report_file_header_v5_bytes;
   return 0;
 }
 

@@ -63,7 +63,6 @@ struct JointOptions {
   unsigned threads = 2;
 };
 
-std::string eps_text(Epsilon e) { return to_decimal(e, 4); }
 void print_budget(const collector::CollectorRecordRr& m) {
   std::cout << "record: " << m.attributes() << " attributes, " << m.record_bits() << " bits; epsilon one report "
             << eps_text(m.epsilon_one()) << ", epsilon infinity (every report of this record) "

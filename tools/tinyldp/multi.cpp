@@ -42,7 +42,6 @@ struct MultiOptions {
   std::optional<std::uint64_t> seed;
 };
 
-std::string eps_text(Epsilon e) { return to_decimal(e, 4); }
 
 void check_confidence(const MultiOptions& o) {
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
