@@ -349,7 +349,8 @@ class CallGraph:
                 continue  # assembly: no call graph; its functions are read from the disassembly
             ci = re.sub(r"\.(obj|o)$", "", obj) + ".ci"
             if not os.path.exists(ci):
-                raise AnalysisError(f"{ci}: missing (build with -fcallgraph-info=su)")
+                raise AnalysisError(f"{ci}: missing (build with -fcallgraph-info=su; a compiler launcher such "
+                                    "as ccache skips it on a cache hit: rebuild that object without it)")
             with open(ci) as f:
                 for title, node in parse_ci(f.read(), ci).items():
                     self.merge(title, node)
