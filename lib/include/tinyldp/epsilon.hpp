@@ -131,9 +131,7 @@ constexpr uint64_t ln_estimate_q32(const Wide& a, const Wide& b) {
   if (d > (uint64_t{29} << 30)) return max_epsilon.q32 + 1;  // e^20 < 2^29
   return ((d >> 15) * ln2_q32 >> 15) + ((d & 0x7fff) * ln2_q32 >> 30);
 }
-}  // namespace detail
 
-namespace detail {
 // ln_upper_bound's search, with or without the estimate. The bisection's ends then come from
 // ln_estimate_q32 ± 64 and are themselves evaluated, so the result is the same whatever the
 // estimate (tests/core/test_epsilon compares both): only its cost depends on it.
