@@ -51,6 +51,15 @@ struct Overrunning {
   }
 };
 
+// Leaves the last byte of every request untouched (an off-by-one), still answering ok.
+struct LastByteUnwritten {
+  port::InsecureTestSource inner{8};
+  EntropyResult fill(uint8_t* out, size_t n, uint32_t flags) {
+    if (n == 0) return EntropyResult::ok;
+    return inner.fill(out, n - 1, flags);
+  }
+};
+
 TEST(insecure_test_source_conforms) {
   port::InsecureTestSource s(1);
   CHECK_EQ(conformance::entropy_conformance(s, backend("insecure_test", &fail_insecure, &s)), 0u);
@@ -99,6 +108,11 @@ TEST(suite_catches_short_reads) {
 TEST(suite_catches_stuck_output) {
   port::InsecureTestSource s(6);
   s.stick_at(0x00);
+  CHECK_GT(conformance::entropy_conformance(s, quiet()), 0u);
+}
+
+TEST(suite_catches_a_byte_left_unwritten) {
+  LastByteUnwritten s;
   CHECK_GT(conformance::entropy_conformance(s, quiet()), 0u);
 }
 
