@@ -52,6 +52,21 @@ constexpr uint64_t mul_wide(uint32_t a, uint32_t b) {
   return (uint64_t{high} << 32) | low;
 #endif
 }
+// ⌊rest/divisor⌋ for a quotient below 2^bits: a restoring division of `bits` branch-free
+// compare-and-subtract steps, a trip count the caller's configuration fixes (a 64-bit `/` is a
+// libgcc call on 32-bit cores whose time depends on its operands). divisor·2^(bits − 1) must
+// fit in 64 bits; a larger quotient gives a meaningless result in the same time.
+constexpr uint32_t quotient(uint64_t rest, uint64_t divisor, unsigned bits) {
+  uint32_t q = 0;
+  for (unsigned i = bits; i-- > 0;) {
+    const uint64_t step = divisor << i;
+    const uint32_t fits = static_cast<uint32_t>(less64(rest, step)) ^ 1u;
+    rest -= step & mask64(fits);
+    q |= fits << i;
+  }
+  return q;
+}
+
 // The high word of a · b (the product's upper 32 bits).
 constexpr uint32_t mul_high(uint32_t a, uint32_t b) {
   return static_cast<uint32_t>(mul_wide(a, b) >> 32);

@@ -66,6 +66,7 @@ enum class MechanismId : uint8_t {
   rsfd_oue_z = 28,  // RS+FD over OUE at ε', fake data: the zero vector through OUE
   rsfd_oue_r = 29,  // RS+FD over OUE at ε', fake data: a uniform one-hot vector through OUE
   dbitflip = 30,   // dBitFlip: d sampled buckets of α-rounded counters, memoized bits flipped by γ (dbitflip.hpp)
+  pm = 31,         // the Piecewise Mechanism on a grid of cells (piecewise.hpp)
 };
 
 enum Field : uint8_t {
