@@ -9,6 +9,7 @@
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
+#include "tinyldp/piecewise.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
 #include "tinyldp/rr.hpp"
@@ -91,7 +92,8 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_RSFD_GRR == int(wire::MechanismId::rsfd_grr) &&
               TINYLDP_MECHANISM_RSFD_OUE_Z == int(wire::MechanismId::rsfd_oue_z) &&
               TINYLDP_MECHANISM_RSFD_OUE_R == int(wire::MechanismId::rsfd_oue_r) &&
-              TINYLDP_MECHANISM_DBITFLIP == int(wire::MechanismId::dbitflip));
+              TINYLDP_MECHANISM_DBITFLIP == int(wire::MechanismId::dbitflip) &&
+              TINYLDP_MECHANISM_PM == int(wire::MechanismId::pm));
 static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
               TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
               TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
@@ -157,6 +159,7 @@ TINYLDP_C_MECHANISM(tinyldp_lh, LocalHashing, uint32_t)
 TINYLDP_C_MECHANISM(tinyldp_hr, HadamardResponse, uint32_t)
 TINYLDP_C_MECHANISM(tinyldp_sd, StochasticDiscretization, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_dlaplace, DiscreteLaplace, int32_t)
+TINYLDP_C_MECHANISM(tinyldp_pm, PiecewiseMechanism, int32_t)
 TINYLDP_C_MEMOIZED(tinyldp_two_stage_rr, TwoStageRr, uint32_t)
 
 extern "C" {
@@ -223,6 +226,12 @@ tinyldp_status tinyldp_sd_configure(tinyldp_sd* ctx, uint64_t epsilon_q32, int32
                                     uint32_t levels) {
   return configure_into<StochasticDiscretization>(ctx, [&](StochasticDiscretization& r) {
     return StochasticDiscretization::configure(Epsilon::from_q32(epsilon_q32), lo, hi, levels, r);
+  });
+}
+tinyldp_status tinyldp_pm_configure(tinyldp_pm* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                    uint32_t cells) {
+  return configure_into<PiecewiseMechanism>(ctx, [&](PiecewiseMechanism& r) {
+    return PiecewiseMechanism::configure(Epsilon::from_q32(epsilon_q32), lo, hi, cells, r);
   });
 }
 tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilon_q32, int32_t lo,

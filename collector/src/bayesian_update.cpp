@@ -12,6 +12,7 @@
 namespace tinyldp::collector {
 
 ObservationModel observation_model(const Mechanism& m) {
+  if (m.mean_only()) throw std::invalid_argument(mean_only_refusal);
   ObservationModel o;
   o.items = m.domain();
   o.channel = m.channel();

@@ -159,6 +159,7 @@ double same_device_pairs(const Aggregator& aggregator) {
 
 std::vector<ItemEstimate> estimate(const Aggregator& aggregator, Postprocess post,
                                    double confidence, const BayesianUpdateResult* em) {
+  if (aggregator.mechanism().mean_only()) throw std::invalid_argument(mean_only_refusal);
   if (aggregator.mechanism().deconvolved())  // no (p, q) channel
     return estimate_distribution(aggregator, numeric_model(aggregator.mechanism()), post, confidence, em);
   const Channel ch = aggregator.mechanism().channel();

@@ -146,6 +146,7 @@ bool Mechanism::takes_grid_step() const { return model_trait(model_, []<class M>
 bool Mechanism::takes_sampled() const { return model_trait(model_, []<class M> { return M::takes_sampled; }); }
 bool Mechanism::integer_items() const { return model_trait(model_, []<class M> { return M::integer_items; }); }
 bool Mechanism::deconvolved() const { return model_trait(model_, []<class M> { return M::deconvolved; }); }
+bool Mechanism::mean_only() const { return model_trait(model_, []<class M> { return M::mean_only; }); }
 
 std::vector<std::pair<std::uint32_t, double>> Mechanism::item_weights(std::int64_t value) const {
   return std::visit(

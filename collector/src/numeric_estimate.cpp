@@ -86,6 +86,16 @@ double sampled_linear_variance(const NumericModel& m, const std::vector<double>&
   return std::max(total, 0.0) / (n * gap * gap);
 }
 
+const char* const mean_only_refusal =
+    "pm's reports give the mean only, no distribution: a report is a cell of a band that slides with the "
+    "value, not a value (sd and dlaplace estimate distributions)";
+
+namespace {
+void refuse_mean_only(const NumericModel& model) {
+  if (model.mean_only) throw std::invalid_argument(mean_only_refusal);
+}
+}  // namespace
+
 NumericModel numeric_model(const Mechanism& m) {
   return m.visit_model([](const auto& model) -> NumericModel {
     if constexpr (std::decay_t<decltype(model)>::kind == MechanismKind::numeric)
@@ -130,6 +140,7 @@ MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, doubl
 }
 
 ObservationModel observation_model(const NumericModel& model) {
+  refuse_mean_only(model);
   ObservationModel o;
   o.counts = ObservationModel::Counts::outputs;
   o.items = model.size;
@@ -152,6 +163,7 @@ std::vector<double> postprocess_atoms(std::vector<double> raw, Postprocess post,
 std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const NumericModel& model,
                                                 Postprocess post, double confidence,
                                                 const BayesianUpdateResult* em) {
+  refuse_mean_only(model);
   if (model.inverse.empty()) return estimate(a, post, confidence, em);  // sd: k-RR over the levels
   const std::uint32_t k = model.size;
   const std::uint64_t n = a.reports();
@@ -179,6 +191,7 @@ std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const Numer
 std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel& model,
                                         const std::vector<std::uint32_t>& bin_start, Postprocess post,
                                         double confidence, const BayesianUpdateResult* em) {
+  refuse_mean_only(model);
   const std::uint32_t k = model.size;
   const std::uint64_t n = a.reports();
   std::vector<ItemEstimate> out(bin_start.size());
@@ -249,24 +262,25 @@ double worst_case_score_variance(const NumericModel& model) {
   }
   // Variances do not change with a shift: centre everything on the range's midpoint, so that
   // E[g²] − μ² does not cancel large numbers far from 0.
-  const double centre = (model.atom_value[0] + model.atom_value[k - 1]) / 2;
-  std::vector<double> h(k, 0.0);  // E[(g(Y) − centre)² | x]
-  for (std::uint32_t x = 0; x < k; ++x)
+  const std::uint32_t atoms = model.atom_count();  // pm: its band starts, not its cells
+  const double centre = (model.atom_value[0] + model.atom_value[atoms - 1]) / 2;
+  std::vector<double> h(atoms, 0.0);  // E[(g(Y) − centre)² | x]
+  for (std::uint32_t x = 0; x < atoms; ++x)
     for (std::uint32_t y = 0; y < k; ++y) {
       const double g = model.score[y] - centre;
       h[x] += model.kernel[std::size_t{x} * k + y] * g * g;
     }
-  // Over distributions t·δ_a + (1 − t)·δ_b: t·h_a + (1 − t)·h_b − (t·μ_a + (1 − t)·μ_b)².
   double worst = 0;
-  for (std::uint32_t a = 0; a < k; ++a) {
+  for (std::uint32_t a = 0; a < atoms; ++a) {
     const double mu_a = model.atom_value[a] - centre;
     worst = std::max(worst, h[a] - mu_a * mu_a);
-    for (std::uint32_t b = a + 1; b < k; ++b) {
-      const double mu_b = model.atom_value[b] - centre, d = mu_a - mu_b;
-      const double t = std::clamp(((h[a] - h[b]) / (2 * d) - mu_b) / d, 0.0, 1.0);
-      const double mu = t * mu_a + (1 - t) * mu_b;
-      worst = std::max(worst, t * h[a] + (1 - t) * h[b] - mu * mu);
-    }
+    if (!model.rounded || a + 1 == atoms) continue;
+    // A value between atoms a and a + 1 is one of them at random, with its own mean: its
+    // variance t·h_a + (1 − t)·h_b − (t·μ_a + (1 − t)·μ_b)², at its largest over t ∈ [0, 1].
+    const double mu_b = model.atom_value[a + 1] - centre, d = mu_a - mu_b;
+    const double t = std::clamp(((h[a] - h[a + 1]) / (2 * d) - mu_b) / d, 0.0, 1.0);
+    const double mu = t * mu_a + (1 - t) * mu_b;
+    worst = std::max(worst, t * h[a] + (1 - t) * h[a + 1] - mu * mu);
   }
   return worst;
 }

@@ -17,6 +17,7 @@
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
 #include "tinyldp/multi_attribute.hpp"
+#include "tinyldp/piecewise.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
 #include "tinyldp/port/memo/memo_key.hpp"
@@ -296,6 +297,9 @@ TEST(numeric_mechanisms_give_the_cpp_reports) {
   DiscreteLaplace m;
   CHECK(DiscreteLaplace::configure_fewest_bits(eps_one, -50, 50, 4, cpp_table, sizeof cpp_table / 8, m) == Status::ok);
   Twins{"dlaplace", m, &dl, C_FUNCTIONS(tinyldp_dlaplace)}.expect_same_reports(values, -51);
+  tinyldp_pm pm;
+  CHECK_EQ(tinyldp_pm_configure(&pm, one, -50, 50, 2048), TINYLDP_STATUS_OK);
+  Twins{"pm", PiecewiseMechanism::make(eps_one, -50, 50), &pm, C_FUNCTIONS(tinyldp_pm)}.expect_same_reports(values, 51);
 }
 
 // The production path: a DRBG seeded from the same bytes in both APIs, OUE reports drawn from it.

@@ -40,6 +40,7 @@
 #include "tinyldp/loloha.hpp"
 #include "tinyldp/longitudinal_grr.hpp"
 #include "tinyldp/multi_attribute.hpp"
+#include "tinyldp/piecewise.hpp"
 #include "tinyldp/record_rr.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
@@ -166,6 +167,15 @@ struct Dlaplace : SignedNumber {
   static constexpr Value values[4] = {-50, -13, 49, 50};
   static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 63u) - 32; }
   static constexpr size_t context_bytes = 56;
+};
+struct Pm : SignedNumber {
+  static constexpr uint32_t d = 1001;
+  static constexpr char name[] = "pm";
+  static constexpr char about[] = "[0, 1000] on 2048 cells";
+  static constexpr PiecewiseMechanism mechanism = PiecewiseMechanism::make(one, 0, 1000);
+  static constexpr Value values[4] = {0, 333, 999, 1000};
+  static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
+  static constexpr size_t context_bytes = 80;
 };
 struct She : Category {
   static constexpr uint32_t d = 16;
@@ -374,7 +384,7 @@ struct List {
   }
 };
 
-using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, She, The, Rappor, RapporBloom, LSue,
+using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, Pm, She, The, Rappor, RapporBloom, LSue,
                         LOsue, LOue, LSoue, LGrr, OptimalLoloha, BinaryLoloha, BitMean, BitFlip, RecordRappor,
                         SplGrr, SplOue, SmpGrr, SmpOue, RsfdGrr, RsfdOueZero, RsfdOueRandom>;
 

@@ -215,7 +215,12 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
 
   std::optional<LabelMap> labels;
   if (o.labels) labels = LabelMap::read(*o.labels, m.domain(), "--labels");
-  if (m.numeric()) {
+  if (m.mean_only()) {  // pm: the mean, and no items (mean_only_refusal says why)
+    if (o.plot) throw BadInput(std::string("--plot: ") + collector::mean_only_refusal);
+    if (post != Postprocess::none)
+      throw BadInput("--postprocess " + std::string(name_of(post)) + ": " + collector::mean_only_refusal);
+    t.mean = collector::estimate_mean(total, collector::numeric_model(m), o.confidence);
+  } else if (m.numeric()) {
     const collector::NumericModel model = collector::numeric_model(m);
     const Postprocess chart = o.plot && post == Postprocess::none ? Postprocess::em : post;
     std::optional<collector::BayesianUpdateResult> em;
@@ -236,7 +241,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     if (post == Postprocess::em) em = run_em(total, collector::observation_model(m), o, post, t);
     t.items = collector::estimate(total, post, o.confidence, em ? &*em : nullptr);
   }
-  for (std::uint32_t i = 0; i < m.domain(); ++i) {
+  for (std::uint32_t i = 0; i < m.domain() && !m.mean_only(); ++i) {
     if (m.numeric()) {
       const double value = m.item_value(i);
       t.item_text.push_back(value_text(value));

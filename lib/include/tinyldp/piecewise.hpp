@@ -24,7 +24,7 @@
 // position is compared with the band's two ends and divided by m or h with restoring divisions
 // of a fixed trip count (ct::quotient), so neither the value nor the noise decides a branch, an
 // address or a long multiply.
-// Cost: context 64 bytes; report ⌈log2 M⌉ bits (a uint32_t cell here); random bits per report
+// Cost: context 80 bytes; report ⌈log2 M⌉ bits (a uint32_t cell here); random bits per report
 // B + b (24 + ≤ 64); time about ⌈log2 S⌉ + ⌈log2 M⌉ + ⌈log2 W_b⌉ 64-bit compare-and-subtract
 // steps (≈ 33 at M = 2048). Limits: 4 ≤ M ≤ 4096; (hi − lo)·S·2^B < 2^63 (hi − lo < 2^28 at the
 // defaults). Run-time configure needs ≈ 1.3 KiB of stack (make(): none). Measured:

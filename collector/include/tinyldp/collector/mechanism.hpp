@@ -175,6 +175,7 @@ class Mechanism {
   bool takes_sampled() const;      // configured by MechanismConfig::sampled (dbitflip)
   bool integer_items() const;      // every item stands for an integer
   bool deconvolved() const;        // items estimated by deconvolution, not through channel()
+  bool mean_only() const;          // the reports give a mean, no distribution (pm)
   bool one_item_per_report() const;  // a report supports exactly one item (its output)
 
   // The value item i stands for: sd lo + i·W/(L − 1), dlaplace lo + i (categorical: i).

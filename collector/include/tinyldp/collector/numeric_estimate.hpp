@@ -43,6 +43,10 @@ namespace tinyldp::collector {
 // The model of a numeric mechanism (m.numeric() must hold).
 NumericModel numeric_model(const Mechanism& m);
 
+// Why a mean-only mechanism (pm) has no distribution: every distribution estimator (here, EM's
+// observation_model, estimates.hpp's estimate) throws it as std::invalid_argument.
+extern const char* const mean_only_refusal;
+
 struct MeanEstimate {
   double mean = 0;
   double standard_error = 0;
@@ -79,9 +83,11 @@ ObservationModel observation_model(const Mechanism& m, const NumericModel& model
 double sampled_linear_variance(const NumericModel& model, const std::vector<double>& a,
                                const std::vector<double>& f, double n);
 
-// The largest variance of one report's score over every distribution of the data (at most two
-// atoms carry it: the objective depends on the distribution only through (E h, E value), whose
-// upper boundary is an edge between two atoms); the mean's SE at n reports is √(this/n).
+// The largest variance the noise gives one report's score, over every value: the mean's error
+// against the reporting devices' own mean is at most √(this/n) at n reports, whatever their
+// values (their spread is no error of the mechanism's, and every mechanism would add the same
+// sampling error for a larger population). pm's worst is at the range's ends, Duchi's (sd, two
+// levels) in its middle.
 double worst_case_score_variance(const NumericModel& model);
 
 }  // namespace tinyldp::collector

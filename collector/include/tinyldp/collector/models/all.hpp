@@ -23,6 +23,7 @@
 #include "tinyldp/collector/models/longitudinal_grr.hpp"
 #include "tinyldp/collector/models/model_base.hpp"
 #include "tinyldp/collector/models/multi_attribute.hpp"
+#include "tinyldp/collector/models/piecewise.hpp"
 #include "tinyldp/collector/models/record_rr.hpp"
 #include "tinyldp/collector/models/rr.hpp"
 #include "tinyldp/collector/models/stochastic_discretization.hpp"
@@ -71,7 +72,7 @@ struct ModelList {
 // Every model, once. (Order: by wire id of their first row; the table sorts by id anyway.)
 using AllModels = ModelList<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
                             TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel, RecordModel,
-                            MultiAttributeModel, DBitFlipModel>;
+                            MultiAttributeModel, DBitFlipModel, PmModel>;
 using ModelVariant = AllModels::apply<std::variant>;
 
 static_assert(AllModels::rows_unique(), "two rows of the models share a wire id or a name, or a row has no core type");

@@ -15,10 +15,17 @@
 namespace tinyldp::collector {
 
 struct NumericModel {
-  std::uint32_t size = 0;           // K atoms = K reported items (L levels, or W + 1 values)
-  std::vector<double> kernel;       // K×K row-major: Pr[item y | atom x]
+  std::uint32_t size = 0;           // K reported items (L levels, W + 1 values, pm's M cells)
+  // The input atoms when they are not the items (pm: its S band starts); 0: K atoms = K items.
+  std::uint32_t atoms = 0;
+  // pm: the scores give the mean, and nothing here estimates a distribution over the atoms.
+  bool mean_only = false;
+  // A value between two adjacent atoms becomes one of them at random (sd's levels, pm's starts);
+  // dlaplace's values are its atoms.
+  bool rounded = false;
+  std::vector<double> kernel;       // atoms×K row-major: Pr[item y | atom x]
   std::vector<double> inverse;      // kernel⁻¹ (dlaplace only)
-  std::vector<double> atom_value;   // the value atom x stands for
+  std::vector<double> atom_value;   // the value atom x stands for (one per atom)
   std::vector<double> score;        // g(y): E[g(Y) | x] = atom_value[x]
   // dbitflip: a report supports up to d items (its sampled buckets whose bit is 1), so the
   // reported items are not one per report and the scores above are unused. The share d/k of
@@ -29,6 +36,8 @@ struct NumericModel {
   // with Z = Σ a_y·[y supported], A = Σa, A₂ = Σa², δ = p* − q*: Var L = Σ_x f_x Var(Z | x)/(n·share²δ²),
   // taken at the estimated distribution (clipped to ≥ 0, normalized). 0 for the others.
   double sampled_share = 0, pair_share = 0, bit_p = 0, bit_q = 0;
+
+  std::uint32_t atom_count() const { return atoms == 0 ? size : atoms; }
 };
 
 // The atoms (item_value of each of the model's k items) and a zero kernel and score of that
@@ -49,6 +58,7 @@ NumericModel numeric_atoms(std::uint32_t k, const auto& model) {
 NumericModel evenly_spaced_levels(const auto& m) {
   const std::uint32_t k = m.items();
   NumericModel model = numeric_atoms(k, m);
+  model.rounded = true;
   const Channel ch = m.channel();
   for (std::uint32_t x = 0; x < k; ++x)
     for (std::uint32_t y = 0; y < k; ++y) model.kernel[std::size_t{x} * k + y] = x == y ? ch.p : ch.q;

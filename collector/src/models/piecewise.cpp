@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tinyldp/collector/models/piecewise.hpp"
+
+#include <cmath>
+
+namespace tinyldp::collector {
+
+std::string PmModel::check_parameters(const MechanismConfig& c) {
+  if (c.levels != 0 && (c.levels < PiecewiseMechanism::min_cells || c.levels > PiecewiseMechanism::max_cells))
+    return "levels (pm: the output cells M) must be " + std::to_string(PiecewiseMechanism::min_cells) + " … " +
+           std::to_string(PiecewiseMechanism::max_cells) + " (got " + std::to_string(c.levels) + ")";
+  const std::uint32_t cells = c.levels == 0 ? PiecewiseMechanism::default_cells : c.levels;
+  if (std::string r = check_value_range(c, cells, "the output cells"); !r.empty()) return r;
+  if (std::int64_t{c.hi} - c.lo >= (std::int64_t{1} << 28))
+    return "pm needs hi − lo < 2^28 (its rounding multiplies the range by the band's starts)";
+  return {};
+}
+
+Status PmModel::configure(const MechanismConfig& c, PmModel& out, MechanismConfig& normalized) {
+  const unsigned bits = c.noise_bits == 0 ? PiecewiseMechanism::default_rounding_bits : c.noise_bits;
+  const std::uint32_t cells = c.levels == 0 ? PiecewiseMechanism::default_cells : c.levels;
+  const Status s = PiecewiseMechanism::configure(c.epsilon, c.lo, c.hi, cells, out.core, c.precision, bits);
+  if (s != Status::ok) return s;
+  if (c.domain != 0 && c.domain != cells) return Status::bad_parameter;
+  normalized.domain = cells;
+  normalized.levels = cells;
+  normalized.noise_bits = static_cast<std::uint8_t>(bits);
+  normalized.sensitivity = 0;
+  return Status::ok;
+}
+
+std::string PmModel::fractions() const {
+  const Dyadic m = core.outside_probability();
+  return "M = " + std::to_string(core.cells()) + " cells, band W_b = " + std::to_string(core.band_cells()) +
+         ": inside h = " + fraction_text(core.band_numerator(), m.bits) + ", outside m = " + fraction_text(m) +
+         ", cell 0 + " + fraction_text(core.cell_zero_extra(), m.bits) + ", rounding with " +
+         std::to_string(core.rounding_bits()) + " bits";
+}
+
+namespace {
+// Pr[cell y | start s]·2^b as a double (exact below 2^53; the ratios are what matter).
+struct Cells {
+  double m, h, rest, scale;
+  explicit Cells(const PiecewiseMechanism& pm)
+      : m(static_cast<double>(pm.outside_probability().num)),
+        h(static_cast<double>(pm.band_numerator())),
+        rest(static_cast<double>(pm.cell_zero_extra())),
+        scale(std::ldexp(1.0, pm.outside_probability().bits)) {}
+};
+}  // namespace
+
+double PmModel::item_value(std::uint32_t cell) const {
+  // E[y | s]·2^b = m·M(M − 1)/2 + (h − m)·W_b·(s + (W_b − 1)/2), so
+  // s = (y·2^b − m·M(M − 1)/2 − (h − m)·W_b(W_b − 1)/2)/((h − m)·W_b) is unbiased for the start.
+  const Cells c(core);
+  const double cells = core.cells(), band = core.band_cells();
+  const double start = (cell * c.scale - c.m * cells * (cells - 1) / 2 - (c.h - c.m) * band * (band - 1) / 2) /
+                       ((c.h - c.m) * band);
+  const double width = static_cast<double>(std::int64_t{core.high()} - core.low());
+  return core.low() + start * width / (core.starts() - 1);
+}
+
+NumericModel PmModel::noise_model() const {
+  const std::uint32_t cells = core.cells(), starts = core.starts(), band = core.band_cells();
+  NumericModel out;
+  out.size = cells;
+  out.atoms = starts;
+  out.mean_only = true;
+  out.rounded = true;
+  const double width = static_cast<double>(std::int64_t{core.high()} - core.low());
+  out.atom_value.resize(starts);
+  for (std::uint32_t s = 0; s < starts; ++s) out.atom_value[s] = core.low() + s * width / (starts - 1);
+  const Cells c(core);
+  out.kernel.assign(std::size_t{starts} * cells, c.m / c.scale);
+  for (std::uint32_t s = 0; s < starts; ++s) {
+    double* row = &out.kernel[std::size_t{s} * cells];
+    for (std::uint32_t y = s; y < s + band; ++y) row[y] = c.h / c.scale;
+    row[0] += c.rest / c.scale;
+  }
+  out.score.resize(cells);
+  for (std::uint32_t y = 0; y < cells; ++y) out.score[y] = item_value(y);
+  return out;
+}
+
+}  // namespace tinyldp::collector
