@@ -9,6 +9,7 @@
 #include "check.hpp"
 #include "slot_damage.hpp"
 #include "test_memo_key.hpp"
+#include "tinyldp/piecewise.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/two_stage_rr.hpp"
@@ -36,6 +37,17 @@ struct ProvisionedDevice : BlankDevice {
     CHECK(ledger.provision(0, 0, Epsilon{0}, Epsilon{0}) == LedgerResult::ok);
   }
 };
+
+TEST(a_mechanism_without_memo_is_charged_every_report) {
+  // pm has no memoized form: each report of the same value costs its realized ε again, so a
+  // cap of 10 allows ⌊10/ε⌋ reports at ε = 2 − 2^-21… (the realized ε is a little below 2).
+  constexpr auto pm = PiecewiseMechanism::make(Epsilon::from_double(2.0), 0, 1000);
+  ProvisionedDevice device(eps(40));
+  uint32_t reports = 0;
+  while (device.ledger.charge(pm.realized_epsilon()) == LedgerResult::ok) ++reports;
+  CHECK_EQ(reports, 5u);
+  CHECK_EQ(device.ledger.spent().q32, 5 * pm.realized_epsilon().q32);
+}
 
 TEST(charges_compose_and_the_cap_refuses_without_writing) {
   BlankDevice device(eps(8));  // cap 2

@@ -10,6 +10,7 @@
 #include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
+#include "tinyldp/piecewise.hpp"
 #include "tinyldp/rr.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
@@ -145,6 +146,39 @@ TEST(payload_codecs_round_trip) {
     dl.pack(y, payload);
     CHECK_EQ(dl.unpack(payload), y);
     CHECK(padding_clear(dl.description()));
+  }
+  constexpr auto pm = PiecewiseMechanism::make(Epsilon::from_double(1.0), -7, 9);  // 2048 cells: 11 bits
+  const uint32_t cells[] = {0, 1, 1024, 2047};
+  for (uint32_t cell : cells) {
+    pm.pack(cell, payload);
+    CHECK_EQ(pm.unpack(payload), cell);
+    CHECK(padding_clear(pm.description()));
+  }
+}
+
+// The Piecewise Mechanism, ε = 2 over [−40, 85] on 2048 cells, no optional fields: the values
+// −40, 0 and 85; seed 7.
+const uint8_t golden_pm[3][9] = {{0x01, 0x1f, 0xae, 0x3b, 0x5c, 0xde, 0x00, 0x73, 0x04},   // cell 1139
+                                 {0x01, 0x1f, 0xae, 0x3b, 0x5c, 0xde, 0x00, 0xde, 0x03},   // cell 990
+                                 {0x01, 0x1f, 0xae, 0x3b, 0x5c, 0xde, 0x00, 0xf1, 0x05}};  // cell 1521
+
+TEST(golden_pm_reports) {
+  constexpr auto pm = PiecewiseMechanism::make(Epsilon::from_double(2.0), -40, 85);
+  constexpr wire::Description d = pm.description();
+  static_assert(d.payload_bits == 11);
+  port::InsecureTestSource src(7);
+  Rng rng(src);
+  const int32_t values[] = {-40, 0, 85};
+  for (int i = 0; i < 3; ++i) {
+    uint8_t payload[2];
+    CHECK(pm.privatize(values[i], rng, payload, sizeof payload) == Status::ok);
+    uint8_t out[9];
+    size_t written = 0;
+    CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
+    CHECK_EQ(written, sizeof out);
+    const bool matches = same(out, golden_pm[i], sizeof out);
+    CHECK(matches);
+    if (!matches) dump(out, written);
   }
 }
 

@@ -88,7 +88,7 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
   std::cout << "mechanism           " << o.mechanism.mechanism;
   const std::string range = "[" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + "]";
   if (m.takes_levels())
-    std::cout << " over " << range << ", " << c.levels << " levels\n";
+    std::cout << " over " << range << ", " << c.levels << (m.mean_only() ? " cells (the mean only)\n" : " levels\n");
   else if (m.takes_sensitivity())
     std::cout << " over " << range << " (" << m.domain() << " values), sensitivity " << c.sensitivity << "\n";
   else if (m.takes_sampled())
@@ -128,7 +128,7 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
             << "report size         " << m.description().report_bytes(0) << " bytes\n";
   std::cout.precision(4);
   if (m.numeric()) {
-    std::cout << "mean SE             " << se << " at n = " << o.n << " (worst case over the data)\n";
+    std::cout << "mean SE             " << se << " at n = " << o.n << " (the noise's, at the worst value)\n";
     if (j.contains("frequency_standard_error"))
       std::cout << "level frequency SE  " << j["frequency_standard_error"].get<double>() << " at n = " << o.n
                 << "\n";
@@ -208,7 +208,7 @@ int run(const PlanOptions& o) {
   j["report_bytes"] = m.description().report_bytes(0);
   j["n"] = o.n;
   j[m.numeric() ? "mean_standard_error" : "frequency_standard_error"] = se;
-  if (m.numeric() && !m.deconvolved())  // the item distribution through its (p, q) channel
+  if (m.numeric() && !m.deconvolved() && !m.mean_only())  // the item distribution through its (p, q) channel
     j["frequency_standard_error"] =
         std::sqrt(collector::count_variance(1, 0, m.channel()) / static_cast<double>(o.n));
   if (o.target_se) {
@@ -389,7 +389,7 @@ int recommend(const PlanOptions& o) {
   for (const auto& j : excluded)
     std::cout << "not ranked: " << j["mechanism"].get<std::string>() << ": " << j["excluded"].get<std::string>() << "\n";
   std::cout << error_name << ": at n = " << o.n << ", from each mechanism's channel in the collector ("
-            << (numeric_kind ? "a report's mean score, worst case over the data" : "an item nobody holds") << ")\n"
+            << (numeric_kind ? "a report's score, the noise at the worst value" : "an item nobody holds") << ")\n"
             << "flash, RAM: " << source << " (RAM: worst-case stack; no static RAM); —: no program measures it\n";
   if (o.explain && !ranked.empty()) {
     std::cout.precision(4);

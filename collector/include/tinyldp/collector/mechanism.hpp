@@ -9,10 +9,10 @@
 // models/all.hpp; that list makes the table below (one row per wire id) and the variant a
 // Mechanism holds its model in and dispatches through. Host only.
 //
-// Numeric mechanisms (`sd`, `dlaplace`, `1bitmean`) privatize an integer of [lo, hi]; their
-// "items" are the reported levels (sd: L levels), reported values (dlaplace: lo … hi, W + 1 of
-// them) or the reported bit (1bitmean: 0 for lo, 1 for hi), and the support count of an item is
-// the number of reports equal to it. The mean and the
+// Numeric mechanisms (`sd`, `dlaplace`, `pm`, `1bitmean`) privatize an integer of [lo, hi];
+// their "items" are the reported levels (sd: L levels), reported values (dlaplace: lo … hi,
+// W + 1 of them), cells (pm: M) or the reported bit (1bitmean: 0 for lo, 1 for hi), and the
+// support count of an item is the number of reports equal to it. The mean and (but for pm) the
 // distribution are estimated from those counts (estimates.hpp, numeric_estimate.hpp).
 #ifndef TINYLDP_COLLECTOR_MECHANISM_HPP
 #define TINYLDP_COLLECTOR_MECHANISM_HPP

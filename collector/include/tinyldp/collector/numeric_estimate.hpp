@@ -20,6 +20,9 @@
 //    by less than 2^-B·W/(L − 1): 6e-8 of W at the default B = 24, L = 2.
 //  - dlaplace: g = M⁻¹·(lo, …, hi), solved in double (M is well conditioned: its smallest
 //    eigenvalue is about (1 − α)/(1 + α) for α = e^(−ε/Δ)).
+//  - pm: the atoms are the S band starts, the items the M cells (an S × M kernel), and
+//    g(y) = lo + W/(S − 1)·(y·2^b − m·M(M − 1)/2 − (h − m)·W_b(W_b − 1)/2)/((h − m)·W_b): the
+//    expected cell is affine in the start (models/piecewise.hpp). No distribution (mean_only).
 // Distribution (dlaplace): f̂ = π̂·M⁻¹ with π̂ the reported frequencies — unbiased, with the
 // plug-in variance Var f̂_x = (Σ_y π̂_y A[y][x]² − f̂_x²)/n, A = M⁻¹; for sd the level
 // distribution is the k-RR frequency estimate (estimates.hpp). Cost: dlaplace O(W³) time and
