@@ -333,7 +333,8 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_dlaplace, int32_t);
 
 /* The Piecewise Mechanism for an integer in [lo, hi] on a grid of `cells` output cells
  * (4..4096; 2048 keeps the variance within 0.5 % of the continuous mechanism's): the collector
- * estimates the mean, the smallest worst-case error from ε ≈ 1.3 on. hi − lo < 2^28. */
+ * estimates the mean, the smallest worst-case error from ε ≈ 1.3 on. (hi − lo)·(the band's
+ * starts) < 2^39: hi − lo < 2^28 up to 2048 cells, 2^27 up to 4096. */
 tinyldp_status tinyldp_pm_configure(tinyldp_pm* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t cells);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_pm, int32_t);

@@ -265,11 +265,17 @@ double worst_case_score_variance(const NumericModel& model) {
   const std::uint32_t atoms = model.atom_count();  // pm: its band starts, not its cells
   const double centre = (model.atom_value[0] + model.atom_value[atoms - 1]) / 2;
   std::vector<double> h(atoms, 0.0);  // E[(g(Y) − centre)² | x]
-  for (std::uint32_t x = 0; x < atoms; ++x)
+  for (std::uint32_t x = 0; x < atoms; ++x) {
+    if (model.kernel.empty()) {  // pm: E[g | x] is the atom's value
+      const double mu = model.atom_value[x] - centre;
+      h[x] = model.atom_variance[x] + mu * mu;
+      continue;
+    }
     for (std::uint32_t y = 0; y < k; ++y) {
       const double g = model.score[y] - centre;
       h[x] += model.kernel[std::size_t{x} * k + y] * g * g;
     }
+  }
   double worst = 0;
   for (std::uint32_t a = 0; a < atoms; ++a) {
     const double mu_a = model.atom_value[a] - centre;

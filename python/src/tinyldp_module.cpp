@@ -832,6 +832,8 @@ PYBIND11_MODULE(_native, mod) {
       .def_property_readonly("id", [](const Mechanism& m) { return static_cast<int>(m.config().id); })
       .def_property_readonly("kind", [](const Mechanism& m) { return kind_name(m); })
       .def_property_readonly("numeric", &Mechanism::numeric)
+      .def_property_readonly("mean_only", &Mechanism::mean_only,
+                             "the reports give a mean, no distribution (pm): estimate() and its kin raise ValueError")
       .def_property_readonly("memoized", &Mechanism::memoized)
       .def_property_readonly("record", &Mechanism::record, "a record of several attributes per report")
       .def_property_readonly("attribute_sizes", [](const Mechanism& m) { return m.config().attribute_sizes; },

@@ -155,6 +155,18 @@ class Aggregate(_Counted):
         import pandas as pd
 
         m = self.mechanism
+        if m.mean_only:  # pm: the mean row alone, as `aggregate` prints it
+            if postprocess != "none":
+                self.estimate(postprocess, confidence)  # raises ValueError, saying why
+            mu = self.mean(confidence)
+            frame = pd.DataFrame({
+                "kind": ["mean"], "item": [math.nan], "estimate": [mu["estimate"]], "count": [math.nan],
+                "ci_low": [mu["ci_low"]], "ci_high": [mu["ci_high"]], "unbiased_estimate": [mu["estimate"]],
+                "standard_error": [mu["standard_error"]],
+            })
+            if truth is not None:
+                frame["true_value"] = [float(np.mean(self.encode(truth, missing)))]
+            return frame
         e = self.estimate(postprocess, confidence)
         items = self.items()
         frame = pd.DataFrame({

@@ -12,6 +12,7 @@
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
 #include "tinyldp/collector/report_file.hpp"
+#include "tinyldp/piecewise.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -497,10 +498,24 @@ MechanismConfig pm_config(std::int32_t lo, std::int32_t hi, std::uint32_t cells,
   return c;
 }
 
-// pm: the distribution over band starts a value rounds to (the core's rounding, exactly), and
-// the mean and variance of its report's score.
-std::pair<double, double> pm_score_moments(const Mechanism& m, const NumericModel& model, std::int32_t v) {
+// pm: the distribution over band starts a value rounds to (the core's rounding, exactly), the
+// cells' probabilities from the core's integers (this test's own channel, not the model's), and
+// the mean and variance of the report's score.
+PiecewiseMechanism pm_core(const Mechanism& m) {
   const MechanismConfig& c = m.config();
+  PiecewiseMechanism pm;
+  EXPECT_EQ(PiecewiseMechanism::configure(c.epsilon, c.lo, c.hi, c.levels, pm, c.precision, c.noise_bits), Status::ok);
+  return pm;
+}
+std::pair<double, double> pm_score_moments(const Mechanism& m, const PiecewiseMechanism& pm, const NumericModel& model,
+                                           std::int32_t v) {
+  const MechanismConfig& c = m.config();
+  const double scale = std::ldexp(1.0, pm.outside_probability().bits);
+  auto cell_probability = [&](std::uint64_t start, std::uint32_t y) {
+    const bool in_band = y >= start && y < start + pm.band_cells();
+    return (static_cast<double>(in_band ? pm.band_numerator() : pm.outside_probability().num) +
+            (y == 0 ? static_cast<double>(pm.cell_zero_extra()) : 0.0)) / scale;
+  };
   const std::uint64_t width = static_cast<std::uint64_t>(std::int64_t{c.hi} - c.lo);
   const std::uint64_t t = static_cast<std::uint64_t>(std::int64_t{v} - c.lo) * (model.atoms - 1);
   const std::uint64_t base = t / width, rest = t % width;
@@ -510,7 +525,7 @@ std::pair<double, double> pm_score_moments(const Mechanism& m, const NumericMode
   for (const auto& [start, weight] : {std::pair{base, 1 - up}, std::pair{base + 1, up}}) {
     if (weight == 0) continue;
     for (std::uint32_t y = 0; y < model.size; ++y) {
-      const double p = weight * model.kernel[start * model.size + y];
+      const double p = weight * cell_probability(start, y);
       g1 += p * model.score[y];
       g2 += p * model.score[y] * model.score[y];
     }
@@ -524,16 +539,29 @@ TEST(NumericEstimate, PiecewiseScoresAreExactlyUnbiased) {
   for (const auto& c : {pm_config(-7, 93, 12, 1.0), pm_config(0, 1000, 0, 4.0), pm_config(-5000, 5000, 256, 0.5)}) {
     const Mechanism m = make(c);
     const NumericModel model = numeric_model(m);
+    const PiecewiseMechanism pm = pm_core(m);
     ASSERT_TRUE(model.mean_only);
     const double width = c.hi - c.lo, start_step = width / (model.atoms - 1);
     const std::int64_t stride = std::max<std::int64_t>(1, (std::int64_t{c.hi} - c.lo) / 200);
     for (std::int64_t v = c.lo; v <= c.hi; v += stride) {
-      const double mean = pm_score_moments(m, model, static_cast<std::int32_t>(v)).first;
+      const double mean = pm_score_moments(m, pm, model, static_cast<std::int32_t>(v)).first;
       EXPECT_LE(mean, static_cast<double>(v) + 1e-9 * width) << "value " << v;
       EXPECT_GE(mean, static_cast<double>(v) - std::ldexp(start_step, -static_cast<int>(m.config().noise_bits)) -
                           1e-9 * width) << "value " << v;
     }
   }
+}
+
+TEST(NumericMechanism, PiecewiseRefusalsSayWhy) {
+  // The rounding's limit depends on the band's starts: 2^28 fits 2048 cells at ε = 1
+  // (S = 1276), not 4096 (S = 2551).
+  Mechanism m;
+  EXPECT_EQ(Mechanism::configure(pm_config(0, 1 << 28, 2048, 1.0), m), Status::ok);
+  ConfigureResult r = Mechanism::configure(pm_config(0, 1 << 28, 4096, 1.0), m);
+  EXPECT_FALSE(r);
+  EXPECT_NE(r.reason.find("pm needs (hi − lo)·S < 2^39, S = 2551"), std::string::npos) << r.reason;
+  r = Mechanism::configure(pm_config(0, 100, 3, 1.0), m);
+  EXPECT_NE(r.reason.find("levels (pm: the output cells M) must be 4 … 4096 (got 3)"), std::string::npos) << r.reason;
 }
 
 TEST(NumericEstimate, PiecewiseMeanIsUnbiasedAndItsIntervalCovers) {
@@ -544,12 +572,17 @@ TEST(NumericEstimate, PiecewiseMeanIsUnbiasedAndItsIntervalCovers) {
   const MechanismConfig c = pm_config(17, 90, 0, 2.0);
   const Mechanism m = make(c);
   const NumericModel model = numeric_model(m);
+  const PiecewiseMechanism pm = pm_core(m);
+  // The model's closed-form variance at the first and last start (lo and hi, which round to
+  // them) is this test's, from the core's integers.
+  EXPECT_NEAR(model.atom_variance.front(), pm_score_moments(m, pm, model, c.lo).second, 1e-9 * model.atom_variance.front());
+  EXPECT_NEAR(model.atom_variance.back(), pm_score_moments(m, pm, model, c.hi).second, 1e-9 * model.atom_variance.back());
   auto value = [](int i) { return i % 3 == 0 ? 17 : 60 + (i * 7) % 31; };
   const int n = 60000;
   double truth = 0, variance = 0;
   for (int i = 0; i < n; ++i) {
     truth += value(i) / static_cast<double>(n);
-    variance += pm_score_moments(m, model, value(i)).second / (static_cast<double>(n) * n);
+    variance += pm_score_moments(m, pm, model, value(i)).second / (static_cast<double>(n) * n);
   }
   Aggregator a(m);
   feed(m, 31, n, value, {&a});

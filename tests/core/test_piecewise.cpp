@@ -20,7 +20,8 @@ TEST(configures_and_rejects) {
   CHECK(PiecewiseMechanism::configure(one, 0, 9, 3, x) == Status::bad_parameter);
   CHECK(PiecewiseMechanism::configure(one, 0, 9, 4097, x) == Status::bad_parameter);
   CHECK(PiecewiseMechanism::configure(one, 0, 9, 64, x, {}, 25) == Status::bad_parameter);
-  // (hi − lo)·S·2^B must stay below 2^63: at M = 2048 and ε = 1 (S = 1662), 2^29·1662 ≥ 2^39.
+  // (hi − lo)·S·2^B must stay below 2^63: at M = 2048 and ε = 1 (W_b = 773, S = 1276),
+  // 2^29·1276 ≥ 2^39 > 2^28·1276.
   CHECK(PiecewiseMechanism::configure(one, 0, 1 << 29, 2048, x) == Status::bad_parameter);
   CHECK(PiecewiseMechanism::configure(one, 0, 1 << 28, 2048, x) == Status::ok);
   CHECK(PiecewiseMechanism::configure(Epsilon::from_q32(0), 0, 9, 64, x) == Status::bad_epsilon);
@@ -72,6 +73,27 @@ TEST(every_cell_draw_lands_where_the_channel_says) {
         CHECK_EQ(count[y], expected);
       }
     }
+  }
+}
+
+TEST(a_band_ending_at_two_to_the_64_stays_a_band) {
+  // b = 64 and R = 0: the top band ends exactly at 2^64 (M = 64, W_b = 8, m = (2^55 + 1)/2^64,
+  // h = 57·m…). Each cell's first and last draw, for the top start and two others.
+  PiecewiseMechanism pm;
+  const Dyadic m{(uint64_t{1} << 55) + 1, 64};
+  CHECK_EQ(PiecewiseMechanism::from_outside_probability(0, 56, 64, 8, m, pm), Status::ok);
+  CHECK_EQ(pm.cell_zero_extra(), 0u);
+  const uint64_t h = pm.band_numerator();
+  const uint32_t starts[] = {0, 30, 56};
+  for (uint32_t s : starts) {
+    uint64_t begin = 0;  // the cell's first draw
+    for (uint32_t y = 0; y < 64; ++y) {
+      const uint64_t width = y >= s && y < s + 8 ? h : m.num;
+      CHECK_EQ(pm.cell(s, begin), y);
+      CHECK_EQ(pm.cell(s, begin + width - 1), y);
+      begin += width;  // wraps to 0 after the last cell: the draws cover [0, 2^64) exactly
+    }
+    CHECK_EQ(begin, 0u);
   }
 }
 

@@ -11,8 +11,17 @@ std::string PmModel::check_parameters(const MechanismConfig& c) {
            std::to_string(PiecewiseMechanism::max_cells) + " (got " + std::to_string(c.levels) + ")";
   const std::uint32_t cells = c.levels == 0 ? PiecewiseMechanism::default_cells : c.levels;
   if (std::string r = check_value_range(c, cells, "the output cells"); !r.empty()) return r;
-  if (std::int64_t{c.hi} - c.lo >= (std::int64_t{1} << 28))
-    return "pm needs hi − lo < 2^28 (its rounding multiplies the range by the band's starts)";
+  // The core's limit: (hi − lo)·S·2^B < 2^63, S = M − W_b + 1 the band's starts.
+  const unsigned bits = c.noise_bits == 0 ? PiecewiseMechanism::default_rounding_bits : c.noise_bits;
+  if (is_valid_epsilon(c.epsilon) && bits <= 24 && c.hi > c.lo) {
+    const std::uint64_t starts = cells - PiecewiseMechanism::band_cells_for(c.epsilon, cells) + 1;
+    const auto width = static_cast<std::uint64_t>(std::int64_t{c.hi} - c.lo);
+    if (width >= (std::uint64_t{1} << 31) || width * starts >= (std::uint64_t{1} << (63 - bits)))
+      return "pm needs (hi − lo)·S < 2^" + std::to_string(63 - bits) + ", S = " + std::to_string(starts) +
+             " the band's starts at this ε and " + std::to_string(cells) +
+             " cells (its rounding multiplies the range by S); got hi − lo = " + std::to_string(width) +
+             ": fewer cells or a narrower range";
+  }
   return {};
 }
 
@@ -61,7 +70,7 @@ double PmModel::item_value(std::uint32_t cell) const {
 }
 
 NumericModel PmModel::noise_model() const {
-  const std::uint32_t cells = core.cells(), starts = core.starts(), band = core.band_cells();
+  const std::uint32_t cells = core.cells(), starts = core.starts();
   NumericModel out;
   out.size = cells;
   out.atoms = starts;
@@ -70,15 +79,21 @@ NumericModel PmModel::noise_model() const {
   const double width = static_cast<double>(std::int64_t{core.high()} - core.low());
   out.atom_value.resize(starts);
   for (std::uint32_t s = 0; s < starts; ++s) out.atom_value[s] = core.low() + s * width / (starts - 1);
-  const Cells c(core);
-  out.kernel.assign(std::size_t{starts} * cells, c.m / c.scale);
-  for (std::uint32_t s = 0; s < starts; ++s) {
-    double* row = &out.kernel[std::size_t{s} * cells];
-    for (std::uint32_t y = s; y < s + band; ++y) row[y] = c.h / c.scale;
-    row[0] += c.rest / c.scale;
-  }
   out.score.resize(cells);
   for (std::uint32_t y = 0; y < cells; ++y) out.score[y] = item_value(y);
+  // Var(g | s) = c²·Var(y | s), c the score's slope per cell; E[y^k | s]·2^b = m·Σ_{y<M} y^k +
+  // (h − m)·Σ_{band} y^k (cell 0's R adds nothing).
+  const Cells c(core);
+  const double band = core.band_cells();
+  const double slope = c.scale / ((c.h - c.m) * band) * width / (starts - 1);
+  auto sum1 = [](double n) { return n * (n - 1) / 2; };                 // Σ_{y<n} y
+  auto sum2 = [](double n) { return (n - 1) * n * (2 * n - 1) / 6; };  // Σ_{y<n} y²
+  out.atom_variance.resize(starts);
+  for (std::uint32_t s = 0; s < starts; ++s) {
+    const double first = (c.m * sum1(cells) + (c.h - c.m) * (sum1(s + band) - sum1(s))) / c.scale;
+    const double second = (c.m * sum2(cells) + (c.h - c.m) * (sum2(s + band) - sum2(s))) / c.scale;
+    out.atom_variance[s] = slope * slope * (second - first * first);
+  }
   return out;
 }
 

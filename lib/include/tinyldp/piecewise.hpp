@@ -25,8 +25,8 @@
 // of a fixed trip count (ct::quotient), so neither the value nor the noise decides a branch, an
 // address or a long multiply.
 // Cost: context 80 bytes; report ⌈log2 M⌉ bits (a uint32_t cell here); random bits per report
-// B + b (24 + ≤ 64); time about ⌈log2 S⌉ + ⌈log2 M⌉ + ⌈log2 W_b⌉ 64-bit compare-and-subtract
-// steps (≈ 33 at M = 2048). Limits: 4 ≤ M ≤ 4096; (hi − lo)·S·2^B < 2^63 (hi − lo < 2^28 at the
+// B + b (24 + ≤ 64); time ⌈log2 S⌉ + ⌈log2 M⌉ + ⌈log2 W_b⌉ 64-bit compare-and-subtract
+// steps (at most 32 at M = 2048). Limits: 4 ≤ M ≤ 4096; (hi − lo)·S·2^B < 2^63 (hi − lo < 2^28 at the
 // defaults). Run-time configure needs ≈ 1.3 KiB of stack (make(): none). Measured:
 // docs/footprint.md (code, stack per target) and docs/target-costs.md (instructions per report).
 #ifndef TINYLDP_PIECEWISE_HPP
@@ -184,9 +184,11 @@ class PiecewiseMechanism : public detail::PackedPrivatize<PiecewiseMechanism, in
     // s·m, through 32-bit multiplies (s·m < 2^b, so s·⌊m/2^32⌋ < 2^32).
     const uint64_t band_begin = ct::mul_wide(s, static_cast<uint32_t>(m)) +
                                 (uint64_t{s * static_cast<uint32_t>(m >> 32)} << 32);
+    // In the band: v − s·m < W_b·h (not v < s·m + W_b·h, which wraps to 0 at b = 64 when the
+    // band ends at 2^64, R = 0).
     const uint32_t below_band = static_cast<uint32_t>(ct::less64(v, band_begin));
-    const uint32_t above_band = static_cast<uint32_t>(ct::less64(v, band_begin + band_mass_)) ^ 1u;
-    const uint32_t in_band = (below_band | above_band) ^ 1u;
+    const uint32_t in_band = (below_band ^ 1u) & static_cast<uint32_t>(ct::less64(v - band_begin, band_mass_));
+    const uint32_t above_band = (below_band | in_band) ^ 1u;
     // Outside the band every cell is m wide: above it, remove the band's extra (h − m)·W_b.
     const uint64_t outside_position = v - (band_excess_ & ct::mask64(above_band));
     const uint32_t outside_cell = ct::quotient(outside_position, m, wire::bits_for_values(cells_));

@@ -23,7 +23,10 @@ struct NumericModel {
   // A value between two adjacent atoms becomes one of them at random (sd's levels, pm's starts);
   // dlaplace's values are its atoms.
   bool rounded = false;
-  std::vector<double> kernel;       // atoms×K row-major: Pr[item y | atom x]
+  std::vector<double> kernel;       // atoms×K row-major: Pr[item y | atom x] (empty for pm)
+  // Var(g(Y) | atom x), for a model without a kernel (pm: in closed form, where its S × M kernel
+  // would take 32 MiB at M = 2048); empty for the others.
+  std::vector<double> atom_variance;
   std::vector<double> inverse;      // kernel⁻¹ (dlaplace only)
   std::vector<double> atom_value;   // the value atom x stands for (one per atom)
   std::vector<double> score;        // g(y): E[g(Y) | x] = atom_value[x]
