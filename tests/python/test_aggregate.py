@@ -178,6 +178,23 @@ def test_numeric_estimates_are_unbiased_and_bins_sum_their_items(columns):
         tinyldp.Aggregator(tinyldp.Mechanism("krr", 1, domain=4)).mean()
 
 
+def test_pm_gives_the_mean_and_refuses_a_distribution(columns):
+    age = columns["age"]
+    m = tinyldp.Mechanism("pm", 4, lo=17, hi=90)
+    assert m.mean_only and m.numeric and m.domain == 2048
+    a = tinyldp.Aggregator(m)
+    reports, _ = tinyldp.simulate(age, m, seed=5)
+    a.ingest(reports)
+    mu = a.mean()
+    assert abs(mu["estimate"] - age.mean()) < 6 * mu["standard_error"]
+    frame = tinyldp.to_dataframe(a, truth=age)
+    assert list(frame["kind"]) == ["mean"] and frame["true_value"][0] == pytest.approx(age.mean())
+    for call in (a.estimate, lambda: a.estimate_bins([0, 10]), a.bayesian_update,
+                 lambda: tinyldp.to_dataframe(a, postprocess="em")):
+        with pytest.raises(ValueError, match="mean only, no distribution"):
+            call()
+
+
 def test_em_is_the_clis_with_its_options_and_a_distribution(cli, simulated):
     """aggregate --postprocess em with --em-tolerance / --em-max-iterations: the same numbers;
     the run on its own (bayesian_update) says how it went, and its likelihood never falls."""

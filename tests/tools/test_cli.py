@@ -228,6 +228,20 @@ with tempfile.TemporaryDirectory() as tmp:
         csv_rows = list(csv.DictReader(io.StringIO(run("aggregate", path(f"{name}.tldp")).stdout)))
         check([r["kind"] for r in csv_rows] == ["mean"] + ["frequency"] * levels, f"{name}: CSV layout")
         check(math.isclose(float(csv_rows[0]["estimate"]), mean["estimate"], rel_tol=1e-5), f"{name}: CSV mean")
+    # pm: the mean only — a mean row, no items; a chart or a post-processed distribution refused.
+    run("simulate", "-m", "pm", "-e", "2", "--lo", 10, "--hi", 70, "-i", path("ages.csv"), "-c", "age",
+        "-o", path("pm.tldp"), "--seed", 11)
+    out = json.loads(run("aggregate", path("pm.tldp"), "-f", "json", "--truth", path("ages.csv"), "-c", "age").stdout)
+    mean = out["mean"]
+    check(out["items"] == [] and out["levels"] == 2048 and math.isclose(mean["true_value"], true_mean),
+          f"pm: the mean only: {out}")
+    check(abs(mean["estimate"] - true_mean) <= 5 * mean["standard_error"], f"pm: mean {mean} vs {true_mean}")
+    csv_rows = list(csv.DictReader(io.StringIO(run("aggregate", path("pm.tldp")).stdout)))
+    check([r["kind"] for r in csv_rows] == ["mean"], f"pm: CSV layout {csv_rows}")
+    for refused in (["--plot", path("pm.png")], ["--postprocess", "clip"]):
+        err = run("aggregate", path("pm.tldp"), *refused, expect=2).stderr
+        check("pm's reports give the mean only, no distribution" in err, f"pm {refused}: {err}")
+    check(" cell=" in run("inspect", path("pm.tldp")).stdout.splitlines()[0], "pm: inspect shows the cell")
     # The mean is unbiased from one seed to the next too: pooled over 4 seeds, within 5 SE / 2.
     sd_means = []
     for seed in range(4):
@@ -248,7 +262,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("another mechanism" in run("aggregate", path("sd_seed0.tldp"), path("sd2.tldp"), expect=2).stderr,
           "sd files of other levels do not mix")
     # plan: sd with L = 2 is binary RR of a randomly rounded value: worst-case mean SE
-    # W/(2(2p − 1)√n) (data half at lo, half at hi; p + q = 1).
+    # W/(2(2p − 1)√n) (the middle value, reported 1 with probability 1/2; p + q = 1).
     j = json.loads(run("plan", "-m", "sd", "-e", "1", "--lo", 0, "--hi", 100, "--n", 10000, "--json").stdout)
     probs = dict(part.split(" = ") for part in j["probabilities"].split(", ")[:3])
     p_ = fraction(probs["p"])
