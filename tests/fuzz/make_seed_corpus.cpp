@@ -5,6 +5,7 @@
 // report-file header (version 2 for sd and dlaplace), each prefixed with the selector byte the
 // fuzz target dispatches on.
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -38,12 +39,16 @@ int write_seed_corpus(int argc, char** argv) {
       wire::Header h;
       h.fields = fields;
       std::vector<std::uint8_t> r;
-      // The value of item 1: a category, or lo + 1 (one path for both kinds); a record: value 1
-      // of every attribute.
+      // Category 1, or lo + 1 of a numeric range (in it: hi > lo); a record: value 1 of every
+      // attribute.
       const std::vector<std::uint32_t> ones(m.config().attribute_sizes.size(), 1);
-      const Status s = m.record() ? m.privatize_record(ones, rng, key, h, r)
-                                  : m.privatize(static_cast<std::int64_t>(m.item_value(1)), rng, key, h, r);
-      if (s != Status::ok) return 1;
+      const std::int64_t value = m.numeric() ? std::int64_t{m.config().lo} + 1 : 1;
+      const Status s = m.record() ? m.privatize_record(ones, rng, key, h, r) : m.privatize(value, rng, key, h, r);
+      if (s != Status::ok) {
+        std::cerr << "make_seed_corpus: " << name_of(m.config().id) << " refused its seed report (status "
+                  << static_cast<int>(s) << ")\n";
+        return 1;
+      }
       save(0, r);
       a.ingest(r);
     }
