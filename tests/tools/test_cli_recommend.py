@@ -91,6 +91,10 @@ check([j["mechanism"] for j in numeric["ranked"]] == ["pm", "dlaplace", "sd"] an
       f"numeric: {numeric['ranked']}")
 se = {j["mechanism"]: j["mean_standard_error"] for j in numeric["ranked"]}
 check(abs((se["pm"] / se["sd"]) ** 2 - 1.2276 / 1.7241) < 0.01, f"pm against sd at ε = 2: {se}")
+# The ratios docs/cli.md quotes at ε = 4 and 8 (the formulas': 0.2243, 0.02531), within 2 %.
+for eps, ratio in ((4, 0.24135 / 1.07602), (8, 0.025341 / 1.001343)):
+    se = {j["mechanism"]: j["mean_standard_error"] for j in recommend("-e", eps, "--lo", 17, "--hi", 90)["ranked"]}
+    check(abs((se["pm"] / se["sd"]) ** 2 / ratio - 1) < 0.02, f"pm against sd at ε = {eps}: {se}")
 check([j["mechanism"] for j in recommend("-e", 1, "--lo", 17, "--hi", 90)["ranked"]][:2] == ["sd", "pm"],
       "Duchi's below ε ≈ 1.3")
 check({j["mechanism"] for j in recommend("-e", 2, "--epsilon-one", 1, "--lo", 0, "--hi", 100)["ranked"]} ==
