@@ -7,6 +7,7 @@
 #include "forwards.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/hybrid.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/piecewise.hpp"
@@ -93,7 +94,8 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_RSFD_OUE_Z == int(wire::MechanismId::rsfd_oue_z) &&
               TINYLDP_MECHANISM_RSFD_OUE_R == int(wire::MechanismId::rsfd_oue_r) &&
               TINYLDP_MECHANISM_DBITFLIP == int(wire::MechanismId::dbitflip) &&
-              TINYLDP_MECHANISM_PM == int(wire::MechanismId::pm));
+              TINYLDP_MECHANISM_PM == int(wire::MechanismId::pm) &&
+              TINYLDP_MECHANISM_HM == int(wire::MechanismId::hm));
 static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
               TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
               TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
@@ -160,6 +162,7 @@ TINYLDP_C_MECHANISM(tinyldp_hr, HadamardResponse, uint32_t)
 TINYLDP_C_MECHANISM(tinyldp_sd, StochasticDiscretization, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_dlaplace, DiscreteLaplace, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_pm, PiecewiseMechanism, int32_t)
+TINYLDP_C_MECHANISM(tinyldp_hm, HybridMechanism, int32_t)
 TINYLDP_C_MEMOIZED(tinyldp_two_stage_rr, TwoStageRr, uint32_t)
 
 extern "C" {
@@ -232,6 +235,12 @@ tinyldp_status tinyldp_pm_configure(tinyldp_pm* ctx, uint64_t epsilon_q32, int32
                                     uint32_t cells) {
   return configure_into<PiecewiseMechanism>(ctx, [&](PiecewiseMechanism& r) {
     return PiecewiseMechanism::configure(Epsilon::from_q32(epsilon_q32), lo, hi, cells, r);
+  });
+}
+tinyldp_status tinyldp_hm_configure(tinyldp_hm* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                    uint32_t cells) {
+  return configure_into<HybridMechanism>(ctx, [&](HybridMechanism& r) {
+    return HybridMechanism::configure(Epsilon::from_q32(epsilon_q32), lo, hi, cells, r);
   });
 }
 tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilon_q32, int32_t lo,

@@ -87,8 +87,8 @@ double sampled_linear_variance(const NumericModel& m, const std::vector<double>&
 }
 
 const char* const mean_only_refusal =
-    "pm's reports give the mean only, no distribution: a report is a cell of a band that slides with the "
-    "value, not a value (sd and dlaplace estimate distributions)";
+    "pm's and hm's reports give the mean only, no distribution: a report is a cell of a band that slides "
+    "with the value (or, in hm, Duchi's randomized bit), not a value (sd and dlaplace estimate distributions)";
 
 namespace {
 void refuse_mean_only(const NumericModel& model) {

@@ -88,7 +88,7 @@ constexpr std::array<ParameterRow, parameter_count> table{{
     integer_row<&MechanismConfig::hi>(ParameterId::hi, "hi", "hi", "hi", "hi", "{takers}: largest value (an integer)",
                                       numeric),
     integer_row<&MechanismConfig::levels>(
-        ParameterId::levels, "levels", "levels", "levels", "levels", "{takers}: number of output levels (sd: L, 2 … 256, default 2; pm: cells M, 4 … 4096, default 2048)",
+        ParameterId::levels, "levels", "levels", "levels", "levels", "{takers}: number of output levels (sd: L, 2 … 256, default 2; pm, hm: cells M, 4 … 4096, default 2048)",
         [](const ModelTraits& t, bool) { return t.takes_levels; }, Refusal::not_a_parameter),
     integer_row<&MechanismConfig::sensitivity>(
         ParameterId::sensitivity, "sensitivity", "sensitivity", "sensitivity", "sensitivity",

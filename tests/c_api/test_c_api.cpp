@@ -12,6 +12,7 @@
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
+#include "tinyldp/hybrid.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/loloha.hpp"
@@ -300,6 +301,9 @@ TEST(numeric_mechanisms_give_the_cpp_reports) {
   tinyldp_pm pm;
   CHECK_EQ(tinyldp_pm_configure(&pm, one, -50, 50, 2048), TINYLDP_STATUS_OK);
   Twins{"pm", PiecewiseMechanism::make(eps_one, -50, 50), &pm, C_FUNCTIONS(tinyldp_pm)}.expect_same_reports(values, 51);
+  tinyldp_hm hm;
+  CHECK_EQ(tinyldp_hm_configure(&hm, one, -50, 50, 2048), TINYLDP_STATUS_OK);
+  Twins{"hm", HybridMechanism::make(eps_one, -50, 50), &hm, C_FUNCTIONS(tinyldp_hm)}.expect_same_reports(values, 51);
 }
 
 // The production path: a DRBG seeded from the same bytes in both APIs, OUE reports drawn from it.

@@ -178,10 +178,11 @@ def test_numeric_estimates_are_unbiased_and_bins_sum_their_items(columns):
         tinyldp.Aggregator(tinyldp.Mechanism("krr", 1, domain=4)).mean()
 
 
-def test_pm_gives_the_mean_and_refuses_a_distribution(columns):
+@pytest.mark.parametrize("name,domain", [("pm", 2048), ("hm", 2050)])
+def test_pm_and_hm_give_the_mean_and_refuse_a_distribution(columns, name, domain):
     age = columns["age"]
-    m = tinyldp.Mechanism("pm", 4, lo=17, hi=90)
-    assert m.mean_only and m.numeric and m.domain == 2048
+    m = tinyldp.Mechanism(name, 4, lo=17, hi=90)
+    assert m.mean_only and m.numeric and m.domain == domain
     a = tinyldp.Aggregator(m)
     reports, _ = tinyldp.simulate(age, m, seed=5)
     a.ingest(reports)

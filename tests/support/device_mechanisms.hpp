@@ -35,6 +35,7 @@
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
+#include "tinyldp/hybrid.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/loloha.hpp"
@@ -176,6 +177,15 @@ struct Pm : SignedNumber {
   static constexpr Value values[4] = {0, 333, 999, 1000};
   static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
   static constexpr size_t context_bytes = 80;
+};
+struct Hm : SignedNumber {
+  static constexpr uint32_t d = 1001;
+  static constexpr char name[] = "hm";
+  static constexpr char about[] = "[0, 1000] on 2048 cells";
+  static constexpr HybridMechanism mechanism = HybridMechanism::make(one, 0, 1000);
+  static constexpr Value values[4] = {0, 333, 999, 1000};
+  static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
+  static constexpr size_t context_bytes = 160;
 };
 struct She : Category {
   static constexpr uint32_t d = 16;
@@ -384,7 +394,7 @@ struct List {
   }
 };
 
-using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, Pm, She, The, Rappor, RapporBloom, LSue,
+using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, Pm, Hm, She, The, Rappor, RapporBloom, LSue,
                         LOsue, LOue, LSoue, LGrr, OptimalLoloha, BinaryLoloha, BitMean, BitFlip, RecordRappor,
                         SplGrr, SplOue, SmpGrr, SmpOue, RsfdGrr, RsfdOueZero, RsfdOueRandom>;
 

@@ -228,20 +228,30 @@ with tempfile.TemporaryDirectory() as tmp:
         csv_rows = list(csv.DictReader(io.StringIO(run("aggregate", path(f"{name}.tldp")).stdout)))
         check([r["kind"] for r in csv_rows] == ["mean"] + ["frequency"] * levels, f"{name}: CSV layout")
         check(math.isclose(float(csv_rows[0]["estimate"]), mean["estimate"], rel_tol=1e-5), f"{name}: CSV mean")
-    # pm: the mean only — a mean row, no items; a chart or a post-processed distribution refused.
-    run("simulate", "-m", "pm", "-e", "2", "--lo", 10, "--hi", 70, "-i", path("ages.csv"), "-c", "age",
-        "-o", path("pm.tldp"), "--seed", 11)
-    out = json.loads(run("aggregate", path("pm.tldp"), "-f", "json", "--truth", path("ages.csv"), "-c", "age").stdout)
-    mean = out["mean"]
-    check(out["items"] == [] and out["levels"] == 2048 and math.isclose(mean["true_value"], true_mean),
-          f"pm: the mean only: {out}")
-    check(abs(mean["estimate"] - true_mean) <= 5 * mean["standard_error"], f"pm: mean {mean} vs {true_mean}")
-    csv_rows = list(csv.DictReader(io.StringIO(run("aggregate", path("pm.tldp")).stdout)))
-    check([r["kind"] for r in csv_rows] == ["mean"], f"pm: CSV layout {csv_rows}")
-    for refused in (["--plot", path("pm.png")], ["--postprocess", "clip"]):
-        err = run("aggregate", path("pm.tldp"), *refused, expect=2).stderr
-        check("pm's reports give the mean only, no distribution" in err, f"pm {refused}: {err}")
+    # pm and hm: the mean only — a mean row, no items; a chart or a post-processed distribution
+    # refused; shards of hm merge exactly.
+    for name in ("pm", "hm"):
+        run("simulate", "-m", name, "-e", "2", "--lo", 10, "--hi", 70, "-i", path("ages.csv"), "-c", "age",
+            "-o", path(f"{name}.tldp"), "--seed", 11)
+        out = json.loads(run("aggregate", path(f"{name}.tldp"), "-f", "json", "--truth", path("ages.csv"), "-c", "age").stdout)
+        mean = out["mean"]
+        check(out["items"] == [] and out["levels"] == 2048 and math.isclose(mean["true_value"], true_mean),
+              f"{name}: the mean only: {out}")
+        check(abs(mean["estimate"] - true_mean) <= 5 * mean["standard_error"], f"{name}: mean {mean} vs {true_mean}")
+        csv_rows = list(csv.DictReader(io.StringIO(run("aggregate", path(f"{name}.tldp")).stdout)))
+        check([r["kind"] for r in csv_rows] == ["mean"], f"{name}: CSV layout {csv_rows}")
+        for refused in (["--plot", path(f"{name}.png")], ["--postprocess", "clip"]):
+            err = run("aggregate", path(f"{name}.tldp"), *refused, expect=2).stderr
+            check("reports give the mean only, no distribution" in err, f"{name} {refused}: {err}")
     check(" cell=" in run("inspect", path("pm.tldp")).stdout.splitlines()[0], "pm: inspect shows the cell")
+    shown = run("inspect", path("hm.tldp")).stdout.splitlines()
+    check(any(" cell=" in line for line in shown) and any(" level=" in line for line in shown),
+          f"hm: inspect shows PM's cells and Duchi's levels: {shown[:4]}")
+    run("simulate", "-m", "hm", "-e", "2", "--lo", 10, "--hi", 70, "-i", path("ages.csv"), "-c", "age",
+        "-o", path("hm2.tldp"), "--seed", 12)
+    run("aggregate", path("hm.tldp"), "--save-state", path("hm.state"))
+    check(run("aggregate", path("hm.tldp"), path("hm2.tldp")).stdout ==
+          run("aggregate", path("hm2.tldp"), "--merge-state", path("hm.state")).stdout, "hm: merged states")
     # The mean is unbiased from one seed to the next too: pooled over 4 seeds, within 5 SE / 2.
     sd_means = []
     for seed in range(4):
@@ -300,7 +310,7 @@ with tempfile.TemporaryDirectory() as tmp:
         (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 9, "--sensitivity", 10), "sensitivity must be 1 … hi − lo = 9 (got 10)"),
         (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 5000), "above the collector's limit"),
         (("plan", "-m", "krr", "-e", "1", "-d", 4, "--lo", 0), "--lo is not a parameter of krr (it takes domain)"),
-        (("plan", "-m", "krr", "-e", "1", "-d", 4, "--hi", 3), "are for the numeric mechanisms (sd, dlaplace, 1bitmean, dbitflip, pm), not krr"),
+        (("plan", "-m", "krr", "-e", "1", "-d", 4, "--hi", 3), "are for the numeric mechanisms (sd, dlaplace, 1bitmean, dbitflip, pm, hm), not krr"),
         (("simulate", "-m", "krr", "-e", "1", "-i", path("values.txt"), "-o", path("x.tldp")), "krr needs a domain: the number of categories, at least 2 (got 0)"),
         (("simulate", "-m", "sd", "-e", "1", "--lo", 20, "--hi", 60, "-i", path("ages.csv"), "-c", "age",
           "-o", path("x.tldp")), "outside [20, 60]"),

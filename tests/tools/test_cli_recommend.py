@@ -84,19 +84,23 @@ check({j["mechanism"]: j["flash_bytes"] for j in numeric["ranked"]} ==
       {"1bitmean": row_flash("one_bit_mean"), "dbitflip": row_flash("dbitflip")}, f"numeric over time: {numeric}")
 
 # Numeric values: ranked by the mean's error; reports over time by ε∞ and ε₁.
-# The Piecewise Mechanism's worst case (at the ends) beats Duchi's (sd, in the middle) from
-# ε ≈ 1.3 on: 1.228 against 1.724 (half-ranges squared) at ε = 2, 5.224 against 4.683 at ε = 1.
+# The Hybrid Mechanism's worst case is the smallest at every ε: 1.042 at ε = 2 (half-ranges
+# squared), then the Piecewise Mechanism's (at the ends) 1.228, Duchi's (sd, in the middle) 1.724;
+# at ε = 1 HM's 4.289 before Duchi's 4.683 and PM's 5.224 (PM beats Duchi from ε ≈ 1.3 on).
 numeric = recommend("-e", 2, "--lo", 17, "--hi", 90)
-check([j["mechanism"] for j in numeric["ranked"]] == ["pm", "dlaplace", "sd"] and "mean_standard_error" in numeric["ranked"][0],
-      f"numeric: {numeric['ranked']}")
+check([j["mechanism"] for j in numeric["ranked"]] == ["hm", "pm", "dlaplace", "sd"] and
+      "mean_standard_error" in numeric["ranked"][0], f"numeric: {numeric['ranked']}")
 se = {j["mechanism"]: j["mean_standard_error"] for j in numeric["ranked"]}
 check(abs((se["pm"] / se["sd"]) ** 2 - 1.2276 / 1.7241) < 0.01, f"pm against sd at ε = 2: {se}")
-# The ratios docs/cli.md quotes at ε = 4 and 8 (the formulas': 0.2243, 0.02531), within 2 %.
-for eps, ratio in ((4, 0.24135 / 1.07602), (8, 0.025341 / 1.001343)):
+check(abs((se["hm"] / se["sd"]) ** 2 - 1.0423 / 1.7241) < 0.01, f"hm against sd at ε = 2: {se}")
+# The ratios docs/cli.md quotes at ε = 4 and 8 (the formulas': pm 0.2243, 0.02531; hm 0.2035,
+# 0.02487), within 2 %.
+for eps, pm_ratio, hm_ratio in ((4, 0.24135 / 1.07602, 0.21898 / 1.07602), (8, 0.025341 / 1.001343, 0.024901 / 1.001343)):
     se = {j["mechanism"]: j["mean_standard_error"] for j in recommend("-e", eps, "--lo", 17, "--hi", 90)["ranked"]}
-    check(abs((se["pm"] / se["sd"]) ** 2 / ratio - 1) < 0.02, f"pm against sd at ε = {eps}: {se}")
-check([j["mechanism"] for j in recommend("-e", 1, "--lo", 17, "--hi", 90)["ranked"]][:2] == ["sd", "pm"],
-      "Duchi's below ε ≈ 1.3")
+    check(abs((se["pm"] / se["sd"]) ** 2 / pm_ratio - 1) < 0.02, f"pm against sd at ε = {eps}: {se}")
+    check(abs((se["hm"] / se["sd"]) ** 2 / hm_ratio - 1) < 0.02, f"hm against sd at ε = {eps}: {se}")
+check([j["mechanism"] for j in recommend("-e", 1, "--lo", 17, "--hi", 90)["ranked"]][:3] == ["hm", "sd", "pm"],
+      "HM, then Duchi's below ε ≈ 1.3")
 check({j["mechanism"] for j in recommend("-e", 2, "--epsilon-one", 1, "--lo", 0, "--hi", 100)["ranked"]} ==
       {"1bitmean", "dbitflip"}, "numeric over time")
 

@@ -5,19 +5,20 @@
 
 namespace tinyldp::collector {
 
-std::string PmModel::check_parameters(const MechanismConfig& c) {
+std::string check_piecewise_parameters(const MechanismConfig& c, const char* name, std::uint32_t extra_items) {
   if (c.levels != 0 && (c.levels < PiecewiseMechanism::min_cells || c.levels > PiecewiseMechanism::max_cells))
-    return "levels (pm: the output cells M) must be " + std::to_string(PiecewiseMechanism::min_cells) + " … " +
+    return std::string("levels (") + name + ": the output cells M) must be " + std::to_string(PiecewiseMechanism::min_cells) + " … " +
            std::to_string(PiecewiseMechanism::max_cells) + " (got " + std::to_string(c.levels) + ")";
   const std::uint32_t cells = c.levels == 0 ? PiecewiseMechanism::default_cells : c.levels;
-  if (std::string r = check_value_range(c, cells, "the output cells"); !r.empty()) return r;
+  const char* items = extra_items == 0 ? "the output cells" : "the output cells and Duchi's two levels";
+  if (std::string r = check_value_range(c, std::int64_t{cells} + extra_items, items); !r.empty()) return r;
   // The core's limit: (hi − lo)·S·2^B < 2^63, S = M − W_b + 1 the band's starts.
   const unsigned bits = c.noise_bits == 0 ? PiecewiseMechanism::default_rounding_bits : c.noise_bits;
   if (is_valid_epsilon(c.epsilon) && bits <= 24 && c.hi > c.lo) {
     const std::uint64_t starts = cells - PiecewiseMechanism::band_cells_for(c.epsilon, cells) + 1;
     const auto width = static_cast<std::uint64_t>(std::int64_t{c.hi} - c.lo);
     if (width >= (std::uint64_t{1} << 31) || width * starts >= (std::uint64_t{1} << (63 - bits)))
-      return "pm needs (hi − lo)·S < 2^" + std::to_string(63 - bits) + ", S = " + std::to_string(starts) +
+      return std::string(name) + " needs (hi − lo)·S < 2^" + std::to_string(63 - bits) + ", S = " + std::to_string(starts) +
              " the band's starts at this ε and " + std::to_string(cells) +
              " cells (its rounding multiplies the range by S); got hi − lo = " + std::to_string(width) +
              ": fewer cells or a narrower range";

@@ -67,6 +67,7 @@ enum class MechanismId : uint8_t {
   rsfd_oue_r = 29,  // RS+FD over OUE at ε', fake data: a uniform one-hot vector through OUE
   dbitflip = 30,   // dBitFlip: d sampled buckets of α-rounded counters, memoized bits flipped by γ (dbitflip.hpp)
   pm = 31,         // the Piecewise Mechanism on a grid of cells (piecewise.hpp)
+  hm = 32,         // the Hybrid Mechanism: PM or Duchi's, drawn per report (hybrid.hpp)
 };
 
 enum Field : uint8_t {

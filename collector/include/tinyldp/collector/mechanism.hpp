@@ -9,11 +9,12 @@
 // models/all.hpp; that list makes the table below (one row per wire id) and the variant a
 // Mechanism holds its model in and dispatches through. Host only.
 //
-// Numeric mechanisms (`sd`, `dlaplace`, `pm`, `1bitmean`) privatize an integer of [lo, hi];
+// Numeric mechanisms (`sd`, `dlaplace`, `pm`, `hm`, `1bitmean`) privatize an integer of [lo, hi];
 // their "items" are the reported levels (sd: L levels), reported values (dlaplace: lo … hi,
-// W + 1 of them), cells (pm: M) or the reported bit (1bitmean: 0 for lo, 1 for hi), and the
-// support count of an item is the number of reports equal to it. The mean and (but for pm) the
-// distribution are estimated from those counts (estimates.hpp, numeric_estimate.hpp).
+// W + 1 of them), cells (pm: M; hm: M cells then Duchi's two levels) or the reported bit
+// (1bitmean: 0 for lo, 1 for hi), and the support count of an item is the number of reports
+// equal to it. The mean and (but for pm and hm) the distribution are estimated from those counts
+// (estimates.hpp, numeric_estimate.hpp).
 #ifndef TINYLDP_COLLECTOR_MECHANISM_HPP
 #define TINYLDP_COLLECTOR_MECHANISM_HPP
 
@@ -175,7 +176,7 @@ class Mechanism {
   bool takes_sampled() const;      // configured by MechanismConfig::sampled (dbitflip)
   bool integer_items() const;      // every item stands for an integer
   bool deconvolved() const;        // items estimated by deconvolution, not through channel()
-  bool mean_only() const;          // the reports give a mean, no distribution (pm)
+  bool mean_only() const;          // the reports give a mean, no distribution (pm, hm)
   bool one_item_per_report() const;  // a report supports exactly one item (its output)
 
   // The value item i stands for: sd lo + i·W/(L − 1), dlaplace lo + i (categorical: i).

@@ -12,7 +12,7 @@
 // and the record mechanisms' attribute sizes (up to 64) — then records, each a u16
 // little-endian length (a report longer than 65535 bytes cannot be written) followed by one wire
 // report. Writers use version 3 when the items have labels, else version 1 for the categorical
-// mechanisms (files older readers still read) and version 2 for sd, dlaplace and pm; readers accept
+// mechanisms (files older readers still read) and version 2 for sd, dlaplace, pm and hm; readers accept
 // all three, version 2 for any mechanism. The header lets a reader rebuild the exact mechanism;
 // every record is still parsed strictly on its own. The header is the collector's one
 // serialized configuration: saved aggregate states embed it too.

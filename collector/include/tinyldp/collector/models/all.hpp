@@ -17,6 +17,7 @@
 #include "tinyldp/collector/models/discrete_laplace.hpp"
 #include "tinyldp/collector/models/hadamard_response.hpp"
 #include "tinyldp/collector/models/histogram_encoding.hpp"
+#include "tinyldp/collector/models/hybrid.hpp"
 #include "tinyldp/collector/models/krr.hpp"
 #include "tinyldp/collector/models/local_hashing.hpp"
 #include "tinyldp/collector/models/loloha.hpp"
@@ -72,7 +73,7 @@ struct ModelList {
 // Every model, once. (Order: by wire id of their first row; the table sorts by id anyway.)
 using AllModels = ModelList<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
                             TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel, RecordModel,
-                            MultiAttributeModel, DBitFlipModel, PmModel>;
+                            MultiAttributeModel, DBitFlipModel, PmModel, HmModel>;
 using ModelVariant = AllModels::apply<std::variant>;
 
 static_assert(AllModels::rows_unique(), "two rows of the models share a wire id or a name, or a row has no core type");

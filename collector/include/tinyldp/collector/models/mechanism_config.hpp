@@ -31,13 +31,13 @@ inline constexpr std::uint32_t max_collector_dlaplace_width = 1024;
 struct MechanismConfig {
   MechanismId id = MechanismId::oue;
   Epsilon epsilon{};
-  std::uint32_t domain = 2;  // categorical; rr: always 2; sd, dlaplace, pm: set by configure
+  std::uint32_t domain = 2;  // categorical; rr: always 2; sd, dlaplace, pm, hm: set by configure
   Precision precision{};     // of the randomized response (not used by dlaplace)
   // Numeric mechanisms only (0 for the others):
   std::int32_t lo = 0, hi = 0;  // the value range
-  std::uint32_t levels = 0;     // sd: L (2 … 256); pm: the output cells M (4 … 4096)
+  std::uint32_t levels = 0;     // sd: L (2 … 256); pm, hm: the output cells M (4 … 4096)
   std::uint32_t sensitivity = 0;  // dlaplace: Δ (1 … W; 0 = W, the local-DP setting)
-  // sd, pm: rounding bits B (1 … 24), dlaplace: B (2 … 62), 1bitmean: the memo's rounding bits R
+  // sd, pm, hm: rounding bits B (1 … 24), dlaplace: B (2 … 62), 1bitmean: the memo's rounding bits R
   // (1 … 32); 0 = default
   std::uint8_t noise_bits = 0;
   // Memoized mechanisms only (zero for the others): `epsilon` is then ε∞, the loss of unlimited
@@ -62,7 +62,7 @@ struct MechanismConfig {
   std::vector<std::uint32_t> attribute_sizes{};
 
   bool bloom() const { return bloom_hashes != 0; }
-  bool numeric() const;  // sd, dlaplace, 1bitmean, dbitflip, pm: by the table's kind
+  bool numeric() const;  // sd, dlaplace, 1bitmean, dbitflip, pm, hm: by the table's kind
 };
 
 // The id's name in the table of mechanisms (mechanism.hpp); "unknown" for an id nobody uses.

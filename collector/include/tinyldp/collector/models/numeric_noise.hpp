@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tinyldp/collector/models/numeric_noise.hpp — what a numeric model (sd, dlaplace, pm, 1bitmean,
+// tinyldp/collector/models/numeric_noise.hpp — what a numeric model (sd, dlaplace, pm, hm, 1bitmean,
 // dbitflip) tells the estimators of numeric_estimate.hpp about its noise: the channel from an
 // input atom to a reported item, exactly, and a per-report unbiased score. Each numeric model
 // builds one in its noise_model(); numeric_estimate.hpp explains the estimators. Host only.

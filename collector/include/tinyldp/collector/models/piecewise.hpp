@@ -15,6 +15,11 @@
 
 namespace tinyldp::collector {
 
+// The reason a pm or hm configuration (`name`) is refused, or empty: M out of 4 … 4096, the
+// range, a domain other than M + extra_items (hm: Duchi's two levels), or (hi − lo)·S·2^B ≥
+// 2^63 (the rounding's product; S the band's starts).
+std::string check_piecewise_parameters(const MechanismConfig& c, const char* name, std::uint32_t extra_items = 0);
+
 struct PmModel : CoreModel<MechanismKind::numeric, PiecewiseMechanism> {
   static constexpr const char* core_header = "piecewise.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
@@ -29,7 +34,7 @@ struct PmModel : CoreModel<MechanismKind::numeric, PiecewiseMechanism> {
   static constexpr bool mean_only = true;
   using CoreModel::local_epsilon, CoreModel::privatize;
   static Status configure(const MechanismConfig& c, PmModel& out, MechanismConfig& normalized);
-  static std::string check_parameters(const MechanismConfig& c);
+  static std::string check_parameters(const MechanismConfig& c) { return check_piecewise_parameters(c, "pm"); }
   // Atoms: the S band starts (value lo + s·W/(S − 1)); the score per cell and each start's
   // score variance in closed form (no S × M kernel: 32 MiB at M = 2048).
   NumericModel noise_model() const;
