@@ -9,6 +9,7 @@
 #include "check.hpp"
 #include "slot_damage.hpp"
 #include "test_memo_key.hpp"
+#include "tinyldp/hybrid.hpp"
 #include "tinyldp/piecewise.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
 #include "tinyldp/privacy_ledger.hpp"
@@ -47,6 +48,13 @@ TEST(a_mechanism_without_memo_is_charged_every_report) {
   while (device.ledger.charge(pm.realized_epsilon()) == LedgerResult::ok) ++reports;
   CHECK_EQ(reports, 5u);
   CHECK_EQ(device.ledger.spent().q32, 5 * pm.realized_epsilon().q32);
+  // hm likewise: its realized ε (the larger branch's) per report.
+  constexpr auto hm = HybridMechanism::make(Epsilon::from_double(2.0), 0, 1000);
+  ProvisionedDevice other(eps(40));
+  reports = 0;
+  while (other.ledger.charge(hm.realized_epsilon()) == LedgerResult::ok) ++reports;
+  CHECK_EQ(reports, 5u);
+  CHECK_EQ(other.ledger.spent().q32, 5 * hm.realized_epsilon().q32);
 }
 
 TEST(charges_compose_and_the_cap_refuses_without_writing) {

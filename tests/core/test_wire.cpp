@@ -8,6 +8,7 @@
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
+#include "tinyldp/hybrid.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/piecewise.hpp"
@@ -154,6 +155,13 @@ TEST(payload_codecs_round_trip) {
     CHECK_EQ(pm.unpack(payload), cell);
     CHECK(padding_clear(pm.description()));
   }
+  constexpr auto hm = HybridMechanism::make(Epsilon::from_double(1.0), -7, 9);  // 2050 outputs: 12 bits
+  const uint32_t outputs[] = {0, 2047, 2048, 2049};
+  for (uint32_t y : outputs) {
+    hm.pack(y, payload);
+    CHECK_EQ(hm.unpack(payload), y);
+    CHECK(padding_clear(hm.description()));
+  }
 }
 
 // The Piecewise Mechanism, ε = 2 over [−40, 85] on 2048 cells, no optional fields: the values
@@ -177,6 +185,35 @@ TEST(golden_pm_reports) {
     CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
     CHECK_EQ(written, sizeof out);
     const bool matches = same(out, golden_pm[i], sizeof out);
+    CHECK(matches);
+    if (!matches) dump(out, written);
+  }
+}
+
+// The Hybrid Mechanism, ε = 2 over [−40, 85] on 2048 cells, no optional fields: the values
+// −40, 0 and 85 twice each; seed 7.
+const uint8_t golden_hm[6][9] = {{0x01, 0x20, 0x6c, 0xac, 0xa6, 0xf7, 0x00, 0x00, 0x08},   // 2048: Duchi's lo
+                                 {0x01, 0x20, 0x6c, 0xac, 0xa6, 0xf7, 0x00, 0x4c, 0x03},   // cell 844
+                                 {0x01, 0x20, 0x6c, 0xac, 0xa6, 0xf7, 0x00, 0xa2, 0x06},   // cell 1698
+                                 {0x01, 0x20, 0x6c, 0xac, 0xa6, 0xf7, 0x00, 0x00, 0x08},   // 2048: Duchi's lo
+                                 {0x01, 0x20, 0x6c, 0xac, 0xa6, 0xf7, 0x00, 0xe7, 0x03},   // cell 999
+                                 {0x01, 0x20, 0x6c, 0xac, 0xa6, 0xf7, 0x00, 0x50, 0x07}};  // cell 1872
+
+TEST(golden_hm_reports) {
+  constexpr auto hm = HybridMechanism::make(Epsilon::from_double(2.0), -40, 85);
+  constexpr wire::Description d = hm.description();
+  static_assert(d.payload_bits == 12);
+  port::InsecureTestSource src(7);
+  Rng rng(src);
+  const int32_t values[] = {-40, 0, 85, -40, 0, 85};
+  for (int i = 0; i < 6; ++i) {
+    uint8_t payload[2];
+    CHECK(hm.privatize(values[i], rng, payload, sizeof payload) == Status::ok);
+    uint8_t out[9];
+    size_t written = 0;
+    CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
+    CHECK_EQ(written, sizeof out);
+    const bool matches = same(out, golden_hm[i], sizeof out);
     CHECK(matches);
     if (!matches) dump(out, written);
   }
