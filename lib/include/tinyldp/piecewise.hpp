@@ -64,11 +64,18 @@ class PiecewiseMechanism : public detail::PackedPrivatize<PiecewiseMechanism, in
   static constexpr Status configure(Epsilon eps, int32_t lo, int32_t hi, uint32_t cells,
                                     PiecewiseMechanism& out, Precision precision = {},
                                     unsigned rounding_bits = default_rounding_bits) {
+    if (cells < min_cells || cells > max_cells) return Status::bad_parameter;
+    return configure_band(eps, lo, hi, cells, band_cells_for(eps, cells), out, precision, rounding_bits);
+  }
+  // With the band's width given (Square Wave's, square_wave.hpp): 1 ≤ band ≤ cells − 3.
+  static constexpr Status configure_band(Epsilon eps, int32_t lo, int32_t hi, uint32_t cells, uint32_t band,
+                                         PiecewiseMechanism& out, Precision precision = {},
+                                         unsigned rounding_bits = default_rounding_bits) {
     if (const Status s = detail::check_epsilon(eps, precision); s != Status::ok) return s;
-    if (hi <= lo || cells < min_cells || cells > max_cells || rounding_bits < 1 || rounding_bits > 24)
+    if (hi <= lo || cells < min_cells || cells > max_cells || band < 1 || band > cells - 3 || rounding_bits < 1 ||
+        rounding_bits > 24)
       return Status::bad_parameter;
     const uint64_t width = static_cast<uint64_t>(int64_t{hi} - int64_t{lo});
-    const uint32_t band = band_cells_for(eps, cells);
     const uint32_t starts = cells - band + 1;
     // The rounding's dividend (value offset)·(S − 1)·2^B + u·W stays below W·S·2^B < 2^63.
     if (width >= (uint64_t{1} << 31) ||

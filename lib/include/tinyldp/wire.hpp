@@ -68,6 +68,7 @@ enum class MechanismId : uint8_t {
   dbitflip = 30,   // dBitFlip: d sampled buckets of α-rounded counters, memoized bits flipped by γ (dbitflip.hpp)
   pm = 31,         // the Piecewise Mechanism on a grid of cells (piecewise.hpp)
   hm = 32,         // the Hybrid Mechanism: PM or Duchi's, drawn per report (hybrid.hpp)
+  sw = 33,         // Square Wave over bucketed input and output (square_wave.hpp)
 };
 
 enum Field : uint8_t {
