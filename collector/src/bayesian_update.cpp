@@ -41,8 +41,11 @@ class Step {
       throw std::invalid_argument("bayesian_update: " + std::to_string(support.size()) + " counts for " +
                                   std::to_string(model.items) + " items");
     if (model.counts == ObservationModel::Counts::outputs && !model.kernel.empty() &&
-        model.kernel.size() != std::size_t{model.items} * model.items)
-      throw std::invalid_argument("bayesian_update: the kernel is not items × items");
+        model.kernel.size() != std::size_t{model.atom_count()} * model.items)
+      throw std::invalid_argument("bayesian_update: the kernel is not atoms × items");
+    if (model.counts == ObservationModel::Counts::outputs && model.kernel.empty() && model.atoms != 0 &&
+        model.atoms != model.items)
+      throw std::invalid_argument("bayesian_update: a channel's atoms are its items");
     if (!(model.trials >= 1)) throw std::invalid_argument("bayesian_update: trials must be at least 1");
     for (std::uint32_t y = 0; y < model.items; ++y)
       if (support[y] > 0) seen_.push_back(y);
@@ -77,17 +80,21 @@ class Step {
 
   // A dense kernel: D_y = Σ_x P(x)·M[x][y]; P'(x) = P(x)·Σ_y (n_y/n)·M[x][y]/D_y.
   double dense_outputs(const std::vector<double>& p, std::vector<double>* next) const {
-    const std::size_t k = m_.items;
-    std::vector<double> ratio(k, 0.0);  // n_y / (n·D_y)
+    const std::size_t k = m_.items, atoms = m_.atom_count();
+    std::vector<double> denominator(k, 0.0), ratio(k, 0.0);  // D_y, n_y / (n·D_y)
+    for (std::size_t x = 0; x < atoms; ++x) {  // row by row: the kernel read in order
+      if (p[x] == 0) continue;
+      const double* row = &m_.kernel[x * k];
+      for (std::uint32_t y : seen_) denominator[y] += p[x] * row[y];
+    }
     double ell = 0;
     for (std::uint32_t y : seen_) {
-      double d = 0;
-      for (std::size_t x = 0; x < k; ++x) d += p[x] * m_.kernel[x * k + y];
+      const double d = denominator[y];
       ell += count(y) * std::log(d);
       ratio[y] = d > 0 ? count(y) / (n_ * d) : 0.0;
     }
     if (next)
-      for (std::size_t x = 0; x < k; ++x) {
+      for (std::size_t x = 0; x < atoms; ++x) {
         const double* row = &m_.kernel[x * k];
         double s = 0;
         for (std::uint32_t y : seen_) s += row[y] * ratio[y];
@@ -161,10 +168,15 @@ double observation_log_likelihood(const ObservationModel& model, std::span<const
 BayesianUpdateResult bayesian_update(const ObservationModel& model, std::span<const std::uint64_t> support,
                                      std::uint64_t reports, const BayesianUpdateOptions& options) {
   runs.fetch_add(1, std::memory_order_relaxed);
+  if (!(options.smoothing >= 0 && options.smoothing < 0.5))
+    throw std::invalid_argument("bayesian_update: smoothing must be in [0, 0.5)");
+  if (options.smoothing > 0 && model.counts != ObservationModel::Counts::outputs)
+    throw std::invalid_argument("bayesian_update: smoothing (EMS) is for one output per report over ordered values");
   BayesianUpdateResult r;
   const Step step(model, support, reports);
-  r.p.assign(model.items, model.items > 0 ? 1.0 / model.items : 0.0);
-  if (reports == 0 || model.items < 2) {
+  const std::uint32_t atoms = model.atom_count();
+  r.p.assign(atoms, atoms > 0 ? 1.0 / atoms : 0.0);
+  if (reports == 0 || atoms < 2) {
     r.converged = true;
     return r;
   }
@@ -176,14 +188,23 @@ BayesianUpdateResult bayesian_update(const ObservationModel& model, std::span<co
     if (options.track_likelihood) r.log_likelihood.push_back(step.run(r.p, nullptr));
     return r;
   }
-  std::vector<double> next(model.items);
+  std::vector<double> next(atoms), unsmoothed;
+  const double s = options.smoothing;
   while (r.iterations < options.max_iterations) {
     const double ell = step.run(r.p, &next);
     if (options.track_likelihood) r.log_likelihood.push_back(ell);
+    if (s > 0) {  // EMS: each atom gives s of its mass to each neighbour it has (mass kept)
+      unsmoothed = next;
+      for (std::uint32_t x = 0; x < atoms; ++x) {
+        const bool has_left = x > 0, has_right = x + 1 < atoms;
+        next[x] = unsmoothed[x] * (1 - s * (has_left + has_right)) + s * ((has_left ? unsmoothed[x - 1] : 0.0) +
+                                                                          (has_right ? unsmoothed[x + 1] : 0.0));
+      }
+    }
     double sum = 0;
     for (double x : next) sum += x;
     double change = 0;
-    for (std::uint32_t x = 0; x < model.items; ++x) {
+    for (std::uint32_t x = 0; x < atoms; ++x) {
       const double v = next[x] / sum;  // renormalized: rounding never lets the total drift
       change = std::max(change, std::fabs(v - r.p[x]));
       r.p[x] = v;

@@ -120,6 +120,32 @@ double Mechanism::item_value(std::uint32_t item) const {
   return std::visit([&](const auto& m) { return m.item_value(item); }, model_);
 }
 
+double Mechanism::em_smoothing() const {
+  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::em_smoothing; }, model_);
+}
+
+std::uint32_t Mechanism::atoms() const {
+  return std::visit(
+      [&](const auto& m) -> std::uint32_t {
+        if constexpr (requires { m.atoms(); })  // sw: its buckets, not its cells
+          return m.atoms();
+        else
+          return domain_;
+      },
+      model_);
+}
+
+double Mechanism::atom_value(std::uint32_t atom) const {
+  return std::visit(
+      [&](const auto& m) -> double {
+        if constexpr (requires { m.atom_value(atom); })
+          return m.atom_value(atom);
+        else
+          return m.item_value(atom);
+      },
+      model_);
+}
+
 Epsilon Mechanism::local_epsilon() const {
   return std::visit([](const auto& m) { return m.local_epsilon(); }, model_);
 }

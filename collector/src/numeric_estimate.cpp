@@ -144,6 +144,7 @@ ObservationModel observation_model(const NumericModel& model) {
   ObservationModel o;
   o.counts = ObservationModel::Counts::outputs;
   o.items = model.size;
+  o.atoms = model.atoms;
   o.kernel = model.kernel;
   return o;
 }
@@ -165,22 +166,22 @@ std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const Numer
                                                 const BayesianUpdateResult* em) {
   refuse_mean_only(model);
   if (model.inverse.empty()) return estimate(a, post, confidence, em);  // sd: k-RR over the levels
-  const std::uint32_t k = model.size;
+  const std::uint32_t k = model.size, atoms = model.atom_count();
   const std::uint64_t n = a.reports();
-  std::vector<ItemEstimate> out(k);
+  std::vector<ItemEstimate> out(atoms);
   if (n == 0) return out;
   const double nd = static_cast<double>(n);
-  std::vector<double> pi(k), f(k, 0.0), second(k, 0.0);
+  std::vector<double> pi(k), f(atoms, 0.0), second(atoms, 0.0);
   for (std::uint32_t y = 0; y < k; ++y) pi[y] = static_cast<double>(a.support()[y]) / nd;
   for (std::uint32_t y = 0; y < k; ++y) {
     if (pi[y] == 0) continue;
-    const double* row = &model.inverse[std::size_t{y} * k];
-    for (std::uint32_t x = 0; x < k; ++x) {
+    const double* row = &model.inverse[std::size_t{y} * atoms];
+    for (std::uint32_t x = 0; x < atoms; ++x) {
       f[x] += pi[y] * row[x];
       second[x] += pi[y] * row[x] * row[x];
     }
   }
-  for (std::uint32_t x = 0; x < k; ++x) {
+  for (std::uint32_t x = 0; x < atoms; ++x) {
     out[x].unbiased_frequency = f[x];
     out[x].standard_error = std::sqrt(std::max(second[x] - f[x] * f[x], 0.0) / nd);
   }
@@ -192,17 +193,17 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
                                         const std::vector<std::uint32_t>& bin_start, Postprocess post,
                                         double confidence, const BayesianUpdateResult* em) {
   refuse_mean_only(model);
-  const std::uint32_t k = model.size;
+  const std::uint32_t k = model.size, atoms = model.atom_count();  // bins group atoms
   const std::uint64_t n = a.reports();
   std::vector<ItemEstimate> out(bin_start.size());
   if (n == 0 || k == 0) return out;
   const double nd = static_cast<double>(n);
-  std::vector<std::uint32_t> bin_of(k);
+  std::vector<std::uint32_t> bin_of(atoms);
   for (std::size_t b = 0; b < bin_start.size(); ++b) {
-    const std::uint32_t end = b + 1 < bin_start.size() ? bin_start[b + 1] : k;
+    const std::uint32_t end = b + 1 < bin_start.size() ? bin_start[b + 1] : atoms;
     for (std::uint32_t x = bin_start[b]; x < end; ++x) bin_of[x] = static_cast<std::uint32_t>(b);
   }
-  std::vector<double> atom(k, 0.0), second(out.size(), 0.0), row_sum(out.size());
+  std::vector<double> atom(atoms, 0.0), second(out.size(), 0.0), row_sum(out.size());
   std::vector<double> variance(out.size(), -1.0);  // dbitflip: each bin's, from the formula
   if (model.sampled_share > 0) {
     atom = sampled_frequencies(a, model);
@@ -213,15 +214,16 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
       variance[b] = sampled_linear_variance(model, in_bin, f, nd);
     }
   }
+  // sd's k-RR over the levels (square): its kernel inverted here; dlaplace, sw: the model's.
   const std::vector<double> inverse =
       model.sampled_share > 0 ? std::vector<double>{} : model.inverse.empty() ? invert(model.kernel, k) : model.inverse;
   if (model.sampled_share == 0 && inverse.empty()) throw std::runtime_error("numeric noise matrix is singular");
   for (std::uint32_t y = 0; y < k && model.sampled_share == 0; ++y) {
     const double pi = static_cast<double>(a.support()[y]) / nd;
     if (pi == 0) continue;
-    const double* row = &inverse[std::size_t{y} * k];
+    const double* row = &inverse[std::size_t{y} * atoms];
     std::fill(row_sum.begin(), row_sum.end(), 0.0);
-    for (std::uint32_t x = 0; x < k; ++x) {
+    for (std::uint32_t x = 0; x < atoms; ++x) {
       atom[x] += pi * row[x];
       row_sum[bin_of[x]] += row[x];
     }
@@ -229,7 +231,7 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
   }
   const std::vector<double> processed = postprocess_atoms(atom, post, em);
   std::vector<double> bin_processed(out.size(), 0.0);
-  for (std::uint32_t x = 0; x < k; ++x) {
+  for (std::uint32_t x = 0; x < atoms; ++x) {
     out[bin_of[x]].unbiased_frequency += atom[x];
     bin_processed[bin_of[x]] += processed[x];
   }

@@ -42,6 +42,7 @@ struct AggregateOptions {
   bool by_epoch = false, pool_epochs = false;
   std::optional<std::string> truth_rounds;
   collector::BayesianUpdateOptions em;  // --em-tolerance, --em-max-iterations
+  std::optional<double> em_smoothing;   // --em-smoothing (else the mechanism's: sw ¼, others 0)
 };
 
 // Every report file and saved state, merged into one time series (an aggregate per epoch);
@@ -151,7 +152,10 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
 // `about`, a warning when it stopped at the cap) and a numeric chart's bars.
 collector::BayesianUpdateResult run_em(const Aggregator& total, const collector::ObservationModel& model,
                                        const AggregateOptions& o, collector::Postprocess post, EstimateTable& t) {
-  auto run = collector::bayesian_update(model, total.support(), total.reports(), o.em);
+  collector::BayesianUpdateOptions options = o.em;
+  options.smoothing = o.em_smoothing.value_or(total.mechanism().em_smoothing());
+  auto run = collector::bayesian_update(model, total.support(), total.reports(), options);
+  t.about["em_smoothing"] = options.smoothing;
   if (!run.converged) {  // the table's answer (-p em) or the chart's bars: said in both places
     t.chart_warning = "em not converged after " + std::to_string(run.iterations) +
                       " iterations: the bars are not yet the maximum-likelihood estimate";
@@ -205,6 +209,9 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   const Mechanism& m = total.mechanism();
   if (o.labels && m.numeric())
     throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reports numbers");
+  if (o.em_smoothing && *o.em_smoothing > 0 && !m.numeric())
+    throw BadInput("--em-smoothing is for numeric mechanisms (it mixes neighbouring values); " + describe(m) +
+                   "'s categories have no order");
   EstimateTable t;
   t.about = about_reports(total, o, rejected, name_of(post));
   using collector::Postprocess;
@@ -230,7 +237,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     t.items = collector::estimate_distribution(total, model, post, o.confidence, run);
     if (o.plot) {
       std::vector<double> values;
-      for (std::uint32_t i = 0; i < m.domain(); ++i) values.push_back(m.item_value(i));
+      for (std::uint32_t i = 0; i < m.atoms(); ++i) values.push_back(m.atom_value(i));
       t.bin_start = chart_bins(values);
       if (chart != post) t.chart_items = collector::estimate_distribution(total, model, chart, o.confidence, run);
       if (!t.bin_start.empty()) t.bins = collector::estimate_bins(total, model, t.bin_start, chart, o.confidence, run);
@@ -241,9 +248,10 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     if (post == Postprocess::em) em = run_em(total, collector::observation_model(m), o, post, t);
     t.items = collector::estimate(total, post, o.confidence, em ? &*em : nullptr);
   }
-  for (std::uint32_t i = 0; i < m.domain() && !m.mean_only(); ++i) {
+  // The rows: a numeric mechanism's atoms (what values round to; sw's buckets), else the items.
+  for (std::uint32_t i = 0; i < m.atoms() && !m.mean_only(); ++i) {
     if (m.numeric()) {
-      const double value = m.item_value(i);
+      const double value = m.atom_value(i);
       t.item_text.push_back(value_text(value));
       t.item_key.emplace_back(m.integer_items() ? Json(static_cast<std::int64_t>(value)) : Json(value));
     } else {
@@ -253,7 +261,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   }
   if (o.truth) {
     const ValueSource source = truth_source(o);
-    std::vector<double> counts(m.domain(), 0.0);
+    std::vector<double> counts(m.atoms(), 0.0);
     double sum = 0;
     const InputCounts read = for_each_private_value(source, m, labels ? &*labels : nullptr, [&](std::int64_t v) {
       sum += static_cast<double>(v);
@@ -468,6 +476,8 @@ int run(const AggregateOptions& o) {
   if (!post) throw BadInput("unknown --postprocess \"" + o.postprocess + "\" (none, clip, norm-sub, simplex, em)");
   if (!(o.em.tolerance >= 0)) throw BadInput("--em-tolerance must be at least 0");
   if (o.em.max_iterations == 0) throw BadInput("--em-max-iterations must be at least 1");
+  if (o.em_smoothing && !(*o.em_smoothing >= 0 && *o.em_smoothing < 0.5))
+    throw BadInput("--em-smoothing must be in [0, 0.5) (each neighbour's weight; EMS: 0.25)");
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
   if (o.pool_epochs && o.by_epoch) throw BadInput("--pool-epochs and --by-epoch ask for opposite things: give one");
   if (o.epoch && (o.pool_epochs || o.by_epoch))
@@ -580,6 +590,9 @@ Subcommand add_aggregate(CLI::App& app) {
       ->check(CLI::IsMember({"none", "clip", "norm-sub", "simplex", "em"}));
   a->add_option("--em-tolerance", o->em.tolerance, "em: stop when no frequency changes by more (default 1e-6)");
   a->add_option("--em-max-iterations", o->em.max_iterations, "em: the most iterations (default 10000)");
+  a->add_option("--em-smoothing", o->em_smoothing,
+                "em over a numeric attribute's ordered values: each neighbour's weight in the smoothing after "
+                "every step (EMS; default 0.25 for sw, else 0: plain EM)");
   a->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
   a->add_option("--truth", o->truth, "the raw input, to compare with (same format as simulate's)");
   a->add_option("--column,--truth-column,-c", o->truth_column, "CSV column of --truth: header name or 0-based index");

@@ -49,9 +49,13 @@ struct ObservationModel {
   enum class Counts { outputs, supports };
   Counts counts = Counts::outputs;
   std::uint32_t items = 0;
-  // outputs: items × items row-major, Pr[output y | value x] at [x·items + y]; empty: the
+  // outputs: atoms × items row-major, Pr[output y | value x] at [x·items + y]; empty: the
   // channel's (p on the diagonal, q elsewhere).
   std::vector<double> kernel;
+  // The kernel's rows, the values the distribution is over, when they are not the outputs
+  // (sw: its D buckets, reported as N = D + 2B cells); 0: items.
+  std::uint32_t atoms = 0;
+  std::uint32_t atom_count() const { return atoms == 0 ? items : atoms; }
   Channel channel{};
   double trials = 1;  // supports: the most one report adds to a count
 };
@@ -64,10 +68,15 @@ struct BayesianUpdateOptions {
   double tolerance = 1e-6;               // stop when max_x |ΔP(x)| ≤ tolerance
   std::uint32_t max_iterations = 10000;  // or after this many iterations
   bool track_likelihood = false;         // record ℓ before each iteration and at the end
+  // EMS (Li et al., SIGMOD 2020): after each step, P(x) ← (1 − 2s)·P(x) + s·(P(x − 1) + P(x + 1))
+  // over the ordered atoms (an end keeps 1 − s and gives s to its one neighbour); 0: plain EM.
+  // The paper's s = 1/4 (binomial weights ¼, ½, ¼). 0 ≤ s < ½; outputs counts only. A smoothed
+  // step may lower ℓ: EMS maximizes no likelihood, it trades variance for a little bias.
+  double smoothing = 0;
 };
 
 struct BayesianUpdateResult {
-  std::vector<double> p;  // the estimate: non-negative, sums to 1
+  std::vector<double> p;  // the estimate over the atoms: non-negative, sums to 1
   std::uint32_t iterations = 0;
   bool converged = false;  // the tolerance was met within the cap
   std::vector<double> log_likelihood;  // track_likelihood: ℓ at the start and after each step

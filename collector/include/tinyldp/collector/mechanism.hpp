@@ -9,7 +9,7 @@
 // models/all.hpp; that list makes the table below (one row per wire id) and the variant a
 // Mechanism holds its model in and dispatches through. Host only.
 //
-// Numeric mechanisms (`sd`, `dlaplace`, `pm`, `hm`, `1bitmean`) privatize an integer of [lo, hi];
+// Numeric mechanisms (`sd`, `dlaplace`, `pm`, `hm`, `sw`, `1bitmean`) privatize an integer of [lo, hi];
 // their "items" are the reported levels (sd: L levels), reported values (dlaplace: lo … hi,
 // W + 1 of them), cells (pm: M; hm: M cells then Duchi's two levels) or the reported bit
 // (1bitmean: 0 for lo, 1 for hi), and the support count of an item is the number of reports
@@ -178,11 +178,19 @@ class Mechanism {
   bool deconvolved() const;        // items estimated by deconvolution, not through channel()
   bool mean_only() const;          // the reports give a mean, no distribution (pm, hm)
   bool one_item_per_report() const;  // a report supports exactly one item (its output)
+  // EM's smoothing weight by default (BayesianUpdateOptions::smoothing): ¼ for sw (EMS), else 0.
+  double em_smoothing() const;
 
-  // The value item i stands for: sd lo + i·W/(L − 1), dlaplace lo + i (categorical: i).
+  // The value item i stands for: sd lo + i·W/(L − 1), dlaplace lo + i (categorical: i); pm, hm
+  // and sw: the cell's score (one report's unbiased estimate of the value).
   double item_value(std::uint32_t item) const;
-  // The items a noiseless value occupies, with weights summing to 1 (what --truth compares
-  // with): the item standing for the value, or for sd the two levels it rounds to.
+  // The rows of a distribution: what the values round to (sw: its D buckets, lo … hi evenly,
+  // which it reports as N = D + 2B cells), else the items; and the value each stands for.
+  std::uint32_t atoms() const;
+  double atom_value(std::uint32_t atom) const;
+  // The rows (atoms()) a noiseless value occupies, with weights summing to 1 (what --truth
+  // compares with): the item standing for the value, or for sd and sw the two levels or buckets
+  // it rounds to.
   std::vector<std::pair<std::uint32_t, double>> item_weights(std::int64_t value) const;
   // Calls f(model) with the mechanism's model (a CollectorModel, models/model_base.hpp), for
   // code that needs a member of the interface Mechanism does not forward (noise_model,

@@ -27,6 +27,7 @@
 #include "tinyldp/collector/models/piecewise.hpp"
 #include "tinyldp/collector/models/record_rr.hpp"
 #include "tinyldp/collector/models/rr.hpp"
+#include "tinyldp/collector/models/square_wave.hpp"
 #include "tinyldp/collector/models/stochastic_discretization.hpp"
 #include "tinyldp/collector/models/two_stage_rr.hpp"
 #include "tinyldp/collector/models/unary_encoding.hpp"
@@ -73,7 +74,7 @@ struct ModelList {
 // Every model, once. (Order: by wire id of their first row; the table sorts by id anyway.)
 using AllModels = ModelList<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
                             TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel, RecordModel,
-                            MultiAttributeModel, DBitFlipModel, PmModel, HmModel>;
+                            MultiAttributeModel, DBitFlipModel, PmModel, HmModel, SwModel>;
 using ModelVariant = AllModels::apply<std::variant>;
 
 static_assert(AllModels::rows_unique(), "two rows of the models share a wire id or a name, or a row has no core type");

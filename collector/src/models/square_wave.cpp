@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tinyldp/collector/models/square_wave.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+
+#include "tinyldp/collector/models/piecewise.hpp"
+
+namespace tinyldp::collector {
+
+std::uint32_t SwModel::default_buckets(const MechanismConfig& c) {
+  if (c.levels != 0) return c.levels;
+  const std::int64_t values = std::int64_t{c.hi} - c.lo + 1;
+  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(values, SquareWave::min_buckets, SquareWave::default_buckets));
+}
+
+std::string SwModel::check_parameters(const MechanismConfig& c) {
+  if (c.levels != 0 && (c.levels < SquareWave::min_buckets || c.levels > PiecewiseMechanism::max_cells))
+    return "levels (sw: the buckets D) must be " + std::to_string(SquareWave::min_buckets) + " … " +
+           std::to_string(PiecewiseMechanism::max_cells) + " (got " + std::to_string(c.levels) + ")";
+  if (c.hi <= c.lo) return check_value_range(c, 0, "the output cells");
+  const std::uint32_t buckets = default_buckets(c);
+  if (!is_valid_epsilon(c.epsilon)) return check_value_range(c, c.domain, "the output cells");
+  const std::uint64_t half = SquareWave::half_width_for(c.epsilon, buckets);
+  const std::uint64_t cells = buckets + 2 * half;
+  if (cells > PiecewiseMechanism::max_cells)
+    return "sw's output cells N = D + 2B = " + std::to_string(buckets) + " + 2·" + std::to_string(half) + " = " +
+           std::to_string(cells) + " exceed " + std::to_string(PiecewiseMechanism::max_cells) +
+           " (B: the paper's half-width at this ε in buckets): fewer buckets";
+  if (std::string r = check_value_range(c, static_cast<std::int64_t>(cells), "the output cells"); !r.empty()) return r;
+  const unsigned bits = c.noise_bits == 0 ? PiecewiseMechanism::default_rounding_bits : c.noise_bits;
+  const auto width = static_cast<std::uint64_t>(std::int64_t{c.hi} - c.lo);
+  if (bits <= 24 && (width >= (std::uint64_t{1} << 31) || width * buckets >= (std::uint64_t{1} << (63 - bits))))
+    return "sw needs (hi − lo)·D < 2^" + std::to_string(63 - bits) + " (its rounding multiplies the range by D = " +
+           std::to_string(buckets) + "); got hi − lo = " + std::to_string(width) + ": fewer buckets or a narrower range";
+  return {};
+}
+
+Status SwModel::configure(const MechanismConfig& c, SwModel& out, MechanismConfig& normalized) {
+  const unsigned bits = c.noise_bits == 0 ? PiecewiseMechanism::default_rounding_bits : c.noise_bits;
+  const std::uint32_t buckets = default_buckets(c);
+  const Status s = SquareWave::configure(c.epsilon, c.lo, c.hi, buckets, out.core, c.precision, bits);
+  if (s != Status::ok) return s;
+  if (c.domain != 0 && c.domain != out.core.cells()) return Status::bad_parameter;
+  normalized.domain = out.core.cells();
+  normalized.levels = buckets;
+  normalized.noise_bits = static_cast<std::uint8_t>(bits);
+  normalized.sensitivity = 0;
+  return Status::ok;
+}
+
+std::string SwModel::fractions() const {
+  const PiecewiseMechanism& grid = core.grid();
+  const Dyadic m = grid.outside_probability();
+  return "D = " + std::to_string(core.buckets()) + " buckets, window 2B + 1 = " + std::to_string(grid.band_cells()) +
+         " of N = " + std::to_string(core.cells()) + " cells: inside h = " + fraction_text(grid.band_numerator(), m.bits) +
+         ", outside m = " + fraction_text(m) + ", cell 0 + " + fraction_text(grid.cell_zero_extra(), m.bits) +
+         ", rounding with " + std::to_string(grid.rounding_bits()) + " bits";
+}
+
+double SwModel::atom_value(std::uint32_t bucket) const {
+  const double width = static_cast<double>(std::int64_t{core.high()} - core.low());
+  return core.low() + bucket * width / (core.buckets() - 1);
+}
+
+double SwModel::item_value(std::uint32_t cell) const {
+  PmModel grid;  // the same grid: PM's exact affine score
+  grid.core = core.grid();
+  return grid.item_value(cell);
+}
+
+std::vector<std::pair<std::uint32_t, double>> sw_bucket_weights(const SquareWave& sw, std::int64_t value) {
+  const auto width = static_cast<std::uint64_t>(std::int64_t{sw.high()} - sw.low());
+  const std::uint64_t t = static_cast<std::uint64_t>(value - sw.low()) * (sw.buckets() - 1);
+  const std::uint64_t base = t / width, rest = t % width;
+  const unsigned b = sw.grid().rounding_bits();
+  const double up = std::ldexp(static_cast<double>((rest << b) / width), -static_cast<int>(b));
+  std::vector<std::pair<std::uint32_t, double>> out{{static_cast<std::uint32_t>(base), 1 - up}};
+  if (up > 0) out.emplace_back(static_cast<std::uint32_t>(base + 1), up);
+  return out;
+}
+
+NumericModel SwModel::noise_model() const {
+  const PiecewiseMechanism& grid = core.grid();
+  const std::uint32_t d = core.buckets(), n = core.cells(), w = grid.band_cells();
+  NumericModel out;
+  out.size = n;
+  out.atoms = d;
+  out.rounded = true;
+  out.atom_value.resize(d);
+  for (std::uint32_t x = 0; x < d; ++x) out.atom_value[x] = atom_value(x);
+  out.score.resize(n);
+  for (std::uint32_t y = 0; y < n; ++y) out.score[y] = item_value(y);
+  // Pr[cell y | bucket x] = (h in the window [x, x + w), m elsewhere, + R at cell 0)/2^b.
+  const double scale = std::ldexp(1.0, -static_cast<int>(grid.outside_probability().bits));
+  const double m = static_cast<double>(grid.outside_probability().num) * scale;
+  const double a = static_cast<double>(grid.band_numerator()) * scale - m;  // h − m
+  const double r = static_cast<double>(grid.cell_zero_extra()) * scale;
+  out.kernel.assign(std::size_t{d} * n, m);
+  for (std::uint32_t x = 0; x < d; ++x) {
+    double* row = &out.kernel[std::size_t{x} * n];
+    for (std::uint32_t y = x; y < x + w; ++y) row[y] += a;
+    row[0] += r;
+  }
+  // KKᵀ[x][x'] = N m² + 2mwa + a²·max(0, w − |x − x'|) + 2mr + r² + ar([x = 0] + [x' = 0]).
+  Eigen::MatrixXd gram(d, d);
+  for (std::uint32_t x = 0; x < d; ++x)
+    for (std::uint32_t z = 0; z < d; ++z) {
+      const double overlap = std::max(0.0, static_cast<double>(w) - std::fabs(static_cast<double>(x) - z));
+      gram(x, z) = n * m * m + 2 * m * w * a + a * a * overlap + 2 * m * r + r * r + a * r * ((x == 0) + (z == 0));
+    }
+  const Eigen::MatrixXd inverse = gram.llt().solve(Eigen::MatrixXd::Identity(d, d));
+  // The left inverse L = (KKᵀ)⁻¹K: L[x][y] = (m + r·[y = 0])·Σ_z G[x][z] + a·Σ_{z ∈ (y − w, y]} G[x][z],
+  // G = (KKᵀ)⁻¹, by prefix sums; stored N × D (row per cell) for the estimators.
+  out.inverse.assign(std::size_t{n} * d, 0.0);
+  std::vector<double> prefix(d + 1);
+  for (std::uint32_t x = 0; x < d; ++x) {
+    prefix[0] = 0;
+    for (std::uint32_t z = 0; z < d; ++z) prefix[z + 1] = prefix[z] + inverse(x, z);
+    for (std::uint32_t y = 0; y < n; ++y) {
+      const std::uint32_t first = y + 1 > w ? y + 1 - w : 0, last = std::min(y + 1, d);
+      const double window = last > first ? prefix[last] - prefix[first] : 0.0;
+      out.inverse[std::size_t{y} * d + x] = (m + (y == 0 ? r : 0.0)) * prefix[d] + a * window;
+    }
+  }
+  return out;
+}
+
+}  // namespace tinyldp::collector
