@@ -121,6 +121,7 @@ uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void);
 #define TINYLDP_DLAPLACE_CONTEXT_SIZE 56
 #define TINYLDP_PM_CONTEXT_SIZE 80
 #define TINYLDP_HM_CONTEXT_SIZE 160
+#define TINYLDP_SW_CONTEXT_SIZE 80
 #define TINYLDP_SHE_CONTEXT_SIZE 72
 #define TINYLDP_THE_CONTEXT_SIZE 56
 /* Keystream blocks the DRBG buffers: must be the value the library was built with (a compile
@@ -167,6 +168,7 @@ TINYLDP_CONTEXT(tinyldp_sd, TINYLDP_SD_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_dlaplace, TINYLDP_DLAPLACE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_pm, TINYLDP_PM_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_hm, TINYLDP_HM_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_sw, TINYLDP_SW_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_she, TINYLDP_SHE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_the, TINYLDP_THE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_chacha20_drbg, TINYLDP_CHACHA20_DRBG_CONTEXT_SIZE);
@@ -222,7 +224,8 @@ enum {
   TINYLDP_MECHANISM_RSFD_OUE_R = 29, /* fake data: a uniform one-hot vector through OUE */
   TINYLDP_MECHANISM_DBITFLIP = 30,
   TINYLDP_MECHANISM_PM = 31, /* the Piecewise Mechanism on a grid of cells */
-  TINYLDP_MECHANISM_HM = 32  /* the Hybrid Mechanism: PM or Duchi's, drawn per report */
+  TINYLDP_MECHANISM_HM = 32, /* the Hybrid Mechanism: PM or Duchi's, drawn per report */
+  TINYLDP_MECHANISM_SW = 33  /* Square Wave over bucketed input and output */
 };
 
 /* Optional header fields (tinyldp_wire_header.fields). */
@@ -280,7 +283,7 @@ tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
  * TINYLDP_MECHANISM_FUNCTIONS(prefix, value_type) declares the last three for the context type
  * `prefix` (prefix_describe, prefix_privatize, prefix_report); each mechanism below states its
  * configure and then uses it.
- * The value is a category in [0, domain) (rr: a bit, 0 or 1; sd, dlaplace, pm and hm: an integer in
+ * The value is a category in [0, domain) (rr: a bit, 0 or 1; sd, dlaplace, pm, hm and sw: an integer in
  * [lo, hi]; a record: an array of one value per attribute); anything else is
  * TINYLDP_STATUS_VALUE_OUT_OF_DOMAIN, with no report. Entropy: each call reads `source` in
  * 8-byte requests through a bit reader made for the call and keeps nothing afterwards (the bytes
@@ -349,6 +352,13 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_pm, int32_t);
 tinyldp_status tinyldp_hm_configure(tinyldp_hm* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t cells);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_hm, int32_t);
+
+/* Square Wave for an integer in [lo, hi] rounded to one of `buckets` D (4..4096; lo … hi
+ * evenly): a window of the paper's half-width B around the bucket among N = D + 2B cells
+ * (N ≤ 4096); the collector estimates the distribution (EMS) and the mean. hi − lo < 2^39 / D. */
+tinyldp_status tinyldp_sw_configure(tinyldp_sw* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                    uint32_t buckets);
+TINYLDP_MECHANISM_FUNCTIONS(tinyldp_sw, int32_t);
 
 /* Summation with histogram encoding (SHE) over [0, d), 2 ≤ d ≤ 2^24: every component of the
  * one-hot vector with discrete Laplace noise at ε/2, clamped to [−T, T + 1]. `truncation` T ≤

@@ -14,6 +14,7 @@
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
 #include "tinyldp/rr.hpp"
+#include "tinyldp/square_wave.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
@@ -95,7 +96,8 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_RSFD_OUE_R == int(wire::MechanismId::rsfd_oue_r) &&
               TINYLDP_MECHANISM_DBITFLIP == int(wire::MechanismId::dbitflip) &&
               TINYLDP_MECHANISM_PM == int(wire::MechanismId::pm) &&
-              TINYLDP_MECHANISM_HM == int(wire::MechanismId::hm));
+              TINYLDP_MECHANISM_HM == int(wire::MechanismId::hm) &&
+              TINYLDP_MECHANISM_SW == int(wire::MechanismId::sw));
 static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
               TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
               TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
@@ -163,6 +165,7 @@ TINYLDP_C_MECHANISM(tinyldp_sd, StochasticDiscretization, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_dlaplace, DiscreteLaplace, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_pm, PiecewiseMechanism, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_hm, HybridMechanism, int32_t)
+TINYLDP_C_MECHANISM(tinyldp_sw, SquareWave, int32_t)
 TINYLDP_C_MEMOIZED(tinyldp_two_stage_rr, TwoStageRr, uint32_t)
 
 extern "C" {
@@ -241,6 +244,12 @@ tinyldp_status tinyldp_hm_configure(tinyldp_hm* ctx, uint64_t epsilon_q32, int32
                                     uint32_t cells) {
   return configure_into<HybridMechanism>(ctx, [&](HybridMechanism& r) {
     return HybridMechanism::configure(Epsilon::from_q32(epsilon_q32), lo, hi, cells, r);
+  });
+}
+tinyldp_status tinyldp_sw_configure(tinyldp_sw* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                    uint32_t buckets) {
+  return configure_into<SquareWave>(ctx, [&](SquareWave& r) {
+    return SquareWave::configure(Epsilon::from_q32(epsilon_q32), lo, hi, buckets, r);
   });
 }
 tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilon_q32, int32_t lo,

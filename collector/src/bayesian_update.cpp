@@ -17,7 +17,9 @@ ObservationModel observation_model(const Mechanism& m) {
   o.items = m.domain();
   o.channel = m.channel();
   if (m.deconvolved()) {
-    o.kernel = numeric_model(m).kernel;
+    const NumericModel model = numeric_model(m);
+    o.kernel = model.kernel;
+    o.atoms = model.atoms;  // sw: its buckets, not its cells
   } else if (m.one_item_per_report()) {
     o.counts = ObservationModel::Counts::outputs;  // a report is one item
   } else {

@@ -337,7 +337,7 @@ py::array_t<double> true_frequencies(const Mechanism& m,
   if (m.record())
     throw py::value_error(std::string(collector::name_of(m.config().id)) +
                           " is a record of several attributes: its truth is per attribute (tinyldp multi, joint)");
-  std::vector<double> f(m.domain(), 0.0);
+  std::vector<double> f(m.atoms(), 0.0);  // the rows: sw's buckets, else the items
   const std::int64_t* v = values.data();
   const auto n = static_cast<std::size_t>(values.size());
   if (n == 0) throw py::value_error("no values");
@@ -479,12 +479,20 @@ py::dict estimate_columns(const std::vector<collector::ItemEstimate>& items) {
 
 // What `tinyldp aggregate` estimates: the categorical frequencies (estimates.hpp), or a numeric
 // mechanism's distribution over its items (numeric_estimate.hpp).
-collector::BayesianUpdateOptions em_options(double tolerance, std::uint32_t max_iterations) {
+// smoothing: EMS's weight (bayesian_update.hpp), None for the mechanism's (sw ¼, else 0).
+collector::BayesianUpdateOptions em_options(const collector::Mechanism& m, double tolerance,
+                                            std::uint32_t max_iterations, std::optional<double> smoothing) {
   if (!(tolerance >= 0)) throw py::value_error("em_tolerance must be at least 0");
   if (max_iterations == 0) throw py::value_error("em_max_iterations must be at least 1");
+  if (smoothing && !(*smoothing >= 0 && *smoothing < 0.5))
+    throw py::value_error("em_smoothing must be in [0, 0.5) (each neighbour's weight; EMS: 0.25)");
+  if (smoothing && *smoothing > 0 && !m.numeric())
+    throw py::value_error("em_smoothing is for numeric mechanisms (it mixes neighbouring values); " +
+                          std::string(collector::name_of(m.config().id)) + "'s categories have no order");
   collector::BayesianUpdateOptions o;
   o.tolerance = tolerance;
   o.max_iterations = max_iterations;
+  o.smoothing = smoothing.value_or(m.em_smoothing());
   return o;
 }
 
@@ -503,11 +511,11 @@ std::optional<collector::BayesianUpdateResult> em_run(PyAggregator& a, collector
 }
 
 py::dict estimate(PyAggregator& a, const std::string& postprocess, double confidence, double em_tolerance,
-                  std::uint32_t em_max_iterations) {
+                  std::uint32_t em_max_iterations, std::optional<double> em_smoothing) {
   const auto post = postprocess_from(postprocess);
   check_confidence(confidence);
   require_reports(a.aggregator);
-  const auto options = em_options(em_tolerance, em_max_iterations);
+  const auto options = em_options(a.aggregator.mechanism(), em_tolerance, em_max_iterations, em_smoothing);
   // The numeric model is built (and kept) with the GIL held; the rest runs without it.
   const collector::NumericModel* model = a.aggregator.mechanism().numeric() ? &a.numeric_model() : nullptr;
   std::vector<collector::ItemEstimate> items;
@@ -523,9 +531,10 @@ py::dict estimate(PyAggregator& a, const std::string& postprocess, double confid
 
 // EM's run on its own (bayesian_update.hpp): the distribution, iterations, convergence and,
 // when asked, the log-likelihood at the start and after every step.
-py::dict bayesian_update(PyAggregator& a, double tolerance, std::uint32_t max_iterations, bool track_likelihood) {
+py::dict bayesian_update(PyAggregator& a, double tolerance, std::uint32_t max_iterations, bool track_likelihood,
+                         std::optional<double> smoothing) {
   require_reports(a.aggregator);
-  auto options = em_options(tolerance, max_iterations);
+  auto options = em_options(a.aggregator.mechanism(), tolerance, max_iterations, smoothing);
   options.track_likelihood = track_likelihood;
   const collector::ObservationModel model = em_model(a);
   collector::BayesianUpdateResult r;
@@ -539,6 +548,7 @@ py::dict bayesian_update(PyAggregator& a, double tolerance, std::uint32_t max_it
   d["converged"] = r.converged;
   d["log_likelihood"] = copy(r.log_likelihood);
   d["counts"] = model.counts == collector::ObservationModel::Counts::outputs ? "outputs" : "supports";
+  d["smoothing"] = options.smoothing;
   return d;
 }
 
@@ -861,7 +871,17 @@ PYBIND11_MODULE(_native, mod) {
                                for (std::uint32_t i = 0; i < m.domain(); ++i) v.push_back(m.item_value(i));
                                return copy(v);
                              },
-                             "the value each item stands for (categorical: its index)")
+                             "the value each reported item stands for (categorical: its index; pm, hm, sw: "
+                             "a cell's score)")
+      .def_property_readonly("atoms", &Mechanism::atoms,
+                             "the rows of an estimate: sw's buckets, else the items (domain)")
+      .def_property_readonly("atom_values",
+                             [](const Mechanism& m) {
+                               std::vector<double> v;
+                               for (std::uint32_t i = 0; i < m.atoms(); ++i) v.push_back(m.atom_value(i));
+                               return copy(v);
+                             },
+                             "the value each row of an estimate stands for (sw: its buckets, lo … hi evenly)")
       .def("report_bytes",
            [](const Mechanism& m, bool device_id, bool epoch, bool cohort) {
              const std::uint8_t f = (device_id ? wire::field_device_id : 0) | (epoch ? wire::field_epoch : 0) |
@@ -913,10 +933,13 @@ PYBIND11_MODULE(_native, mod) {
       .def_property_readonly("support", [](const PyAggregator& a) { return copy(a.aggregator.support()); })
       .def("estimate", &estimate, py::arg("postprocess") = "none", py::arg("confidence") = 0.95,
            py::kw_only(), py::arg("em_tolerance") = 1e-6, py::arg("em_max_iterations") = 10000,
-           "the items' estimates (postprocess: none, clip, norm-sub, simplex or em)")
+           py::arg("em_smoothing") = py::none(),
+           "the items' estimates (postprocess: none, clip, norm-sub, simplex or em; em_smoothing: EMS's "
+           "weight, None for the mechanism's: sw 0.25, else 0)")
       .def("bayesian_update", &bayesian_update, py::kw_only(), py::arg("tolerance") = 1e-6,
-           py::arg("max_iterations") = 10000, py::arg("track_likelihood") = false,
-           "the non-negative maximum-likelihood distribution (EM) with its iterations and convergence")
+           py::arg("max_iterations") = 10000, py::arg("track_likelihood") = false, py::arg("smoothing") = py::none(),
+           "the non-negative maximum-likelihood distribution (EM; with smoothing, EMS) with its iterations and "
+           "convergence")
       .def("estimate_bins", &estimate_bins, py::arg("bin_start"), py::arg("postprocess") = "none",
            py::arg("confidence") = 0.95)
       .def("mean", &mean, py::arg("confidence") = 0.95)

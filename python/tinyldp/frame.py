@@ -130,7 +130,8 @@ class Aggregate(_Counted):
     def estimate(self, postprocess="none", confidence=0.95, **em):
         """The items' estimates: a dict of numpy arrays (estimate, count, ci_low, ci_high,
         unbiased_estimate, standard_error), one entry per item. postprocess "em": the
-        non-negative maximum-likelihood estimate (em_tolerance=, em_max_iterations=)."""
+        non-negative maximum-likelihood estimate (em_tolerance=, em_max_iterations=, em_smoothing=:
+        EMS's weight, sw's 0.25 by default)."""
         return self.aggregator.estimate(postprocess, confidence, **em)
 
     def mean(self, confidence=0.95):
@@ -140,8 +141,8 @@ class Aggregate(_Counted):
     def items(self):
         """What each item is: its label, its index (categorical, no labels) or its value (numeric)."""
         m = self.mechanism
-        if m.numeric:
-            values = m.item_values
+        if m.numeric:  # the rows: what values round to (sw: its buckets)
+            values = m.atom_values
             return [int(v) for v in values] if m.integer_items else list(values)
         if self.labels is not None:
             return [self.labels[i] if i < len(self.labels) else str(i) for i in range(m.domain)]

@@ -27,6 +27,7 @@
 #include "tinyldp/random_bits.hpp"
 #include "tinyldp/record_rr.hpp"
 #include "tinyldp/rr.hpp"
+#include "tinyldp/square_wave.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
@@ -304,6 +305,9 @@ TEST(numeric_mechanisms_give_the_cpp_reports) {
   tinyldp_hm hm;
   CHECK_EQ(tinyldp_hm_configure(&hm, one, -50, 50, 2048), TINYLDP_STATUS_OK);
   Twins{"hm", HybridMechanism::make(eps_one, -50, 50), &hm, C_FUNCTIONS(tinyldp_hm)}.expect_same_reports(values, 51);
+  tinyldp_sw sw;
+  CHECK_EQ(tinyldp_sw_configure(&sw, one, -50, 50, 101), TINYLDP_STATUS_OK);
+  Twins{"sw", SquareWave::make(eps_one, -50, 50, 101), &sw, C_FUNCTIONS(tinyldp_sw)}.expect_same_reports(values, 51);
 }
 
 // The production path: a DRBG seeded from the same bytes in both APIs, OUE reports drawn from it.

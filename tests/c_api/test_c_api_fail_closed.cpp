@@ -80,6 +80,7 @@ struct Contexts {
   tinyldp_dlaplace dlaplace;
   tinyldp_pm pm;
   tinyldp_hm hm;
+  tinyldp_sw sw;
   tinyldp_she she;
   tinyldp_the the;
   tinyldp_spl_grr spl_grr;
@@ -101,6 +102,7 @@ void expect_every_report_refused(const Contexts& c) {
   EXPECT_REFUSED(tinyldp_dlaplace, c.dlaplace);
   EXPECT_REFUSED(tinyldp_pm, c.pm);
   EXPECT_REFUSED(tinyldp_hm, c.hm);
+  EXPECT_REFUSED(tinyldp_sw, c.sw);
   EXPECT_REFUSED(tinyldp_she, c.she);
   EXPECT_REFUSED(tinyldp_the, c.the);
   EXPECT_REFUSED(tinyldp_spl_grr, c.spl_grr);
@@ -132,6 +134,7 @@ TEST(contexts_whose_configure_failed_refuse_every_report) {
   CHECK_EQ(tinyldp_dlaplace_configure(&c.dlaplace, one, 0, 100, 1, table, 8), TINYLDP_STATUS_BUFFER_TOO_SMALL);
   CHECK_EQ(tinyldp_pm_configure(&c.pm, one, 0, 100, 3), TINYLDP_STATUS_BAD_PARAMETER);  // fewer than 4 cells
   CHECK_EQ(tinyldp_hm_configure(&c.hm, one, 100, 0, 2048), TINYLDP_STATUS_BAD_PARAMETER);  // hi < lo
+  CHECK_EQ(tinyldp_sw_configure(&c.sw, one, 0, 100, 4000), TINYLDP_STATUS_BAD_PARAMETER);   // N > 4096
   CHECK_EQ(tinyldp_she_configure(&c.she, one, 16, TINYLDP_SHE_DEFAULT_TRUNCATION(one), table, 8),
            TINYLDP_STATUS_BUFFER_TOO_SMALL);
   CHECK_EQ(tinyldp_the_configure(&c.the, one, 1), TINYLDP_STATUS_BAD_PARAMETER);

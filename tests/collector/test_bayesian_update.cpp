@@ -61,7 +61,8 @@ Mechanism numeric(MechanismId id, std::int32_t lo, std::int32_t hi, std::int64_t
 }
 
 // n values with a skewed, known distribution over the mechanism's inputs (categories 0 … d − 1,
-// or the integers lo … hi), and the truth over its items (sd: the levels they round to).
+// or the integers lo … hi), and the truth over its rows (sd, sw: the levels or buckets they
+// round to).
 struct Sample {
   std::vector<std::int64_t> values;
   std::vector<double> truth;
@@ -73,7 +74,7 @@ Sample skewed_sample(const Mechanism& m, std::uint32_t n) {
   std::mt19937_64 draw(91);
   std::geometric_distribution<std::int64_t> geometric(std::min(0.5, 3.0 / static_cast<double>(count)));
   Sample s;
-  s.truth.assign(m.domain(), 0.0);
+  s.truth.assign(m.atoms(), 0.0);
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::int64_t v = first + geometric(draw) % count;
     s.values.push_back(v);
@@ -102,7 +103,7 @@ double sum(const std::vector<double>& p) { return std::accumulate(p.begin(), p.e
 // ∂ℓ/∂P(x), the gradient of the likelihood EM maximizes (bayesian_update.hpp).
 std::vector<double> gradient(const ObservationModel& o, const std::vector<std::uint64_t>& support,
                              std::uint64_t reports, const std::vector<double>& p) {
-  std::vector<double> g(o.items, 0.0);
+  std::vector<double> g(o.atom_count(), 0.0);
   const double n = static_cast<double>(reports);
   if (o.counts == ObservationModel::Counts::supports) {
     const double keep = o.channel.p / o.trials, other = o.channel.q / o.trials, trials = n * o.trials;
@@ -119,8 +120,8 @@ std::vector<double> gradient(const ObservationModel& o, const std::vector<std::u
   for (std::uint32_t y = 0; y < o.items; ++y) {
     if (support[y] == 0) continue;
     double d = 0;
-    for (std::uint32_t x = 0; x < o.items; ++x) d += p[x] * at(x, y);
-    for (std::uint32_t x = 0; x < o.items; ++x) g[x] += static_cast<double>(support[y]) * at(x, y) / d;
+    for (std::uint32_t x = 0; x < o.atom_count(); ++x) d += p[x] * at(x, y);
+    for (std::uint32_t x = 0; x < o.atom_count(); ++x) g[x] += static_cast<double>(support[y]) * at(x, y) / d;
   }
   return g;
 }
@@ -153,10 +154,10 @@ TEST(BayesianUpdate, EveryMechanismGivesADistributionWithinSixSigmaOfTheTruth) {
     BayesianUpdateOptions options;
     options.track_likelihood = true;
     const BayesianUpdateResult em = bayesian_update(a, options);
-    ASSERT_EQ(em.p.size(), m.domain());
+    ASSERT_EQ(em.p.size(), m.atoms());
     EXPECT_NEAR(sum(em.p), 1.0, 1e-12);
     const auto unbiased = estimate(a, Postprocess::none);
-    for (std::uint32_t i = 0; i < m.domain(); ++i) {
+    for (std::uint32_t i = 0; i < m.atoms(); ++i) {
       EXPECT_GE(em.p[i], 0.0);
       EXPECT_LE(std::fabs(em.p[i] - s.truth[i]), 6 * unbiased[i].standard_error) << "item " << i;
     }
@@ -183,11 +184,11 @@ TEST(BayesianUpdate, TheAnswerIsTheConstrainedMaximum) {
     const BayesianUpdateResult em = bayesian_update(o, a.support(), a.reports(), options);
     const std::vector<double> g = gradient(o, a.support(), a.reports(), em.p);
     double lambda = 0, scale_of_g = 0;
-    for (std::uint32_t i = 0; i < o.items; ++i) {
+    for (std::uint32_t i = 0; i < o.atom_count(); ++i) {
       lambda += em.p[i] * g[i];
       scale_of_g = std::max(scale_of_g, std::fabs(g[i]));
     }
-    for (std::uint32_t i = 0; i < o.items; ++i) {
+    for (std::uint32_t i = 0; i < o.atom_count(); ++i) {
       if (em.p[i] > 1e-4)
         EXPECT_NEAR(g[i], lambda, 1e-4 * scale_of_g) << "item " << i << " P = " << em.p[i];
       else

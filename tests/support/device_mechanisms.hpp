@@ -44,6 +44,7 @@
 #include "tinyldp/piecewise.hpp"
 #include "tinyldp/record_rr.hpp"
 #include "tinyldp/rr.hpp"
+#include "tinyldp/square_wave.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
@@ -186,6 +187,15 @@ struct Hm : SignedNumber {
   static constexpr Value values[4] = {0, 333, 999, 1000};
   static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
   static constexpr size_t context_bytes = 160;
+};
+struct Sw : SignedNumber {
+  static constexpr uint32_t d = 1001;
+  static constexpr char name[] = "sw";
+  static constexpr char about[] = "[0, 1000] in 1024 buckets";
+  static constexpr SquareWave mechanism = SquareWave::make(one, 0, 1000);
+  static constexpr Value values[4] = {0, 333, 999, 1000};
+  static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
+  static constexpr size_t context_bytes = 80;
 };
 struct She : Category {
   static constexpr uint32_t d = 16;
@@ -394,7 +404,7 @@ struct List {
   }
 };
 
-using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, Pm, Hm, She, The, Rappor, RapporBloom, LSue,
+using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, Pm, Hm, Sw, She, The, Rappor, RapporBloom, LSue,
                         LOsue, LOue, LSoue, LGrr, OptimalLoloha, BinaryLoloha, BitMean, BitFlip, RecordRappor,
                         SplGrr, SplOue, SmpGrr, SmpOue, RsfdGrr, RsfdOueZero, RsfdOueRandom>;
 
