@@ -217,6 +217,35 @@ def test_em_is_the_clis_with_its_options_and_a_distribution(cli, simulated):
         tinyldp.aggregate(str(simulated["krr"])).estimate("em", em_max_iterations=0)
 
 
+def test_sw_distribution_is_ems_over_its_buckets(columns):
+    """sw: the rows are its buckets (atom_values), EMS by default, em_smoothing= as the CLI's
+    --em-smoothing; the table has a mean row and one row per bucket."""
+    age = columns["age"]
+    m = tinyldp.Mechanism("sw", 2, lo=17, hi=90)
+    assert m.atoms == 74 and list(m.atom_values) == list(range(17, 91)) and m.domain > m.atoms
+    a = tinyldp.Aggregator(m)
+    reports, _ = tinyldp.simulate(age, m, seed=5)
+    a.ingest(reports)
+    e = a.estimate("em")
+    run = a.bayesian_update()
+    assert run["smoothing"] == 0.25 and run["converged"] and list(run["estimate"]) == list(e["estimate"])
+    plain = a.estimate("em", em_smoothing=0)
+    assert list(plain["estimate"]) != list(e["estimate"]) and abs(plain["estimate"].sum() - 1) < 1e-9
+    truth = np.bincount(np.asarray(age) - 17, minlength=74) / len(age)
+    def ks(f):
+        return np.abs(np.cumsum(f) - np.cumsum(truth)).max()
+    assert ks(e["estimate"]) < ks(a.estimate("none")["unbiased_estimate"])
+    frame = tinyldp.to_dataframe(a, postprocess="em", truth=age)
+    assert list(frame["kind"]) == ["mean"] + ["frequency"] * 74 and list(frame["item"][1:]) == list(range(17, 91))
+    assert frame["true_value"][1:].to_numpy() == pytest.approx(truth)
+    with pytest.raises(ValueError, match="em_smoothing must be in"):
+        a.estimate("em", em_smoothing=0.5)
+    k = tinyldp.Aggregator(tinyldp.Mechanism("krr", 2, domain=4))
+    k.ingest(tinyldp.simulate(np.arange(400) % 4, k.mechanism, seed=1)[0])
+    with pytest.raises(ValueError, match="categories have no order"):
+        k.estimate("em", em_smoothing=0.25)
+
+
 @pytest.mark.parametrize("options, keywords", [
     (["-m", "l-osue", "-e", "2", "--epsilon-one", "1", "-d", "8"], dict(name="l-osue", epsilon=2, epsilon_one=1, domain=8)),
     (["-m", "rappor", "--f", "0.5", "--p", "0.5", "--q", "0.75", "-d", "8"],

@@ -3,6 +3,7 @@
 // frequency of every item — and for the numeric mechanisms the mean — with intervals, and
 // write them through the one writer (output.hpp).
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -476,6 +477,14 @@ int run(const AggregateOptions& o) {
   if (!post) throw BadInput("unknown --postprocess \"" + o.postprocess + "\" (none, clip, norm-sub, simplex, em)");
   if (!(o.em.tolerance >= 0)) throw BadInput("--em-tolerance must be at least 0");
   if (o.em.max_iterations == 0) throw BadInput("--em-max-iterations must be at least 1");
+  if (o.plot) {  // the chart is SVG: a .png (or other) name would hold SVG under the wrong name
+    const auto dot = o.plot->rfind('.');
+    std::string ext = dot == std::string::npos ? "" : o.plot->substr(dot);
+    for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (ext != ".svg")
+      throw BadInput("--plot " + *o.plot + ": the chart is SVG; name the file .svg (rsvg-convert FILE.svg -o "
+                     "FILE.png makes a PNG of it)");
+  }
   if (o.em_smoothing && !(*o.em_smoothing >= 0 && *o.em_smoothing < 0.5))
     throw BadInput("--em-smoothing must be in [0, 0.5) (each neighbour's weight; EMS: 0.25)");
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
