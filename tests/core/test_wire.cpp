@@ -13,6 +13,7 @@
 #include "tinyldp/local_hashing.hpp"
 #include "tinyldp/piecewise.hpp"
 #include "tinyldp/rr.hpp"
+#include "tinyldp/square_wave.hpp"
 #include "tinyldp/stochastic_discretization.hpp"
 #include "tinyldp/unary_encoding.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -214,6 +215,32 @@ TEST(golden_hm_reports) {
     CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
     CHECK_EQ(written, sizeof out);
     const bool matches = same(out, golden_hm[i], sizeof out);
+    CHECK(matches);
+    if (!matches) dump(out, written);
+  }
+}
+
+// Square Wave, ε = 1 over [−40, 85] in 126 buckets (B = 32: 190 cells), no optional fields: the
+// values −40, 0 and 85; seed 7.
+const uint8_t golden_sw[3][8] = {{0x01, 0x21, 0x50, 0x14, 0x1a, 0x3a, 0x00, 0x7b},   // cell 123
+                                 {0x01, 0x21, 0x50, 0x14, 0x1a, 0x3a, 0x00, 0x45},   // cell 69
+                                 {0x01, 0x21, 0x50, 0x14, 0x1a, 0x3a, 0x00, 0x31}};  // cell 49
+
+TEST(golden_sw_reports) {
+  constexpr auto sw = SquareWave::make(Epsilon::from_double(1.0), -40, 85, 126);
+  constexpr wire::Description d = sw.description();
+  static_assert(d.payload_bits == 8 && sw.half_width() == 32);
+  port::InsecureTestSource src(7);
+  Rng rng(src);
+  const int32_t values[] = {-40, 0, 85};
+  for (int i = 0; i < 3; ++i) {
+    uint8_t payload[1];
+    CHECK(sw.privatize(values[i], rng, payload, sizeof payload) == Status::ok);
+    uint8_t out[8];
+    size_t written = 0;
+    CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
+    CHECK_EQ(written, sizeof out);
+    const bool matches = same(out, golden_sw[i], sizeof out);
     CHECK(matches);
     if (!matches) dump(out, written);
   }

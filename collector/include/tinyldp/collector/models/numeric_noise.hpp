@@ -16,7 +16,8 @@ namespace tinyldp::collector {
 
 struct NumericModel {
   std::uint32_t size = 0;           // K reported items (L levels, W + 1 values, pm's M cells)
-  // The input atoms when they are not the items (pm: its S band starts); 0: K atoms = K items.
+  // The input atoms when they are not the items (pm: its S band starts; sw: its D buckets); 0:
+  // K atoms = K items.
   std::uint32_t atoms = 0;
   // pm: the scores give the mean, and nothing here estimates a distribution over the atoms.
   bool mean_only = false;
@@ -27,7 +28,9 @@ struct NumericModel {
   // Var(g(Y) | atom x), for a model without a kernel (pm: in closed form, where its S × M kernel
   // would take 32 MiB at M = 2048); empty for the others.
   std::vector<double> atom_variance;
-  std::vector<double> inverse;      // kernel⁻¹ (dlaplace only)
+  // K × atoms row-major: a left inverse of the kernel, row y the weights of item y's frequency in
+  // the atoms' unbiased estimate (dlaplace: kernel⁻¹; sw: (KKᵀ)⁻¹K transposed); empty for the others.
+  std::vector<double> inverse;
   std::vector<double> atom_value;   // the value atom x stands for (one per atom)
   std::vector<double> score;        // g(y): E[g(Y) | x] = atom_value[x]
   // dbitflip: a report supports up to d items (its sampled buckets whose bit is 1), so the
