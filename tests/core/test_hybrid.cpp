@@ -4,6 +4,7 @@
 // variance against the continuous HM's, failure behaviour, golden reports.
 #include "check.hpp"
 #include "mechanism_checks.hpp"
+#include "no_libm.hpp"
 #include "tinyldp/hybrid.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -120,18 +121,6 @@ TEST(every_draw_gives_the_branch_its_alpha_says) {
     }
   }
   CHECK_EQ(checked, 3u * 8 * 4 * 26 * 6);
-}
-
-// The targets link no libm: 2^bits and e^x (a Taylor series, x ≤ 4) by hand.
-double power_of_two(unsigned bits) {
-  double x = 1;
-  for (unsigned i = 0; i < bits; ++i) x *= 2;
-  return x;
-}
-double exponential(double x) {
-  double sum = 1, term = 1;
-  for (int k = 1; k < 60; ++k) sum += (term *= x / k);
-  return sum;
 }
 
 // The variance of the value's unbiased estimate for the value at band start s, in units of the

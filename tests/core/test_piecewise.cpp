@@ -3,6 +3,7 @@
 // rounding and scores, the variance against the continuous PM's, failure behaviour, golden reports.
 #include "check.hpp"
 #include "mechanism_checks.hpp"
+#include "no_libm.hpp"
 #include "tinyldp/piecewise.hpp"
 
 namespace tinyldp::test {
@@ -110,18 +111,6 @@ TEST(rounding_is_unbiased_over_all_draws) {
     CHECK_LE(scaled_mean - target, 0);     // the up-probability is rounded down: never above
     CHECK_GT(scaled_mean - target, -100);  // bias < 2^-10 of a start (100 in these units)
   }
-}
-
-// The targets link no libm: 2^bits and e^x (a Taylor series, x ≤ 4) by hand.
-double power_of_two(unsigned bits) {
-  double x = 1;
-  for (unsigned i = 0; i < bits; ++i) x *= 2;
-  return x;
-}
-double exponential(double x) {
-  double sum = 1, term = 1;
-  for (int k = 1; k < 60; ++k) sum += (term *= x / k);
-  return sum;
 }
 
 // The worst-case variance (at lo and hi) of the value's unbiased estimate, in units of the

@@ -3,17 +3,11 @@
 // a band of 2B + 1 and D starts), the realized ε, failure behaviour, golden reports.
 #include "check.hpp"
 #include "mechanism_checks.hpp"
+#include "no_libm.hpp"
 #include "tinyldp/square_wave.hpp"
 
 namespace tinyldp::test {
 namespace {
-
-// The targets link no libm: e^x by its Taylor series (x ≤ 8).
-double exponential(double x) {
-  double sum = 1, term = 1;
-  for (int k = 1; k < 80; ++k) sum += (term *= x / k);
-  return sum;
-}
 
 TEST(half_width_is_the_papers_b_in_buckets) {
   // b = (εe^ε − e^ε + 1)/(2e^ε(e^ε − 1 − ε)): 0.3582, 0.2561, 0.1293, 0.03043, 0.001178 at

@@ -165,6 +165,27 @@ TEST(payload_codecs_round_trip) {
   }
 }
 
+// Numeric reports of `values` from the test source seeded 7, each encoded with no optional
+// field and compared byte for byte with its golden vector (N bytes each).
+template <class M, size_t Count, size_t N>
+void expect_golden_numeric_reports(const M& mechanism, const int32_t (&values)[Count],
+                                   const uint8_t (&golden)[Count][N]) {
+  const wire::Description d = mechanism.description();
+  port::InsecureTestSource src(7);
+  Rng rng(src);
+  for (size_t i = 0; i < Count; ++i) {
+    uint8_t payload[4];
+    CHECK(mechanism.privatize(values[i], rng, payload, sizeof payload) == Status::ok);
+    uint8_t out[N];
+    size_t written = 0;
+    CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
+    CHECK_EQ(written, sizeof out);
+    const bool matches = same(out, golden[i], sizeof out);
+    CHECK(matches);
+    if (!matches) dump(out, written);
+  }
+}
+
 // The Piecewise Mechanism, ε = 2 over [−40, 85] on 2048 cells, no optional fields: the values
 // −40, 0 and 85; seed 7.
 const uint8_t golden_pm[3][9] = {{0x01, 0x1f, 0xae, 0x3b, 0x5c, 0xde, 0x00, 0x73, 0x04},   // cell 1139
@@ -172,23 +193,10 @@ const uint8_t golden_pm[3][9] = {{0x01, 0x1f, 0xae, 0x3b, 0x5c, 0xde, 0x00, 0x73
                                  {0x01, 0x1f, 0xae, 0x3b, 0x5c, 0xde, 0x00, 0xf1, 0x05}};  // cell 1521
 
 TEST(golden_pm_reports) {
-  constexpr auto pm = PiecewiseMechanism::make(Epsilon::from_double(2.0), -40, 85);
-  constexpr wire::Description d = pm.description();
-  static_assert(d.payload_bits == 11);
-  port::InsecureTestSource src(7);
-  Rng rng(src);
+  constexpr auto mechanism = PiecewiseMechanism::make(Epsilon::from_double(2.0), -40, 85);
+  static_assert(mechanism.description().payload_bits == 11);
   const int32_t values[] = {-40, 0, 85};
-  for (int i = 0; i < 3; ++i) {
-    uint8_t payload[2];
-    CHECK(pm.privatize(values[i], rng, payload, sizeof payload) == Status::ok);
-    uint8_t out[9];
-    size_t written = 0;
-    CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
-    CHECK_EQ(written, sizeof out);
-    const bool matches = same(out, golden_pm[i], sizeof out);
-    CHECK(matches);
-    if (!matches) dump(out, written);
-  }
+  expect_golden_numeric_reports(mechanism, values, golden_pm);
 }
 
 // The Hybrid Mechanism, ε = 2 over [−40, 85] on 2048 cells, no optional fields: the values
@@ -201,23 +209,10 @@ const uint8_t golden_hm[6][9] = {{0x01, 0x20, 0x6c, 0xac, 0xa6, 0xf7, 0x00, 0x00
                                  {0x01, 0x20, 0x6c, 0xac, 0xa6, 0xf7, 0x00, 0x50, 0x07}};  // cell 1872
 
 TEST(golden_hm_reports) {
-  constexpr auto hm = HybridMechanism::make(Epsilon::from_double(2.0), -40, 85);
-  constexpr wire::Description d = hm.description();
-  static_assert(d.payload_bits == 12);
-  port::InsecureTestSource src(7);
-  Rng rng(src);
+  constexpr auto mechanism = HybridMechanism::make(Epsilon::from_double(2.0), -40, 85);
+  static_assert(mechanism.description().payload_bits == 12);
   const int32_t values[] = {-40, 0, 85, -40, 0, 85};
-  for (int i = 0; i < 6; ++i) {
-    uint8_t payload[2];
-    CHECK(hm.privatize(values[i], rng, payload, sizeof payload) == Status::ok);
-    uint8_t out[9];
-    size_t written = 0;
-    CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
-    CHECK_EQ(written, sizeof out);
-    const bool matches = same(out, golden_hm[i], sizeof out);
-    CHECK(matches);
-    if (!matches) dump(out, written);
-  }
+  expect_golden_numeric_reports(mechanism, values, golden_hm);
 }
 
 // Square Wave, ε = 1 over [−40, 85] in 126 buckets (B = 32: 190 cells), no optional fields: the
@@ -227,23 +222,10 @@ const uint8_t golden_sw[3][8] = {{0x01, 0x21, 0x50, 0x14, 0x1a, 0x3a, 0x00, 0x7b
                                  {0x01, 0x21, 0x50, 0x14, 0x1a, 0x3a, 0x00, 0x31}};  // cell 49
 
 TEST(golden_sw_reports) {
-  constexpr auto sw = SquareWave::make(Epsilon::from_double(1.0), -40, 85, 126);
-  constexpr wire::Description d = sw.description();
-  static_assert(d.payload_bits == 8 && sw.half_width() == 32);
-  port::InsecureTestSource src(7);
-  Rng rng(src);
+  constexpr auto mechanism = SquareWave::make(Epsilon::from_double(1.0), -40, 85, 126);
+  static_assert(mechanism.description().payload_bits == 8 && mechanism.half_width() == 32);
   const int32_t values[] = {-40, 0, 85};
-  for (int i = 0; i < 3; ++i) {
-    uint8_t payload[1];
-    CHECK(sw.privatize(values[i], rng, payload, sizeof payload) == Status::ok);
-    uint8_t out[8];
-    size_t written = 0;
-    CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
-    CHECK_EQ(written, sizeof out);
-    const bool matches = same(out, golden_sw[i], sizeof out);
-    CHECK(matches);
-    if (!matches) dump(out, written);
-  }
+  expect_golden_numeric_reports(mechanism, values, golden_sw);
 }
 
 // OUE, ε = 1, d = 20, every optional field; seed 7.
