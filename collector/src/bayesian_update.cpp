@@ -170,6 +170,8 @@ double observation_log_likelihood(const ObservationModel& model, std::span<const
 BayesianUpdateResult bayesian_update(const ObservationModel& model, std::span<const std::uint64_t> support,
                                      std::uint64_t reports, const BayesianUpdateOptions& options) {
   runs.fetch_add(1, std::memory_order_relaxed);
+  if (!(options.likelihood_tolerance >= 0))
+    throw std::invalid_argument("bayesian_update: likelihood_tolerance must be at least 0");
   if (!(options.smoothing >= 0 && options.smoothing < 0.5))
     throw std::invalid_argument("bayesian_update: smoothing must be in [0, 0.5)");
   if (options.smoothing > 0 && model.counts != ObservationModel::Counts::outputs)
@@ -192,9 +194,15 @@ BayesianUpdateResult bayesian_update(const ObservationModel& model, std::span<co
   }
   std::vector<double> next(atoms), unsmoothed;
   const double s = options.smoothing;
+  double previous = 0;  // ℓ before the last step
   while (r.iterations < options.max_iterations) {
     const double ell = step.run(r.p, &next);
     if (options.track_likelihood) r.log_likelihood.push_back(ell);
+    if (options.likelihood_tolerance > 0 && r.iterations > 1 && std::fabs(ell - previous) < options.likelihood_tolerance) {
+      r.converged = true;  // the last step moved ℓ by less than the tolerance: its P is the answer
+      break;
+    }
+    previous = ell;
     if (s > 0) {  // EMS: each atom gives s of its mass to each neighbour it has (mass kept)
       unsmoothed = next;
       for (std::uint32_t x = 0; x < atoms; ++x) {

@@ -485,6 +485,7 @@ int run(const AggregateOptions& o) {
       throw BadInput("--plot " + *o.plot + ": the chart is SVG; name the file .svg (rsvg-convert FILE.svg -o "
                      "FILE.png makes a PNG of it)");
   }
+  if (!(o.em.likelihood_tolerance >= 0)) throw BadInput("--em-likelihood-tolerance must be at least 0");
   if (o.em_smoothing && !(*o.em_smoothing >= 0 && *o.em_smoothing < 0.5))
     throw BadInput("--em-smoothing must be in [0, 0.5) (each neighbour's weight; EMS: 0.25)");
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");
@@ -599,6 +600,9 @@ Subcommand add_aggregate(CLI::App& app) {
       ->check(CLI::IsMember({"none", "clip", "norm-sub", "simplex", "em"}));
   a->add_option("--em-tolerance", o->em.tolerance, "em: stop when no frequency changes by more (default 1e-6)");
   a->add_option("--em-max-iterations", o->em.max_iterations, "em: the most iterations (default 10000)");
+  a->add_option("--em-likelihood-tolerance", o->em.likelihood_tolerance,
+                "em: also stop when a step raises the log-likelihood (in counts) by less (the SW paper's rule: "
+                "1e-3; default 0: --em-tolerance alone)");
   a->add_option("--em-smoothing", o->em_smoothing,
                 "em over a numeric attribute's ordered values: each neighbour's weight in the smoothing after "
                 "every step (EMS; default 0.25 for sw, else 0: plain EM)");

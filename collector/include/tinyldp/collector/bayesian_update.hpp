@@ -73,6 +73,9 @@ struct BayesianUpdateOptions {
   // The paper's s = 1/4 (binomial weights ¼, ½, ¼). 0 ≤ s < ½; outputs counts only. A smoothed
   // step may lower ℓ: EMS maximizes no likelihood, it trades variance for a little bias.
   double smoothing = 0;
+  // Also stop when a step raises ℓ (in counts: Σ_y n_y ln D_y) by less than this (the SW paper's
+  // and its public code's rule, 10⁻³ there); 0: max_x |ΔP(x)| ≤ tolerance alone. Outputs only.
+  double likelihood_tolerance = 0;
 };
 
 struct BayesianUpdateResult {
