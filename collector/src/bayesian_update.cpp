@@ -20,6 +20,7 @@ ObservationModel observation_model(const Mechanism& m) {
     const NumericModel model = numeric_model(m);
     o.kernel = model.kernel;
     o.atoms = model.atoms;  // sw: its buckets, not its cells
+    o.band = model.band;
   } else if (m.one_item_per_report()) {
     o.counts = ObservationModel::Counts::outputs;  // a report is one item
   } else {
@@ -57,6 +58,7 @@ class Step {
   double run(const std::vector<double>& p, std::vector<double>* next) const {
     if (m_.counts == ObservationModel::Counts::supports) return supports(p);
     if (m_.kernel.empty()) return channel_outputs(p, next);
+    if (m_.band.width > 0) return band_outputs(p, next);
     return dense_outputs(p, next);
   }
 
@@ -102,6 +104,33 @@ class Step {
         for (std::uint32_t y : seen_) s += row[y] * ratio[y];
         (*next)[x] = p[x] * s;
       }
+    return ell;
+  }
+
+  // The same through a band (KernelBand): D_y = m·ΣP + a·Σ_{x ∈ (y − w, y]} P(x) + r·[y = 0]·ΣP and
+  // P'(x) = P(x)·(m·Σ_y ρ_y + a·Σ_{y ∈ [x, x + w)} ρ_y + r·ρ_0), ρ_y = n_y/(n·D_y), by prefix sums.
+  double band_outputs(const std::vector<double>& p, std::vector<double>* next) const {
+    const KernelBand& b = m_.band;
+    const std::size_t k = m_.items, atoms = m_.atom_count(), w = b.width;
+    std::vector<double> mass(atoms + 1, 0.0), ratio(k + 1, 0.0);  // prefix sums of P, then of ρ
+    for (std::size_t x = 0; x < atoms; ++x) mass[x + 1] = mass[x] + p[x];
+    const double total = mass[atoms];
+    double ell = 0;
+    std::vector<double> rho(k, 0.0);
+    for (std::uint32_t y : seen_) {
+      const std::size_t first = y + 1 > w ? y + 1 - w : 0, last = std::min<std::size_t>(y + 1, atoms);
+      const double window = last > first ? mass[last] - mass[first] : 0.0;
+      const double d = b.outside * total + b.inside * window + (y == 0 ? b.cell_zero * total : 0.0);
+      ell += count(y) * std::log(d);
+      rho[y] = d > 0 ? count(y) / (n_ * d) : 0.0;
+    }
+    if (next) {
+      for (std::size_t y = 0; y < k; ++y) ratio[y + 1] = ratio[y] + rho[y];
+      for (std::size_t x = 0; x < atoms; ++x) {
+        const double in_window = ratio[std::min(x + w, k)] - ratio[x];
+        (*next)[x] = p[x] * (b.outside * ratio[k] + b.inside * in_window + b.cell_zero * rho[0]);
+      }
+    }
     return ell;
   }
 

@@ -120,10 +120,6 @@ double Mechanism::item_value(std::uint32_t item) const {
   return std::visit([&](const auto& m) { return m.item_value(item); }, model_);
 }
 
-double Mechanism::em_smoothing() const {
-  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::em_smoothing; }, model_);
-}
-
 std::uint32_t Mechanism::atoms() const {
   return std::visit(
       [&](const auto& m) -> std::uint32_t {

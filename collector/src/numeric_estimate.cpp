@@ -146,6 +146,7 @@ ObservationModel observation_model(const NumericModel& model) {
   o.items = model.size;
   o.atoms = model.atoms;
   o.kernel = model.kernel;
+  o.band = model.band;
   return o;
 }
 

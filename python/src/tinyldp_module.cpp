@@ -479,7 +479,7 @@ py::dict estimate_columns(const std::vector<collector::ItemEstimate>& items) {
 
 // What `tinyldp aggregate` estimates: the categorical frequencies (estimates.hpp), or a numeric
 // mechanism's distribution over its items (numeric_estimate.hpp).
-// smoothing: EMS's weight (bayesian_update.hpp), None for the mechanism's (sw ¼, else 0).
+// smoothing: EMS's weight (bayesian_update.hpp; None: 0, plain EM).
 collector::BayesianUpdateOptions em_options(const collector::Mechanism& m, double tolerance,
                                             std::uint32_t max_iterations, std::optional<double> smoothing) {
   if (!(tolerance >= 0)) throw py::value_error("em_tolerance must be at least 0");
@@ -492,7 +492,7 @@ collector::BayesianUpdateOptions em_options(const collector::Mechanism& m, doubl
   collector::BayesianUpdateOptions o;
   o.tolerance = tolerance;
   o.max_iterations = max_iterations;
-  o.smoothing = smoothing.value_or(m.em_smoothing());
+  o.smoothing = smoothing.value_or(0.0);
   return o;
 }
 
@@ -935,7 +935,7 @@ PYBIND11_MODULE(_native, mod) {
            py::kw_only(), py::arg("em_tolerance") = 1e-6, py::arg("em_max_iterations") = 10000,
            py::arg("em_smoothing") = py::none(),
            "the items' estimates (postprocess: none, clip, norm-sub, simplex or em; em_smoothing: EMS's "
-           "weight, None for the mechanism's: sw 0.25, else 0)")
+           "weight for a numeric attribute, 0.25 in the SW paper; default 0, plain EM)")
       .def("bayesian_update", &bayesian_update, py::kw_only(), py::arg("tolerance") = 1e-6,
            py::arg("max_iterations") = 10000, py::arg("track_likelihood") = false, py::arg("smoothing") = py::none(),
            "the non-negative maximum-likelihood distribution (EM; with smoothing, EMS) with its iterations and "

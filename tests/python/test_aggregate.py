@@ -218,24 +218,25 @@ def test_em_is_the_clis_with_its_options_and_a_distribution(cli, simulated):
 
 
 def test_sw_distribution_is_ems_over_its_buckets(columns):
-    """sw: the rows are its buckets (atom_values), EMS by default, em_smoothing= as the CLI's
-    --em-smoothing; the table has a mean row and one row per bucket."""
+    """sw: the rows are its buckets (atom_values); EM, or EMS with em_smoothing= (the CLI's
+    --em-smoothing); the table has a mean row and one row per bucket."""
     age = columns["age"]
     m = tinyldp.Mechanism("sw", 2, lo=17, hi=90)
     assert m.atoms == 74 and list(m.atom_values) == list(range(17, 91)) and m.domain > m.atoms
     a = tinyldp.Aggregator(m)
     reports, _ = tinyldp.simulate(age, m, seed=5)
     a.ingest(reports)
-    e = a.estimate("em")
-    run = a.bayesian_update()
+    e = a.estimate("em", em_smoothing=0.25)
+    run = a.bayesian_update(smoothing=0.25)
     assert run["smoothing"] == 0.25 and run["converged"] and list(run["estimate"]) == list(e["estimate"])
-    plain = a.estimate("em", em_smoothing=0)
+    assert a.bayesian_update()["smoothing"] == 0
+    plain = a.estimate("em")
     assert list(plain["estimate"]) != list(e["estimate"]) and abs(plain["estimate"].sum() - 1) < 1e-9
     truth = np.bincount(np.asarray(age) - 17, minlength=74) / len(age)
     def ks(f):
         return np.abs(np.cumsum(f) - np.cumsum(truth)).max()
     assert ks(e["estimate"]) < ks(a.estimate("none")["unbiased_estimate"])
-    frame = tinyldp.to_dataframe(a, postprocess="em", truth=age)
+    frame = tinyldp.to_dataframe(a, postprocess="em", truth=age)  # plain EM
     assert list(frame["kind"]) == ["mean"] + ["frequency"] * 74 and list(frame["item"][1:]) == list(range(17, 91))
     assert frame["true_value"][1:].to_numpy() == pytest.approx(truth)
     with pytest.raises(ValueError, match="em_smoothing must be in"):

@@ -43,7 +43,7 @@ struct AggregateOptions {
   bool by_epoch = false, pool_epochs = false;
   std::optional<std::string> truth_rounds;
   collector::BayesianUpdateOptions em;  // --em-tolerance, --em-max-iterations
-  std::optional<double> em_smoothing;   // --em-smoothing (else the mechanism's: sw ¼, others 0)
+  std::optional<double> em_smoothing;   // --em-smoothing (else 0: plain EM)
 };
 
 // Every report file and saved state, merged into one time series (an aggregate per epoch);
@@ -154,7 +154,7 @@ Merged merge_inputs(const AggregateOptions& o, const collector::LabelMappingId& 
 collector::BayesianUpdateResult run_em(const Aggregator& total, const collector::ObservationModel& model,
                                        const AggregateOptions& o, collector::Postprocess post, EstimateTable& t) {
   collector::BayesianUpdateOptions options = o.em;
-  options.smoothing = o.em_smoothing.value_or(total.mechanism().em_smoothing());
+  options.smoothing = o.em_smoothing.value_or(0.0);
   auto run = collector::bayesian_update(model, total.support(), total.reports(), options);
   t.about["em_smoothing"] = options.smoothing;
   if (!run.converged) {  // the table's answer (-p em) or the chart's bars: said in both places
@@ -605,7 +605,7 @@ Subcommand add_aggregate(CLI::App& app) {
                 "1e-3; default 0: --em-tolerance alone)");
   a->add_option("--em-smoothing", o->em_smoothing,
                 "em over a numeric attribute's ordered values: each neighbour's weight in the smoothing after "
-                "every step (EMS; default 0.25 for sw, else 0: plain EM)");
+                "every step (EMS; the SW paper's 0.25; default 0: plain EM)");
   a->add_option("--confidence", o->confidence, "confidence level of the intervals (default 0.95)");
   a->add_option("--truth", o->truth, "the raw input, to compare with (same format as simulate's)");
   a->add_option("--column,--truth-column,-c", o->truth_column, "CSV column of --truth: header name or 0-based index");

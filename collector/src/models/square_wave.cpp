@@ -97,6 +97,7 @@ NumericModel SwModel::noise_model() const {
   const double m = static_cast<double>(grid.outside_probability().num) * scale;
   const double a = static_cast<double>(grid.band_numerator()) * scale - m;  // h − m
   const double r = static_cast<double>(grid.cell_zero_extra()) * scale;
+  out.band = {m, a, r, w};
   out.kernel.assign(std::size_t{d} * n, m);
   for (std::uint32_t x = 0; x < d; ++x) {
     double* row = &out.kernel[std::size_t{x} * n];

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "tinyldp/collector/frequency_estimate.hpp"
+#include "tinyldp/collector/models/numeric_noise.hpp"
 
 namespace tinyldp::collector {
 
@@ -56,6 +57,8 @@ struct ObservationModel {
   // (sw: its D buckets, reported as N = D + 2B cells); 0: items.
   std::uint32_t atoms = 0;
   std::uint32_t atom_count() const { return atoms == 0 ? items : atoms; }
+  // The kernel as a band (sw), when it is one: EM then steps in O(atoms + items), not O(atoms·items).
+  KernelBand band;
   Channel channel{};
   double trials = 1;  // supports: the most one report adds to a count
 };

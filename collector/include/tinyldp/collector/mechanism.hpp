@@ -178,8 +178,6 @@ class Mechanism {
   bool deconvolved() const;        // items estimated by deconvolution, not through channel()
   bool mean_only() const;          // the reports give a mean, no distribution (pm, hm)
   bool one_item_per_report() const;  // a report supports exactly one item (its output)
-  // EM's smoothing weight by default (BayesianUpdateOptions::smoothing): ¼ for sw (EMS), else 0.
-  double em_smoothing() const;
 
   // The value item i stands for: sd lo + i·W/(L − 1), dlaplace lo + i (categorical: i); pm, hm
   // and sw: the cell's score (one report's unbiased estimate of the value).

@@ -73,8 +73,6 @@ struct ModelDefaults {
   static constexpr bool deconvolved = false;
   // The reports estimate a mean only (pm): no distribution over the items, which are not values.
   static constexpr bool mean_only = false;
-  // EM's smoothing weight when the user gives none (bayesian_update.hpp): sw's EMS, ¼.
-  static constexpr double em_smoothing = 0;
   double item_value(std::uint32_t item) const { return item; }
   // The most one report adds to an item's support count (SHE: 2T + 1; the others 1).
   std::uint64_t max_support_per_report() const { return 1; }

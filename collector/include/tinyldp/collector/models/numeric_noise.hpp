@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tinyldp/collector/models/numeric_noise.hpp — what a numeric model (sd, dlaplace, pm, hm, 1bitmean,
+// tinyldp/collector/models/numeric_noise.hpp — what a numeric model (sd, dlaplace, pm, hm, sw, 1bitmean,
 // dbitflip) tells the estimators of numeric_estimate.hpp about its noise: the channel from an
 // input atom to a reported item, exactly, and a per-report unbiased score. Each numeric model
 // builds one in its noise_model(); numeric_estimate.hpp explains the estimators. Host only.
@@ -14,6 +14,14 @@
 
 namespace tinyldp::collector {
 
+// A kernel that is a band (sw, and PM's grid): Pr[item y | atom x] = outside + inside·[x ≤ y <
+// x + width] + cell_zero·[y = 0]. EM steps through it in O(atoms + items) with prefix sums
+// instead of the dense kernel's O(atoms·items). width 0: no band.
+struct KernelBand {
+  double outside = 0, inside = 0, cell_zero = 0;  // m, h − m and R, as probabilities
+  std::uint32_t width = 0;
+};
+
 struct NumericModel {
   std::uint32_t size = 0;           // K reported items (L levels, W + 1 values, pm's M cells)
   // The input atoms when they are not the items (pm: its S band starts; sw: its D buckets); 0:
@@ -25,6 +33,7 @@ struct NumericModel {
   // dlaplace's values are its atoms.
   bool rounded = false;
   std::vector<double> kernel;       // atoms×K row-major: Pr[item y | atom x] (empty for pm)
+  KernelBand band;                  // sw: the same kernel as a band, for EM
   // Var(g(Y) | atom x), for a model without a kernel (pm: in closed form, where its S × M kernel
   // would take 32 MiB at M = 2048); empty for the others.
   std::vector<double> atom_variance;

@@ -31,7 +31,6 @@ struct SwModel : CoreModel<MechanismKind::numeric, SquareWave> {
   static constexpr bool takes_levels = true;  // the buckets D
   static constexpr bool integer_items = false;
   static constexpr bool deconvolved = true;  // no (p, q) channel: the kernel's
-  static constexpr double em_smoothing = 0.25;  // EMS: the paper's binomial ¼, ½, ¼
   using CoreModel::local_epsilon, CoreModel::privatize;
   // D by default: W + 1 (every integer its own bucket, no rounding) up to 1024, else 1024.
   static std::uint32_t default_buckets(const MechanismConfig& c);
