@@ -226,11 +226,11 @@ BayesianUpdateResult bayesian_update(const ObservationModel& model, std::span<co
   double previous = 0;  // ℓ before the last step
   while (r.iterations < options.max_iterations) {
     const double ell = step.run(r.p, &next);
-    if (options.track_likelihood) r.log_likelihood.push_back(ell);
     if (options.likelihood_tolerance > 0 && r.iterations > 1 && std::fabs(ell - previous) < options.likelihood_tolerance) {
       r.converged = true;  // the last step moved ℓ by less than the tolerance: its P is the answer
-      break;
+      break;               // (ℓ(P) is recorded once, below)
     }
+    if (options.track_likelihood) r.log_likelihood.push_back(ell);
     previous = ell;
     if (s > 0) {  // EMS: each atom gives s of its mass to each neighbour it has (mass kept)
       unsmoothed = next;

@@ -729,8 +729,14 @@ MechanismConfig sw_config(std::int32_t lo, std::int32_t hi, std::uint32_t bucket
 
 TEST(NumericEstimate, SquareWaveKernelIsTheCoresAndItsLeftInverseIsExact) {
   // The D × N kernel's rows: h/2^b in the window [x, x + 2B], m/2^b elsewhere, cell 0's extra;
-  // each sums to 1. The closed-form (KKᵀ)⁻¹K undoes it: Σ_y L[x][y]·K[x'][y] = [x = x'].
-  for (const auto& c : {sw_config(17, 90, 0, 1.0), sw_config(0, 1000, 16, 4.0), sw_config(-50, 50, 200, 0.5)}) {
+  // each sums to 1. The model's left inverse undoes it: Σ_y L[x][y]·K[x'][y] = [x = x'], at ε
+  // down to 2^-16 (where KKᵀ's own inverse was 0.1 off at D = 1024).
+  MechanismConfig tiny = sw_config(0, 5000, 256, 1.0);
+  tiny.epsilon = Epsilon::from_q32(std::uint64_t{1} << 16);
+  MechanismConfig small = sw_config(0, 5000, 256, 1.0);
+  small.epsilon = Epsilon::from_ratio(1, 100);
+  for (const auto& c : {sw_config(17, 90, 0, 1.0), sw_config(0, 1000, 16, 4.0), sw_config(-50, 50, 200, 0.5), small,
+                        tiny}) {
     const Mechanism m = make(c);
     const NumericModel model = numeric_model(m);
     SquareWave sw;
@@ -754,7 +760,7 @@ TEST(NumericEstimate, SquareWaveKernelIsTheCoresAndItsLeftInverseIsExact) {
       EXPECT_NEAR(total, 1.0, 1e-12);
     }
     double worst = 0;
-    for (std::uint32_t x = 0; x < d; ++x)
+    for (std::uint32_t x = 0; x < d; x += std::max<std::uint32_t>(1, d / 29))  // rows across the range
       for (std::uint32_t z = 0; z < d; ++z) {
         double product = 0;
         for (std::uint32_t y = 0; y < n; ++y) product += model.inverse[std::size_t{y} * d + x] * model.kernel[std::size_t{z} * n + y];
@@ -868,6 +874,29 @@ TEST(NumericEstimate, SquareWaveBandedEmIsTheDenseOne) {
     for (std::size_t i = 0; i < x.log_likelihood.size(); ++i)
       EXPECT_NEAR(x.log_likelihood[i], y.log_likelihood[i], 1e-9 * std::fabs(y.log_likelihood[i]));
   }
+}
+
+TEST(NumericEstimate, TheLikelihoodRuleStopsAtTheFirstSmallStep) {
+  // --em-likelihood-tolerance T: EM stops after the first step that raised ℓ by less than T,
+  // converged, with ℓ recorded once per point (start, each step); every earlier step raised
+  // it by T or more. A refused T < 0.
+  const Mechanism m = make(sw_config(0, 60, 0, 1.0));
+  Aggregator a(m);
+  feed(m, 13, 3000, [](int i) { return (i * 7) % 61; }, {&a});
+  const ObservationModel o = observation_model(m, numeric_model(m));
+  BayesianUpdateOptions options;
+  options.likelihood_tolerance = 1e-3;
+  options.tolerance = 0;
+  options.track_likelihood = true;
+  const BayesianUpdateResult r = bayesian_update(o, a.support(), a.reports(), options);
+  EXPECT_TRUE(r.converged);
+  ASSERT_EQ(r.log_likelihood.size(), r.iterations + 1u);
+  ASSERT_GT(r.iterations, 2u);
+  const auto& l = r.log_likelihood;
+  EXPECT_LT(std::fabs(l.back() - l[l.size() - 2]), 1e-3);
+  for (std::size_t k = 2; k + 1 < l.size(); ++k) EXPECT_GE(std::fabs(l[k] - l[k - 1]), 1e-3) << "step " << k;
+  options.likelihood_tolerance = -1;
+  EXPECT_THROW(bayesian_update(o, a.support(), a.reports(), options), std::invalid_argument);
 }
 
 TEST(NumericEstimate, SmoothingIsRefusedWhereItMeansNothing) {

@@ -4,6 +4,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "tinyldp/collector/models/piecewise.hpp"
 
@@ -104,26 +105,31 @@ NumericModel SwModel::noise_model() const {
     for (std::uint32_t y = x; y < x + w; ++y) row[y] += a;
     row[0] += r;
   }
-  // KKᵀ[x][x'] = N m² + 2mwa + a²·max(0, w − |x − x'|) + 2mr + r² + ar([x = 0] + [x' = 0]).
-  Eigen::MatrixXd gram(d, d);
+  // The unbiased estimate through the window alone: for a distribution f, Kᵀf = m·1 + r·e₀ +
+  // a·Bᵀf (B the D × N window indicator), so f̂ = (BBᵀ)⁻¹B(π̂ − m·1 − r·e₀)/a, and as π̂ sums to 1
+  // that is linear in π̂: f̂_x = Σ_y (G[x][y] − c_x)·π̂_y with G = (BBᵀ)⁻¹B/a, c_x = Σ_y G[x][y](m +
+  // r·[y = 0]) — a left inverse of K (G·Kᵀ = I). BBᵀ[x][z] = max(0, w − |x − z|) depends on the
+  // window alone, not on ε (KKᵀ's constant m² terms drowned it at small ε: 0.1 off at ε = 2^-16).
+  Eigen::MatrixXd overlap(d, d);
   for (std::uint32_t x = 0; x < d; ++x)
-    for (std::uint32_t z = 0; z < d; ++z) {
-      const double overlap = std::max(0.0, static_cast<double>(w) - std::fabs(static_cast<double>(x) - z));
-      gram(x, z) = n * m * m + 2 * m * w * a + a * a * overlap + 2 * m * r + r * r + a * r * ((x == 0) + (z == 0));
-    }
-  const Eigen::MatrixXd inverse = gram.llt().solve(Eigen::MatrixXd::Identity(d, d));
-  // The left inverse L = (KKᵀ)⁻¹K: L[x][y] = (m + r·[y = 0])·Σ_z G[x][z] + a·Σ_{z ∈ (y − w, y]} G[x][z],
-  // G = (KKᵀ)⁻¹, by prefix sums; stored N × D (row per cell) for the estimators.
+    for (std::uint32_t z = 0; z < d; ++z)
+      overlap(x, z) = std::max(0.0, static_cast<double>(w) - std::fabs(static_cast<double>(x) - z));
+  const Eigen::LLT<Eigen::MatrixXd> factor(overlap);
+  if (factor.info() != Eigen::Success) throw std::runtime_error("sw: the window's overlap matrix is singular");
+  const Eigen::MatrixXd inverse = factor.solve(Eigen::MatrixXd::Identity(d, d));
+  // G[x][y] = Σ_{z ∈ (y − w, y]} (BBᵀ)⁻¹[x][z]/a, by prefix sums; stored N × D (row per cell).
   out.inverse.assign(std::size_t{n} * d, 0.0);
-  std::vector<double> prefix(d + 1);
+  std::vector<double> prefix(d + 1), row(n);
   for (std::uint32_t x = 0; x < d; ++x) {
     prefix[0] = 0;
     for (std::uint32_t z = 0; z < d; ++z) prefix[z + 1] = prefix[z] + inverse(x, z);
+    double offset = 0;  // c_x
     for (std::uint32_t y = 0; y < n; ++y) {
       const std::uint32_t first = y + 1 > w ? y + 1 - w : 0, last = std::min(y + 1, d);
-      const double window = last > first ? prefix[last] - prefix[first] : 0.0;
-      out.inverse[std::size_t{y} * d + x] = (m + (y == 0 ? r : 0.0)) * prefix[d] + a * window;
+      row[y] = (last > first ? prefix[last] - prefix[first] : 0.0) / a;
+      offset += row[y] * (m + (y == 0 ? r : 0.0));
     }
+    for (std::uint32_t y = 0; y < n; ++y) out.inverse[std::size_t{y} * d + x] = row[y] - offset;
   }
   return out;
 }

@@ -17,7 +17,8 @@
 // Constant time: both branches are computed for every report and the report selected by a
 // mask; α's draw, PM's two draws and Duchi's two always happen, in the same order.
 // Cost: context 160 bytes; report ⌈log2 (M + 2)⌉ bits (12 at the default M = 2048; a uint32_t
-// here); random bits per report = PM's + Duchi's + α's 24 (at most 24 + 64 + 24 + 24 + 24 = 160);
+// here); random bits per report = α's 24 + PM's (24 + m's bits) + Duchi's (24 + q's bits): 131
+// at ε = 4, 172 at ε ≈ 19.6;
 // time: PM's plus a comparison and a k-RR draw. Limits: PM's. Run-time configure needs
 // ≈ 1.5 KiB of stack (make(): none). Measured: docs/footprint.md (code, stack per target) and
 // docs/target-costs.md (instructions per report).

@@ -2,8 +2,8 @@
 // tinyldp/collector/models/square_wave.hpp — Square Wave (square_wave.hpp: sw, numeric) on the
 // collector: the reported items are the N = D + 2B cells (a cell ≥ N is refused); the
 // distribution is over the D buckets the values round to (the model's atoms, lo … hi evenly),
-// estimated by EMS (bayesian_update.hpp with smoothing) and, unbiased, by the kernel's left
-// inverse (KKᵀ)⁻¹K; the mean from each cell's exactly unbiased score (PM's grid: the expected
+// estimated by EM or EMS (bayesian_update.hpp, with smoothing) and, unbiased, by a left inverse
+// of the kernel through its window; the mean from each cell's exactly unbiased score (PM's grid: the expected
 // cell is affine in the bucket). Host only.
 #ifndef TINYLDP_COLLECTOR_MODELS_SQUARE_WAVE_HPP
 #define TINYLDP_COLLECTOR_MODELS_SQUARE_WAVE_HPP
@@ -36,8 +36,9 @@ struct SwModel : CoreModel<MechanismKind::numeric, SquareWave> {
   static std::uint32_t default_buckets(const MechanismConfig& c);
   static Status configure(const MechanismConfig& c, SwModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
-  // Atoms: the D buckets; the D × N kernel from the core's integers, each cell's score, and the
-  // N × D left inverse (KKᵀ)⁻¹K (KKᵀ in closed form, inverted by Eigen: ~0.1 s at D = 1024).
+  // Atoms: the D buckets; the D × N kernel from the core's integers (and as a band, for EM),
+  // each cell's score, and an N × D left inverse through the window (the window's D × D overlap
+  // matrix inverted by Eigen: ~0.1 s at D = 1024).
   NumericModel noise_model() const;
   std::vector<std::pair<std::uint32_t, double>> item_weights(std::int64_t value) const {
     return sw_bucket_weights(core, value);
