@@ -295,3 +295,119 @@ double worst_case_score_variance(const NumericModel& model) {
 }
 
 }  // namespace tinyldp::collector
+
+namespace tinyldp::collector {
+
+namespace {
+// The weights of each reported item in the atoms' unbiased estimate (items × atoms): the model's
+// left inverse, or (sd: k-RR over the levels) its kernel's inverse. Refuses what has none.
+std::vector<double> atom_weights(const NumericModel& model, const char* what) {
+  refuse_mean_only(model);
+  if (model.sampled_share > 0)
+    throw std::invalid_argument(std::string(what) +
+                                ": dbitflip's reports sample buckets; its frequencies are not one linear map of the counts");
+  std::vector<double> inverse = model.inverse.empty() ? invert(model.kernel, model.size) : model.inverse;
+  if (inverse.empty()) throw std::runtime_error("numeric noise matrix is singular");
+  return inverse;
+}
+}  // namespace
+
+std::vector<CdfPoint> estimate_cdf(const Aggregator& a, const NumericModel& model, Postprocess post,
+                                   const BayesianUpdateResult* em) {
+  const std::vector<double> inverse = atom_weights(model, "estimate_cdf");
+  const std::uint32_t k = model.size, atoms = model.atom_count();
+  const std::uint64_t n = a.reports();
+  std::vector<CdfPoint> out(atoms);
+  for (std::uint32_t x = 0; x < atoms; ++x) out[x].value = model.atom_value[x];
+  if (n == 0) return out;
+  const double nd = static_cast<double>(n);
+  std::vector<double> first(atoms, 0.0), second(atoms, 0.0);
+  for (std::uint32_t y = 0; y < k; ++y) {
+    const double pi = static_cast<double>(a.support()[y]) / nd;
+    if (pi == 0) continue;
+    const double* row = &inverse[std::size_t{y} * atoms];
+    double weight = 0;  // a_y(t) = Σ_{x ≤ t} M⁻¹[y][x]
+    for (std::uint32_t x = 0; x < atoms; ++x) {
+      weight += row[x];
+      first[x] += pi * weight;
+      second[x] += pi * weight * weight;
+    }
+  }
+  std::vector<double> atom(atoms);
+  for (std::uint32_t x = 0; x < atoms; ++x) {
+    out[x].unbiased = first[x];
+    out[x].standard_error = std::sqrt(std::max(second[x] - first[x] * first[x], 0.0) / nd);
+    atom[x] = first[x] - (x > 0 ? first[x - 1] : 0.0);
+  }
+  if (post == Postprocess::none) {  // the unbiased CDF made a CDF: non-decreasing, in [0, 1]
+    double top = 0;
+    for (CdfPoint& p : out) p.estimate = top = std::clamp(std::max(top, p.unbiased), 0.0, 1.0);
+    return out;
+  }
+  const std::vector<double> processed = postprocess_atoms(atom, post, em);
+  double total = 0, sum = 0;
+  for (double f : processed) total += std::max(f, 0.0);
+  for (std::uint32_t x = 0; x < atoms; ++x)
+    out[x].estimate = total > 0 ? std::min(1.0, (sum += std::max(processed[x], 0.0)) / total) : 0.0;
+  return out;
+}
+
+std::vector<QuantileEstimate> estimate_quantiles(const std::vector<CdfPoint>& cdf, const std::vector<double>& qs,
+                                                 double confidence) {
+  if (cdf.empty()) throw std::invalid_argument("estimate_quantiles: no atoms");
+  const double z = normal_quantile_two_sided(confidence);
+  std::vector<QuantileEstimate> out;
+  for (const double q : qs) {
+    if (!(q > 0 && q < 1)) throw std::invalid_argument("estimate_quantiles: q must be in (0, 1)");
+    auto first = [&](auto reaches) {
+      for (const CdfPoint& p : cdf)
+        if (reaches(p)) return p.value;
+      return cdf.back().value;
+    };
+    QuantileEstimate e;
+    e.q = q;
+    e.value = first([&](const CdfPoint& p) { return p.estimate >= q; });
+    e.ci_low = first([&](const CdfPoint& p) { return p.unbiased + z * p.standard_error >= q; });
+    e.ci_high = first([&](const CdfPoint& p) { return p.unbiased - z * p.standard_error >= q; });
+    e.ci_low = std::min(e.ci_low, e.value);
+    e.ci_high = std::max(e.ci_high, e.value);
+    out.push_back(e);
+  }
+  return out;
+}
+
+ItemEstimate estimate_range(const Aggregator& a, const NumericModel& model, double lo, double hi, Postprocess post,
+                            double confidence, const BayesianUpdateResult* em) {
+  if (!(lo <= hi)) throw std::invalid_argument("estimate_range: lo must be at most hi");
+  const std::vector<double> inverse = atom_weights(model, "estimate_range");
+  const std::uint32_t k = model.size, atoms = model.atom_count();
+  const std::uint64_t n = a.reports();
+  ItemEstimate e;
+  if (n == 0) return e;
+  const double nd = static_cast<double>(n);
+  std::vector<double> atom(atoms, 0.0);
+  double first = 0, second = 0;
+  for (std::uint32_t y = 0; y < k; ++y) {
+    const double pi = static_cast<double>(a.support()[y]) / nd;
+    if (pi == 0) continue;
+    const double* row = &inverse[std::size_t{y} * atoms];
+    double weight = 0;
+    for (std::uint32_t x = 0; x < atoms; ++x) {
+      atom[x] += pi * row[x];
+      if (model.atom_value[x] >= lo && model.atom_value[x] <= hi) weight += row[x];
+    }
+    first += pi * weight;
+    second += pi * weight * weight;
+  }
+  e.unbiased_frequency = first;
+  e.standard_error = std::sqrt(std::max(second - first * first, 0.0) / nd);
+  const std::vector<double> processed = postprocess_atoms(atom, post, em);
+  for (std::uint32_t x = 0; x < atoms; ++x)
+    if (model.atom_value[x] >= lo && model.atom_value[x] <= hi) e.frequency += processed[x];
+  e.count = e.frequency * nd;
+  std::tie(e.ci_low, e.ci_high) =
+      interval_around(e.unbiased_frequency, e.standard_error, normal_quantile_two_sided(confidence), e.frequency, post);
+  return e;
+}
+
+}  // namespace tinyldp::collector

@@ -75,6 +75,40 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
                                         const std::vector<std::uint32_t>& bin_start, Postprocess post,
                                         double confidence = 0.95, const BayesianUpdateResult* em = nullptr);
 
+// The CDF at each atom t: F(t) = the share of values at or below atom t's value. `unbiased` is
+// Σ_{x ≤ t} f̂_x with its exact plug-in standard error (the atoms' errors are correlated: the
+// sum's weights a_y(t) = Σ_{x ≤ t} M⁻¹[y][x] give (Σ_y π̂_y a_y(t)² − F̂(t)²)/n, as estimate_bins);
+// `estimate` the post-processed one (em: EM's run; none: the unbiased one made monotone and
+// clamped to [0, 1]). Cost O(K·atoms) after the inverse (sd: one O(L³) inversion). Not for
+// dbitflip or the mean-only mechanisms (refused).
+struct CdfPoint {
+  double value = 0;     // the atom's value
+  double estimate = 0;  // non-decreasing, in [0, 1]
+  double unbiased = 0;
+  double standard_error = 0;
+};
+std::vector<CdfPoint> estimate_cdf(const Aggregator& a, const NumericModel& model, Postprocess post,
+                                   const BayesianUpdateResult* em = nullptr);
+
+// The q-quantile, for each q in (0, 1): the smallest atom value whose estimated CDF reaches q,
+// and a confidence interval by inverting the CDF's pointwise test — from the first atom where
+// F̂(t) + z·SE(t) ≥ q to the first where F̂(t) − z·SE(t) ≥ q (the range's top if none): the
+// values t at which "F(t) ≥ q" is not rejected at that level — widened to hold the estimate when
+// the post-processed CDF puts it outside. Coverage measured in the tests (sw over [0, 60], ε = 2,
+// n = 2 000, 300 runs: p50 298, p90 284 of 300 at 95 %).
+struct QuantileEstimate {
+  double q = 0;
+  double value = 0;
+  double ci_low = 0, ci_high = 0;
+};
+std::vector<QuantileEstimate> estimate_quantiles(const std::vector<CdfPoint>& cdf, const std::vector<double>& qs,
+                                                 double confidence = 0.95);
+
+// The share of values in [lo, hi] (atom values within it), unbiased with its standard error,
+// the post-processed share and an interval as estimate_bins gives a bin.
+ItemEstimate estimate_range(const Aggregator& a, const NumericModel& model, double lo, double hi, Postprocess post,
+                            double confidence = 0.95, const BayesianUpdateResult* em = nullptr);
+
 // The numeric model as EM's observation model: a report is one item, Pr[y | x] its kernel.
 ObservationModel observation_model(const NumericModel& model);
 // observation_model(m) — what the estimators' EM is over: the kernel of `model` (m's numeric
