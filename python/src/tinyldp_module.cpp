@@ -669,10 +669,59 @@ py::dict estimate_bins(PyAggregator& a, const std::vector<std::uint32_t>& bin_st
   const auto& model = a.numeric_model();
   if (bin_start.empty() || bin_start[0] != 0) throw py::value_error("bin_start must begin with 0");
   for (std::size_t i = 1; i < bin_start.size(); ++i)
-    if (bin_start[i] <= bin_start[i - 1] || bin_start[i] >= model.size)
-      throw py::value_error("bin_start must ascend strictly within the " + std::to_string(model.size) + " items");
+    if (bin_start[i] <= bin_start[i - 1] || bin_start[i] >= model.atom_count())
+      throw py::value_error("bin_start must ascend strictly within the " + std::to_string(model.atom_count()) + " rows");
   const auto em = em_run(a, post, {});
   return estimate_columns(collector::estimate_bins(a.aggregator, model, bin_start, post, confidence, em ? &*em : nullptr));
+}
+
+// A numeric distribution's quantiles (numeric_estimate.hpp), as `aggregate --quantiles`.
+void require_distribution(PyAggregator& a, const char* what) {
+  const Mechanism& m = a.aggregator.mechanism();
+  if (!m.numeric() || m.mean_only() || m.memoized())
+    throw py::value_error(std::string(what) + " is for a numeric distribution (sd, dlaplace, sw), not " +
+                          collector::name_of(m.config().id));
+}
+
+py::dict quantiles(PyAggregator& a, const std::vector<double>& qs, const std::string& postprocess, double confidence,
+                   double em_tolerance, std::uint32_t em_max_iterations, std::optional<double> em_smoothing) {
+  require_distribution(a, "quantiles");
+  const auto post = postprocess_from(postprocess);
+  check_confidence(confidence);
+  require_reports(a.aggregator);
+  for (double q : qs)
+    if (!(q > 0 && q < 1)) throw py::value_error("each q must be in (0, 1)");
+  const auto options = em_options(a.aggregator.mechanism(), em_tolerance, em_max_iterations, em_smoothing);
+  const auto& model = a.numeric_model();
+  const auto em = em_run(a, post, options);
+  const auto e = collector::estimate_quantiles(collector::estimate_cdf(a.aggregator, model, post, em ? &*em : nullptr),
+                                               qs, confidence);
+  std::vector<double> q, value, low, high;
+  for (const auto& x : e) {
+    q.push_back(x.q);
+    value.push_back(x.value);
+    low.push_back(x.ci_low);
+    high.push_back(x.ci_high);
+  }
+  py::dict d;
+  d["q"] = copy(q);
+  d["estimate"] = copy(value);
+  d["ci_low"] = copy(low);
+  d["ci_high"] = copy(high);
+  return d;
+}
+
+py::dict value_range(PyAggregator& a, double lo, double hi, const std::string& postprocess, double confidence,
+                     double em_tolerance, std::uint32_t em_max_iterations, std::optional<double> em_smoothing) {
+  require_distribution(a, "range");
+  const auto post = postprocess_from(postprocess);
+  check_confidence(confidence);
+  require_reports(a.aggregator);
+  if (!(lo <= hi)) throw py::value_error("range: lo must be at most hi");
+  const auto options = em_options(a.aggregator.mechanism(), em_tolerance, em_max_iterations, em_smoothing);
+  const auto em = em_run(a, post, options);
+  return estimate_columns({collector::estimate_range(a.aggregator, a.numeric_model(), lo, hi, post, confidence,
+                                                     em ? &*em : nullptr)});
 }
 
 py::dict mean(PyAggregator& a, double confidence) {
@@ -943,6 +992,14 @@ PYBIND11_MODULE(_native, mod) {
       .def("estimate_bins", &estimate_bins, py::arg("bin_start"), py::arg("postprocess") = "none",
            py::arg("confidence") = 0.95)
       .def("mean", &mean, py::arg("confidence") = 0.95)
+      .def("quantiles", &quantiles, py::arg("qs") = std::vector<double>{0.5, 0.9, 0.95, 0.99},
+           py::arg("postprocess") = "none", py::arg("confidence") = 0.95, py::kw_only(), py::arg("em_tolerance") = 1e-6,
+           py::arg("em_max_iterations") = 10000, py::arg("em_smoothing") = py::none(),
+           "a numeric distribution's quantiles with test-inversion intervals (aggregate --quantiles)")
+      .def("range", &value_range, py::arg("lo"), py::arg("hi"), py::arg("postprocess") = "none",
+           py::arg("confidence") = 0.95, py::kw_only(), py::arg("em_tolerance") = 1e-6,
+           py::arg("em_max_iterations") = 10000, py::arg("em_smoothing") = py::none(),
+           "the share of values in [lo, hi] (aggregate --range LO:HI), as estimate's columns")
       .def(py::pickle(&serialize, &deserialize));
 
   py::class_<ReportFile>(mod, "ReportFile", "A report file's configuration and records")

@@ -148,9 +148,11 @@ class Aggregate(_Counted):
             return [self.labels[i] if i < len(self.labels) else str(i) for i in range(m.domain)]
         return list(range(m.domain))
 
-    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None, missing="refuse"):
+    def to_dataframe(self, postprocess="none", confidence=0.95, truth=None, missing="refuse",
+                     quantiles=(0.5, 0.9, 0.95, 0.99)):
         """One tidy table with the CLI's columns: a `mean` row first for the numeric mechanisms,
-        then a `frequency` row per item. `truth`: the raw values (labels or category indices;
+        `quantile` rows (item q; sd, dlaplace, sw: `quantiles`, () for none) as `aggregate
+        --quantiles` prints them, then a `frequency` row per item. `truth`: the raw values (labels or category indices;
         numbers for sd/dlaplace) to add `true_value`, as `aggregate --truth` does; its missing
         values as `missing` says (refuse, drop, as-label)."""
         import pandas as pd
@@ -191,9 +193,24 @@ class Aggregate(_Counted):
                 "ci_low": [mu["ci_low"]], "ci_high": [mu["ci_high"]], "unbiased_estimate": [mu["estimate"]],
                 "standard_error": [mu["standard_error"]],
             })
-            frame = pd.concat([mean_row, frame], ignore_index=True)
+            rows = [mean_row]
+            true_quantiles = []
+            if quantiles and not m.memoized:
+                qe = self.aggregator.quantiles(list(quantiles), postprocess, confidence)
+                rows.append(pd.DataFrame({
+                    "kind": "quantile", "item": list(qe["q"]), "estimate": qe["estimate"], "count": math.nan,
+                    "ci_low": qe["ci_low"], "ci_high": qe["ci_high"], "unbiased_estimate": math.nan,
+                    "standard_error": math.nan,
+                }))
+                if true_values is not None:
+                    cumulative = np.cumsum(true_values)
+                    values = m.atom_values
+                    for q in quantiles:
+                        x = int(np.searchsorted(cumulative, q - 1e-12))
+                        true_quantiles.append(float(values[min(x, len(values) - 1)]))
+            frame = pd.concat(rows + [frame], ignore_index=True)
             if true_values is not None:
-                true_values = [float(np.mean(indices))] + true_values
+                true_values = [float(np.mean(indices))] + true_quantiles + true_values
         if true_values is not None:
             frame["true_value"] = true_values
         return frame

@@ -960,12 +960,13 @@ TEST(NumericEstimate, RangeIsTheSumOfItsAtoms) {
 }
 
 TEST(NumericEstimate, QuantileIntervalsCoverTheReportersQuantiles) {
-  // sw over [0, 60] at ε = 2, 300 runs of 2 000 skewed values: the 95 % intervals of p50 and p90
-  // cover the reporters' own quantiles at least 262 times each (285 at exactly 95 %, less 5σ of
-  // the binomial; the test inversion is conservative).
+  // sw over [0, 60] at ε = 2, 300 runs of 20 000 skewed values: the 95 % intervals of p50, p90,
+  // p95 and p99 cover the reporters' own quantiles at least 262 times each (285 at exactly 95 %,
+  // less 5σ of the binomial). Measured 300, 300, 297, 298; at 2 000 values p99 covers only 262
+  // (the CDF's normal approximation fails that far in the tail), p50 and p90 298 and 284.
   const Mechanism m = make(sw_config(0, 60, 0, 2.0));
   const NumericModel model = numeric_model(m);
-  const std::vector<double> qs = {0.5, 0.9};
+  const std::vector<double> qs = {0.5, 0.9, 0.95, 0.99};
   std::vector<int> covered(qs.size(), 0);
   for (int run = 0; run < 300; ++run) {
     auto value = [&](int i) {
@@ -973,13 +974,13 @@ TEST(NumericEstimate, QuantileIntervalsCoverTheReportersQuantiles) {
       return u < 500 ? u % 20 : u < 850 ? 20 + u % 15 : 35 + u % 26;
     };
     Aggregator a(m);
-    feed(m, 5000 + static_cast<std::uint64_t>(run), 2000, value, {&a});
+    feed(m, 5000 + static_cast<std::uint64_t>(run), 20000, value, {&a});
     std::vector<int> counts(61, 0);
-    for (int i = 0; i < 2000; ++i) ++counts[static_cast<std::size_t>(value(i))];
+    for (int i = 0; i < 20000; ++i) ++counts[static_cast<std::size_t>(value(i))];
     const std::vector<QuantileEstimate> e = estimate_quantiles(estimate_cdf(a, model, Postprocess::simplex), qs);
     for (std::size_t j = 0; j < qs.size(); ++j) {
       int below = 0, truth = 0;  // the smallest value whose share at or below reaches q
-      while ((below += counts[static_cast<std::size_t>(truth)]) < qs[j] * 2000) ++truth;
+      while ((below += counts[static_cast<std::size_t>(truth)]) < qs[j] * 20000) ++truth;
       covered[j] += e[j].ci_low <= truth && truth <= e[j].ci_high;
       EXPECT_LE(e[j].ci_low, e[j].value);
       EXPECT_LE(e[j].value, e[j].ci_high);

@@ -237,8 +237,9 @@ def test_sw_distribution_is_ems_over_its_buckets(columns):
         return np.abs(np.cumsum(f) - np.cumsum(truth)).max()
     assert ks(e["estimate"]) < ks(a.estimate("none")["unbiased_estimate"])
     frame = tinyldp.to_dataframe(a, postprocess="em", truth=age)  # plain EM
-    assert list(frame["kind"]) == ["mean"] + ["frequency"] * 74 and list(frame["item"][1:]) == list(range(17, 91))
-    assert frame["true_value"][1:].to_numpy() == pytest.approx(truth)
+    assert list(frame["kind"]) == ["mean"] + ["quantile"] * 4 + ["frequency"] * 74
+    assert list(frame["item"][5:]) == list(range(17, 91)) and list(frame["item"][1:5]) == [0.5, 0.9, 0.95, 0.99]
+    assert frame["true_value"][5:].to_numpy() == pytest.approx(truth)
     with pytest.raises(ValueError, match="em_smoothing must be in"):
         a.estimate("em", em_smoothing=0.5)
     k = tinyldp.Aggregator(tinyldp.Mechanism("krr", 2, domain=4))

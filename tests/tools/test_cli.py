@@ -226,7 +226,9 @@ with tempfile.TemporaryDirectory() as tmp:
             check(abs(item["estimate"] - item["true_value"]) <= 5 * item["standard_error"],
                   f"{name} item {item['item']}: {item['estimate']} vs {item['true_value']}")
         csv_rows = list(csv.DictReader(io.StringIO(run("aggregate", path(f"{name}.tldp")).stdout)))
-        check([r["kind"] for r in csv_rows] == ["mean"] + ["frequency"] * levels, f"{name}: CSV layout")
+        check([r["kind"] for r in csv_rows] == ["mean"] + ["quantile"] * 4 + ["frequency"] * levels,
+              f"{name}: CSV layout")
+        check([r["item"] for r in csv_rows[1:5]] == ["0.5", "0.9", "0.95", "0.99"], f"{name}: the default quantiles")
         check(math.isclose(float(csv_rows[0]["estimate"]), mean["estimate"], rel_tol=1e-5), f"{name}: CSV mean")
     # pm and hm: the mean only — a mean row, no items; a chart or a post-processed distribution
     # refused; shards of hm merge exactly.

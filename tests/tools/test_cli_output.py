@@ -103,7 +103,11 @@ with tempfile.TemporaryDirectory() as tmp:
     for post in ["none", "norm-sub", "em"]:
         rows = list(csv.DictReader(io.StringIO(run("aggregate", path("age.tldp"), "--truth", path("ages.csv"), "-c",
                                                    "age", "--postprocess", post))))
-        check([r["kind"] for r in rows] == ["mean"] + ["frequency"] * 41, f"dlaplace {post}: kinds")
+        check([r["kind"] for r in rows] == ["mean"] + ["quantile"] * 4 + ["frequency"] * 41, f"dlaplace {post}: kinds")
+        quantiles, rows = rows[1:5], rows[:1] + rows[5:]
+        for q in quantiles:  # the value, its interval around it, the truth's quantile; no count or SE
+            check(float(q["ci_low"]) <= float(q["estimate"]) <= float(q["ci_high"]) and q["count"] == "" and
+                  q["standard_error"] == "" and 20 <= float(q["true_value"]) <= 60, f"dlaplace {post}: quantile {q}")
         mean = rows[0]
         check(mean["item"] == "" and mean["count"] == "" and
               float(mean["ci_low"]) < float(mean["estimate"]) < float(mean["ci_high"]), f"dlaplace {post}: mean row")

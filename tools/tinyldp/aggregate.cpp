@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +45,9 @@ struct AggregateOptions {
   std::optional<std::string> truth_rounds;
   collector::BayesianUpdateOptions em;  // --em-tolerance, --em-max-iterations
   std::optional<double> em_smoothing;   // --em-smoothing (else 0: plain EM)
+  std::string quantiles = "0.5,0.9,0.95,0.99";  // --quantiles (numeric distributions), "none"
+  bool quantiles_given = false;
+  std::optional<std::string> range;              // --range LO:HI
 };
 
 // Every report file and saved state, merged into one time series (an aggregate per epoch);
@@ -202,6 +206,78 @@ ValueSource truth_source(const AggregateOptions& o) {
   return source;
 }
 
+// --quantiles: the qs asked for (empty for "none"); refused unless each is in (0, 1).
+std::vector<double> parse_quantiles(const std::string& text) {
+  std::vector<double> out;
+  if (text == "none") return out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string part = text.substr(start, comma - start);
+    char* end = nullptr;
+    const double q = std::strtod(part.c_str(), &end);
+    if (part.empty() || end != part.c_str() + part.size() || !(q > 0 && q < 1))
+      throw BadInput("--quantiles " + text + ": each q must be a number in (0, 1), e.g. 0.5,0.9 (or none)");
+    out.push_back(q);
+    start = comma + 1;
+  }
+  return out;
+}
+
+// --range LO:HI as two values, LO ≤ HI.
+std::pair<double, double> parse_range(const std::string& text) {
+  const std::size_t colon = text.find(':');
+  char* end = nullptr;
+  const std::string lo = text.substr(0, colon), hi = colon == std::string::npos ? "" : text.substr(colon + 1);
+  const double a = std::strtod(lo.c_str(), &end);
+  const bool lo_ok = !lo.empty() && end == lo.c_str() + lo.size();
+  const double b = std::strtod(hi.c_str(), &end);
+  const bool hi_ok = !hi.empty() && end == hi.c_str() + hi.size();
+  if (colon == std::string::npos || !lo_ok || !hi_ok || !(a <= b))
+    throw BadInput("--range " + text + ": give LO:HI with LO ≤ HI, e.g. --range 18:65");
+  return {a, b};
+}
+
+// The quantiles and the range of a numeric distribution (sd, dlaplace, sw): not for the memoized
+// ones (1bitmean's two ends, dbitflip's sampled buckets) — refused when asked for, skipped by default.
+void add_quantiles_and_range(const Aggregator& total, const collector::NumericModel& model, const AggregateOptions& o,
+                             collector::Postprocess post, const collector::BayesianUpdateResult* run, EstimateTable& t) {
+  const Mechanism& m = total.mechanism();
+  const std::vector<double> qs = parse_quantiles(o.quantiles);
+  if (m.memoized()) {
+    if (o.quantiles_given && !qs.empty())
+      throw BadInput("--quantiles: " + describe(m) + " reports over time for a mean or a histogram of buckets; "
+                     "sd, dlaplace and sw estimate quantiles");
+    if (o.range) throw BadInput("--range: sd, dlaplace and sw estimate a range's share, not " + describe(m));
+    return;
+  }
+  if (total.reports() == 0) return;
+  if (!qs.empty()) t.quantiles = collector::estimate_quantiles(collector::estimate_cdf(total, model, post, run), qs, o.confidence);
+  if (o.range) {
+    const auto [lo, hi] = parse_range(*o.range);
+    t.range = collector::estimate_range(total, model, lo, hi, post, o.confidence, run);
+    t.range_text = *o.range;
+  }
+}
+
+// The truth's quantiles and range share over the same atoms (the rows' values).
+void add_true_quantiles_and_range(const Mechanism& m, const std::vector<double>& truth, const AggregateOptions& o,
+                                  EstimateTable& t) {
+  for (const auto& q : t.quantiles) {
+    double below = 0;
+    std::uint32_t x = 0;
+    while (x + 1 < truth.size() && (below += truth[x]) < q.q - 1e-12) ++x;
+    t.true_quantiles.push_back(m.atom_value(x));
+  }
+  if (t.range) {
+    const auto [lo, hi] = parse_range(*o.range);
+    double share = 0;
+    for (std::uint32_t x = 0; x < truth.size(); ++x)
+      if (m.atom_value(x) >= lo && m.atom_value(x) <= hi) share += truth[x];
+    t.true_range = share;
+  }
+}
+
 // The estimates as one table: the items' frequencies (numeric: over the levels or values,
 // and the mean), the truth when given, and what they are of. A numeric distribution's chart
 // shows the non-negative estimate: with --postprocess none, EM's (chart_em).
@@ -210,6 +286,10 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
   const Mechanism& m = total.mechanism();
   if (o.labels && m.numeric())
     throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reports numbers");
+  const bool asks_quantiles = o.quantiles_given && o.quantiles != "none";
+  if ((asks_quantiles || o.range) && (!m.numeric() || m.mean_only()))
+    throw BadInput(std::string(o.range ? "--range" : "--quantiles") + " is for a numeric distribution (sd, dlaplace, sw); " +
+                   (m.mean_only() ? std::string(collector::mean_only_refusal) : describe(m) + " reports categories"));
   if (o.em_smoothing && *o.em_smoothing > 0 && !m.numeric())
     throw BadInput("--em-smoothing is for numeric mechanisms (it mixes neighbouring values); " + describe(m) +
                    "'s categories have no order");
@@ -236,6 +316,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     const collector::BayesianUpdateResult* run = em ? &*em : nullptr;
     t.mean = collector::estimate_mean(total, model, o.confidence);
     t.items = collector::estimate_distribution(total, model, post, o.confidence, run);
+    add_quantiles_and_range(total, model, o, post, run, t);
     if (o.plot) {
       std::vector<double> values;
       for (std::uint32_t i = 0; i < m.atoms(); ++i) values.push_back(m.atom_value(i));
@@ -273,6 +354,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     for (double& c : counts) c /= n;
     t.truth = std::move(counts);
     if (m.numeric()) t.true_mean = sum / n;
+    add_true_quantiles_and_range(m, *t.truth, o, t);
   }
   return t;
 }
@@ -603,6 +685,11 @@ Subcommand add_aggregate(CLI::App& app) {
   a->add_option("--em-likelihood-tolerance", o->em.likelihood_tolerance,
                 "em: also stop when a step raises the log-likelihood (in counts) by less (the SW paper's rule: "
                 "1e-3; default 0: --em-tolerance alone)");
+  a->add_option("--quantiles", o->quantiles,
+                "a numeric distribution's quantiles, with intervals (sd, dlaplace, sw; default "
+                "0.5,0.9,0.95,0.99; none)")
+      ->each([o](const std::string&) { o->quantiles_given = true; });
+  a->add_option("--range", o->range, "a numeric distribution's share of values in LO:HI, with its interval");
   a->add_option("--em-smoothing", o->em_smoothing,
                 "em over a numeric attribute's ordered values: each neighbour's weight in the smoothing after "
                 "every step (EMS; the SW paper's 0.25; default 0: plain EM)");

@@ -206,6 +206,21 @@ void write_csv_rows(std::ostream& out, const EstimateTable& t, const std::string
     if (truth_column) out << "," << (t.true_mean ? number(*t.true_mean, 10) : "");
     out << "\n";
   }
+  for (std::size_t i = 0; i < t.quantiles.size(); ++i) {
+    const auto& q = t.quantiles[i];
+    out << prefix << "quantile," << number(q.q) << "," << number(q.value, 10) << ",," << number(q.ci_low, 10) << ","
+        << number(q.ci_high, 10) << ",,";
+    if (truth_column) out << "," << (i < t.true_quantiles.size() ? number(t.true_quantiles[i], 10) : "");
+    out << "\n";
+  }
+  if (t.range) {
+    const auto& e = *t.range;
+    out << prefix << "range," << csv_field(t.range_text) << "," << number(e.frequency) << "," << count_text(e.count)
+        << "," << number(e.ci_low) << "," << number(e.ci_high) << "," << number(e.unbiased_frequency) << ","
+        << number(e.standard_error);
+    if (truth_column) out << "," << (t.true_range ? number(*t.true_range) : "");
+    out << "\n";
+  }
   for (std::size_t i = 0; i < t.items.size(); ++i) {
     const auto& e = t.items[i];
     out << prefix << "frequency," << csv_field(t.item_text[i]) << "," << number(e.frequency) << "," << count_text(e.count)
@@ -223,6 +238,24 @@ void add_estimates(Json& j, const EstimateTable& t) {
                {"ci_low", t.mean->ci_low}, {"ci_high", t.mean->ci_high}};
     if (t.true_mean) jm["true_value"] = *t.true_mean;
     j["mean"] = jm;
+  }
+  if (!t.quantiles.empty()) {
+    j["quantiles"] = Json::array();
+    for (std::size_t i = 0; i < t.quantiles.size(); ++i) {
+      const auto& q = t.quantiles[i];
+      Json jq = {{"q", q.q}, {"estimate", q.value}, {"ci_low", q.ci_low}, {"ci_high", q.ci_high}};
+      if (i < t.true_quantiles.size()) jq["true_value"] = t.true_quantiles[i];
+      j["quantiles"].push_back(jq);
+    }
+  }
+  if (t.range) {
+    const auto& e = *t.range;
+    Json jr = {{"item", t.range_text},       {"count", e.count},
+               {"estimate", e.frequency},    {"ci_low", e.ci_low},
+               {"ci_high", e.ci_high},       {"unbiased_estimate", e.unbiased_frequency},
+               {"standard_error", e.standard_error}};
+    if (t.true_range) jr["true_value"] = *t.true_range;
+    j["range"] = jr;
   }
   j["items"] = Json::array();
   for (std::size_t i = 0; i < t.items.size(); ++i) {

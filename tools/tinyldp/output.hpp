@@ -33,6 +33,13 @@ struct EstimateTable {
   std::vector<Json> item_key;          // an item as JSON shows it (a label, or the value)
   std::vector<collector::ItemEstimate> items;
   std::optional<std::vector<double>> truth;  // true frequency of each item
+  // A numeric distribution's quantiles (aggregate --quantiles) and a range's share (--range
+  // LO:HI), with the truth's over the same atoms when given.
+  std::vector<collector::QuantileEstimate> quantiles;
+  std::vector<double> true_quantiles;
+  std::optional<collector::ItemEstimate> range;
+  std::string range_text;
+  std::optional<double> true_range;
   // A numeric distribution too long for a chart, estimated over runs of items (chart_bins).
   std::vector<std::uint32_t> bin_start;
   std::vector<collector::ItemEstimate> bins;
@@ -61,8 +68,10 @@ std::vector<std::uint32_t> chart_bins(const std::vector<double>& values);
 inline constexpr const char* csv_columns = "kind,item,estimate,count,ci_low,ci_high,unbiased_estimate,standard_error";
 
 // JSON: `about`, then "mean" (numeric: estimate, standard_error, ci_low, ci_high[, true_value]),
-// then "items" (item, count, estimate, ci_low, ci_high, unbiased_estimate, standard_error
-// [, true_value]). CSV: one table, header csv_columns[,true_value].
+// "quantiles" (q, estimate, ci_low, ci_high[, true_value]) and "range" (item "LO:HI", an item's
+// fields) when estimated, then "items" (item, count, estimate, ci_low, ci_high,
+// unbiased_estimate, standard_error [, true_value]). CSV: one table, header
+// csv_columns[,true_value]: the mean row, quantile rows (item q), the range row, then the items.
 void write_json(std::ostream& out, const EstimateTable& t);
 void write_csv(std::ostream& out, const EstimateTable& t);
 // The "mean" and "items" of t added to the JSON object j.
