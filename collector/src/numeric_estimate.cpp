@@ -190,6 +190,20 @@ std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const Numer
   return out;
 }
 
+namespace {
+// The weights of each reported item in the atoms' unbiased estimate (items × atoms): the model's
+// left inverse, or (sd: k-RR over the levels) its kernel's inverse. Refuses what has none.
+std::vector<double> atom_weights(const NumericModel& model, const char* what) {
+  refuse_mean_only(model);
+  if (model.sampled_share > 0)
+    throw std::invalid_argument(std::string(what) +
+                                ": dbitflip's reports sample buckets; its frequencies are not one linear map of the counts");
+  std::vector<double> inverse = model.inverse.empty() ? invert(model.kernel, model.size) : model.inverse;
+  if (inverse.empty()) throw std::runtime_error("numeric noise matrix is singular");
+  return inverse;
+}
+}  // namespace
+
 std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel& model,
                                         const std::vector<std::uint32_t>& bin_start, Postprocess post,
                                         double confidence, const BayesianUpdateResult* em) {
@@ -215,10 +229,8 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
       variance[b] = sampled_linear_variance(model, in_bin, f, nd);
     }
   }
-  // sd's k-RR over the levels (square): its kernel inverted here; dlaplace, sw: the model's.
   const std::vector<double> inverse =
-      model.sampled_share > 0 ? std::vector<double>{} : model.inverse.empty() ? invert(model.kernel, k) : model.inverse;
-  if (model.sampled_share == 0 && inverse.empty()) throw std::runtime_error("numeric noise matrix is singular");
+      model.sampled_share > 0 ? std::vector<double>{} : atom_weights(model, "estimate_bins");
   for (std::uint32_t y = 0; y < k && model.sampled_share == 0; ++y) {
     const double pi = static_cast<double>(a.support()[y]) / nd;
     if (pi == 0) continue;
@@ -298,19 +310,6 @@ double worst_case_score_variance(const NumericModel& model) {
 
 namespace tinyldp::collector {
 
-namespace {
-// The weights of each reported item in the atoms' unbiased estimate (items × atoms): the model's
-// left inverse, or (sd: k-RR over the levels) its kernel's inverse. Refuses what has none.
-std::vector<double> atom_weights(const NumericModel& model, const char* what) {
-  refuse_mean_only(model);
-  if (model.sampled_share > 0)
-    throw std::invalid_argument(std::string(what) +
-                                ": dbitflip's reports sample buckets; its frequencies are not one linear map of the counts");
-  std::vector<double> inverse = model.inverse.empty() ? invert(model.kernel, model.size) : model.inverse;
-  if (inverse.empty()) throw std::runtime_error("numeric noise matrix is singular");
-  return inverse;
-}
-}  // namespace
 
 std::vector<CdfPoint> estimate_cdf(const Aggregator& a, const NumericModel& model, Postprocess post,
                                    const BayesianUpdateResult* em) {
@@ -355,6 +354,8 @@ std::vector<CdfPoint> estimate_cdf(const Aggregator& a, const NumericModel& mode
 std::vector<QuantileEstimate> estimate_quantiles(const std::vector<CdfPoint>& cdf, const std::vector<double>& qs,
                                                  double confidence) {
   if (cdf.empty()) throw std::invalid_argument("estimate_quantiles: no atoms");
+  if (!(cdf.back().estimate > 0))  // no reports: every quantile would read as the top value
+    throw std::invalid_argument("estimate_quantiles: the CDF is empty (no reports)");
   const double z = normal_quantile_two_sided(confidence);
   std::vector<QuantileEstimate> out;
   for (const double q : qs) {
@@ -379,35 +380,19 @@ std::vector<QuantileEstimate> estimate_quantiles(const std::vector<CdfPoint>& cd
 ItemEstimate estimate_range(const Aggregator& a, const NumericModel& model, double lo, double hi, Postprocess post,
                             double confidence, const BayesianUpdateResult* em) {
   if (!(lo <= hi)) throw std::invalid_argument("estimate_range: lo must be at most hi");
-  const std::vector<double> inverse = atom_weights(model, "estimate_range");
-  const std::uint32_t k = model.size, atoms = model.atom_count();
-  const std::uint64_t n = a.reports();
-  ItemEstimate e;
-  if (n == 0) return e;
-  const double nd = static_cast<double>(n);
-  std::vector<double> atom(atoms, 0.0);
-  double first = 0, second = 0;
-  for (std::uint32_t y = 0; y < k; ++y) {
-    const double pi = static_cast<double>(a.support()[y]) / nd;
-    if (pi == 0) continue;
-    const double* row = &inverse[std::size_t{y} * atoms];
-    double weight = 0;
-    for (std::uint32_t x = 0; x < atoms; ++x) {
-      atom[x] += pi * row[x];
-      if (model.atom_value[x] >= lo && model.atom_value[x] <= hi) weight += row[x];
-    }
-    first += pi * weight;
-    second += pi * weight * weight;
+  const std::uint32_t atoms = model.atom_count();
+  std::uint32_t first = 0;  // the atoms in [lo, hi]: first … last − 1 (ascending values)
+  while (first < atoms && model.atom_value[first] < lo) ++first;
+  std::uint32_t last = first;
+  while (last < atoms && model.atom_value[last] <= hi) ++last;
+  if (first == last) {  // no row's value in the range: its share is 0, exactly
+    refuse_mean_only(model);
+    return {};
   }
-  e.unbiased_frequency = first;
-  e.standard_error = std::sqrt(std::max(second - first * first, 0.0) / nd);
-  const std::vector<double> processed = postprocess_atoms(atom, post, em);
-  for (std::uint32_t x = 0; x < atoms; ++x)
-    if (model.atom_value[x] >= lo && model.atom_value[x] <= hi) e.frequency += processed[x];
-  e.count = e.frequency * nd;
-  std::tie(e.ci_low, e.ci_high) =
-      interval_around(e.unbiased_frequency, e.standard_error, normal_quantile_two_sided(confidence), e.frequency, post);
-  return e;
+  std::vector<std::uint32_t> bin_start{0};  // the range as a bin between its neighbours
+  if (first > 0) bin_start.push_back(first);
+  if (last < atoms) bin_start.push_back(last);
+  return estimate_bins(a, model, bin_start, post, confidence, em)[first > 0 ? 1 : 0];
 }
 
 }  // namespace tinyldp::collector

@@ -959,6 +959,37 @@ TEST(NumericEstimate, RangeIsTheSumOfItsAtoms) {
   EXPECT_THROW(estimate_range(a, model, 30, 10, Postprocess::none), std::invalid_argument);
 }
 
+TEST(NumericEstimate, ARangeOfNoRowIsZeroAndAnEmptyCdfIsRefused) {
+  // sd's rows are its levels 0, 25, 50, 75, 100: [1, 24] holds none of them — a share of 0, not
+  // a neighbour's; quantiles of no reports would all read as the top value — refused.
+  const Mechanism m = make(sd_config(0, 100, 5, 2.0));
+  const NumericModel model = numeric_model(m);
+  Aggregator a(m);
+  EXPECT_THROW(estimate_quantiles(estimate_cdf(a, model, Postprocess::none), {0.5}), std::invalid_argument);
+  feed(m, 3, 500, [](int i) { return i % 101; }, {&a});
+  const ItemEstimate none = estimate_range(a, model, 1, 24, Postprocess::none);
+  EXPECT_EQ(none.unbiased_frequency, 0.0);
+  EXPECT_EQ(none.standard_error, 0.0);
+  EXPECT_EQ(none.frequency, 0.0);
+  const ItemEstimate top = estimate_range(a, model, 60, 1000, Postprocess::none);  // 75 and 100
+  EXPECT_NEAR(top.unbiased_frequency, estimate_bins(a, model, {0, 3}, Postprocess::none)[1].unbiased_frequency, 1e-12);
+}
+
+TEST(NumericMechanism, AnOutputNoDeviceSendsIsRefused) {
+  // pm over 100 cells (7 bits), hm over 64 cells + Duchi's two (66 outputs, 7 bits), sw over 32
+  // buckets: the first value past the outputs is value_out_of_range, and an aggregator ignores it.
+  for (const auto& c : {pm_config(0, 50, 100, 2.0), hm_config(0, 50, 64, 2.0), sw_config(0, 50, 32, 2.0)}) {
+    const Mechanism m = make(c);
+    const std::uint32_t outputs = m.domain(), bits = m.description().payload_bits;
+    ASSERT_LT(outputs, 1u << bits) << name_of(c.id);
+    std::vector<std::uint8_t> payload((bits + 7) / 8, 0);
+    wire::pack_value(outputs, bits, payload.data());
+    EXPECT_EQ(m.check_payload(payload), ParseError::value_out_of_range) << name_of(c.id);
+    wire::pack_value(outputs - 1, bits, payload.data());
+    EXPECT_EQ(m.check_payload(payload), ParseError::none) << name_of(c.id);
+  }
+}
+
 TEST(NumericEstimate, QuantileIntervalsCoverTheReportersQuantiles) {
   // sw over [0, 60] at ε = 2, 300 runs of 20 000 skewed values: the 95 % intervals of p50, p90,
   // p95 and p99 cover the reporters' own quantiles at least 262 times each (285 at exactly 95 %,

@@ -279,6 +279,19 @@ with tempfile.TemporaryDirectory() as tmp:
                       (["--plot", path("sw.png")], "the chart is SVG; name the file .svg")):
         err = run("aggregate", path("sw.tldp"), *bad, expect=2).stderr
         check(said in err, f"sw {bad}: {err}")
+    # --quantiles and --range: parsed before any file is read; for numeric distributions only.
+    err = run("aggregate", path("no-such-file.tldp"), "--quantiles", "0.5,1.5", expect=2).stderr
+    check("--quantiles 0.5,1.5: each q must be a number in (0, 1)" in err, f"--quantiles checked first: {err}")
+    err = run("aggregate", path("sw.tldp"), "--range", "9", expect=2).stderr
+    check("give LO:HI with LO ≤ HI" in err, f"--range 9: {err}")
+    for f, said in ((path("a.tldp"), "reports categories"), (path("pm.tldp"), "give the mean only")):
+        err = run("aggregate", f, "--range", "1:2", expect=2).stderr
+        check("--range is for a numeric distribution" in err and said in err, f"--range on {f}: {err}")
+    out = json.loads(run("aggregate", path("sw.tldp"), "-f", "json", "--range", "20:40", "--quantiles", "0.25",
+                         "--truth", path("ages.csv"), "-c", "age").stdout)
+    check([q["q"] for q in out["quantiles"]] == [0.25] and out["range"]["item"] == "20:40" and
+          abs(out["range"]["unbiased_estimate"] - out["range"]["true_value"]) <= 5 * out["range"]["standard_error"],
+          f"sw: --range and --quantiles: {out['range']}, {out['quantiles']}")
     err = run("aggregate", path("a.tldp"), "-p", "em", "--em-smoothing", "0.25", expect=2).stderr
     check("--em-smoothing is for numeric mechanisms" in err, f"krr --em-smoothing: {err}")
     run("simulate", "-m", "sw", "-e", "2", "--lo", 10, "--hi", 70, "-i", path("ages.csv"), "-c", "age",

@@ -48,6 +48,9 @@ struct AggregateOptions {
   std::string quantiles = "0.5,0.9,0.95,0.99";  // --quantiles (numeric distributions), "none"
   bool quantiles_given = false;
   std::optional<std::string> range;              // --range LO:HI
+  // Parsed by run() before any file is read: --quantiles' qs, --range's bounds.
+  std::vector<double> quantile_list;
+  std::pair<double, double> range_bounds{};
 };
 
 // Every report file and saved state, merged into one time series (an aggregate per epoch);
@@ -160,7 +163,6 @@ collector::BayesianUpdateResult run_em(const Aggregator& total, const collector:
   collector::BayesianUpdateOptions options = o.em;
   options.smoothing = o.em_smoothing.value_or(0.0);
   auto run = collector::bayesian_update(model, total.support(), total.reports(), options);
-  t.about["em_smoothing"] = options.smoothing;
   if (!run.converged) {  // the table's answer (-p em) or the chart's bars: said in both places
     t.chart_warning = "em not converged after " + std::to_string(run.iterations) +
                       " iterations: the bars are not yet the maximum-likelihood estimate";
@@ -172,6 +174,7 @@ collector::BayesianUpdateResult run_em(const Aggregator& total, const collector:
   if (post != collector::Postprocess::em) return run;
   t.about["em_iterations"] = run.iterations;
   t.about["em_converged"] = run.converged;
+  t.about["em_smoothing"] = options.smoothing;
   return run;
 }
 
@@ -243,7 +246,7 @@ std::pair<double, double> parse_range(const std::string& text) {
 void add_quantiles_and_range(const Aggregator& total, const collector::NumericModel& model, const AggregateOptions& o,
                              collector::Postprocess post, const collector::BayesianUpdateResult* run, EstimateTable& t) {
   const Mechanism& m = total.mechanism();
-  const std::vector<double> qs = parse_quantiles(o.quantiles);
+  const std::vector<double>& qs = o.quantile_list;
   if (m.memoized()) {
     if (o.quantiles_given && !qs.empty())
       throw BadInput("--quantiles: " + describe(m) + " reports over time for a mean or a histogram of buckets; "
@@ -254,8 +257,8 @@ void add_quantiles_and_range(const Aggregator& total, const collector::NumericMo
   if (total.reports() == 0) return;
   if (!qs.empty()) t.quantiles = collector::estimate_quantiles(collector::estimate_cdf(total, model, post, run), qs, o.confidence);
   if (o.range) {
-    const auto [lo, hi] = parse_range(*o.range);
-    t.range = collector::estimate_range(total, model, lo, hi, post, o.confidence, run);
+    t.range = collector::estimate_range(total, model, o.range_bounds.first, o.range_bounds.second, post,
+                                        o.confidence, run);
     t.range_text = *o.range;
   }
 }
@@ -270,7 +273,7 @@ void add_true_quantiles_and_range(const Mechanism& m, const std::vector<double>&
     t.true_quantiles.push_back(m.atom_value(x));
   }
   if (t.range) {
-    const auto [lo, hi] = parse_range(*o.range);
+    const auto [lo, hi] = o.range_bounds;
     double share = 0;
     for (std::uint32_t x = 0; x < truth.size(); ++x)
       if (m.atom_value(x) >= lo && m.atom_value(x) <= hi) share += truth[x];
@@ -554,7 +557,7 @@ std::string epoch_plot_path(const std::string& path, std::optional<std::uint32_t
   return path.substr(0, dot) + suffix + path.substr(dot);
 }
 
-int run(const AggregateOptions& o) {
+int run(AggregateOptions o) {  // by value: the parsed --quantiles and --range are stored
   const auto post = collector::postprocess_from_name(o.postprocess);
   if (!post) throw BadInput("unknown --postprocess \"" + o.postprocess + "\" (none, clip, norm-sub, simplex, em)");
   if (!(o.em.tolerance >= 0)) throw BadInput("--em-tolerance must be at least 0");
@@ -568,6 +571,8 @@ int run(const AggregateOptions& o) {
                      "FILE.png makes a PNG of it)");
   }
   if (!(o.em.likelihood_tolerance >= 0)) throw BadInput("--em-likelihood-tolerance must be at least 0");
+  o.quantile_list = parse_quantiles(o.quantiles);
+  if (o.range) o.range_bounds = parse_range(*o.range);
   if (o.em_smoothing && !(*o.em_smoothing >= 0 && *o.em_smoothing < 0.5))
     throw BadInput("--em-smoothing must be in [0, 0.5) (each neighbour's weight; EMS: 0.25)");
   if (!(o.confidence > 0 && o.confidence < 1)) throw BadInput("--confidence must be in (0, 1)");

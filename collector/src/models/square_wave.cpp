@@ -6,7 +6,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "tinyldp/collector/models/piecewise.hpp"
 
 namespace tinyldp::collector {
 
@@ -65,34 +64,21 @@ double SwModel::atom_value(std::uint32_t bucket) const {
   return core.low() + bucket * width / (core.buckets() - 1);
 }
 
-double SwModel::item_value(std::uint32_t cell) const {
-  PmModel grid;  // the same grid: PM's exact affine score
+PmModel SwModel::grid_model() const {
+  PmModel grid;
   grid.core = core.grid();
-  return grid.item_value(cell);
+  return grid;
 }
 
-std::vector<std::pair<std::uint32_t, double>> sw_bucket_weights(const SquareWave& sw, std::int64_t value) {
-  const auto width = static_cast<std::uint64_t>(std::int64_t{sw.high()} - sw.low());
-  const std::uint64_t t = static_cast<std::uint64_t>(value - sw.low()) * (sw.buckets() - 1);
-  const std::uint64_t base = t / width, rest = t % width;
-  const unsigned b = sw.grid().rounding_bits();
-  const double up = std::ldexp(static_cast<double>((rest << b) / width), -static_cast<int>(b));
-  std::vector<std::pair<std::uint32_t, double>> out{{static_cast<std::uint32_t>(base), 1 - up}};
-  if (up > 0) out.emplace_back(static_cast<std::uint32_t>(base + 1), up);
-  return out;
-}
+double SwModel::item_value(std::uint32_t cell) const { return grid_model().item_value(cell); }
 
 NumericModel SwModel::noise_model() const {
   const PiecewiseMechanism& grid = core.grid();
   const std::uint32_t d = core.buckets(), n = core.cells(), w = grid.band_cells();
-  NumericModel out;
-  out.size = n;
-  out.atoms = d;
-  out.rounded = true;
-  out.atom_value.resize(d);
-  for (std::uint32_t x = 0; x < d; ++x) out.atom_value[x] = atom_value(x);
-  out.score.resize(n);
-  for (std::uint32_t y = 0; y < n; ++y) out.score[y] = item_value(y);
+  // PM's model of the same grid: N cells, D starts (the buckets, lo … hi evenly), the exact
+  // scores and per-start variances; sw's reports give a distribution too.
+  NumericModel out = grid_model().noise_model();
+  out.mean_only = false;
   // Pr[cell y | bucket x] = (h in the window [x, x + w), m elsewhere, + R at cell 0)/2^b.
   const double scale = std::ldexp(1.0, -static_cast<int>(grid.outside_probability().bits));
   const double m = static_cast<double>(grid.outside_probability().num) * scale;

@@ -37,23 +37,17 @@ std::string SdModel::fractions() const {
 }
 
 std::vector<double> sd_level_distribution(const StochasticDiscretization& sd, std::int32_t value) {
-  const std::uint64_t width = static_cast<std::uint64_t>(std::int64_t{sd.high()} - sd.low());
-  const std::uint64_t t = static_cast<std::uint64_t>(std::int64_t{value} - sd.low()) * (sd.levels() - 1);
-  const std::uint64_t base = t / width, rest = t % width;
-  const unsigned b = sd.rounding_bits();
-  const double up = std::ldexp(static_cast<double>((rest << b) / width), -static_cast<int>(b));
+  SdModel model;
+  model.core = sd;
   std::vector<double> f(sd.levels(), 0.0);
-  f[base] += 1 - up;
-  if (up > 0) f[base + 1] += up;
+  for (const auto& [level, weight] : model.item_weights(value)) f[level] += weight;
   return f;
 }
 
 std::vector<std::pair<std::uint32_t, double>> SdModel::item_weights(std::int64_t value) const {
-  const auto f = sd_level_distribution(core, static_cast<std::int32_t>(value));
-  std::vector<std::pair<std::uint32_t, double>> out;
-  for (std::uint32_t j = 0; j < f.size(); ++j)
-    if (f[j] > 0) out.emplace_back(j, f[j]);
-  return out;
+  return rounding_weights(static_cast<std::uint64_t>(value - core.low()),
+                          static_cast<std::uint64_t>(std::int64_t{core.high()} - core.low()), core.levels() - 1,
+                          core.rounding_bits());
 }
 
 }  // namespace tinyldp::collector

@@ -94,9 +94,9 @@ std::vector<CdfPoint> estimate_cdf(const Aggregator& a, const NumericModel& mode
 // and a confidence interval by inverting the CDF's pointwise test — from the first atom where
 // F̂(t) + z·SE(t) ≥ q to the first where F̂(t) − z·SE(t) ≥ q (the range's top if none): the
 // values t at which "F(t) ≥ q" is not rejected at that level — widened to hold the estimate when
-// the post-processed CDF puts it outside. Coverage measured in the tests (sw over [0, 60], ε = 2,
-// 300 runs at 95 %): n = 20 000 p50 300, p90 300, p95 297, p99 298 of 300; n = 2 000 p50 298, p90
-// 284, p99 262 (87 %: the CDF's normal approximation fails that far in the tail of few reports).
+// the post-processed CDF puts it outside. Coverage is tested (tests/collector/test_numeric.cpp:
+// sw, ε = 2, 20 000 reports); with few reports far in a tail (p99 of 2 000) the CDF's normal
+// approximation fails and the interval under-covers. An empty CDF (no reports) is refused.
 struct QuantileEstimate {
   double q = 0;
   double value = 0;
@@ -105,8 +105,9 @@ struct QuantileEstimate {
 std::vector<QuantileEstimate> estimate_quantiles(const std::vector<CdfPoint>& cdf, const std::vector<double>& qs,
                                                  double confidence = 0.95);
 
-// The share of values in [lo, hi] (atom values within it), unbiased with its standard error,
-// the post-processed share and an interval as estimate_bins gives a bin.
+// The share of values in [lo, hi] (the rows whose value lies in it): estimate_bins' bin of those
+// rows — unbiased with its standard error, post-processed, an interval; all 0 when no row's
+// value lies in the range.
 ItemEstimate estimate_range(const Aggregator& a, const NumericModel& model, double lo, double hi, Postprocess post,
                             double confidence = 0.95, const BayesianUpdateResult* em = nullptr);
 

@@ -6,13 +6,28 @@
 #ifndef TINYLDP_COLLECTOR_MODELS_NUMERIC_NOISE_HPP
 #define TINYLDP_COLLECTOR_MODELS_NUMERIC_NOISE_HPP
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "tinyldp/collector/frequency_estimate.hpp"
 
 namespace tinyldp::collector {
+
+// The exact law of the devices' stochastic rounding (stochastic_discretization.hpp's levels,
+// piecewise.hpp's band starts, square_wave.hpp's buckets): an in-range offset v − lo of a range of
+// width W onto `steps` equal steps with B-bit draws goes to atom ⌊t/W⌋ + 1 with probability
+// ⌊(t mod W)·2^B/W⌋/2^B, else to ⌊t/W⌋ (t = offset·steps): the atoms with their weights.
+inline std::vector<std::pair<std::uint32_t, double>> rounding_weights(std::uint64_t offset, std::uint64_t width,
+                                                                      std::uint32_t steps, unsigned bits) {
+  const std::uint64_t t = offset * steps, base = t / width, rest = t % width;
+  const double up = std::ldexp(static_cast<double>((rest << bits) / width), -static_cast<int>(bits));
+  std::vector<std::pair<std::uint32_t, double>> out{{static_cast<std::uint32_t>(base), 1 - up}};
+  if (up > 0) out.emplace_back(static_cast<std::uint32_t>(base + 1), up);
+  return out;
+}
 
 // A kernel that is a band (sw, and PM's grid): Pr[item y | atom x] = outside + inside·[x ≤ y <
 // x + width] + cell_zero·[y = 0]. EM steps through it in O(atoms + items) with prefix sums

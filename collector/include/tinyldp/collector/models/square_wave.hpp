@@ -11,13 +11,10 @@
 #include <array>
 
 #include "tinyldp/collector/models/model_base.hpp"
+#include "tinyldp/collector/models/piecewise.hpp"
 #include "tinyldp/square_wave.hpp"
 
 namespace tinyldp::collector {
-
-// The exact distribution of the bucket a value rounds to (the device's rounding, 2^-B steps):
-// bucket ⌊t/W⌋ + 1 w.p. ⌊(t mod W)·2^B/W⌋/2^B, else ⌊t/W⌋ (t = (v − lo)(D − 1)); value in range.
-std::vector<std::pair<std::uint32_t, double>> sw_bucket_weights(const SquareWave& sw, std::int64_t value);
 
 struct SwModel : CoreModel<MechanismKind::numeric, SquareWave> {
   static constexpr const char* core_header = "square_wave.hpp";
@@ -36,12 +33,15 @@ struct SwModel : CoreModel<MechanismKind::numeric, SquareWave> {
   static std::uint32_t default_buckets(const MechanismConfig& c);
   static Status configure(const MechanismConfig& c, SwModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
-  // Atoms: the D buckets; the D × N kernel from the core's integers (and as a band, for EM),
-  // each cell's score, and an N × D left inverse through the window (the window's D × D overlap
-  // matrix inverted by Eigen: ~0.1 s at D = 1024).
+  // PM's grid's model (atoms: the D buckets, each cell's score), with the D × N kernel from the
+  // core's integers (and as a band, for EM) and an N × D left inverse through the window (the
+  // window's D × D overlap matrix, O(D³) by Eigen).
   NumericModel noise_model() const;
+  // The buckets a value rounds to (the device's rounding, exactly).
   std::vector<std::pair<std::uint32_t, double>> item_weights(std::int64_t value) const {
-    return sw_bucket_weights(core, value);
+    return rounding_weights(static_cast<std::uint64_t>(value - core.low()),
+                            static_cast<std::uint64_t>(std::int64_t{core.high()} - core.low()), core.buckets() - 1,
+                            core.grid().rounding_bits());
   }
   std::uint32_t items() const { return core.cells(); }
   // The distribution's rows: the buckets and the value each stands for.
@@ -59,6 +59,9 @@ struct SwModel : CoreModel<MechanismKind::numeric, SquareWave> {
     const std::uint32_t cell = core.unpack(payload.data());
     return {{"cell", std::int64_t{cell}}, {"score", item_value(cell)}};
   }
+
+ private:
+  PmModel grid_model() const;  // the grid as pm's model: its scores and starts are sw's
 };
 static_assert(CollectorModel<SwModel>);
 
