@@ -993,8 +993,8 @@ TEST(NumericMechanism, AnOutputNoDeviceSendsIsRefused) {
 TEST(NumericEstimate, QuantileIntervalsCoverTheReportersQuantiles) {
   // sw over [0, 60] at ε = 2, 300 runs of 20 000 skewed values: the 95 % intervals of p50, p90,
   // p95 and p99 cover the reporters' own quantiles at least 262 times each (285 at exactly 95 %,
-  // less 5σ of the binomial). Measured 300, 300, 297, 298; at 2 000 values p99 covers only 262
-  // (the CDF's normal approximation fails that far in the tail), p50 and p90 298 and 284.
+  // less 5σ of the binomial; these seeds give 300, 300, 297, 298). Not at 2 000 values: so few
+  // reports beyond p99 break the CDF's normal approximation (numeric_estimate.hpp says so).
   const Mechanism m = make(sw_config(0, 60, 0, 2.0));
   const NumericModel model = numeric_model(m);
   const std::vector<double> qs = {0.5, 0.9, 0.95, 0.99};

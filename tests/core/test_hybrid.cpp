@@ -15,6 +15,7 @@ TEST(configures_and_rejects) {
   constexpr auto hm = HybridMechanism::make(Epsilon::from_double(4.0), -40, 85);
   static_assert(hm.cells() == 2048 && hm.low() == -40 && hm.high() == 85);
   static_assert(hm.description().payload_bits == 12);  // 2050 outputs
+  static_assert(hm.random_bits_per_report() == 131);  // the figure hybrid.hpp quotes at ε = 4
   static_assert(hm.piecewise().band_cells() == 244 && hm.duchi().levels() == 2);
   // α = 1 − e^{−2} in 24 bits: e^{−2}·2^24 = 2270549.3, so 2^24 − 2270549.
   static_assert(hm.alpha().bits <= 24);

@@ -114,6 +114,20 @@ __attribute__((always_inline)) inline Status release_in_place(Rng& rng, uint32_t
 
 namespace detail {
 
+// A numeric value of [lo, lo + width] and whether it lies there, without a branch on it: out of
+// range, lo stands in, so the rounding overflows nothing, and release() discards its report.
+struct InRange {
+  int32_t value;
+  uint32_t in_domain;
+};
+constexpr InRange in_range_or_low(int32_t value, int32_t lo, uint32_t width) {
+  const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo});
+  const uint32_t in = static_cast<uint32_t>(ct::less64(offset, uint64_t{width} + 1));
+  return {static_cast<int32_t>((static_cast<uint32_t>(value) & ct::mask(in)) |
+                               (static_cast<uint32_t>(lo) & ct::mask(in ^ 1u))),
+          in};
+}
+
 // The buffer shape of a mechanism with a Report type: `privatize_typed(report)` makes the typed
 // report, which is packed into the payload's n bytes (zeroed first: some packs OR bits in) and
 // kept only if the status is ok — a mask, not a branch, since value_out_of_domain must decide

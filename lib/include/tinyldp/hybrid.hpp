@@ -17,11 +17,10 @@
 // Constant time: both branches are computed for every report and the report selected by a
 // mask; α's draw, PM's two draws and Duchi's two always happen, in the same order.
 // Cost: context 160 bytes; report ⌈log2 (M + 2)⌉ bits (12 at the default M = 2048; a uint32_t
-// here); random bits per report = α's 24 + PM's (24 + m's bits) + Duchi's (24 + q's bits): 131
-// at ε = 4, 172 at ε ≈ 19.6;
-// time: PM's plus a comparison and a k-RR draw. Limits: PM's. Run-time configure needs
-// ≈ 1.5 KiB of stack (make(): none). Measured: docs/footprint.md (code, stack per target) and
-// docs/target-costs.md (instructions per report).
+// here); random bits per report = α's 24 + PM's (24 + m's bits) + Duchi's (24 + q's bits), 131
+// at ε = 4 (tests/core/test_hybrid.cpp); time: PM's plus a comparison and a k-RR draw. Limits:
+// PM's. Run-time configure runs PM's, then sd's (make(): nothing at run time). Measured:
+// docs/footprint.md (code, stack per target) and docs/target-costs.md (instructions per report).
 #ifndef TINYLDP_HYBRID_HPP
 #define TINYLDP_HYBRID_HPP
 
@@ -138,12 +137,8 @@ class HybridMechanism : public detail::PackedPrivatize<HybridMechanism, int32_t>
   template <class Rng>
   Status privatize(int32_t value, Rng& rng, uint32_t& report) const {
     if (!configured()) return refuse_unconfigured(report);
-    const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{pm_.low()});
-    const uint32_t in_domain =
-        static_cast<uint32_t>(ct::less64(offset, static_cast<uint64_t>(int64_t{pm_.high()} - pm_.low()) + 1));
-    // An out-of-range value is replaced by lo before rounding (its report is discarded below).
-    const int32_t safe = static_cast<int32_t>((static_cast<uint32_t>(value) & ct::mask(in_domain)) |
-                                              (static_cast<uint32_t>(pm_.low()) & ct::mask(in_domain ^ 1u)));
+    const auto [safe, in_domain] = detail::in_range_or_low(
+        value, pm_.low(), static_cast<uint32_t>(int64_t{pm_.high()} - int64_t{pm_.low()}));
     const uint32_t use_pm = bernoulli(alpha_, rng);
     const uint64_t u_start = rng.draw(pm_.rounding_bits());
     const uint64_t u_cell = rng.draw(pm_.outside_probability().bits);

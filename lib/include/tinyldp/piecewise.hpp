@@ -210,12 +210,7 @@ class PiecewiseMechanism : public detail::PackedPrivatize<PiecewiseMechanism, in
   template <class Rng>
   Status privatize(int32_t value, Rng& rng, uint32_t& report) const {
     if (!configured()) return refuse_unconfigured(report);
-    const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});
-    const uint32_t in_domain = static_cast<uint32_t>(ct::less64(offset, uint64_t{width_} + 1));
-    // An out-of-range value is replaced by lo before rounding (its report is discarded below).
-    const int32_t safe = static_cast<int32_t>(
-        (static_cast<uint32_t>(value) & ct::mask(in_domain)) |
-        (static_cast<uint32_t>(lo_) & ct::mask(in_domain ^ 1u)));
+    const auto [safe, in_domain] = detail::in_range_or_low(value, lo_, width_);
     const uint64_t u_round = rng.draw(rounding_bits_);
     const uint64_t u_cell = rng.draw(m_.bits);
     const uint32_t y = cell(start(safe, u_round), u_cell);

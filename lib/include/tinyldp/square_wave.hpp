@@ -14,7 +14,8 @@
 //
 // Cost: context 80 bytes (PM's grid); report ⌈log2 N⌉ bits (a uint32_t cell here); random
 // bits per report B_r + b (24 + ≤ 64); time PM's. Limits: 4 ≤ D, N ≤ 4096 (so D ≤ 4096 − 2B);
-// (hi − lo)·D·2^24 < 2^63. Run-time configure needs ≈ 1.5 KiB of stack (make(): none).
+// (hi − lo)·D·2^24 < 2^63. Run-time configure is PM's with B computed first (make(): nothing at
+// run time).
 // Measured: docs/footprint.md (code, stack per target) and docs/target-costs.md.
 #ifndef TINYLDP_SQUARE_WAVE_HPP
 #define TINYLDP_SQUARE_WAVE_HPP

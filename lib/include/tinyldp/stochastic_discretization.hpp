@@ -113,14 +113,8 @@ class StochasticDiscretization : public detail::PackedPrivatize<StochasticDiscre
   template <class Rng>
   Status privatize(int32_t value, Rng& rng, uint32_t& report) const {
     if (!configured()) return refuse_unconfigured(report);
-    const uint64_t offset = static_cast<uint64_t>(int64_t{value} - int64_t{lo_});
-    const uint32_t in_domain = static_cast<uint32_t>(ct::less64(offset, uint64_t{width_} + 1));
+    const auto [safe, in_domain] = detail::in_range_or_low(value, lo_, width_);
     const uint64_t u = rng.draw(rounding_bits_);
-    // Out-of-range values are replaced by lo before rounding, so nothing overflows; their report
-    // is discarded below anyway.
-    const int32_t safe = static_cast<int32_t>(
-        static_cast<uint32_t>(value) & ct::mask(in_domain)) |
-        static_cast<int32_t>(static_cast<uint32_t>(lo_) & ct::mask(in_domain ^ 1u));
     const uint32_t y = krr_.randomize(round(safe, u), rng);
     return release<stack_scrub_bytes(216)>(rng, in_domain, y, report);
   }
