@@ -5,6 +5,7 @@
 #include "check.hpp"
 #include "mechanism_checks.hpp"
 #include "no_libm.hpp"
+#include "piecewise_moments.hpp"
 #include "tinyldp/hybrid.hpp"
 #include "tinyldp/random_bits.hpp"
 
@@ -129,19 +130,8 @@ TEST(every_draw_gives_the_branch_its_alpha_says) {
 // (both branches are unbiased, so the mixture adds no term).
 double variance_at_start(const HybridMechanism& hm, uint32_t s) {
   const PiecewiseMechanism& pm = hm.piecewise();
-  const double scale = power_of_two(pm.outside_probability().bits);
-  const double m = static_cast<double>(pm.outside_probability().num) / scale;
-  const double h = static_cast<double>(pm.band_numerator()) / scale;
-  const double r = static_cast<double>(pm.cell_zero_extra()) / scale;
-  const double slope = (h - m) * pm.band_cells();  // dE[y]/ds
-  double mean = 0, second = 0;
-  for (uint32_t y = 0; y < pm.cells(); ++y) {
-    const double p = (y >= s && y < s + pm.band_cells() ? h : m) + (y == 0 ? r : 0);
-    mean += p * y;
-    second += p * y * y;
-  }
+  const double pm_variance = piecewise_variance_at_start(pm, s);
   const double to_unit = 2.0 / (pm.starts() - 1);
-  const double pm_variance = (second - mean * mean) / (slope * slope) * to_unit * to_unit;
   // Duchi on [−1, 1]: the score ±1/(1 − 2q), so its variance is 1/(1 − 2q)² − t².
   const Dyadic q = hm.duchi().randomizer().other_probability();
   const double gap = 1 - 2 * static_cast<double>(q.num) / power_of_two(q.bits);
