@@ -131,6 +131,13 @@ class LocalHashing : public detail::PackedPrivatize<LocalHashing, uint32_t> {
   constexpr bool configured() const { return d_ != 0; }
   constexpr uint32_t domain() const { return d_; }
   constexpr uint32_t range() const { return grr_.domain(); }
+  // The same g and k-RR over another domain (2 ≤ d ≤ max_domain): ε does not depend on d
+  // (hierarchical_histogram.hpp's levels).
+  constexpr LocalHashing with_domain(uint32_t d) const {
+    LocalHashing out = *this;
+    out.d_ = d >= 2 && d <= max_domain ? d : 0;
+    return out;
+  }
   constexpr unsigned seed_bits() const { return seed_bits_; }
   constexpr const KaryRr& randomizer() const { return grr_; }
   constexpr Epsilon realized_epsilon() const { return grr_.realized_epsilon(); }

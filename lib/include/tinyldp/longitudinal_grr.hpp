@@ -57,11 +57,6 @@
 namespace tinyldp {
 
 namespace detail {
-// A reserved value for per-device draws from the memo key (LOLOHA's hash seed, 1BitMean's α,
-// dBitFlip's α and buckets): memo_stream(attribute word, device_draw_value) — never a value
-// those mechanisms memoize.
-inline constexpr uint32_t device_draw_value = 0xFFFFFFFFu;
-
 // The report of a mechanism with a per-device draw and a memo (LOLOHA, 1BitMean, dBitFlip):
 // d = draw(draws from the stream of device_draw_value) (a word, or a struct of them), the memo
 // stream keyed by memo_of(d), then run(d, memo) makes the report; `attribute` is the memos'

@@ -68,6 +68,13 @@ constexpr uint32_t memo_attribute(wire::MechanismId id, uint32_t attribute) {
   return (uint32_t{static_cast<uint8_t>(id)} << 24) | (attribute & max_memo_attribute);
 }
 
+namespace detail {
+// A reserved value for per-device draws from the memo key (LOLOHA's hash seed, 1BitMean's α,
+// dBitFlip's α and buckets, a hierarchical histogram's level): memo_stream(attribute word,
+// device_draw_value) — never a value those mechanisms memoize.
+inline constexpr uint32_t device_draw_value = 0xFFFFFFFFu;
+}  // namespace detail
+
 // Draws of up to 32 bits from a memo stream, one word each (what the memoized mechanisms' PRR
 // ladders ask for): the low n bits of the next word.
 template <MemoStream S>

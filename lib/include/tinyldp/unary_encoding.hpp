@@ -105,6 +105,13 @@ class UnaryEncoding {
   constexpr Dyadic q() const { return q_; }
   constexpr Epsilon realized_epsilon() const { return realized_; }
   constexpr size_t report_bytes() const { return report_bytes_for(d_); }
+  // The same p and q over another domain (2 ≤ d ≤ max_domain): ε does not depend on d, so
+  // nothing is recomputed (hierarchical_histogram.hpp's levels).
+  constexpr UnaryEncoding with_domain(uint32_t d) const {
+    UnaryEncoding out = *this;
+    out.d_ = d >= 2 && d <= max_domain ? d : 0;
+    return out;
+  }
   constexpr uint64_t random_bits_per_report() const {
     return p_.bits + uint64_t{d_} * q_.bits;
   }

@@ -69,6 +69,7 @@ enum class MechanismId : uint8_t {
   pm = 31,         // the Piecewise Mechanism on a grid of cells (piecewise.hpp)
   hm = 32,         // the Hybrid Mechanism: PM or Duchi's, drawn per report (hybrid.hpp)
   sw = 33,         // Square Wave over bucketed input and output (square_wave.hpp)
+  hh = 34,         // a hierarchical histogram: one level of a B-ary tree per device (hierarchical_histogram.hpp)
 };
 
 enum Field : uint8_t {
