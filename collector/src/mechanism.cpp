@@ -166,6 +166,7 @@ bool Mechanism::takes_levels() const { return model_trait(model_, []<class M> { 
 bool Mechanism::takes_sensitivity() const { return model_trait(model_, []<class M> { return M::takes_sensitivity; }); }
 bool Mechanism::takes_grid_step() const { return model_trait(model_, []<class M> { return M::takes_grid_step; }); }
 bool Mechanism::takes_sampled() const { return model_trait(model_, []<class M> { return M::takes_sampled; }); }
+bool Mechanism::takes_branching() const { return model_trait(model_, []<class M> { return M::takes_branching; }); }
 bool Mechanism::integer_items() const { return model_trait(model_, []<class M> { return M::integer_items; }); }
 bool Mechanism::deconvolved() const { return model_trait(model_, []<class M> { return M::deconvolved; }); }
 bool Mechanism::mean_only() const { return model_trait(model_, []<class M> { return M::mean_only; }); }

@@ -7,6 +7,8 @@
 #include <tuple>
 #include <type_traits>
 
+#include "tinyldp/collector/hierarchy_estimate.hpp"
+
 namespace tinyldp::collector {
 
 std::vector<double> invert(std::vector<double> a, std::size_t n) {
@@ -94,6 +96,15 @@ namespace {
 void refuse_mean_only(const NumericModel& model) {
   if (model.mean_only) throw std::invalid_argument(mean_only_refusal);
 }
+bool is_tree(const NumericModel& model) { return model.tree.levels() != 0; }
+// hh: the leaves' weights centred on the range's midpoint (the leaves sum to 1, so a shift
+// changes no variance and cancels nothing large).
+std::vector<double> centred_values(const NumericModel& model, double& centre) {
+  centre = (model.atom_value.front() + model.atom_value.back()) / 2;
+  std::vector<double> w(model.atom_value.size());
+  for (std::size_t x = 0; x < w.size(); ++x) w[x] = model.atom_value[x] - centre;
+  return w;
+}
 }  // namespace
 
 NumericModel numeric_model(const Mechanism& m) {
@@ -109,6 +120,18 @@ MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, doubl
   MeanEstimate e;
   const std::uint64_t n = a.reports();
   if (n == 0) return e;
+  if (is_tree(model)) {  // hh: Σ value·leaf of the consistent tree
+    const ConsistentTree tree(model.tree, a.support());
+    double centre = 0;
+    const std::vector<double> w = centred_values(model, centre);
+    e.mean = centre;
+    for (std::size_t x = 0; x < w.size(); ++x) e.mean += w[x] * tree.leaves()[x];
+    e.standard_error = std::sqrt(tree.linear_variance(w));
+    const double z = normal_quantile_two_sided(confidence);
+    e.ci_low = e.mean - z * e.standard_error;
+    e.ci_high = e.mean + z * e.standard_error;
+    return e;
+  }
   if (model.sampled_share > 0) {  // dbitflip: Σ value·f̂, centred on the range's midpoint
     const double centre = (model.atom_value.front() + model.atom_value.back()) / 2;
     const std::vector<double> f = sampled_frequencies(a, model);
@@ -139,8 +162,13 @@ MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, doubl
   return e;
 }
 
+const char* const tree_em_refusal =
+    "hh: em is not available (a report is one level's node, not a value): its estimate is the consistent "
+    "tree, post-processed by none, clip, norm-sub or simplex";
+
 ObservationModel observation_model(const NumericModel& model) {
   refuse_mean_only(model);
+  if (is_tree(model)) throw std::invalid_argument(tree_em_refusal);
   ObservationModel o;
   o.counts = ObservationModel::Counts::outputs;
   o.items = model.size;
@@ -166,6 +194,18 @@ std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const Numer
                                                 Postprocess post, double confidence,
                                                 const BayesianUpdateResult* em) {
   refuse_mean_only(model);
+  if (is_tree(model)) {
+    if (post == Postprocess::em) throw std::invalid_argument(tree_em_refusal);
+    std::vector<ItemEstimate> out(model.atom_count());
+    if (a.reports() == 0) return out;
+    const ConsistentTree tree(model.tree, a.support());
+    for (std::uint32_t x = 0; x < out.size(); ++x) {
+      out[x].unbiased_frequency = tree.leaves()[x];
+      out[x].standard_error = std::sqrt(tree.range_variance(x, x));
+    }
+    finish_estimates(out, post, a.reports(), confidence, apply_postprocess(tree.leaves(), post));
+    return out;
+  }
   if (model.inverse.empty()) return estimate(a, post, confidence, em);  // sd: k-RR over the levels
   const std::uint32_t k = model.size, atoms = model.atom_count();
   const std::uint64_t n = a.reports();
@@ -219,8 +259,17 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
     for (std::uint32_t x = bin_start[b]; x < end; ++x) bin_of[x] = static_cast<std::uint32_t>(b);
   }
   std::vector<double> atom(atoms, 0.0), second(out.size(), 0.0), row_sum(out.size());
-  std::vector<double> variance(out.size(), -1.0);  // dbitflip: each bin's, from the formula
-  if (model.sampled_share > 0) {
+  std::vector<double> variance(out.size(), -1.0);  // dbitflip, hh: each bin's, from the formula
+  const bool tree = is_tree(model);
+  if (tree) {
+    if (post == Postprocess::em) throw std::invalid_argument(tree_em_refusal);
+    const ConsistentTree consistent(model.tree, a.support());
+    atom = consistent.leaves();
+    for (std::size_t b = 0; b < out.size(); ++b) {
+      const std::uint32_t end = b + 1 < bin_start.size() ? bin_start[b + 1] : atoms;
+      variance[b] = consistent.range_variance(bin_start[b], end - 1);
+    }
+  } else if (model.sampled_share > 0) {
     atom = sampled_frequencies(a, model);
     const std::vector<double> f = plug_in(atom);
     for (std::size_t b = 0; b < out.size(); ++b) {
@@ -229,9 +278,9 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
       variance[b] = sampled_linear_variance(model, in_bin, f, nd);
     }
   }
-  const std::vector<double> inverse =
-      model.sampled_share > 0 ? std::vector<double>{} : atom_weights(model, "estimate_bins");
-  for (std::uint32_t y = 0; y < k && model.sampled_share == 0; ++y) {
+  const bool linear = model.sampled_share == 0 && !tree;  // one linear map of the counts
+  const std::vector<double> inverse = linear ? atom_weights(model, "estimate_bins") : std::vector<double>{};
+  for (std::uint32_t y = 0; y < k && linear; ++y) {
     const double pi = static_cast<double>(a.support()[y]) / nd;
     if (pi == 0) continue;
     const double* row = &inverse[std::size_t{y} * atoms];
@@ -263,6 +312,24 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
 
 double worst_case_score_variance(const NumericModel& model) {
   const std::uint32_t k = model.size;
+  if (is_tree(model)) {
+    // hh: the mean's variance times n, at N reports per level that support no node more than
+    // chance (no one holds it) — then at worst every node's variance p(1 − p) in place of q(1 − q).
+    const double per_level = 1e6;
+    std::vector<std::uint64_t> support(k, 0);
+    double worst_ratio = 1;
+    for (std::uint32_t l = 0; l < model.tree.levels(); ++l) {
+      const Channel& ch = model.tree.channel[l];
+      const std::uint32_t at = model.tree.offset[l], nodes = model.tree.nodes[l];
+      for (std::uint32_t i = 0; i < nodes; ++i) support[at + i] = static_cast<std::uint64_t>(std::llround(ch.q * per_level));
+      support[at + nodes] = static_cast<std::uint64_t>(per_level);
+      worst_ratio = std::max(worst_ratio, ch.p * (1 - ch.p) / (ch.q * (1 - ch.q)));
+    }
+    const ConsistentTree tree(model.tree, support);
+    double centre = 0;
+    const std::vector<double> w = centred_values(model, centre);
+    return tree.linear_variance(w) / tree.inflation() * worst_ratio * per_level * model.tree.levels();
+  }
   if (model.sampled_share > 0) {  // dbitflip: linear in the distribution, so worst at one atom
     const double centre = (model.atom_value[0] + model.atom_value[k - 1]) / 2;
     std::vector<double> a(k), point(k, 0.0);
@@ -313,7 +380,9 @@ namespace tinyldp::collector {
 
 std::vector<CdfPoint> estimate_cdf(const Aggregator& a, const NumericModel& model, Postprocess post,
                                    const BayesianUpdateResult* em) {
-  const std::vector<double> inverse = atom_weights(model, "estimate_cdf");
+  const bool tree = is_tree(model);
+  if (tree && post == Postprocess::em) throw std::invalid_argument(tree_em_refusal);
+  const std::vector<double> inverse = tree ? std::vector<double>{} : atom_weights(model, "estimate_cdf");
   const std::uint32_t k = model.size, atoms = model.atom_count();
   const std::uint64_t n = a.reports();
   std::vector<CdfPoint> out(atoms);
@@ -321,7 +390,14 @@ std::vector<CdfPoint> estimate_cdf(const Aggregator& a, const NumericModel& mode
   if (n == 0) return out;
   const double nd = static_cast<double>(n);
   std::vector<double> first(atoms, 0.0), second(atoms, 0.0);
-  for (std::uint32_t y = 0; y < k; ++y) {
+  if (tree) {  // hh: the consistent leaves' prefix sums, each with its variance as second − first²
+    const ConsistentTree consistent(model.tree, a.support());
+    for (std::uint32_t x = 0; x < atoms; ++x) {
+      first[x] = consistent.range(0, x);
+      second[x] = consistent.range_variance(0, x) * nd + first[x] * first[x];
+    }
+  }
+  for (std::uint32_t y = 0; y < k && !tree; ++y) {
     const double pi = static_cast<double>(a.support()[y]) / nd;
     if (pi == 0) continue;
     const double* row = &inverse[std::size_t{y} * atoms];

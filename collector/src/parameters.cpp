@@ -116,6 +116,10 @@ constexpr std::array<ParameterRow, parameter_count> table{{
         ParameterId::sampled_buckets, "sampled_buckets", "sampled-buckets", "sampled_buckets", "sampled buckets",
         "{takers}: d, the buckets each device samples once and reports a bit for (1 … 16, default 1)",
         [](const ModelTraits& t, bool) { return t.takes_sampled; }, Refusal::names_its_takers),
+    integer_row<&MechanismConfig::branching>(
+        ParameterId::branching, "branching", "branching", "branching", "branching",
+        "{takers}: B, the tree's branching (2, 4, 8 or 16, default 4): each level splits a node in B",
+        [](const ModelTraits& t, bool) { return t.takes_branching; }, Refusal::names_its_takers),
     integer_row<&MechanismConfig::bloom_hashes>(ParameterId::hashes, "hashes", "hashes", "hashes", "bloom hashes",
                                                 "with --bloom-bits: h, the filter's hashes (1 … 16, default 2)",
                                                 over_bloom),

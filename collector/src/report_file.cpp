@@ -32,7 +32,8 @@ constexpr std::size_t memo_block_at = report_file_header_v3_bytes;
 // Version 1: magic(8) id(1) eps_q32(8) domain(4) max_bits(1) tolerance_q32(8) digest(4)
 //            reserved(6)
 // Version 2: the same 34 bytes (magic "TLDPREP2"), then lo(i32 4) hi(i32 4) levels(4)
-//            sensitivity(4) noise_bits(1) reserved(13): 64 bytes.
+//            sensitivity(4) noise_bits(1) branching(u32 4: hh, else 0 — reserved zeros before
+//            hh, so older files read as 0) reserved(9): 64 bytes.
 // Version 3: version 2's 64 bytes (magic "TLDPREP3"), then the label digest (32): 96 bytes.
 // Version 4 (the memoized mechanisms): version 3's 96 bytes (magic "TLDPREP4"; an all-zero label
 //            digest: no mapping), then epsilon_one_q32(8) f(u64 num 8, bits 1) p(9) q(9)
@@ -51,10 +52,10 @@ namespace {
 // version), then here.
 [[maybe_unused]] void every_parameter_stored(const MechanismConfig& c) {
   [[maybe_unused]] const auto& [id, epsilon, domain, precision, lo, hi, levels, sensitivity, noise_bits,
-                                epsilon_one, grid_step, sampled, prr_f, irr_p, irr_q, bloom_hashes, bloom_cohorts,
+                                epsilon_one, grid_step, sampled, branching, prr_f, irr_p, irr_q, bloom_hashes, bloom_cohorts,
                                 attribute_sizes] = c;
 }
-static_assert(parameter_count == 19, "a parameter was added to parameters.hpp: store it in the report-file header");
+static_assert(parameter_count == 20, "a parameter was added to parameters.hpp: store it in the report-file header");
 
 std::vector<std::uint8_t> common_header(const Mechanism& m, const char* which) {
   std::vector<std::uint8_t> h(which, which + 8);
@@ -76,8 +77,9 @@ std::vector<std::uint8_t> numeric_header(const Mechanism& m, const char* which) 
   append_le<std::uint64_t>(h, c.levels, 4);
   append_le<std::uint64_t>(h, c.sensitivity, 4);
   h.push_back(c.noise_bits);
+  append_le<std::uint64_t>(h, c.branching, 4);
   append_le<std::uint64_t>(h, 0, 8);
-  append_le<std::uint64_t>(h, 0, 5);
+  append_le<std::uint64_t>(h, 0, 1);
   return h;
 }
 }  // namespace
@@ -155,7 +157,8 @@ std::optional<ReportFileConfig> parse_report_file_config(std::span<const std::ui
     c.levels = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[42], 4));
     c.sensitivity = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[46], 4));
     c.noise_bits = h[50];
-    reserved_zero = get_le<std::uint64_t>(&h[51], 8) == 0 && get_le<std::uint64_t>(&h[59], 5) == 0;
+    c.branching = static_cast<std::uint32_t>(get_le<std::uint64_t>(&h[51], 4));
+    reserved_zero = get_le<std::uint64_t>(&h[55], 8) == 0 && h[63] == 0;
   }
   if (size >= report_file_header_v4_bytes) {
     std::size_t at = memo_block_at;

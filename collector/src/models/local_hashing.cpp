@@ -25,7 +25,7 @@ std::vector<std::uint32_t> local_hash_keys(std::uint32_t d) {
   return keys;
 }
 
-void count_local_hash_support(const std::vector<std::uint32_t>& keys, std::uint32_t range,
+void count_local_hash_support(std::span<const std::uint32_t> keys, std::uint32_t range,
                               const LocalHashingReport& r, std::span<std::uint64_t> support) {
   // H(s, i) = y  ⇔  the mixed word falls in [⌈y·2^32/g⌉, ⌈(y+1)·2^32/g⌉): one 32-bit range
   // test per item instead of a 64-bit multiply, so the loop vectorizes.

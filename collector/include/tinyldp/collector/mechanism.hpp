@@ -174,6 +174,7 @@ class Mechanism {
   bool takes_sensitivity() const;  // realized_epsilon() is for inputs ≤ sensitivity apart
   bool takes_grid_step() const;    // configured by MechanismConfig::grid_step (1bitmean, dbitflip)
   bool takes_sampled() const;      // configured by MechanismConfig::sampled (dbitflip)
+  bool takes_branching() const;    // configured by MechanismConfig::branching (hh)
   bool integer_items() const;      // every item stands for an integer
   bool deconvolved() const;        // items estimated by deconvolution, not through channel()
   bool mean_only() const;          // the reports give a mean, no distribution (pm, hm)

@@ -27,6 +27,7 @@ struct ModelTraits {
   MechanismKind kind = MechanismKind::categorical;
   bool memoized = false;
   bool takes_levels = false, takes_sensitivity = false, takes_grid_step = false, takes_sampled = false;
+  bool takes_branching = false;
   bool takes_bloom = false;
   bool takes_epsilon_one = false;  // its example sets ε₁
   bool by_f_p_q = false;           // its example sets RAPPOR's f (and no ε)
@@ -40,6 +41,7 @@ struct ModelTraits {
     t.takes_sensitivity = Model::takes_sensitivity;
     t.takes_grid_step = Model::takes_grid_step;
     t.takes_sampled = Model::takes_sampled;
+    t.takes_branching = Model::takes_branching;
     t.takes_bloom = Model::takes_bloom;
     t.takes_epsilon_one = example != nullptr && example->epsilon_one.q32 != 0;
     t.by_f_p_q = example != nullptr && example->prr_f != Dyadic{};
@@ -66,6 +68,7 @@ enum class ParameterId : std::uint8_t {
   q,
   grid_step,
   sampled_buckets,
+  branching,
   hashes,
   cohorts,
   attributes,

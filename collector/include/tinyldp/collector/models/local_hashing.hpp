@@ -17,7 +17,7 @@ namespace tinyldp::collector {
 std::vector<std::uint32_t> local_hash_keys(std::uint32_t d);
 // support[i] += [H(r.seed, i) = r.value] over [g] for every item i, by the keys of
 // local_hash_keys: the support count of OLH, BLH and LOLOHA.
-void count_local_hash_support(const std::vector<std::uint32_t>& keys, std::uint32_t g,
+void count_local_hash_support(std::span<const std::uint32_t> keys, std::uint32_t g,
                               const LocalHashingReport& r, std::span<std::uint64_t> support);
 // A {seed, value} report's fields, for `inspect`.
 std::vector<PayloadField> local_hash_fields(const LocalHashingReport& r);

@@ -50,6 +50,8 @@ struct MechanismConfig {
   // dbitflip: d, the buckets each device samples (1 … 16, at most the k = (hi − lo)/s + 1
   // buckets; 0 = 1).
   std::uint32_t sampled = 0;
+  // hh: the tree's branching B (2, 4, 8 or 16; 0 = 4).
+  std::uint32_t branching = 0;
   // rappor (RAPPOR's parameters): PRR flip probability f, IRR P(1 | memo bit 0) = p and
   // P(1 | memo bit 1) = q, as the Dyadics the devices use.
   Dyadic prr_f{}, irr_p{}, irr_q{};
@@ -62,7 +64,7 @@ struct MechanismConfig {
   std::vector<std::uint32_t> attribute_sizes{};
 
   bool bloom() const { return bloom_hashes != 0; }
-  bool numeric() const;  // sd, dlaplace, 1bitmean, dbitflip, pm, hm: by the table's kind
+  bool numeric() const;  // sd, dlaplace, 1bitmean, dbitflip, pm, hm, sw, hh: by the table's kind
 };
 
 // The id's name in the table of mechanisms (mechanism.hpp); "unknown" for an id nobody uses.

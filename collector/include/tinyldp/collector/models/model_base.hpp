@@ -58,6 +58,7 @@ struct ModelDefaults {
   static constexpr bool takes_sensitivity = false;  // MechanismConfig::sensitivity (dlaplace)
   static constexpr bool takes_grid_step = false;    // MechanismConfig::grid_step (1bitmean, dbitflip)
   static constexpr bool takes_sampled = false;      // MechanismConfig::sampled (dbitflip)
+  static constexpr bool takes_branching = false;    // MechanismConfig::branching (hh)
   // MechanismConfig::bloom_hashes, bloom_cohorts (the memoized UE family): the model then
   // counts a Bloom report with its cohort (count_bloom).
   static constexpr bool takes_bloom = false;

@@ -37,6 +37,18 @@ struct KernelBand {
   std::uint32_t width = 0;
 };
 
+// hh (models/hierarchical_histogram.hpp): the tree its reports fall on. Level ℓ = 1 … h (index
+// ℓ − 1 here) has nodes[ℓ − 1] nodes, each covering B^(h − ℓ) leaves (the last fewer), counted in
+// the aggregate from support[offset[ℓ − 1]]: its nodes' supports, then the level's report count;
+// channel[ℓ − 1] is its oracle's (p, q). Leaves = the values lo … hi = the model's atoms.
+struct TreeLevels {
+  unsigned branching_bits = 0;  // log2 B
+  std::uint32_t leaves = 0;
+  std::vector<std::uint32_t> nodes, offset;
+  std::vector<Channel> channel;
+  std::uint32_t levels() const { return static_cast<std::uint32_t>(nodes.size()); }
+};
+
 struct NumericModel {
   std::uint32_t size = 0;           // K reported items (L levels, W + 1 values, pm's M cells)
   // The input atoms when they are not the items (pm: its S band starts; sw: its D buckets); 0:
@@ -66,6 +78,9 @@ struct NumericModel {
   // with Z = Σ a_y·[y supported], A = Σa, A₂ = Σa², δ = p* − q*: Var L = Σ_x f_x Var(Z | x)/(n·share²δ²),
   // taken at the estimated distribution (clipped to ≥ 0, normalized). 0 for the others.
   double sampled_share = 0, pair_share = 0, bit_p = 0, bit_q = 0;
+  // hh: its tree (hierarchy_estimate.hpp estimates the leaves, the atoms); no kernel, score or
+  // inverse. Empty for the others.
+  TreeLevels tree;
 
   std::uint32_t atom_count() const { return atoms == 0 ? size : atoms; }
 };
