@@ -149,7 +149,7 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
                     std::optional<std::int32_t> lo, std::optional<std::int32_t> hi,
                     std::optional<std::uint32_t> levels, std::optional<std::uint32_t> sensitivity,
                     std::optional<std::uint32_t> grid_step, std::optional<std::uint32_t> sampled_buckets,
-                    const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q,
+                    std::optional<std::uint32_t> branching, const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q,
                     std::optional<std::vector<std::uint32_t>> attribute_sizes, std::optional<std::uint32_t> bloom_bits,
                     std::optional<std::uint32_t> hashes, std::optional<std::uint32_t> cohorts) {
   using collector::ParameterId;
@@ -173,6 +173,7 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
   integer(ParameterId::sensitivity, sensitivity);
   integer(ParameterId::grid_step, grid_step);
   integer(ParameterId::sampled_buckets, sampled_buckets);
+  integer(ParameterId::branching, branching);
   integer(ParameterId::bloom_bits, bloom_bits);
   integer(ParameterId::hashes, hashes);
   integer(ParameterId::cohorts, cohorts);
@@ -679,7 +680,7 @@ py::dict estimate_bins(PyAggregator& a, const std::vector<std::uint32_t>& bin_st
 void require_distribution(PyAggregator& a, const char* what) {
   const Mechanism& m = a.aggregator.mechanism();
   if (!m.numeric() || m.mean_only() || m.memoized())
-    throw py::value_error(std::string(what) + " is for a numeric distribution (sd, dlaplace, sw), not " +
+    throw py::value_error(std::string(what) + " is for a numeric distribution (sd, dlaplace, sw, hh), not " +
                           collector::name_of(m.config().id));
 }
 
@@ -883,7 +884,7 @@ PYBIND11_MODULE(_native, mod) {
       .def(py::init(&configure), py::arg("name"), py::arg("epsilon") = py::none(), py::kw_only(),
            py::arg("domain") = py::none(), py::arg("lo") = py::none(), py::arg("hi") = py::none(),
            py::arg("levels") = py::none(), py::arg("sensitivity") = py::none(), py::arg("grid_step") = py::none(),
-           py::arg("sampled_buckets") = py::none(), py::arg("epsilon_one") = py::none(),
+           py::arg("sampled_buckets") = py::none(), py::arg("branching") = py::none(), py::arg("epsilon_one") = py::none(),
            py::arg("f") = py::none(), py::arg("p") = py::none(), py::arg("q") = py::none(),
            py::arg("attribute_sizes") = py::none(), py::arg("bloom_bits") = py::none(),
            py::arg("hashes") = py::none(), py::arg("cohorts") = py::none())

@@ -15,6 +15,7 @@ import tinyldp
 # Python keyword → the CLI's option (collector/parameters.hpp's table).
 OPTIONS = {"epsilon": "--epsilon", "domain": "--domain", "lo": "--lo", "hi": "--hi", "levels": "--levels",
            "sensitivity": "--sensitivity", "grid_step": "--grid-step", "sampled_buckets": "--sampled-buckets",
+           "branching": "--branching",
            "epsilon_one": "--epsilon-one", "f": "--f", "p": "--p", "q": "--q", "attribute_sizes": "--domains",
            "bloom_bits": "--bloom-bits", "hashes": "--hashes", "cohorts": "--cohorts"}
 
@@ -31,7 +32,7 @@ BASES = {
 
 # Values for each parameter: a valid-looking one and one out of range (for some mechanisms).
 VALUES = {"domain": [2, 16, 1], "lo": [-5], "hi": [50, -10], "levels": [4, 1], "sensitivity": [3, 0],
-          "grid_step": [25, 7], "sampled_buckets": [2, 20], "epsilon_one": ["1", "3"], "f": ["0.25", "1.5"],
+          "grid_step": [25, 7], "sampled_buckets": [2, 20], "branching": [8, 3], "epsilon_one": ["1", "3"], "f": ["0.25", "1.5"],
           "p": ["0.25"], "q": ["0.9"], "attribute_sizes": [[2, 2], [1]], "bloom_bits": [64, 0],
           "hashes": [3, 0], "cohorts": [8]}
 

@@ -88,7 +88,7 @@ check({j["mechanism"]: j["flash_bytes"] for j in numeric["ranked"]} ==
 # squared), then the Piecewise Mechanism's (at the ends) 1.228, Duchi's (sd, in the middle) 1.724;
 # at ε = 1 HM's 4.289 before Duchi's 4.683 and PM's 5.224 (PM beats Duchi from ε ≈ 1.3 on).
 numeric = recommend("-e", 2, "--lo", 17, "--hi", 90)
-check([j["mechanism"] for j in numeric["ranked"]] == ["hm", "pm", "sw", "dlaplace", "sd"] and
+check([j["mechanism"] for j in numeric["ranked"]] == ["hm", "pm", "sw", "dlaplace", "sd", "hh"] and
       "mean_standard_error" in numeric["ranked"][0], f"numeric: {numeric['ranked']}")
 se = {j["mechanism"]: j["mean_standard_error"] for j in numeric["ranked"]}
 check(abs((se["pm"] / se["sd"]) ** 2 - 1.2276 / 1.7241) < 0.01, f"pm against sd at ε = 2: {se}")

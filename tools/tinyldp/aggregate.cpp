@@ -283,7 +283,8 @@ void add_true_quantiles_and_range(const Mechanism& m, const std::vector<double>&
 
 // The estimates as one table: the items' frequencies (numeric: over the levels or values,
 // and the mean), the truth when given, and what they are of. A numeric distribution's chart
-// shows the non-negative estimate: with --postprocess none, EM's (chart_em).
+// shows the non-negative estimate: with --postprocess none, EM's (chart_em) — hh's, which has no
+// EM, the consistent tree's bins.
 EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
                              collector::Postprocess post, std::uint64_t rejected) {
   const Mechanism& m = total.mechanism();
@@ -291,7 +292,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reports numbers");
   const bool asks_quantiles = o.quantiles_given && o.quantiles != "none";
   if ((asks_quantiles || o.range) && (!m.numeric() || m.mean_only()))
-    throw BadInput(std::string(o.range ? "--range" : "--quantiles") + " is for a numeric distribution (sd, dlaplace, sw); " +
+    throw BadInput(std::string(o.range ? "--range" : "--quantiles") + " is for a numeric distribution (sd, dlaplace, sw, hh); " +
                    (m.mean_only() ? std::string(collector::mean_only_refusal) : describe(m) + " reports categories"));
   if (o.em_smoothing && *o.em_smoothing > 0 && !m.numeric())
     throw BadInput("--em-smoothing is for numeric mechanisms (it mixes neighbouring values); " + describe(m) +
@@ -313,7 +314,10 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     t.mean = collector::estimate_mean(total, collector::numeric_model(m), o.confidence);
   } else if (m.numeric()) {
     const collector::NumericModel model = collector::numeric_model(m);
-    const Postprocess chart = o.plot && post == Postprocess::none ? Postprocess::em : post;
+    // hh has no EM (a report is a level's node): its chart draws the consistent tree's bins as
+    // they are, each an unbiased sum of many leaves.
+    const bool tree = model.tree.levels() != 0;
+    const Postprocess chart = o.plot && post == Postprocess::none && !tree ? Postprocess::em : post;
     std::optional<collector::BayesianUpdateResult> em;
     if (chart == Postprocess::em) em = run_em(total, collector::observation_model(m, model), o, post, t);
     const collector::BayesianUpdateResult* run = em ? &*em : nullptr;

@@ -44,6 +44,7 @@ void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string
   add(ParameterId::sensitivity, o.sensitivity);
   add(ParameterId::grid_step, o.grid_step)->check(CLI::Range(1u, 1u << 30));
   add(ParameterId::sampled_buckets, o.sampled_buckets)->check(CLI::Range(1u, 16u));
+  add(ParameterId::branching, o.branching);
   add(ParameterId::bloom_bits, o.bloom_bits);
   add(ParameterId::hashes, o.hashes);
   add(ParameterId::cohorts, o.cohorts);
@@ -70,6 +71,7 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   integer(ParameterId::sensitivity, o.sensitivity);
   integer(ParameterId::grid_step, o.grid_step);
   integer(ParameterId::sampled_buckets, o.sampled_buckets);
+  integer(ParameterId::branching, o.branching);
   integer(ParameterId::bloom_bits, o.bloom_bits);
   integer(ParameterId::hashes, o.hashes);
   integer(ParameterId::cohorts, o.cohorts);

@@ -60,7 +60,7 @@ struct MechanismOptions {
   std::string mechanism, epsilon;
   std::optional<std::uint32_t> domain;
   std::optional<std::int32_t> lo, hi;
-  std::optional<std::uint32_t> levels, sensitivity, grid_step, sampled_buckets;
+  std::optional<std::uint32_t> levels, sensitivity, grid_step, sampled_buckets, branching;
   std::optional<std::uint32_t> bloom_bits, hashes, cohorts;  // rappor and the UE chains over a Bloom filter
   std::optional<std::string> epsilon_one, f, p, q;
   std::optional<std::string> domains;  // the record mechanisms' attribute sizes: 9,16,7 or 2x16
