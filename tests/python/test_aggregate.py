@@ -265,3 +265,37 @@ def test_memoized_reports_aggregate_as_in_the_cli(cli, data, options, keywords, 
     assert result.mechanism == tinyldp.Mechanism(**keywords) and result.mechanism.memoized
     assert result.serialize() == (tmp_path / "cli.state").read_bytes()
     assert list(result.estimate()["estimate"]) == [item["estimate"] for item in j["items"]]
+
+
+def test_hh_tree_ranges_and_quantiles_are_the_clis(cli, data, tmp_path):
+    """hh: the consistent tree's leaves, mean, quantiles and a range from the bindings are the
+    CLI's numbers for every post-processing it has; em is refused with the reason (a report is a
+    level's node); a level without reports is refused too."""
+    d, cols, _ = data
+    path = tmp_path / "hh.tldp"
+    cli("simulate", "-m", "hh", "-e", "1", "--lo", "17", "--hi", "90", "--branching", "8", "-i", d / "people.csv",
+        "-c", "age", "-o", path, "--seed", 3)
+    result = tinyldp.aggregate(str(path))
+    assert result.mechanism == tinyldp.Mechanism("hh", 1, lo=17, hi=90, branching=8)
+    assert result.mechanism.atoms == 74 and result.mechanism.domain > 74
+    for post in ("none", "norm-sub", "simplex", "clip"):
+        j = cli.json("aggregate", path, "--postprocess", post, "--range", "20:40", "--quantiles", "0.25,0.5,0.9")
+        e = result.estimate(post)
+        for column in ("estimate", "standard_error", "ci_low", "ci_high", "unbiased_estimate"):
+            assert list(e[column]) == [item[column] for item in j["items"]], (post, column)
+        q = result.aggregator.quantiles([0.25, 0.5, 0.9], post)
+        assert list(q["estimate"]) == [x["estimate"] for x in j["quantiles"]]
+        assert list(q["ci_low"]) == [x["ci_low"] for x in j["quantiles"]]
+        r = result.aggregator.range(20, 40, post)
+        assert list(r["estimate"]) == [j["range"]["estimate"]] and list(r["standard_error"]) == [j["range"]["standard_error"]]
+        assert result.mean()["estimate"] == j["mean"]["estimate"]
+    age = np.asarray(cols["age"])
+    truth = np.mean((age >= 20) & (age <= 40))
+    r = result.aggregator.range(20, 40)
+    assert abs(r["unbiased_estimate"][0] - truth) < 5 * r["standard_error"][0]
+    with pytest.raises(ValueError, match="em is not available"):
+        result.estimate("em")
+    few = tinyldp.Aggregator(result.mechanism)
+    few.ingest(tinyldp.simulate(age[:2], result.mechanism, seed=1)[0])
+    with pytest.raises(ValueError, match="has no reports"):
+        few.estimate("none")

@@ -299,6 +299,34 @@ with tempfile.TemporaryDirectory() as tmp:
     run("aggregate", path("sw.tldp"), "--save-state", path("sw.state"))
     check(run("aggregate", path("sw.tldp"), path("sw2.tldp"), "-p", "em").stdout ==
           run("aggregate", path("sw2.tldp"), "--merge-state", path("sw.state"), "-p", "em").stdout, "sw: merged states")
+    # hh: one row per value of its consistent tree, a range within 5 SE of the truth, quantiles, a
+    # chart of the tree's bins; em and a bad --branching refused, saying why; shards merge; inspect
+    # shows the level.
+    run("simulate", "-m", "hh", "-e", "2", "--lo", 10, "--hi", 70, "--branching", 8, "-i", path("ages.csv"), "-c",
+        "age", "-o", path("hh.tldp"), "--seed", 13)
+    out = json.loads(run("aggregate", path("hh.tldp"), "-f", "json", "--range", "20:40", "--truth", path("ages.csv"),
+                         "-c", "age", "--plot", path("hh.svg")).stdout)
+    check(out["branching"] == 8 and len(out["items"]) == 61 and out["items"][0]["item"] == 10 and
+          [q["q"] for q in out["quantiles"]] == [0.5, 0.9, 0.95, 0.99], f"hh: rows and quantiles: {out}")
+    check(abs(out["range"]["unbiased_estimate"] - out["range"]["true_value"]) <= 5 * out["range"]["standard_error"],
+          f"hh: --range {out['range']}")
+    check(abs(out["mean"]["estimate"] - true_mean) <= 5 * out["mean"]["standard_error"], f"hh: mean {out['mean']}")
+    check(open(path("hh.svg")).read().startswith("<svg"), "hh: the chart")
+    for bad, said in ((["-p", "em"], "hh: em is not available"),):
+        err = run("aggregate", path("hh.tldp"), *bad, expect=2).stderr
+        check(said in err, f"hh {bad}: {err}")
+    for bad, said in ((["-m", "hh", "--branching", 3], "branching must be 2, 4, 8 or 16 (got 3)"),
+                      (["-m", "sd", "--branching", 4], "branching is a parameter of hh, not sd"),
+                      (["-m", "hh", "--levels", 4], "levels is not a parameter of hh")):
+        err = run("simulate", *bad, "-e", "1", "--lo", 10, "--hi", 70, "-i", path("ages.csv"), "-c", "age",
+                  "-o", path("bad.tldp"), expect=2).stderr
+        check(said in err, f"simulate {bad}: {err}")
+    check(" level=" in run("inspect", path("hh.tldp")).stdout.splitlines()[0], "hh: inspect shows the level")
+    run("simulate", "-m", "hh", "-e", "2", "--lo", 10, "--hi", 70, "--branching", 8, "-i", path("ages.csv"), "-c",
+        "age", "-o", path("hh2.tldp"), "--seed", 14)
+    run("aggregate", path("hh.tldp"), "--save-state", path("hh.state"))
+    check(run("aggregate", path("hh.tldp"), path("hh2.tldp")).stdout ==
+          run("aggregate", path("hh2.tldp"), "--merge-state", path("hh.state")).stdout, "hh: merged states")
     # The mean is unbiased from one seed to the next too: pooled over 4 seeds, within 5 SE / 2.
     sd_means = []
     for seed in range(4):
