@@ -240,15 +240,23 @@ TEST(HierarchyEstimate, LeavesRangesAndMeanAreUnbiasedWithinFiveSigma) {
 }
 
 TEST(HierarchyEstimate, RangeAndQuantileIntervalsCover) {
-  // 200 runs of 20 000 skewed values over [0, 255] at ε = 2, B = 4: the 95 % intervals of two
-  // ranges and of p50 and p90 cover the reporters' own values at least 176 times each (190 at
-  // exactly 95 %, less 5σ of the binomial: 5·√(200·0.95·0.05) ≈ 15).
+  // 200 runs of 20 000 skewed values over [0, 255] at ε = 2, B = 4 (40 under ASan + UBSan, tens
+  // of times slower): the 95 % intervals of two ranges and of p50 and p90 cover the reporters' own
+  // values at least 95 % of the runs less 5σ of the binomial (176 of 200: 5·√(200·0.95·0.05) ≈ 15;
+  // these seeds give 199 and 200 for p50 and p90, 197 and 198 for the ranges: the errors' bound errs
+  // on the wide side, hierarchy_estimate.hpp).
   const Mechanism m = make(hh_config(0, 255, 4, 2.0));
   const NumericModel model = numeric_model(m);
   const std::vector<double> qs = {0.5, 0.9};
   const std::vector<std::pair<int, int>> ranges = {{0, 39}, {60, 180}};
   std::vector<int> q_covered(qs.size(), 0), r_covered(ranges.size(), 0);
-  const int n = 20000, runs = 200;
+#ifdef TINYLDP_TEST_SANITIZED
+  const int runs = 40;
+#else
+  const int runs = 200;
+#endif
+  const int n = 20000;
+  const int least = static_cast<int>(std::floor(0.95 * runs - 5 * std::sqrt(runs * 0.95 * 0.05)));
   for (int run = 0; run < runs; ++run) {
     Aggregator a(m);
     feed(m, 300 + static_cast<std::uint64_t>(run), n, [&](int i) { return skewed(i, run); }, a);
@@ -268,8 +276,8 @@ TEST(HierarchyEstimate, RangeAndQuantileIntervalsCover) {
       r_covered[j] += r.ci_low <= share && share <= r.ci_high;
     }
   }
-  for (std::size_t j = 0; j < qs.size(); ++j) EXPECT_GE(q_covered[j], 176) << "q = " << qs[j];
-  for (std::size_t j = 0; j < ranges.size(); ++j) EXPECT_GE(r_covered[j], 176) << "range " << j;
+  for (std::size_t j = 0; j < qs.size(); ++j) EXPECT_GE(q_covered[j], least) << "q = " << qs[j];
+  for (std::size_t j = 0; j < ranges.size(); ++j) EXPECT_GE(r_covered[j], least) << "range " << j;
 }
 
 TEST(HierarchyEstimate, EmAndALevelWithoutReportsAreRefusedSayingWhy) {
