@@ -70,6 +70,7 @@ enum class MechanismId : uint8_t {
   hm = 32,         // the Hybrid Mechanism: PM or Duchi's, drawn per report (hybrid.hpp)
   sw = 33,         // Square Wave over bucketed input and output (square_wave.hpp)
   hh = 34,         // a hierarchical histogram: one level of a B-ary tree per device (hierarchical_histogram.hpp)
+  haar_hrr = 35,   // HaarHRR: one level of Haar coefficients per device by Hadamard RR (haar_hrr.hpp)
 };
 
 enum Field : uint8_t {
