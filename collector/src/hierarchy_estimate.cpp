@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "tinyldp/collector/wavelet_estimate.hpp"
+
 namespace tinyldp::collector {
 
 namespace {
@@ -96,9 +98,7 @@ ConsistentTree::ConsistentTree(const TreeLevels& tree, std::span<const std::uint
       whole_g_[l][i] = up;
       whole_inner_[l][i] = inner + group_variance(l, i, std::span(g.data(), e - b));
     }
-  const std::vector<double>& leaf = x_[h];
-  prefix_.assign(leaf.size() + 1, 0.0);
-  for (std::size_t i = 0; i < leaf.size(); ++i) prefix_[i + 1] = prefix_[i] + leaf[i];
+  set_prefix();
 }
 
 double ConsistentTree::group_variance(std::uint32_t level, std::uint32_t parent, std::span<const double> g) const {
@@ -112,9 +112,23 @@ double ConsistentTree::group_variance(std::uint32_t level, std::uint32_t parent,
   return std::max(squares - linear * linear / children_variance_[level][parent], 0.0);
 }
 
-double ConsistentTree::range(std::uint32_t first, std::uint32_t last) const {
-  if (first > last || last >= leaves().size()) throw std::invalid_argument("hierarchy: a range outside the leaves");
+double LeafEstimate::range(std::uint32_t first, std::uint32_t last) const {
+  if (first > last || last >= leaves().size()) throw std::invalid_argument("leaf estimate: a range outside the leaves");
   return prefix_[last + 1] - prefix_[first];
+}
+
+void LeafEstimate::set_prefix() {
+  const std::vector<double>& leaf = leaves();
+  prefix_.assign(leaf.size() + 1, 0.0);
+  for (std::size_t i = 0; i < leaf.size(); ++i) prefix_[i + 1] = prefix_[i] + leaf[i];
+}
+
+bool has_leaf_estimate(const NumericModel& model) { return model.tree.levels() != 0 || model.wavelet.levels() != 0; }
+
+std::unique_ptr<LeafEstimate> leaf_estimate(const NumericModel& model, std::span<const std::uint64_t> support) {
+  if (model.tree.levels() != 0) return std::make_unique<ConsistentTree>(model.tree, support);
+  if (model.wavelet.levels() != 0) return std::make_unique<HaarEstimate>(model.wavelet, support);
+  return nullptr;
 }
 
 double ConsistentTree::visit(std::uint32_t level, std::uint32_t node, std::uint32_t first, std::uint32_t last,

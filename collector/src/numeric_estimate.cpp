@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "tinyldp/collector/hierarchy_estimate.hpp"
+#include "tinyldp/collector/wavelet_estimate.hpp"
 
 namespace tinyldp::collector {
 
@@ -96,7 +97,7 @@ namespace {
 void refuse_mean_only(const NumericModel& model) {
   if (model.mean_only) throw std::invalid_argument(mean_only_refusal);
 }
-bool is_tree(const NumericModel& model) { return model.tree.levels() != 0; }
+bool is_tree(const NumericModel& model) { return has_leaf_estimate(model); }  // hh, haar-hrr
 // hh: the leaves' weights centred on the range's midpoint (the leaves sum to 1, so a shift
 // changes no variance and cancels nothing large).
 std::vector<double> centred_values(const NumericModel& model, double& centre) {
@@ -120,13 +121,13 @@ MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, doubl
   MeanEstimate e;
   const std::uint64_t n = a.reports();
   if (n == 0) return e;
-  if (is_tree(model)) {  // hh: Σ value·leaf of the consistent tree
-    const ConsistentTree tree(model.tree, a.support());
+  if (is_tree(model)) {  // hh, haar-hrr: Σ value·leaf of their leaf estimate
+    const auto tree = leaf_estimate(model, a.support());
     double centre = 0;
     const std::vector<double> w = centred_values(model, centre);
     e.mean = centre;
-    for (std::size_t x = 0; x < w.size(); ++x) e.mean += w[x] * tree.leaves()[x];
-    e.standard_error = std::sqrt(tree.linear_variance(w));
+    for (std::size_t x = 0; x < w.size(); ++x) e.mean += w[x] * tree->leaves()[x];
+    e.standard_error = std::sqrt(tree->linear_variance(w));
     const double z = normal_quantile_two_sided(confidence);
     e.ci_low = e.mean - z * e.standard_error;
     e.ci_high = e.mean + z * e.standard_error;
@@ -163,8 +164,8 @@ MeanEstimate estimate_mean(const Aggregator& a, const NumericModel& model, doubl
 }
 
 const char* const tree_em_refusal =
-    "hh: em is not available (a report is one level's node, not a value): its estimate is the consistent "
-    "tree, post-processed by none, clip, norm-sub or simplex";
+    "hh and haar-hrr: em is not available (a report is one level's node or coefficient, not a value): their "
+    "estimate is the consistent tree or the inverse transform, post-processed by none, clip, norm-sub or simplex";
 
 ObservationModel observation_model(const NumericModel& model) {
   refuse_mean_only(model);
@@ -198,12 +199,12 @@ std::vector<ItemEstimate> estimate_distribution(const Aggregator& a, const Numer
     if (post == Postprocess::em) throw std::invalid_argument(tree_em_refusal);
     std::vector<ItemEstimate> out(model.atom_count());
     if (a.reports() == 0) return out;
-    const ConsistentTree tree(model.tree, a.support());
+    const auto tree = leaf_estimate(model, a.support());
     for (std::uint32_t x = 0; x < out.size(); ++x) {
-      out[x].unbiased_frequency = tree.leaves()[x];
-      out[x].standard_error = std::sqrt(tree.range_variance(x, x));
+      out[x].unbiased_frequency = tree->leaves()[x];
+      out[x].standard_error = std::sqrt(tree->range_variance(x, x));
     }
-    finish_estimates(out, post, a.reports(), confidence, apply_postprocess(tree.leaves(), post));
+    finish_estimates(out, post, a.reports(), confidence, apply_postprocess(tree->leaves(), post));
     return out;
   }
   if (model.inverse.empty()) return estimate(a, post, confidence, em);  // sd: k-RR over the levels
@@ -263,11 +264,11 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
   const bool tree = is_tree(model);
   if (tree) {
     if (post == Postprocess::em) throw std::invalid_argument(tree_em_refusal);
-    const ConsistentTree consistent(model.tree, a.support());
-    atom = consistent.leaves();
+    const auto consistent = leaf_estimate(model, a.support());
+    atom = consistent->leaves();
     for (std::size_t b = 0; b < out.size(); ++b) {
       const std::uint32_t end = b + 1 < bin_start.size() ? bin_start[b + 1] : atoms;
-      variance[b] = consistent.range_variance(bin_start[b], end - 1);
+      variance[b] = consistent->range_variance(bin_start[b], end - 1);
     }
   } else if (model.sampled_share > 0) {
     atom = sampled_frequencies(a, model);
@@ -312,7 +313,7 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
 
 double worst_case_score_variance(const NumericModel& model) {
   const std::uint32_t k = model.size;
-  if (is_tree(model)) {
+  if (model.tree.levels() != 0) {
     // hh: the mean's variance times n, at N reports per level that support no node more than
     // chance (no one holds it) — then at worst every node's variance p(1 − p) in place of q(1 − q).
     const double per_level = 1e6;
@@ -329,6 +330,17 @@ double worst_case_score_variance(const NumericModel& model) {
     double centre = 0;
     const std::vector<double> w = centred_values(model, centre);
     return tree.linear_variance(w) / tree.inflation() * worst_ratio * per_level * model.tree.levels();
+  }
+  if (model.wavelet.levels() != 0) {
+    // haar-hrr: its errors' bound is the same whatever the values: N reports per level.
+    const double per_level = 1e6;
+    std::vector<std::uint64_t> support(k, 0);
+    for (std::uint32_t l = 0; l < model.wavelet.levels(); ++l)
+      support[model.wavelet.offset[l]] = static_cast<std::uint64_t>(per_level);
+    const HaarEstimate haar(model.wavelet, support);
+    double centre = 0;
+    const std::vector<double> w = centred_values(model, centre);
+    return haar.linear_variance(w) * per_level * model.wavelet.levels();
   }
   if (model.sampled_share > 0) {  // dbitflip: linear in the distribution, so worst at one atom
     const double centre = (model.atom_value[0] + model.atom_value[k - 1]) / 2;
@@ -390,11 +402,11 @@ std::vector<CdfPoint> estimate_cdf(const Aggregator& a, const NumericModel& mode
   if (n == 0) return out;
   const double nd = static_cast<double>(n);
   std::vector<double> first(atoms, 0.0), second(atoms, 0.0);
-  if (tree) {  // hh: the consistent leaves' prefix sums, each with its variance as second − first²
-    const ConsistentTree consistent(model.tree, a.support());
+  if (tree) {  // hh, haar-hrr: the leaves' prefix sums, each with its variance as second − first²
+    const auto consistent = leaf_estimate(model, a.support());
     for (std::uint32_t x = 0; x < atoms; ++x) {
-      first[x] = consistent.range(0, x);
-      second[x] = consistent.range_variance(0, x) * nd + first[x] * first[x];
+      first[x] = consistent->range(0, x);
+      second[x] = consistent->range_variance(0, x) * nd + first[x] * first[x];
     }
   }
   for (std::uint32_t y = 0; y < k && !tree; ++y) {

@@ -312,7 +312,7 @@ with tempfile.TemporaryDirectory() as tmp:
           f"hh: --range {out['range']}")
     check(abs(out["mean"]["estimate"] - true_mean) <= 5 * out["mean"]["standard_error"], f"hh: mean {out['mean']}")
     check(open(path("hh.svg")).read().startswith("<svg"), "hh: the chart")
-    for bad, said in ((["-p", "em"], "hh: em is not available"),):
+    for bad, said in ((["-p", "em"], "em is not available (a report is one level"),):
         err = run("aggregate", path("hh.tldp"), *bad, expect=2).stderr
         check(said in err, f"hh {bad}: {err}")
     for bad, said in ((["-m", "hh", "--branching", 3], "branching must be 2, 4, 8 or 16 (got 3)"),

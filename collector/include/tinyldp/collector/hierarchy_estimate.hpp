@@ -24,6 +24,7 @@
 #define TINYLDP_COLLECTOR_HIERARCHY_ESTIMATE_HPP
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -31,25 +32,46 @@
 
 namespace tinyldp::collector {
 
-class ConsistentTree {
+// What the estimators of numeric_estimate.hpp read from a mechanism whose leaves (the values
+// lo … hi) are a linear estimate of many levels' counts (hh's consistent tree, haar-hrr's inverse
+// transform): the leaves, any range's share and the variance of a range or of a weighted sum.
+class LeafEstimate {
+ public:
+  virtual ~LeafEstimate() = default;
+  virtual const std::vector<double>& leaves() const = 0;
+  // Σ of the leaves first … last (inclusive, first ≤ last < leaves).
+  double range(std::uint32_t first, std::uint32_t last) const;
+  virtual double range_variance(std::uint32_t first, std::uint32_t last) const = 0;
+  // The variance of Σ weight[x]·leaf[x] (one weight per leaf).
+  virtual double linear_variance(std::span<const double> weight) const = 0;
+
+ protected:
+  void set_prefix();  // after the leaves are known
+  std::vector<double> prefix_;  // prefix sums of the leaves
+};
+
+// The leaf estimate of `model`'s mechanism from an aggregate's counts (hh or haar-hrr), or
+// nullptr when its leaves are estimated otherwise.
+std::unique_ptr<LeafEstimate> leaf_estimate(const NumericModel& model, std::span<const std::uint64_t> support);
+bool has_leaf_estimate(const NumericModel& model);
+
+class ConsistentTree : public LeafEstimate {
  public:
   // From an aggregate's support counts over `tree`'s layout. Refuses (std::invalid_argument,
   // saying which) a level without reports: its nodes would have no estimate at all.
   ConsistentTree(const TreeLevels& tree, std::span<const std::uint64_t> support);
 
   // The consistent leaf frequencies (they sum to 1; some may be negative).
-  const std::vector<double>& leaves() const { return x_.back(); }
+  const std::vector<double>& leaves() const override { return x_.back(); }
   // The consistent frequency of every node, level by level (level 0: the root, 1).
   const std::vector<std::vector<double>>& nodes() const { return x_; }
   // The unbiased frequencies each level's reports give its nodes, before consistency (level 1 … h
   // at index 0 … h − 1).
   const std::vector<std::vector<double>>& level_estimates() const { return raw_; }
-  // Σ of the leaves first … last (inclusive, first ≤ last < leaves).
-  double range(std::uint32_t first, std::uint32_t last) const;
-  // The variance of that sum (see above); O(B·h).
-  double range_variance(std::uint32_t first, std::uint32_t last) const;
-  // The variance of Σ weight[x]·leaf[x] (one weight per leaf); O(nodes).
-  double linear_variance(std::span<const double> weight) const;
+  // The variance of a range's sum (see above); O(B·h).
+  double range_variance(std::uint32_t first, std::uint32_t last) const override;
+  // The variance of Σ weight[x]·leaf[x]; O(nodes).
+  double linear_variance(std::span<const double> weight) const override;
   // The factor the model variances are scaled by (≥ 1).
   double inflation() const { return inflation_; }
 
@@ -65,7 +87,6 @@ class ConsistentTree {
   // Per level 0 … h, per node: the consistent estimate, the upward estimate's variance V, V/S of
   // the parent, the children's ΣV, and a whole subtree's G and inner variance.
   std::vector<std::vector<double>> x_, raw_, variance_, share_, children_variance_, whole_g_, whole_inner_;
-  std::vector<double> prefix_;  // prefix sums of the leaves
   double inflation_ = 1;
 };
 

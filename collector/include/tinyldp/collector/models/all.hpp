@@ -15,6 +15,7 @@
 #include "tinyldp/collector/models/one_bit_mean.hpp"
 #include "tinyldp/collector/models/dbitflip.hpp"
 #include "tinyldp/collector/models/discrete_laplace.hpp"
+#include "tinyldp/collector/models/haar_hrr.hpp"
 #include "tinyldp/collector/models/hierarchical_histogram.hpp"
 #include "tinyldp/collector/models/hadamard_response.hpp"
 #include "tinyldp/collector/models/histogram_encoding.hpp"
@@ -75,7 +76,7 @@ struct ModelList {
 // Every model, once. (Order: by wire id of their first row; the table sorts by id anyway.)
 using AllModels = ModelList<RrModel, KrrModel, UeModel, LhModel, HrModel, SdModel, DlaplaceModel, SheModel,
                             TheModel, TwoStageModel, LgrrModel, LolohaModel, OneBitMeanModel, RecordModel,
-                            MultiAttributeModel, DBitFlipModel, PmModel, HmModel, SwModel, HhModel>;
+                            MultiAttributeModel, DBitFlipModel, PmModel, HmModel, SwModel, HhModel, HaarModel>;
 using ModelVariant = AllModels::apply<std::variant>;
 
 static_assert(AllModels::rows_unique(), "two rows of the models share a wire id or a name, or a row has no core type");

@@ -49,6 +49,16 @@ struct TreeLevels {
   std::uint32_t levels() const { return static_cast<std::uint32_t>(nodes.size()); }
 };
 
+// haar-hrr (models/haar_hrr.hpp): its Haar levels. Level ℓ = 1 … h has 2^(ℓ − 1) nodes, its
+// reports counted per (row j, bit) at support[offset[ℓ − 1] + 2j + bit]; D = 2^h ≥ leaves; the
+// binary RR keeps the bit with probability keep.
+struct WaveletLevels {
+  std::uint32_t leaves = 0;
+  double keep = 0;
+  std::vector<std::uint32_t> offset;
+  std::uint32_t levels() const { return static_cast<std::uint32_t>(offset.size()); }
+};
+
 struct NumericModel {
   std::uint32_t size = 0;           // K reported items (L levels, W + 1 values, pm's M cells)
   // The input atoms when they are not the items (pm: its S band starts; sw: its D buckets); 0:
@@ -81,6 +91,8 @@ struct NumericModel {
   // hh: its tree (hierarchy_estimate.hpp estimates the leaves, the atoms); no kernel, score or
   // inverse. Empty for the others.
   TreeLevels tree;
+  // haar-hrr: its levels (wavelet_estimate.hpp). Empty for the others.
+  WaveletLevels wavelet;
 
   std::uint32_t atom_count() const { return atoms == 0 ? size : atoms; }
 };
