@@ -311,6 +311,66 @@ std::vector<ItemEstimate> estimate_bins(const Aggregator& a, const NumericModel&
   return out;
 }
 
+namespace {
+// hh's and haar-hrr's expected counts at the leaf distribution f, `per_level` reports per level.
+std::vector<std::uint64_t> expected_leaf_counts(const NumericModel& model, const std::vector<double>& f,
+                                                double per_level) {
+  std::vector<std::uint64_t> support(model.size, 0);
+  const auto count = [](double x) { return static_cast<std::uint64_t>(std::llround(x)); };
+  if (model.tree.levels() != 0) {
+    const TreeLevels& t = model.tree;
+    for (std::uint32_t l = 0; l < t.levels(); ++l) {
+      const unsigned shift = t.branching_bits * (t.levels() - 1 - l);
+      std::vector<double> node(t.nodes[l], 0.0);
+      for (std::size_t x = 0; x < f.size(); ++x) node[x >> shift] += f[x];
+      for (std::uint32_t i = 0; i < t.nodes[l]; ++i)
+        support[t.offset[l] + i] = count(per_level * (t.channel[l].q + node[i] * (t.channel[l].p - t.channel[l].q)));
+      support[t.offset[l] + t.nodes[l]] = count(per_level);
+    }
+    return support;
+  }
+  const WaveletLevels& w = model.wavelet;
+  const std::uint32_t h = w.levels();
+  for (std::uint32_t l = 1; l <= h; ++l) {
+    const std::uint32_t k = std::uint32_t{1} << (l - 1), below = h - l;
+    std::vector<double> theta(k, 0.0);
+    for (std::size_t x = 0; x < f.size(); ++x) theta[x >> (below + 1)] += ((x >> below) & 1u) ? -f[x] : f[x];
+    for (std::uint32_t j = 0; j < k; ++j) {
+      double e = 0;  // E[y | row j]/(2p − 1) = Σ_k H[j][k]·θ_k
+      for (std::uint32_t node = 0; node < k; ++node) e += (__builtin_parity(j & node) ? -1.0 : 1.0) * theta[node];
+      const double plus = (1 + (2 * w.keep - 1) * e) / 2, rows = per_level / k;
+      support[w.offset[l - 1] + 2 * j] = count(rows * plus);
+      support[w.offset[l - 1] + 2 * j + 1] = count(rows * (1 - plus));
+    }
+  }
+  return support;
+}
+}  // namespace
+
+double median_cdf_standard_error(const NumericModel& model, double n) {
+  refuse_mean_only(model);
+  if (model.sampled_share > 0) throw std::invalid_argument("median_cdf_standard_error: not for dbitflip");
+  const std::uint32_t atoms = model.atom_count(), t = atoms / 2 - 1;
+  const std::vector<double> f(atoms, 1.0 / atoms);
+  if (is_tree(model)) {
+    // Every level's variance is inversely proportional to its reports: count many, then scale.
+    const std::uint32_t levels = std::max(model.tree.levels(), model.wavelet.levels());
+    const double many = 1e9, per_level = n / levels;
+    return std::sqrt(leaf_estimate(model, expected_leaf_counts(model, f, many))->range_variance(0, t) * many / per_level);
+  }
+  const std::vector<double> inverse = atom_weights(model, "median_cdf_standard_error");
+  const std::uint32_t k = model.size;
+  double second = 0, below = 0;
+  for (std::uint32_t x = 0; x <= t; ++x) below += f[x];
+  for (std::uint32_t y = 0; y < k; ++y) {
+    double pi = 0, a = 0;
+    for (std::uint32_t x = 0; x < atoms; ++x) pi += f[x] * model.kernel[std::size_t{x} * k + y];
+    for (std::uint32_t x = 0; x <= t; ++x) a += inverse[std::size_t{y} * atoms + x];
+    second += pi * a * a;
+  }
+  return std::sqrt(std::max(second - below * below, 0.0) / n);
+}
+
 double worst_case_score_variance(const NumericModel& model) {
   const std::uint32_t k = model.size;
   if (model.tree.levels() != 0) {

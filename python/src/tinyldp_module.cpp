@@ -680,7 +680,7 @@ py::dict estimate_bins(PyAggregator& a, const std::vector<std::uint32_t>& bin_st
 void require_distribution(PyAggregator& a, const char* what) {
   const Mechanism& m = a.aggregator.mechanism();
   if (!m.numeric() || m.mean_only() || m.memoized())
-    throw py::value_error(std::string(what) + " is for a numeric distribution (sd, dlaplace, sw, hh), not " +
+    throw py::value_error(std::string(what) + " is for a numeric distribution (sd, dlaplace, sw, hh, haar-hrr), not " +
                           collector::name_of(m.config().id));
 }
 

@@ -95,7 +95,7 @@ TEST(NumericMechanism, ConfigurationIsStrict) {
       {sd_config(5, 5, 5), "sd needs a value range with hi above lo (got [5, 5])"},
       {wrong_domain, "domain is not a parameter of sd: its items are the levels (got domain 5 for 4 items)"},
       {dl_config(0, 10, 11), "sensitivity must be 1 … hi − lo = 10 (got 11)"},
-      {krr_config, "lo, hi, levels and sensitivity are for the numeric mechanisms (sd, dlaplace, 1bitmean, dbitflip, pm, hm, sw, hh), not krr"},
+      {krr_config, "lo, hi, levels and sensitivity are for the numeric mechanisms (sd, dlaplace, 1bitmean, dbitflip, pm, hm, sw, hh, haar-hrr), not krr"},
       {{MechanismId::krr, Epsilon::from_ratio(1, 1), 1, {}}, "krr needs a domain: the number of categories, at least 2 (got 1)"},
       {{MechanismId::rr, Epsilon::from_ratio(1, 1), 3, {}}, "rr is binary randomized response: its domain is 2"},
       {{MechanismId::oue, Epsilon::from_ratio(0, 1), 4, {}}, "cannot configure oue with these parameters: "},

@@ -87,6 +87,7 @@ def test_every_mechanism_pickles_to_an_equal_one():
         dict(name="dbitflip", epsilon=2, epsilon_one=1, lo=0, hi=100, grid_step=25, sampled_buckets=2),
         dict(name="pm", epsilon=2, lo=17, hi=90, levels=64), dict(name="hm", epsilon=2, lo=17, hi=90, levels=64),
         dict(name="sw", epsilon=2, lo=17, hi=90, levels=32), dict(name="hh", epsilon=2, lo=17, hi=90, branching=8),
+        dict(name="haar-hrr", epsilon=2, lo=17, hi=90),
         dict(name="record", f="0.5", p="0.5", q="0.75", attribute_sizes=[3, 4, 2]),
         dict(name="spl-grr", epsilon=1, attribute_sizes=[3, 4, 2]), dict(name="spl-oue", epsilon=1, attribute_sizes=[3, 9]),
         dict(name="smp-grr", epsilon=1, attribute_sizes=[3, 5]), dict(name="smp-oue", epsilon=1, attribute_sizes=[3, 9]),

@@ -385,7 +385,7 @@ with tempfile.TemporaryDirectory() as tmp:
         (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 9, "--sensitivity", 10), "sensitivity must be 1 … hi − lo = 9 (got 10)"),
         (("plan", "-m", "dlaplace", "-e", "1", "--lo", 0, "--hi", 5000), "above the collector's limit"),
         (("plan", "-m", "krr", "-e", "1", "-d", 4, "--lo", 0), "--lo is not a parameter of krr (it takes domain)"),
-        (("plan", "-m", "krr", "-e", "1", "-d", 4, "--hi", 3), "are for the numeric mechanisms (sd, dlaplace, 1bitmean, dbitflip, pm, hm, sw, hh), not krr"),
+        (("plan", "-m", "krr", "-e", "1", "-d", 4, "--hi", 3), "are for the numeric mechanisms (sd, dlaplace, 1bitmean, dbitflip, pm, hm, sw, hh, haar-hrr), not krr"),
         (("simulate", "-m", "krr", "-e", "1", "-i", path("values.txt"), "-o", path("x.tldp")), "krr needs a domain: the number of categories, at least 2 (got 0)"),
         (("simulate", "-m", "sd", "-e", "1", "--lo", 20, "--hi", 60, "-i", path("ages.csv"), "-c", "age",
           "-o", path("x.tldp")), "outside [20, 60]"),

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import re
+import tempfile
 
 from cli_harness import check, finish, run
 
@@ -88,7 +89,7 @@ check({j["mechanism"]: j["flash_bytes"] for j in numeric["ranked"]} ==
 # squared), then the Piecewise Mechanism's (at the ends) 1.228, Duchi's (sd, in the middle) 1.724;
 # at ε = 1 HM's 4.289 before Duchi's 4.683 and PM's 5.224 (PM beats Duchi from ε ≈ 1.3 on).
 numeric = recommend("-e", 2, "--lo", 17, "--hi", 90)
-check([j["mechanism"] for j in numeric["ranked"]] == ["hm", "pm", "sw", "dlaplace", "sd", "hh"] and
+check([j["mechanism"] for j in numeric["ranked"]] == ["hm", "pm", "sw", "dlaplace", "sd", "hh", "haar-hrr"] and
       "mean_standard_error" in numeric["ranked"][0], f"numeric: {numeric['ranked']}")
 se = {j["mechanism"]: j["mean_standard_error"] for j in numeric["ranked"]}
 check(abs((se["pm"] / se["sd"]) ** 2 - 1.2276 / 1.7241) < 0.01, f"pm against sd at ε = 2: {se}")
@@ -103,6 +104,28 @@ check([j["mechanism"] for j in recommend("-e", 1, "--lo", 17, "--hi", 90)["ranke
       "HM, then Duchi's below ε ≈ 1.3")
 check({j["mechanism"] for j in recommend("-e", 2, "--epsilon-one", 1, "--lo", 0, "--hi", 100)["ranked"]} ==
       {"1bitmean", "dbitflip"}, "numeric over time")
+
+# --for quantiles: ranked by the SE of the CDF at the middle value (values spread evenly); the
+# mean-only mechanisms and sd's two levels are not ranked, saying why. The figure is what an
+# aggregate of such values gives: `--range 17:53` (the CDF at the middle row, 53) within 10 %.
+quantiles = recommend("-e", 1, "--lo", 17, "--hi", 90, "--n", 32561, "--for", "quantiles")
+check([j["mechanism"] for j in quantiles["ranked"]] == ["haar-hrr", "hh", "sw", "dlaplace"] and
+      "cdf_standard_error" in quantiles["ranked"][0], f"for quantiles: {quantiles['ranked']}")
+reasons = {j["mechanism"]: j["excluded"] for j in quantiles["excluded"]}
+check(reasons.get("pm") == "gives the mean only, no distribution" and "too coarse for quantiles" in reasons.get("sd", ""),
+      f"not ranked for quantiles: {reasons}")
+with tempfile.TemporaryDirectory() as tmp:
+    uniform = os.path.join(tmp, "uniform.csv")
+    with open(uniform, "w") as f:
+        f.write("v\n" + "".join(f"{17 + (i * 31) % 74}\n" for i in range(32561)))
+    for j in quantiles["ranked"][:3]:
+        reports = os.path.join(tmp, f"uniform-{j['mechanism']}.tldp")
+        run("simulate", "-m", j["mechanism"], "-e", 1, "--lo", 17, "--hi", 90, "-i", uniform, "-c", "v", "-o", reports,
+            "--seed", 5)
+        measured = json.loads(run("aggregate", reports, "-f", "json", "--range", "17:53").stdout)["range"]["standard_error"]
+        check(abs(measured / j["cdf_standard_error"] - 1) < 0.1, f"{j['mechanism']}: plan's CDF SE {j} against {measured}")
+p = run("plan", "-e", 1, "-d", 16, "--for", "quantiles", expect=2)
+check("--for quantiles ranks the numeric mechanisms" in p.stderr, f"--for quantiles, categorical: {p.stderr}")
 
 # --explain, the text table, and the errors.
 p = run("plan", "-e", 1, "-d", 16, "--max-flash", 1500, "--explain")

@@ -292,7 +292,7 @@ EstimateTable estimate_table(const Aggregator& total, const AggregateOptions& o,
     throw BadInput("--labels is for categorical mechanisms; " + describe(m) + " reports numbers");
   const bool asks_quantiles = o.quantiles_given && o.quantiles != "none";
   if ((asks_quantiles || o.range) && (!m.numeric() || m.mean_only()))
-    throw BadInput(std::string(o.range ? "--range" : "--quantiles") + " is for a numeric distribution (sd, dlaplace, sw, hh); " +
+    throw BadInput(std::string(o.range ? "--range" : "--quantiles") + " is for a numeric distribution (sd, dlaplace, sw, hh, haar-hrr); " +
                    (m.mean_only() ? std::string(collector::mean_only_refusal) : describe(m) + " reports categories"));
   if (o.em_smoothing && *o.em_smoothing > 0 && !m.numeric())
     throw BadInput("--em-smoothing is for numeric mechanisms (it mixes neighbouring values); " + describe(m) +

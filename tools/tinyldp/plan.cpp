@@ -31,6 +31,9 @@ struct PlanOptions {
   std::optional<std::uint64_t> max_report_bytes, max_flash, max_ram;
   std::string target = "cortex-m0";
   bool explain = false;
+  // Numeric: what the user asks of the values — the mean (by its SE) or quantiles and ranges (by
+  // the SE of the CDF at the middle value, collector::median_cdf_standard_error).
+  std::string goal = "mean";
 };
 
 // One measured program of bench/footprint's device list, by the wire id of its mechanism
@@ -185,9 +188,9 @@ int recommend(const PlanOptions& o);
 int run(const PlanOptions& o) {
   if (o.compare) return compare(o);
   if (o.mechanism.mechanism.empty()) return recommend(o);
-  if (o.kind || o.max_report_bytes || o.max_flash || o.max_ram || o.explain)
-    throw BadInput("--kind, --max-report-bytes, --max-flash, --max-ram and --explain are for the recommendation "
-                   "(plan without --mechanism)");
+  if (o.kind || o.max_report_bytes || o.max_flash || o.max_ram || o.explain || o.goal != "mean")
+    throw BadInput("--kind, --max-report-bytes, --max-flash, --max-ram, --explain and --for are for the "
+                   "recommendation (plan without --mechanism)");
   bool exact = false;
   const Epsilon eps = epsilon_option(o.mechanism, &exact);
   const Mechanism m = configure(o.mechanism, eps, 2);  // categorical: 2 categories by default
@@ -308,6 +311,9 @@ int recommend(const PlanOptions& o) {
     if (!known) throw BadInput("--target " + o.target + ": no measured figures (cortex-m0, cortex-m3, cortex-m4f, rv32imac)");
   }
   const bool over_time = o.mechanism.epsilon_one.has_value();
+  const bool for_quantiles = o.goal == "quantiles";
+  if (for_quantiles && (!numeric_kind || over_time))
+    throw BadInput("--for quantiles ranks the numeric mechanisms of one report (give --lo/--hi, not --epsilon-one)");
   const auto kind = numeric_kind ? collector::MechanismKind::numeric : collector::MechanismKind::categorical;
   Json ranked = Json::array(), excluded = Json::array();
   for (const auto& row : collector::mechanism_table()) {
@@ -327,10 +333,27 @@ int recommend(const PlanOptions& o) {
       excluded.push_back(j);
       continue;
     }
-    const double se = std::sqrt(per_report_variance(*m) / static_cast<double>(o.n));
+    if (for_quantiles && m->mean_only()) {
+      j["excluded"] = "gives the mean only, no distribution";
+      excluded.push_back(j);
+      continue;
+    }
+    // Rows for quantiles: every integer, or the 1024 the collector's defaults resolve (sw's buckets).
+    const std::int64_t values = std::int64_t{*o.mechanism.hi} - *o.mechanism.lo + 1;
+    const std::int64_t rows_needed = std::min<std::int64_t>(values, 1024);
+    if (for_quantiles && m->atoms() < rows_needed) {
+      j["excluded"] = "its " + std::to_string(m->atoms()) + " rows are too coarse for quantiles (fewer than " +
+                      std::to_string(rows_needed) + ": every integer of the range, at most 1024)" +
+                      (m->takes_levels() ? "; more --levels" : "");
+      excluded.push_back(j);
+      continue;
+    }
+    const double se = for_quantiles ? collector::median_cdf_standard_error(collector::numeric_model(*m),
+                                                                           static_cast<double>(o.n))
+                                    : std::sqrt(per_report_variance(*m) / static_cast<double>(o.n));
     const std::uint64_t bytes = m->description().report_bytes(0);
     const auto fp = footprint_of(row.id, o.target);
-    j[m->numeric() ? "mean_standard_error" : "frequency_standard_error"] = se;
+    j[for_quantiles ? "cdf_standard_error" : m->numeric() ? "mean_standard_error" : "frequency_standard_error"] = se;
     j["realized_epsilon"] = as_double(m->realized_epsilon());
     if (m->memoized()) j["epsilon_infinity"] = as_double(*m->epsilon_infinity());
     j["report_bytes"] = bytes;
@@ -352,7 +375,8 @@ int recommend(const PlanOptions& o) {
       ranked.push_back(j);
     }
   }
-  const std::string se_key = numeric_kind ? "mean_standard_error" : "frequency_standard_error";
+  const std::string se_key =
+      for_quantiles ? "cdf_standard_error" : numeric_kind ? "mean_standard_error" : "frequency_standard_error";
   // Smallest expected error first; then the smaller report, then the smaller flash.
   std::stable_sort(ranked.begin(), ranked.end(), [&](const Json& a, const Json& b) {
     const double sa = a[se_key].get<double>(), sb = b[se_key].get<double>();
@@ -365,6 +389,7 @@ int recommend(const PlanOptions& o) {
   request += over_time ? ", ε∞ " + o.mechanism.epsilon + " and ε₁ " + *o.mechanism.epsilon_one
                        : ", ε " + o.mechanism.epsilon;
   request += ", n = " + std::to_string(o.n);
+  if (numeric_kind) request += for_quantiles ? ", for quantiles and ranges" : ", for the mean";
   const std::string source = std::string("docs/footprint.md at ") + footprint_commit + ", " + o.target +
                              ", MinSizeRel, measured at that page's parameters, not at these";
   if (o.json) {
@@ -376,7 +401,7 @@ int recommend(const PlanOptions& o) {
     std::cout << j.dump(2) << "\n";
     return ranked.empty() ? exit_bad_input : 0;
   }
-  const std::string error_name = numeric_kind ? "mean SE" : "frequency SE";
+  const std::string error_name = for_quantiles ? "CDF SE" : numeric_kind ? "mean SE" : "frequency SE";
   std::cout << "mechanisms for " << request << ", by expected error (best first)\n";
   std::printf("%-5s %-10s %14s %8s %8s %8s\n", "rank", "mechanism", error_name.c_str(), "report", "flash", "RAM");
   std::size_t rank = 0;
@@ -389,7 +414,10 @@ int recommend(const PlanOptions& o) {
   for (const auto& j : excluded)
     std::cout << "not ranked: " << j["mechanism"].get<std::string>() << ": " << j["excluded"].get<std::string>() << "\n";
   std::cout << error_name << ": at n = " << o.n << ", from each mechanism's channel in the collector ("
-            << (numeric_kind ? "a report's score, the noise at the worst value" : "an item nobody holds") << ")\n"
+            << (for_quantiles  ? "the CDF at the middle value, values spread evenly over the range"
+                : numeric_kind ? "a report's score, the noise at the worst value"
+                               : "an item nobody holds")
+            << ")\n"
             << "flash, RAM: " << source << " (RAM: worst-case stack; no static RAM); —: no program measures it\n";
   if (o.explain && !ranked.empty()) {
     std::cout.precision(4);
@@ -467,6 +495,9 @@ Subcommand add_plan(CLI::App& app) {
   p->add_option("--target", o->target, "recommendation: whose flash and RAM figures (default cortex-m0)")
       ->check(CLI::IsMember({"cortex-m0", "cortex-m3", "cortex-m4f", "rv32imac"}));
   p->add_flag("--explain", o->explain, "recommendation: say why the first is first");
+  p->add_option("--for", o->goal, "recommendation for numbers: rank for the mean (its SE, the default) or for "
+                                  "quantiles and ranges (the SE of the CDF at the middle value)")
+      ->check(CLI::IsMember({"mean", "quantiles"}));
   return {p, [o] { return run(*o); }};
 }
 

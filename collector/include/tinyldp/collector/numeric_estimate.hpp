@@ -122,6 +122,13 @@ ObservationModel observation_model(const Mechanism& m, const NumericModel& model
 double sampled_linear_variance(const NumericModel& model, const std::vector<double>& a,
                                const std::vector<double>& f, double n);
 
+// What quantiles and ranges rest on, before any report: the standard error of the CDF at the
+// middle row (F ≈ ½) for n reports of values spread evenly over the rows — the exact plug-in
+// variance of estimate_cdf's unbiased CDF at that distribution (hh and haar-hrr: their leaf
+// estimates' at its expected counts). `plan --for quantiles` ranks by it. Refuses the mean-only
+// mechanisms (std::invalid_argument) and dbitflip.
+double median_cdf_standard_error(const NumericModel& model, double n);
+
 // The largest variance the noise gives one report's score, over every value: the mean's error
 // against the reporting devices' own mean is at most √(this/n) at n reports, whatever their
 // values (their spread is no error of the mechanism's, and every mechanism would add the same
