@@ -122,6 +122,7 @@ uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void);
 #define TINYLDP_PM_CONTEXT_SIZE 80
 #define TINYLDP_HM_CONTEXT_SIZE 160
 #define TINYLDP_SW_CONTEXT_SIZE 80
+#define TINYLDP_HH_CONTEXT_SIZE 112
 #define TINYLDP_SHE_CONTEXT_SIZE 72
 #define TINYLDP_THE_CONTEXT_SIZE 56
 /* Keystream blocks the DRBG buffers: must be the value the library was built with (a compile
@@ -169,6 +170,7 @@ TINYLDP_CONTEXT(tinyldp_dlaplace, TINYLDP_DLAPLACE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_pm, TINYLDP_PM_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_hm, TINYLDP_HM_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_sw, TINYLDP_SW_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_hh, TINYLDP_HH_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_she, TINYLDP_SHE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_the, TINYLDP_THE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_chacha20_drbg, TINYLDP_CHACHA20_DRBG_CONTEXT_SIZE);
@@ -225,7 +227,8 @@ enum {
   TINYLDP_MECHANISM_DBITFLIP = 30,
   TINYLDP_MECHANISM_PM = 31, /* the Piecewise Mechanism on a grid of cells */
   TINYLDP_MECHANISM_HM = 32, /* the Hybrid Mechanism: PM or Duchi's, drawn per report */
-  TINYLDP_MECHANISM_SW = 33  /* Square Wave over bucketed input and output */
+  TINYLDP_MECHANISM_SW = 33, /* Square Wave over bucketed input and output */
+  TINYLDP_MECHANISM_HH = 34  /* a hierarchical histogram: one level of a B-ary tree per device */
 };
 
 /* Optional header fields (tinyldp_wire_header.fields). */
@@ -359,6 +362,33 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_hm, int32_t);
 tinyldp_status tinyldp_sw_configure(tinyldp_sw* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t buckets);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_sw, int32_t);
+
+/* A mechanism whose report depends on the device's memo key but spends ε every time (no memo):
+ * TINYLDP_KEYED_FUNCTIONS(prefix, value_type) declares prefix_describe, prefix_privatize and
+ * prefix_report, the last two taking the key as the memoized mechanisms do
+ * (TINYLDP_MEMOIZED_FUNCTIONS, below: the same refusals of a NULL or unprovisioned key, the
+ * key's generation written in the header's TINYLDP_WIRE_MEMO_GENERATION). */
+#define TINYLDP_KEYED_FUNCTIONS(prefix, value_type)                                                \
+  void prefix##_describe(const prefix* ctx, tinyldp_description* out);                             \
+  tinyldp_status prefix##_privatize(const prefix* ctx, value_type value,                           \
+                                    const tinyldp_memo_key* key,                                   \
+                                    const tinyldp_entropy_source* source, uint8_t* payload,        \
+                                    size_t payload_size);                                          \
+  tinyldp_status prefix##_report(const prefix* ctx, value_type value, const tinyldp_memo_key* key, \
+                                 const tinyldp_entropy_source* source,                             \
+                                 const tinyldp_wire_header* header, uint8_t* frame,                \
+                                 size_t frame_size, size_t* written)
+
+/* A hierarchical histogram of an integer in [lo, hi] (2 ≤ hi − lo + 1 ≤ 2^24): the values are the
+ * leaves of a tree of `branching` B (a power of two, 2 … 16) branches per node, and each device
+ * reports one level of it — the same in every report, drawn once from its memo key for
+ * `attribute` (≤ 2^24 − 1; another attribute, another level) — through OUE over the level's nodes
+ * or OLH, whichever report is shorter; the collector answers range queries, the CDF and
+ * quantiles. Every report is fresh and costs the realized ε (charge tinyldp_ledger_charge with
+ * it: the key gives the level, not a memo). Payload: the level (a byte), then its report. */
+tinyldp_status tinyldp_hh_configure(tinyldp_hh* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                    uint32_t branching, uint32_t attribute);
+TINYLDP_KEYED_FUNCTIONS(tinyldp_hh, int32_t);
 
 /* Summation with histogram encoding (SHE) over [0, d), 2 ≤ d ≤ 2^24: every component of the
  * one-hot vector with discrete Laplace noise at ε/2, clamped to [−T, T + 1]. `truncation` T ≤
@@ -623,16 +653,8 @@ typedef struct tinyldp_memo_description {
  * TINYLDP_WIRE_MEMO_GENERATION carries tinyldp_memo_key_generation(key) and, for a Bloom
  * encoding, TINYLDP_WIRE_COHORT the key's cohort — whatever the caller's header holds there. */
 #define TINYLDP_MEMOIZED_FUNCTIONS(prefix, value_type)                                             \
-  void prefix##_describe(const prefix* ctx, tinyldp_description* out);                             \
   void prefix##_describe_memo(const prefix* ctx, tinyldp_memo_description* out);                   \
-  tinyldp_status prefix##_privatize(const prefix* ctx, value_type value,                           \
-                                    const tinyldp_memo_key* key,                                   \
-                                    const tinyldp_entropy_source* source, uint8_t* payload,        \
-                                    size_t payload_size);                                          \
-  tinyldp_status prefix##_report(const prefix* ctx, value_type value, const tinyldp_memo_key* key, \
-                                 const tinyldp_entropy_source* source,                             \
-                                 const tinyldp_wire_header* header, uint8_t* frame,                \
-                                 size_t frame_size, size_t* written)
+  TINYLDP_KEYED_FUNCTIONS(prefix, value_type)
 
 /* The stages of the longitudinal UE chains. */
 enum { TINYLDP_UE_STAGE_SUE = 0, TINYLDP_UE_STAGE_OUE = 1 };

@@ -139,20 +139,20 @@ inline const port::MemoKey* usable_key(const tinyldp_memo_key* key) {
   return k.provisioned() ? &k : nullptr;
 }
 
-// A memoized report's refusal before anything is drawn: an unconfigured context, then a key a
-// report may not use (ok: neither).
+// A keyed report's refusal (a memoized mechanism's, or another that takes the key: hh) before
+// anything is drawn: an unconfigured context, then a key a report may not use (ok: neither).
 template <class M>
-Status refuse_memoized(const M& m, const tinyldp_memo_key* key) {
+Status refuse_keyed(const M& m, const tinyldp_memo_key* key) {
   if (!m.configured()) return Status::not_configured;  // before the key: nothing to report with
   if (usable_key(key) == nullptr) return key == nullptr ? Status::bad_parameter : Status::key_not_provisioned;
   return Status::ok;
 }
 
 template <class M, class Value>
-tinyldp_status privatize_memoized(const M& m, Value value, const tinyldp_memo_key* key,
-                                  const tinyldp_entropy_source* source, uint8_t* payload,
-                                  size_t payload_size) {
-  const Status refused = refuse_memoized(m, key);
+tinyldp_status privatize_keyed(const M& m, Value value, const tinyldp_memo_key* key,
+                               const tinyldp_entropy_source* source, uint8_t* payload,
+                               size_t payload_size) {
+  const Status refused = refuse_keyed(m, key);
   if (refused != Status::ok) {
     if (payload != nullptr) tinyldp::wipe(payload, payload_size);
     return to_c(refused);
@@ -163,11 +163,10 @@ tinyldp_status privatize_memoized(const M& m, Value value, const tinyldp_memo_ke
 // The header fields the key fixes come from the key: its generation, and a Bloom encoding's
 // cohort.
 template <class M, class Value>
-tinyldp_status report_memoized(const M& m, Value value, const tinyldp_memo_key* key,
-                               const tinyldp_entropy_source* source,
-                               const tinyldp_wire_header* header, uint8_t* frame,
-                               size_t frame_size, size_t* written) {
-  const Status refused = refuse_memoized(m, key);
+tinyldp_status report_keyed(const M& m, Value value, const tinyldp_memo_key* key,
+                            const tinyldp_entropy_source* source, const tinyldp_wire_header* header,
+                            uint8_t* frame, size_t frame_size, size_t* written) {
+  const Status refused = refuse_keyed(m, key);
   if (refused != Status::ok) {
     if (frame != nullptr) tinyldp::wipe(frame, frame_size);
     if (written != nullptr) *written = 0;
@@ -274,24 +273,28 @@ tinyldp_ledger_result charge_memo(tinyldp_ledger* ledger, uint32_t attribute, co
     return configure_record<Type>(ctx, epsilon_q32, domains, d);                                 \
   }
 
-// The same for a memoized mechanism: describe_memo, and the key passed on.
-#define TINYLDP_C_MEMOIZED(prefix, Type, Value)                                                  \
+// The same for a mechanism that takes the memo key: the key passed on.
+#define TINYLDP_C_KEYED(prefix, Type, Value)                                                     \
   TINYLDP_C_DESCRIBE(prefix, Type)                                                               \
-  extern "C" void prefix##_describe_memo(const prefix* ctx, tinyldp_memo_description* out) {     \
-    describe_memo(object<Type>(ctx), out);                                                       \
-  }                                                                                              \
   extern "C" tinyldp_status prefix##_privatize(const prefix* ctx, Value value,                   \
                                                const tinyldp_memo_key* key,                      \
                                                const tinyldp_entropy_source* source,             \
                                                uint8_t* payload, size_t payload_size) {          \
-    return privatize_memoized(object<Type>(ctx), value, key, source, payload, payload_size);     \
+    return privatize_keyed(object<Type>(ctx), value, key, source, payload, payload_size);        \
   }                                                                                              \
   extern "C" tinyldp_status prefix##_report(                                                     \
       const prefix* ctx, Value value, const tinyldp_memo_key* key,                               \
       const tinyldp_entropy_source* source, const tinyldp_wire_header* header, uint8_t* frame,   \
       size_t frame_size, size_t* written) {                                                      \
-    return report_memoized(object<Type>(ctx), value, key, source, header, frame, frame_size,     \
-                           written);                                                             \
+    return report_keyed(object<Type>(ctx), value, key, source, header, frame, frame_size,        \
+                        written);                                                                \
+  }
+
+// A memoized mechanism: keyed, and its describe_memo.
+#define TINYLDP_C_MEMOIZED(prefix, Type, Value)                                                  \
+  TINYLDP_C_KEYED(prefix, Type, Value)                                                           \
+  extern "C" void prefix##_describe_memo(const prefix* ctx, tinyldp_memo_description* out) {     \
+    describe_memo(object<Type>(ctx), out);                                                       \
   }
 
 #endif

@@ -7,6 +7,7 @@
 #include "forwards.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/hybrid.hpp"
 #include "tinyldp/krr.hpp"
 #include "tinyldp/local_hashing.hpp"
@@ -97,7 +98,8 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_DBITFLIP == int(wire::MechanismId::dbitflip) &&
               TINYLDP_MECHANISM_PM == int(wire::MechanismId::pm) &&
               TINYLDP_MECHANISM_HM == int(wire::MechanismId::hm) &&
-              TINYLDP_MECHANISM_SW == int(wire::MechanismId::sw));
+              TINYLDP_MECHANISM_SW == int(wire::MechanismId::sw) &&
+              TINYLDP_MECHANISM_HH == int(wire::MechanismId::hh));
 static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
               TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
               TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
@@ -166,6 +168,7 @@ TINYLDP_C_MECHANISM(tinyldp_dlaplace, DiscreteLaplace, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_pm, PiecewiseMechanism, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_hm, HybridMechanism, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_sw, SquareWave, int32_t)
+TINYLDP_C_KEYED(tinyldp_hh, HierarchicalHistogram, int32_t)
 TINYLDP_C_MEMOIZED(tinyldp_two_stage_rr, TwoStageRr, uint32_t)
 
 extern "C" {
@@ -250,6 +253,12 @@ tinyldp_status tinyldp_sw_configure(tinyldp_sw* ctx, uint64_t epsilon_q32, int32
                                     uint32_t buckets) {
   return configure_into<SquareWave>(ctx, [&](SquareWave& r) {
     return SquareWave::configure(Epsilon::from_q32(epsilon_q32), lo, hi, buckets, r);
+  });
+}
+tinyldp_status tinyldp_hh_configure(tinyldp_hh* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                    uint32_t branching, uint32_t attribute) {
+  return configure_into<HierarchicalHistogram>(ctx, [&](HierarchicalHistogram& r) {
+    return HierarchicalHistogram::configure(Epsilon::from_q32(epsilon_q32), lo, hi, branching, r, {}, attribute);
   });
 }
 tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilon_q32, int32_t lo,

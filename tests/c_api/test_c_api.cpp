@@ -11,6 +11,7 @@
 #include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/hybrid.hpp"
 #include "tinyldp/krr.hpp"
@@ -55,8 +56,9 @@ struct MemoKeys {
   const port::MemoKey* cpp = nullptr;
 };
 
-// A mechanism's C functions (TINYLDP_MECHANISM_FUNCTIONS) and, for a memoized one
-// (TINYLDP_MEMOIZED_FUNCTIONS), the key its reports take.
+// A mechanism's C functions (TINYLDP_MECHANISM_FUNCTIONS) and, for one that takes the memo key
+// (TINYLDP_KEYED_FUNCTIONS; TINYLDP_MEMOIZED_FUNCTIONS with describe_memo), the key its reports
+// take (`memoized`: privatize takes the key).
 template <class Ctx, class Value>
 struct CFunctions {
   void (*describe)(const Ctx*, tinyldp_description*);
@@ -75,7 +77,17 @@ struct CMemoizedFunctions {
                            const tinyldp_wire_header*, uint8_t*, size_t, size_t*);
   static constexpr bool memoized = true;
 };
+template <class Ctx, class Value>
+struct CKeyedFunctions {
+  void (*describe)(const Ctx*, tinyldp_description*);
+  tinyldp_status (*privatize)(const Ctx*, Value, const tinyldp_memo_key*, const tinyldp_entropy_source*,
+                              uint8_t*, size_t);
+  tinyldp_status (*report)(const Ctx*, Value, const tinyldp_memo_key*, const tinyldp_entropy_source*,
+                           const tinyldp_wire_header*, uint8_t*, size_t, size_t*);
+  static constexpr bool memoized = true;
+};
 #define C_FUNCTIONS(prefix) CFunctions{prefix##_describe, prefix##_privatize, prefix##_report}
+#define C_KEYED_FUNCTIONS(prefix) CKeyedFunctions{prefix##_describe, prefix##_privatize, prefix##_report}
 #define C_MEMOIZED_FUNCTIONS(prefix) \
   CMemoizedFunctions{prefix##_describe, prefix##_describe_memo, prefix##_privatize, prefix##_report}
 
@@ -142,7 +154,7 @@ struct Twins {
     } else {
       CHECK_EQ(d.random_bits_per_report, 0u);
     }
-    if constexpr (Functions::memoized) {
+    if constexpr (requires { functions.describe_memo; }) {
       tinyldp_memo_description memo{};
       functions.describe_memo(c, &memo);
       CHECK_EQ(memo.epsilon_one_q32, cpp.epsilon_one().q32);
@@ -1183,6 +1195,50 @@ TEST(longitudinal_mechanisms_give_the_cpp_reports) {
     CHECK_EQ((d.payload_bits + 7) / 8, uint32_t{TINYLDP_DBITFLIP_MAX_PAYLOAD_BYTES});
     CHECK_EQ(tinyldp_dbitflip_configure(&c, two, one, 100, 10, 17, 2), TINYLDP_STATUS_BAD_PARAMETER);
   }
+}
+
+// The hierarchical histogram takes the key for its level only: the same reports from both APIs
+// for attributes whose levels (under BothKeys' key) report through OUE and through OLH; a key
+// NULL or never provisioned refused with nothing written.
+TEST(hierarchical_histogram_gives_the_cpp_reports) {
+  BothKeys keys;
+  const int32_t values[] = {-50, -7, 0, 950};
+  bool through_oue = false, through_olh = false;
+  for (uint32_t attribute = 0; attribute < 8 && !(through_oue && through_olh); ++attribute) {
+    tinyldp_hh c;
+    CHECK_EQ(tinyldp_hh_configure(&c, one, -50, 950, 4, attribute), TINYLDP_STATUS_OK);
+    HierarchicalHistogram m;
+    CHECK(HierarchicalHistogram::configure(eps_one, -50, 950, 4, m, {}, attribute) == Status::ok);
+    const bool hashed = m.hashed(m.level_of(keys.cpp_key));
+    if (hashed ? through_olh : through_oue) continue;
+    (hashed ? through_olh : through_oue) = true;
+    Twins{"hh", m, &c, C_KEYED_FUNCTIONS(tinyldp_hh), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(values, 951);
+  }
+  CHECK(through_oue && through_olh);
+  tinyldp_hh c;
+  CHECK_EQ(tinyldp_hh_configure(&c, one, -50, 950, 4, 0), TINYLDP_STATUS_OK);
+  tinyldp_memo_key unprovisioned;
+  tinyldp_memo_key_init(&unprovisioned);
+  port::InsecureTestSource raw(1);
+  const tinyldp_entropy_source source = to_c_source(raw);
+  uint8_t frame[32];
+  const tinyldp_memo_key* refused[] = {&unprovisioned, nullptr};
+  for (const tinyldp_memo_key* key : refused) {
+    const tinyldp_status expected = key != nullptr ? TINYLDP_STATUS_KEY_NOT_PROVISIONED : TINYLDP_STATUS_BAD_PARAMETER;
+    size_t written = 99;
+    for (uint8_t& b : frame) b = 0xEE;
+    CHECK_EQ(tinyldp_hh_report(&c, 3, key, &source, nullptr, frame, sizeof frame, &written), expected);
+    CHECK_EQ(written, 0u);
+    CHECK(all_zero(frame, sizeof frame));
+    for (uint8_t& b : frame) b = 0xEE;
+    CHECK_EQ(tinyldp_hh_privatize(&c, 3, key, &source, frame, sizeof frame), expected);
+    CHECK(all_zero(frame, sizeof frame));
+  }
+  // The refusals of configure.
+  CHECK_EQ(tinyldp_hh_configure(&c, one, 0, 100, 3, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_hh_configure(&c, one, 0, 1 << 24, 4, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_hh_configure(&c, one, 0, 100, 4, 1u << 24), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_hh_configure(&c, 0, 0, 100, 4, 0), TINYLDP_STATUS_BAD_EPSILON);
 }
 
 TEST(memoized_records_give_the_cpp_reports) {

@@ -147,8 +147,8 @@ TEST(contexts_whose_configure_failed_refuse_every_report) {
   expect_every_report_refused(c);
 }
 
-// Memoized contexts, zeroed or whose configure failed, with a key never provisioned or none:
-// refused for the context first.
+// Memoized contexts (and hh's, which takes the key for its level), zeroed or whose configure
+// failed, with a key never provisioned or none: refused for the context first.
 TEST(unconfigured_memoized_contexts_refuse_every_report) {
   tinyldp_two_stage_rr two_stage[2];
   tinyldp_l_grr l_grr[2];
@@ -156,6 +156,8 @@ TEST(unconfigured_memoized_contexts_refuse_every_report) {
   tinyldp_one_bit_mean one_bit_mean[2];
   tinyldp_dbitflip dbitflip[2];
   tinyldp_record_rr record[2];
+  tinyldp_hh hh[2];
+  zero_bytes(hh[0]);
   zero_bytes(two_stage[0]), zero_bytes(l_grr[0]), zero_bytes(loloha[0]), zero_bytes(one_bit_mean[0]);
   zero_bytes(dbitflip[0]), zero_bytes(record[0]);
   const tinyldp_memo_encoding bad = TINYLDP_MEMO_ONE_HOT_ENCODING(1, 0);
@@ -169,6 +171,7 @@ TEST(unconfigured_memoized_contexts_refuse_every_report) {
   CHECK_EQ(tinyldp_dbitflip_configure(&dbitflip[1], 2 * one, one, 100, 10, 0, 0), TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_record_rr_configure_rappor(&record[1], {1, 1}, {1, 2}, {3, 2}, domains, 2),
            TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_hh_configure(&hh[1], one, 0, 100, 32, 0), TINYLDP_STATUS_BAD_PARAMETER);  // B > 16
   tinyldp_memo_key unprovisioned;
   tinyldp_memo_key_init(&unprovisioned);
   const tinyldp_memo_key* keys[] = {&unprovisioned, nullptr};
@@ -180,6 +183,7 @@ TEST(unconfigured_memoized_contexts_refuse_every_report) {
       EXPECT_MEMOIZED_REFUSED(tinyldp_one_bit_mean, one_bit_mean[i], key);
       EXPECT_MEMOIZED_REFUSED(tinyldp_dbitflip, dbitflip[i], key);
       EXPECT_MEMOIZED_REFUSED(tinyldp_record_rr, record[i], key);
+      EXPECT_MEMOIZED_REFUSED(tinyldp_hh, hh[i], key);
     }
   }
 }

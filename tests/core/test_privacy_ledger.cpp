@@ -9,6 +9,7 @@
 #include "check.hpp"
 #include "slot_damage.hpp"
 #include "test_memo_key.hpp"
+#include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/hybrid.hpp"
 #include "tinyldp/piecewise.hpp"
 #include "tinyldp/port/storage/emulated_flash.hpp"
@@ -39,22 +40,26 @@ struct ProvisionedDevice : BlankDevice {
   }
 };
 
+// The reports a device makes at `cost` each under a cap of 10 (every one charged in full).
+uint32_t reports_under_a_cap_of_ten(Epsilon cost) {
+  ProvisionedDevice device(eps(40));
+  uint32_t reports = 0;
+  while (device.ledger.charge(cost) == LedgerResult::ok) ++reports;
+  CHECK_EQ(device.ledger.spent().q32, reports * cost.q32);
+  return reports;
+}
+
 TEST(a_mechanism_without_memo_is_charged_every_report) {
   // pm has no memoized form: each report of the same value costs its realized ε again, so a
   // cap of 10 allows ⌊10/ε⌋ reports at ε = 2 − 2^-21… (the realized ε is a little below 2).
   constexpr auto pm = PiecewiseMechanism::make(Epsilon::from_double(2.0), 0, 1000);
-  ProvisionedDevice device(eps(40));
-  uint32_t reports = 0;
-  while (device.ledger.charge(pm.realized_epsilon()) == LedgerResult::ok) ++reports;
-  CHECK_EQ(reports, 5u);
-  CHECK_EQ(device.ledger.spent().q32, 5 * pm.realized_epsilon().q32);
+  CHECK_EQ(reports_under_a_cap_of_ten(pm.realized_epsilon()), 5u);
   // hm likewise: its realized ε (the larger branch's) per report.
   constexpr auto hm = HybridMechanism::make(Epsilon::from_double(2.0), 0, 1000);
-  ProvisionedDevice other(eps(40));
-  reports = 0;
-  while (other.ledger.charge(hm.realized_epsilon()) == LedgerResult::ok) ++reports;
-  CHECK_EQ(reports, 5u);
-  CHECK_EQ(other.ledger.spent().q32, 5 * hm.realized_epsilon().q32);
+  CHECK_EQ(reports_under_a_cap_of_ten(hm.realized_epsilon()), 5u);
+  // hh takes the memo key for the device's level, not for a memo: its realized ε per report.
+  constexpr auto hh = HierarchicalHistogram::make(Epsilon::from_double(2.0), 0, 1000);
+  CHECK_EQ(reports_under_a_cap_of_ten(hh.realized_epsilon()), 5u);
 }
 
 TEST(charges_compose_and_the_cap_refuses_without_writing) {

@@ -7,6 +7,7 @@
 #include "check.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/hybrid.hpp"
 #include "tinyldp/krr.hpp"
@@ -226,6 +227,34 @@ TEST(golden_sw_reports) {
   static_assert(mechanism.description().payload_bits == 8 && mechanism.half_width() == 32);
   const int32_t values[] = {-40, 0, 85};
   expect_golden_numeric_reports(mechanism, values, golden_sw);
+}
+
+// A hierarchical histogram, ε = 2 over [−40, 85] in a 4-ary tree (levels of 2, 8 and 32 nodes
+// through OUE, the 126 leaves through OLH: 8 + 35 payload bits), no optional fields: the value
+// 0 at each level, 1 … 4; seed 7.
+const uint8_t golden_hh[4][13] = {
+    {0x01, 0x22, 0xbc, 0xb7, 0xff, 0x32, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00},   // level 1: node 0's bit
+    {0x01, 0x22, 0xbc, 0xb7, 0xff, 0x32, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00},   // level 2: no bit
+    {0x01, 0x22, 0xbc, 0xb7, 0xff, 0x32, 0x00, 0x03, 0x02, 0x0c, 0x20, 0x00, 0x00},   // level 3: bits 1, 10, 11, 29
+    {0x01, 0x22, 0xbc, 0xb7, 0xff, 0x32, 0x00, 0x04, 0x59, 0xc2, 0x80, 0x08, 0x07}};  // level 4: seed 0x0880c259, 7
+
+TEST(golden_hh_reports) {
+  constexpr auto hh = HierarchicalHistogram::make(Epsilon::from_double(2.0), -40, 85);
+  constexpr wire::Description d = hh.description();
+  static_assert(d.payload_bits == 43 && hh.levels() == 4 && hh.hashed(4) && !hh.hashed(3));
+  port::InsecureTestSource src(7);
+  Rng rng(src);
+  for (uint32_t level = 1; level <= 4; ++level) {
+    uint8_t payload[6];
+    CHECK(hh.privatize_at_level(0, level, rng, payload, sizeof payload) == Status::ok);
+    uint8_t out[13];
+    size_t written = 0;
+    CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
+    CHECK_EQ(written, sizeof out);
+    const bool matches = same(out, golden_hh[level - 1], sizeof out);
+    CHECK(matches);
+    if (!matches) dump(out, written);
+  }
 }
 
 // OUE, ε = 1, d = 20, every optional field; seed 7.

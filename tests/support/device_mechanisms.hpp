@@ -34,6 +34,7 @@
 #include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
 #include "tinyldp/hadamard_response.hpp"
+#include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/hybrid.hpp"
 #include "tinyldp/krr.hpp"
@@ -150,13 +151,16 @@ struct Hr : UeDomain {
   static constexpr HadamardResponse mechanism = HadamardResponse::make(one, 256);
   static constexpr size_t context_bytes = 32;
 };
-struct Sd : SignedNumber {
+// The numeric entries over [0, 1000] (sd, pm, hm, sw, hh).
+struct ZeroToThousand : SignedNumber {
   static constexpr uint32_t d = 1001;
+  static constexpr Value values[4] = {0, 333, 999, 1000};
+  static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
+};
+struct Sd : ZeroToThousand {
   static constexpr char name[] = "sd";
   static constexpr char about[] = "[0, 1000] in 16 levels";
   static constexpr StochasticDiscretization mechanism = StochasticDiscretization::make(one, 0, 1000, 16);
-  static constexpr Value values[4] = {0, 333, 999, 1000};
-  static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
   static constexpr size_t context_bytes = 56;
 };
 struct Dlaplace : SignedNumber {
@@ -170,32 +174,33 @@ struct Dlaplace : SignedNumber {
   static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 63u) - 32; }
   static constexpr size_t context_bytes = 56;
 };
-struct Pm : SignedNumber {
-  static constexpr uint32_t d = 1001;
+struct Pm : ZeroToThousand {
   static constexpr char name[] = "pm";
   static constexpr char about[] = "[0, 1000] on 2048 cells";
   static constexpr PiecewiseMechanism mechanism = PiecewiseMechanism::make(one, 0, 1000);
-  static constexpr Value values[4] = {0, 333, 999, 1000};
-  static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
   static constexpr size_t context_bytes = 80;
 };
-struct Hm : SignedNumber {
-  static constexpr uint32_t d = 1001;
+struct Hm : ZeroToThousand {
   static constexpr char name[] = "hm";
   static constexpr char about[] = "[0, 1000] on 2048 cells";
   static constexpr HybridMechanism mechanism = HybridMechanism::make(one, 0, 1000);
-  static constexpr Value values[4] = {0, 333, 999, 1000};
-  static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
   static constexpr size_t context_bytes = 160;
 };
-struct Sw : SignedNumber {
-  static constexpr uint32_t d = 1001;
+struct Sw : ZeroToThousand {
   static constexpr char name[] = "sw";
   static constexpr char about[] = "[0, 1000] in 1024 buckets";
   static constexpr SquareWave mechanism = SquareWave::make(one, 0, 1000);
-  static constexpr Value values[4] = {0, 333, 999, 1000};
-  static constexpr Value from_sensor(uint32_t w) { return static_cast<int32_t>(w & 511u); }
   static constexpr size_t context_bytes = 80;
+};
+// The hierarchical histogram takes the memo key for the device's level only (its reports are
+// fresh, each charged ε): [0, 1000] in a 4-ary tree, levels 1–2 through OUE (4 and 16 nodes),
+// 3–5 through OLH (63, 251 and 1001).
+struct Hh : ZeroToThousand {
+  static constexpr bool memoized = true;
+  static constexpr char name[] = "hh";
+  static constexpr char about[] = "[0, 1000], B = 4: 5 levels, OUE at 4 and 16 nodes, OLH above";
+  static constexpr HierarchicalHistogram mechanism = HierarchicalHistogram::make(one, 0, 1000);
+  static constexpr size_t context_bytes = 112;
 };
 struct She : Category {
   static constexpr uint32_t d = 16;
@@ -404,8 +409,8 @@ struct List {
   }
 };
 
-using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, Pm, Hm, Sw, She, The, Rappor, RapporBloom, LSue,
-                        LOsue, LOue, LSoue, LGrr, OptimalLoloha, BinaryLoloha, BitMean, BitFlip, RecordRappor,
+using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, Pm, Hm, Sw, Hh, She, The, Rappor, RapporBloom,
+                        LSue, LOsue, LOue, LSoue, LGrr, OptimalLoloha, BinaryLoloha, BitMean, BitFlip, RecordRappor,
                         SplGrr, SplOue, SmpGrr, SmpOue, RsfdGrr, RsfdOueZero, RsfdOueRandom>;
 
 // The entry's mechanism (or another context of its type, `m`) reports `value` into

@@ -103,21 +103,22 @@ class HierarchicalHistogram {
     return hashed(level) ? olh_.payload_bits() : nodes(level);
   }
 
-  // The larger ε of the oracles some level uses (level 1, at most 16 nodes, is always OUE).
+  // The larger ε of the oracles some level uses (nodes grow with the level: level 1 hashes only
+  // with OLH's seed cut below 15 bits, then every level does).
   constexpr Epsilon realized_epsilon() const {
-    const Epsilon u = oue_.realized_epsilon();
+    const Epsilon u = oue_.realized_epsilon(), o = olh_.realized_epsilon();
     if (!hashed(levels_)) return u;
-    const Epsilon o = olh_.realized_epsilon();
+    if (hashed(1)) return o;
     return o.q32 > u.q32 ? o : u;
+  }
+  // The random bits a report of `level` draws (the same for every value).
+  constexpr uint64_t random_bits_at(uint32_t level) const {
+    return hashed(level) ? uint64_t{olh_.random_bits_per_report()} : unary_at(level).random_bits_per_report();
   }
   // The most random bits a report of any level draws (a device's own level draws that level's).
   constexpr uint64_t random_bits_per_report() const {
     uint64_t most = 0;
-    for (uint32_t level = 1; level <= levels_; ++level) {
-      const uint64_t bits = hashed(level) ? uint64_t{olh_.random_bits_per_report()}
-                                          : unary_at(level).random_bits_per_report();
-      most = bits > most ? bits : most;
-    }
+    for (uint32_t level = 1; level <= levels_; ++level) most = random_bits_at(level) > most ? random_bits_at(level) : most;
     return most;
   }
 

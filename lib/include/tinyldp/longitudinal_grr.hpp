@@ -296,7 +296,7 @@ class LongitudinalGrr : public detail::PackedMemoPrivatize<LongitudinalGrr> {
     const uint32_t safe = value & ct::mask(in_domain);  // out of the domain: drawn as 0, discarded
     const uint32_t y = chain_.refresh(chain_.memoize(safe, memo), rng);
     forget_drawn(memo);
-    return release<stack_scrub_bytes(0, 96)>(rng, in_domain, y, report);
+    return release<stack_scrub_bytes(0, 304)>(rng, in_domain, y, report);
   }
 
  private:
