@@ -68,16 +68,6 @@ struct CFunctions {
   static constexpr bool memoized = false;
 };
 template <class Ctx, class Value>
-struct CMemoizedFunctions {
-  void (*describe)(const Ctx*, tinyldp_description*);
-  void (*describe_memo)(const Ctx*, tinyldp_memo_description*);
-  tinyldp_status (*privatize)(const Ctx*, Value, const tinyldp_memo_key*, const tinyldp_entropy_source*,
-                              uint8_t*, size_t);
-  tinyldp_status (*report)(const Ctx*, Value, const tinyldp_memo_key*, const tinyldp_entropy_source*,
-                           const tinyldp_wire_header*, uint8_t*, size_t, size_t*);
-  static constexpr bool memoized = true;
-};
-template <class Ctx, class Value>
 struct CKeyedFunctions {
   void (*describe)(const Ctx*, tinyldp_description*);
   tinyldp_status (*privatize)(const Ctx*, Value, const tinyldp_memo_key*, const tinyldp_entropy_source*,
@@ -86,10 +76,18 @@ struct CKeyedFunctions {
                            const tinyldp_wire_header*, uint8_t*, size_t, size_t*);
   static constexpr bool memoized = true;
 };
+template <class Ctx, class Value>
+struct CMemoizedFunctions : CKeyedFunctions<Ctx, Value> {
+  void (*describe_memo)(const Ctx*, tinyldp_memo_description*);
+};
+template <class Ctx, class Value>
+CMemoizedFunctions<Ctx, Value> with_describe_memo(CKeyedFunctions<Ctx, Value> keyed,
+                                                  void (*describe_memo)(const Ctx*, tinyldp_memo_description*)) {
+  return {keyed, describe_memo};
+}
 #define C_FUNCTIONS(prefix) CFunctions{prefix##_describe, prefix##_privatize, prefix##_report}
 #define C_KEYED_FUNCTIONS(prefix) CKeyedFunctions{prefix##_describe, prefix##_privatize, prefix##_report}
-#define C_MEMOIZED_FUNCTIONS(prefix) \
-  CMemoizedFunctions{prefix##_describe, prefix##_describe_memo, prefix##_privatize, prefix##_report}
+#define C_MEMOIZED_FUNCTIONS(prefix) with_describe_memo(C_KEYED_FUNCTIONS(prefix), prefix##_describe_memo)
 
 constexpr size_t largest_payload = TINYLDP_UE_PAYLOAD_BYTES(1024);
 
