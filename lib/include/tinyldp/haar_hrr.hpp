@@ -82,8 +82,9 @@ class HaarHrr {
   constexpr uint32_t nodes(uint32_t level) const { return uint32_t{1} << (level - 1u); }
   constexpr const BinaryRr& randomizer() const { return rr_; }
   constexpr Epsilon realized_epsilon() const { return rr_.realized_epsilon(); }
-  // The most a report draws (level h: h − 1 row bits).
-  constexpr unsigned random_bits_per_report() const { return levels_ - 1u + rr_.random_bits_per_report(); }
+  // What a report of `level` draws (its row's ℓ − 1 bits and the RR's), and the most of any level (h's).
+  constexpr unsigned random_bits_at(uint32_t level) const { return level - 1u + rr_.random_bits_per_report(); }
+  constexpr unsigned random_bits_per_report() const { return random_bits_at(levels_); }
 
   // On the wire (wire.hpp): id haar_hrr, the payload above; the digest covers lo, hi, the
   // attribute and the RR's p.
