@@ -19,7 +19,8 @@
 // unprovisioned key: an all-zero payload (level 0, which no report has).
 // Cost: context 40 bytes; report 8 + h bits (≤ 4 bytes); random bits per report ℓ − 1 + the RR's;
 // the level from the key's device stream (a rejection draw: its time depends on the key, never
-// the value). Limits: 2 ≤ d ≤ 2^24. Run-time configure is BinaryRr's (≈ 1.3 KiB of stack;
+// the value; a block of the key's PRF, most of a report on a microcontroller — a firmware may keep
+// level_of(key), which changes only with a re-key, and call privatize_at_level). Limits: 2 ≤ d ≤ 2^24. Run-time configure is BinaryRr's (≈ 1.3 KiB of stack;
 // make(): none). Measured: docs/footprint.md, docs/target-costs.md.
 #ifndef TINYLDP_HAAR_HRR_HPP
 #define TINYLDP_HAAR_HRR_HPP

@@ -23,7 +23,9 @@
 // Cost: context 112 bytes (UE's and OLH's objects); report ≤ 1 + 6 bytes at ε ≤ 8 (OLH's
 // bits: 32 + ⌈log2 g⌉); random bits per report those of the device's level's oracle (OUE:
 // 1 + n_ℓ·q.bits; OLH: 32 + the k-RR's); the level from two memo-stream words at most on
-// average (a rejection draw over the key: its time depends on the key, never on the value).
+// average (a rejection draw over the key: its time depends on the key, never on the value). On
+// a microcontroller that draw — a block of the key's PRF — is most of a report (docs/target-costs.md):
+// a firmware may keep level_of(key), which changes only with a re-key, and call privatize_at_level.
 // Limits: 2 ≤ d ≤ 2^24. Run-time configure: OUE's and OLH's (≈ 1.3 KiB of stack; make():
 // none). Measured: docs/footprint.md (code, stack per target), docs/target-costs.md.
 #ifndef TINYLDP_HIERARCHICAL_HISTOGRAM_HPP
