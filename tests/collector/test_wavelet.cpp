@@ -15,6 +15,7 @@
 #include "tinyldp/collector/wavelet_estimate.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
+#include "range_coverage.hpp"
 
 namespace tinyldp::collector {
 namespace {
@@ -33,17 +34,6 @@ Mechanism make(const MechanismConfig& c) {
   return m;
 }
 
-template <class Value>
-void feed(const Mechanism& m, std::uint64_t seed, int n, Value value, Aggregator& a) {
-  port::InsecureTestSource src(seed);
-  Rng rng(src);
-  std::vector<std::uint8_t> r;
-  for (int i = 0; i < n; ++i) {
-    r.clear();
-    ASSERT_EQ(m.privatize(value(i), rng, {}, r), Status::ok);
-    ASSERT_EQ(a.ingest(r), ParseError::none);
-  }
-}
 
 int parity(std::uint32_t x) { return __builtin_popcount(x) & 1; }
 
@@ -121,34 +111,10 @@ TEST(WaveletEstimate, NoiselessCountsGiveTheDistributionAndOneVarianceFormula) {
     }
 }
 
-int skewed(int i, int run) {
-  const int u = (i * 7919 + run * 104729) % 1000;
-  return u < 600 ? u % 40 : u < 900 ? 40 + u % 60 : 100 + (u * 13) % 156;
-}
 
 TEST(WaveletEstimate, LeavesRangesAndMeanAreUnbiasedWithinFiveSigma) {
-  const Mechanism m = make(haar_config(0, 255));
-  const NumericModel model = numeric_model(m);
-  Aggregator a(m);
-  const int n = 40000;
-  feed(m, 21, n, [](int i) { return skewed(i, 0); }, a);
-  std::vector<double> truth(256, 0.0);
-  double mean = 0;
-  for (int i = 0; i < n; ++i) {
-    truth[static_cast<std::size_t>(skewed(i, 0))] += 1.0 / n;
-    mean += static_cast<double>(skewed(i, 0)) / n;
-  }
-  const auto leaves = estimate_distribution(a, model, Postprocess::none);
-  for (std::size_t x = 0; x < 256; x += 17)
-    EXPECT_NEAR(leaves[x].unbiased_frequency, truth[x], 5 * leaves[x].standard_error) << x;
-  for (const auto& [lo, hi] : {std::pair{0, 39}, std::pair{40, 99}, std::pair{100, 255}, std::pair{17, 200}}) {
-    const ItemEstimate r = estimate_range(a, model, lo, hi, Postprocess::none);
-    double want = 0;
-    for (int x = lo; x <= hi; ++x) want += truth[static_cast<std::size_t>(x)];
-    EXPECT_NEAR(r.unbiased_frequency, want, 5 * r.standard_error) << lo << " … " << hi;
-  }
-  const MeanEstimate e = estimate_mean(a, model);
-  EXPECT_NEAR(e.mean, mean, 5 * e.standard_error);
+  // 40 000 reports at ε = 1 over [0, 255] (D = 256, 8 levels).
+  expect_unbiased_within_five_sigma(make(haar_config(0, 255)), 21);
 }
 
 TEST(WaveletEstimate, RangeAndQuantileIntervalsCover) {
@@ -156,39 +122,9 @@ TEST(WaveletEstimate, RangeAndQuantileIntervalsCover) {
   // intervals of two ranges and of p50 and p90 cover the reporters' own values at least 95 % of the
   // runs less 5σ of the binomial (176 of 200; these seeds give 197 and 187 for p50 and p90, 190 and
   // 188 for the ranges).
-  const Mechanism m = make(haar_config(0, 255, 1.0));
-  const NumericModel model = numeric_model(m);
-  const std::vector<double> qs = {0.5, 0.9};
-  const std::vector<std::pair<int, int>> ranges = {{0, 39}, {60, 180}};
-  std::vector<int> q_covered(qs.size(), 0), r_covered(ranges.size(), 0);
-#ifdef TINYLDP_TEST_SANITIZED
-  const int runs = 40;
-#else
-  const int runs = 200;
-#endif
-  const int n = 20000;
-  const int least = static_cast<int>(std::floor(0.95 * runs - 5 * std::sqrt(runs * 0.95 * 0.05)));
-  for (int run = 0; run < runs; ++run) {
-    Aggregator a(m);
-    feed(m, 700 + static_cast<std::uint64_t>(run), n, [&](int i) { return skewed(i, run); }, a);
-    std::vector<int> counts(256, 0);
-    for (int i = 0; i < n; ++i) ++counts[static_cast<std::size_t>(skewed(i, run))];
-    const auto e = estimate_quantiles(estimate_cdf(a, model, Postprocess::none), qs);
-    for (std::size_t j = 0; j < qs.size(); ++j) {
-      int below = 0, truth = 0;
-      while ((below += counts[static_cast<std::size_t>(truth)]) < qs[j] * n) ++truth;
-      q_covered[j] += e[j].ci_low <= truth && truth <= e[j].ci_high;
-    }
-    for (std::size_t j = 0; j < ranges.size(); ++j) {
-      const ItemEstimate r = estimate_range(a, model, ranges[j].first, ranges[j].second, Postprocess::none);
-      int in = 0;
-      for (int x = ranges[j].first; x <= ranges[j].second; ++x) in += counts[static_cast<std::size_t>(x)];
-      const double share = static_cast<double>(in) / n;
-      r_covered[j] += r.ci_low <= share && share <= r.ci_high;
-    }
-  }
-  for (std::size_t j = 0; j < qs.size(); ++j) EXPECT_GE(q_covered[j], least) << "q = " << qs[j];
-  for (std::size_t j = 0; j < ranges.size(); ++j) EXPECT_GE(r_covered[j], least) << "range " << j;
+  const Coverage c = range_and_quantile_coverage(make(haar_config(0, 255, 1.0)), 700, coverage_runs);
+  for (std::size_t j = 0; j < c.quantiles.size(); ++j) EXPECT_GE(c.quantiles[j], c.least) << "quantile " << j;
+  for (std::size_t j = 0; j < c.ranges.size(); ++j) EXPECT_GE(c.ranges[j], c.least) << "range " << j;
 }
 
 TEST(WaveletEstimate, EmAndALevelWithoutReportsAreRefusedSayingWhy) {

@@ -5,6 +5,7 @@
 // sign·H[row][node] kept with the RR's p), golden reports. Exhaustive ε:
 // tests/privacy/test_exhaustive_haar_hrr.cpp.
 #include "check.hpp"
+#include "leveled_reports.hpp"
 #include "frequency_check.hpp"
 #include "mechanism_checks.hpp"
 #include "test_memo_key.hpp"
@@ -19,34 +20,13 @@ constexpr auto haar = HaarHrr::make(one, 0, 1000);
 constexpr size_t haar_bytes = 3;
 static_assert(haar.report_bytes() == haar_bytes);
 
+// The shared checks' shapes for this mechanism (leveled_reports.hpp).
 template <size_t Bytes>
-struct Report {
-  uint8_t bytes[Bytes];
-  friend void fold(Digest& d, const Report& r) { d.add(r.bytes, Bytes); }
-};
-// The reports of one level given (privatize_at_level).
+using Report = LeveledReport<Bytes>;
 template <size_t Bytes>
-struct AtLevel {
-  using Report = test::Report<Bytes>;
-  const HaarHrr& m;
-  uint32_t level;
-  template <class R>
-  Status privatize(int32_t value, R& rng, Report& r) const {
-    return m.privatize_at_level(value, level, rng, r.bytes, Bytes);
-  }
-  uint64_t random_bits_per_report() const { return m.random_bits_at(level); }
-};
-// A fleet: every report another device's (TestMemoKey{1}, {2}, …).
+using AtLevel = test::AtLevel<HaarHrr, Bytes>;
 template <size_t Bytes>
-struct Fleet {
-  using Report = test::Report<Bytes>;
-  const HaarHrr& m;
-  mutable uint64_t device = 0;
-  template <class R>
-  Status privatize(int32_t value, R& rng, Report& r) const {
-    return m.privatize(value, TestMemoKey{++device}, rng, r.bytes, Bytes);
-  }
-};
+using Fleet = test::Fleet<HaarHrr, Bytes>;
 
 // A report's level is a level, its row below the level's nodes, nothing past the bit.
 bool well_formed(const HaarHrr& m, const uint8_t* bytes) {

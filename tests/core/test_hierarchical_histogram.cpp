@@ -5,6 +5,7 @@
 // per attribute), fail-closed ends, the same bits for every value, each level's output law by
 // statistics, golden reports. Exhaustive ε: tests/privacy/test_exhaustive_hierarchical_histogram.cpp.
 #include "check.hpp"
+#include "leveled_reports.hpp"
 #include "frequency_check.hpp"
 #include "mechanism_checks.hpp"
 #include "test_memo_key.hpp"
@@ -20,35 +21,13 @@ constexpr auto hh = HierarchicalHistogram::make(one, 0, 1000);
 constexpr size_t hh_bytes = 6;
 static_assert(hh.report_bytes() == hh_bytes);
 
-// A report of Bytes bytes, for the shared checks' shape privatize(value, rng, Report&).
+// The shared checks' shapes for this mechanism (leveled_reports.hpp).
 template <size_t Bytes>
-struct Report {
-  uint8_t bytes[Bytes];
-  friend void fold(Digest& d, const Report& r) { d.add(r.bytes, Bytes); }
-};
-// The reports of one level given (privatize_at_level).
+using Report = LeveledReport<Bytes>;
 template <size_t Bytes>
-struct AtLevel {
-  using Report = test::Report<Bytes>;
-  const HierarchicalHistogram& m;
-  uint32_t level;
-  template <class R>
-  Status privatize(int32_t value, R& rng, Report& r) const {
-    return m.privatize_at_level(value, level, rng, r.bytes, Bytes);
-  }
-  uint64_t random_bits_per_report() const { return m.random_bits_at(level); }
-};
-// A fleet: every report another device's (TestMemoKey{1}, {2}, …), through privatize.
+using AtLevel = test::AtLevel<HierarchicalHistogram, Bytes>;
 template <size_t Bytes>
-struct Fleet {
-  using Report = test::Report<Bytes>;
-  const HierarchicalHistogram& m;
-  mutable uint64_t device = 0;
-  template <class R>
-  Status privatize(int32_t value, R& rng, Report& r) const {
-    return m.privatize(value, TestMemoKey{++device}, rng, r.bytes, Bytes);
-  }
-};
+using Fleet = test::Fleet<HierarchicalHistogram, Bytes>;
 
 // A report's level is a level, and its bits past the level's oracle report are zero.
 bool well_formed(const HierarchicalHistogram& m, const uint8_t* r) {

@@ -33,7 +33,6 @@
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/memo.hpp"
 #include "tinyldp/rr.hpp"
-#include "tinyldp/uniform.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp {
@@ -115,9 +114,7 @@ class HaarHrr {
   // The device's level, 1 … h: uniform, from its memo key's device stream for this attribute.
   template <MemoKey Key>
   uint32_t level_of(const Key& key) const {
-    auto stream = key.memo_stream(memo_attribute_word(), detail::device_draw_value);
-    MemoDraws<decltype(stream)> draws(stream);
-    return 1u + static_cast<uint32_t>(uniform_below(levels_, draws));
+    return detail::device_level(key, memo_attribute_word(), levels_);
   }
 
   // A report of `value` ∈ [lo, hi] at the device's level, the row and the RR fresh from rng: the

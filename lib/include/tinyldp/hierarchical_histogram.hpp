@@ -40,7 +40,6 @@
 #include "tinyldp/memo.hpp"
 #include "tinyldp/probability.hpp"
 #include "tinyldp/status.hpp"
-#include "tinyldp/uniform.hpp"
 #include "tinyldp/unary_encoding.hpp"
 #include "tinyldp/wire.hpp"
 
@@ -149,9 +148,7 @@ class HierarchicalHistogram {
   // The device's level, 1 … h: uniform, from its memo key's device stream for this attribute.
   template <MemoKey Key>
   uint32_t level_of(const Key& key) const {
-    auto stream = key.memo_stream(memo_attribute_word(), detail::device_draw_value);
-    MemoDraws<decltype(stream)> draws(stream);
-    return 1u + static_cast<uint32_t>(uniform_below(levels_, draws));
+    return detail::device_level(key, memo_attribute_word(), levels_);
   }
 
   // A report of `value` ∈ [lo, hi] at the device's level (level_of(key)), fresh noise from rng.

@@ -24,6 +24,7 @@
 
 #include "tinyldp/entropy.hpp"
 #include "tinyldp/status.hpp"
+#include "tinyldp/uniform.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp {
@@ -90,6 +91,18 @@ class MemoDraws {
  private:
   S& stream_;
 };
+
+namespace detail {
+// A device's level of a tree, 1 … levels, uniform and the same at every call: from the device
+// stream of `attribute` (hierarchical_histogram.hpp, haar_hrr.hpp). A rejection draw: its time
+// depends on the key, never on a value.
+template <MemoKey Key>
+uint32_t device_level(const Key& key, uint32_t attribute, uint32_t levels) {
+  auto stream = key.memo_stream(attribute, device_draw_value);
+  MemoDraws<decltype(stream)> draws(stream);
+  return 1u + static_cast<uint32_t>(uniform_below(levels, draws));
+}
+}  // namespace detail
 
 }  // namespace tinyldp
 
