@@ -136,3 +136,21 @@ def test_rejected_reports_raise_unless_collected(client, tmp_path):
         tinyldp.dask.aggregate(path, client=client)
     collected = tinyldp.dask.aggregate(path, client=client, rejected="collect")
     assert collected.rejected == {"truncated report": 1} and collected.reports == 63
+
+
+@pytest.mark.parametrize("options", [["-m", "hh", "--branching", "8"], ["-m", "haar-hrr"]])
+def test_range_mechanisms_give_the_clis_state_quantiles_and_range(client, cli, columns, tmp_path, options):
+    """hh and haar-hrr (the counts of a tree's levels): two shards cut into many ranges merge to the
+    CLI's state bit for bit, and give its quantiles and range."""
+    paths = []
+    for k, part in enumerate(np.array_split(np.asarray(columns["age"]), 2)):
+        write_csv(tmp_path / f"age{k}.csv", age=part)
+        cli("simulate", *options, "-e", 1, "--lo", 17, "--hi", 90, "-i", tmp_path / f"age{k}.csv", "-c", "age",
+            "-o", tmp_path / f"age{k}.tldp", "--seed", 30 + k)
+        paths.append(str(tmp_path / f"age{k}.tldp"))
+    j = cli.json("aggregate", *paths, "--range", "20:40", "--save-state", tmp_path / "cli.state")
+    result = tinyldp.dask.aggregate(paths, client=client, partition_bytes=4096, fan_in=3)
+    assert result.serialize() == (tmp_path / "cli.state").read_bytes()
+    q = result.aggregator.quantiles([0.5, 0.9, 0.95, 0.99])
+    assert list(q["estimate"]) == [x["estimate"] for x in j["quantiles"]]
+    assert list(result.aggregator.range(20, 40)["estimate"]) == [j["range"]["estimate"]]
