@@ -99,6 +99,9 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
               << c.sampled << " sampled per device)\n";
   else if (m.takes_grid_step())
     std::cout << " over " << range << ", grid step " << c.grid_step << " (" << *m.most_memos() << " grid points)\n";
+  else if (m.numeric())  // hh (a tree of branching B), haar-hrr: one row per value
+    std::cout << " over " << range << " (" << m.atoms() << " values"
+              << (m.takes_branching() ? ", branching " + std::to_string(c.branching) : std::string()) << ")\n";
   else
     std::cout << " over " << m.domain() << " items\n";
   if (eps.q32 != 0)
