@@ -193,20 +193,22 @@ struct Sw : ZeroToThousand {
   static constexpr SquareWave mechanism = SquareWave::make(one, 0, 1000);
   static constexpr size_t context_bytes = 80;
 };
-// The hierarchical histogram takes the memo key for the device's level only (its reports are
-// fresh, each charged ε): [0, 1000] in a 4-ary tree, levels 1–2 through OUE (4 and 16 nodes),
-// 3–5 through OLH (63, 251 and 1001).
-struct Hh : ZeroToThousand {
+// The entries over [0, 1000] that take the memo key for the device's level only (their reports
+// are fresh, each charged ε): hh and haar-hrr.
+struct KeyedLevel : ZeroToThousand {
   static constexpr bool memoized = true;
+};
+// The hierarchical histogram: [0, 1000] in a 4-ary tree, levels 1–2 through OUE (4 and 16
+// nodes), 3–5 through OLH (63, 251 and 1001).
+struct Hh : KeyedLevel {
   static constexpr char name[] = "hh";
   static constexpr char about[] = "[0, 1000], B = 4: 5 levels, OUE at 4 and 16 nodes, OLH above";
   static constexpr HierarchicalHistogram mechanism = HierarchicalHistogram::make(one, 0, 1000);
   static constexpr size_t context_bytes = 112;
 };
-// HaarHRR likewise takes the key for the device's level only: [0, 1000] in a binary tree of
-// 1024 leaves, 10 levels; a report is a row of its level's Hadamard matrix and one RR bit.
-struct Haar : ZeroToThousand {
-  static constexpr bool memoized = true;
+// HaarHRR: [0, 1000] in a binary tree of 1024 leaves, 10 levels; a report is a row of its
+// level's Hadamard matrix and one RR bit.
+struct Haar : KeyedLevel {
   static constexpr char name[] = "haar_hrr";
   static constexpr char about[] = "[0, 1000]: 10 levels, a Hadamard row and a bit through RR";
   static constexpr HaarHrr mechanism = HaarHrr::make(one, 0, 1000);
