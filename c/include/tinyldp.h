@@ -123,6 +123,7 @@ uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void);
 #define TINYLDP_HM_CONTEXT_SIZE 160
 #define TINYLDP_SW_CONTEXT_SIZE 80
 #define TINYLDP_HH_CONTEXT_SIZE 112
+#define TINYLDP_HAAR_HRR_CONTEXT_SIZE 40
 #define TINYLDP_SHE_CONTEXT_SIZE 72
 #define TINYLDP_THE_CONTEXT_SIZE 56
 /* Keystream blocks the DRBG buffers: must be the value the library was built with (a compile
@@ -171,6 +172,7 @@ TINYLDP_CONTEXT(tinyldp_pm, TINYLDP_PM_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_hm, TINYLDP_HM_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_sw, TINYLDP_SW_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_hh, TINYLDP_HH_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_haar_hrr, TINYLDP_HAAR_HRR_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_she, TINYLDP_SHE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_the, TINYLDP_THE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_chacha20_drbg, TINYLDP_CHACHA20_DRBG_CONTEXT_SIZE);
@@ -228,7 +230,8 @@ enum {
   TINYLDP_MECHANISM_PM = 31, /* the Piecewise Mechanism on a grid of cells */
   TINYLDP_MECHANISM_HM = 32, /* the Hybrid Mechanism: PM or Duchi's, drawn per report */
   TINYLDP_MECHANISM_SW = 33, /* Square Wave over bucketed input and output */
-  TINYLDP_MECHANISM_HH = 34  /* a hierarchical histogram: one level of a B-ary tree per device */
+  TINYLDP_MECHANISM_HH = 34, /* a hierarchical histogram: one level of a B-ary tree per device */
+  TINYLDP_MECHANISM_HAAR_HRR = 35 /* HaarHRR: one level of Haar coefficients per device, by Hadamard RR */
 };
 
 /* Optional header fields (tinyldp_wire_header.fields). */
@@ -389,6 +392,17 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_sw, int32_t);
 tinyldp_status tinyldp_hh_configure(tinyldp_hh* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t branching, uint32_t attribute);
 TINYLDP_KEYED_FUNCTIONS(tinyldp_hh, int32_t);
+
+/* HaarHRR over an integer in [lo, hi] (2 ≤ hi − lo + 1 ≤ 2^24): the Haar wavelet transform of the
+ * value in a binary tree of 2^h ≥ hi − lo + 1 leaves, each device reporting one of its h levels —
+ * the same in every report, drawn once from its memo key for `attribute` (≤ 2^24 − 1) — as one
+ * randomly chosen Hadamard row of that level's coefficients, through binary randomized response;
+ * the collector answers range queries, the CDF and quantiles. Every report is fresh and costs
+ * the realized ε (tinyldp_ledger_charge; the key gives the level, not a memo). Payload: the level
+ * (a byte), then the row in h − 1 bits and the bit. */
+tinyldp_status tinyldp_haar_hrr_configure(tinyldp_haar_hrr* ctx, uint64_t epsilon_q32, int32_t lo,
+                                          int32_t hi, uint32_t attribute);
+TINYLDP_KEYED_FUNCTIONS(tinyldp_haar_hrr, int32_t);
 
 /* Summation with histogram encoding (SHE) over [0, d), 2 ≤ d ≤ 2^24: every component of the
  * one-hot vector with discrete Laplace noise at ε/2, clamped to [−T, T + 1]. `truncation` T ≤

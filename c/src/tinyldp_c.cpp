@@ -6,6 +6,7 @@
 // key, the two-stage RR and the ledger; the other families in tinyldp_c_*.cpp.
 #include "forwards.hpp"
 #include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/haar_hrr.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/hybrid.hpp"
@@ -99,7 +100,8 @@ static_assert(TINYLDP_MECHANISM_RR == int(wire::MechanismId::rr) &&
               TINYLDP_MECHANISM_PM == int(wire::MechanismId::pm) &&
               TINYLDP_MECHANISM_HM == int(wire::MechanismId::hm) &&
               TINYLDP_MECHANISM_SW == int(wire::MechanismId::sw) &&
-              TINYLDP_MECHANISM_HH == int(wire::MechanismId::hh));
+              TINYLDP_MECHANISM_HH == int(wire::MechanismId::hh) &&
+              TINYLDP_MECHANISM_HAAR_HRR == int(wire::MechanismId::haar_hrr));
 static_assert(TINYLDP_MEMO_KEY_OK == int(port::MemoKeyResult::ok) &&
               TINYLDP_MEMO_KEY_NOT_PROVISIONED == int(port::MemoKeyResult::not_provisioned) &&
               TINYLDP_MEMO_KEY_STORAGE_FAILED == int(port::MemoKeyResult::storage_failed) &&
@@ -169,6 +171,7 @@ TINYLDP_C_MECHANISM(tinyldp_pm, PiecewiseMechanism, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_hm, HybridMechanism, int32_t)
 TINYLDP_C_MECHANISM(tinyldp_sw, SquareWave, int32_t)
 TINYLDP_C_KEYED(tinyldp_hh, HierarchicalHistogram, int32_t)
+TINYLDP_C_KEYED(tinyldp_haar_hrr, HaarHrr, int32_t)
 TINYLDP_C_MEMOIZED(tinyldp_two_stage_rr, TwoStageRr, uint32_t)
 
 extern "C" {
@@ -259,6 +262,12 @@ tinyldp_status tinyldp_hh_configure(tinyldp_hh* ctx, uint64_t epsilon_q32, int32
                                     uint32_t branching, uint32_t attribute) {
   return configure_into<HierarchicalHistogram>(ctx, [&](HierarchicalHistogram& r) {
     return HierarchicalHistogram::configure(Epsilon::from_q32(epsilon_q32), lo, hi, branching, r, {}, attribute);
+  });
+}
+tinyldp_status tinyldp_haar_hrr_configure(tinyldp_haar_hrr* ctx, uint64_t epsilon_q32, int32_t lo,
+                                          int32_t hi, uint32_t attribute) {
+  return configure_into<HaarHrr>(ctx, [&](HaarHrr& r) {
+    return HaarHrr::configure(Epsilon::from_q32(epsilon_q32), lo, hi, r, {}, attribute);
   });
 }
 tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilon_q32, int32_t lo,

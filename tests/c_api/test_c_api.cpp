@@ -10,6 +10,7 @@
 #include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/haar_hrr.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/histogram_encoding.hpp"
@@ -1195,6 +1196,28 @@ TEST(longitudinal_mechanisms_give_the_cpp_reports) {
   }
 }
 
+// A keyed mechanism's reports with a key NULL or never provisioned: refused, nothing written.
+template <class Ctx, class Functions>
+void expect_keys_refused(const Ctx* c, Functions functions) {
+  tinyldp_memo_key unprovisioned;
+  tinyldp_memo_key_init(&unprovisioned);
+  port::InsecureTestSource raw(1);
+  const tinyldp_entropy_source source = to_c_source(raw);
+  uint8_t frame[32];
+  const tinyldp_memo_key* refused[] = {&unprovisioned, nullptr};
+  for (const tinyldp_memo_key* key : refused) {
+    const tinyldp_status expected = key != nullptr ? TINYLDP_STATUS_KEY_NOT_PROVISIONED : TINYLDP_STATUS_BAD_PARAMETER;
+    size_t written = 99;
+    for (uint8_t& b : frame) b = 0xEE;
+    CHECK_EQ(functions.report(c, 3, key, &source, nullptr, frame, sizeof frame, &written), expected);
+    CHECK_EQ(written, 0u);
+    CHECK(all_zero(frame, sizeof frame));
+    for (uint8_t& b : frame) b = 0xEE;
+    CHECK_EQ(functions.privatize(c, 3, key, &source, frame, sizeof frame), expected);
+    CHECK(all_zero(frame, sizeof frame));
+  }
+}
+
 // The hierarchical histogram takes the key for its level only: the same reports from both APIs
 // for attributes whose levels (under BothKeys' key) report through OUE and through OLH; a key
 // NULL or never provisioned refused with nothing written.
@@ -1215,28 +1238,44 @@ TEST(hierarchical_histogram_gives_the_cpp_reports) {
   CHECK(through_oue && through_olh);
   tinyldp_hh c;
   CHECK_EQ(tinyldp_hh_configure(&c, one, -50, 950, 4, 0), TINYLDP_STATUS_OK);
-  tinyldp_memo_key unprovisioned;
-  tinyldp_memo_key_init(&unprovisioned);
-  port::InsecureTestSource raw(1);
-  const tinyldp_entropy_source source = to_c_source(raw);
-  uint8_t frame[32];
-  const tinyldp_memo_key* refused[] = {&unprovisioned, nullptr};
-  for (const tinyldp_memo_key* key : refused) {
-    const tinyldp_status expected = key != nullptr ? TINYLDP_STATUS_KEY_NOT_PROVISIONED : TINYLDP_STATUS_BAD_PARAMETER;
-    size_t written = 99;
-    for (uint8_t& b : frame) b = 0xEE;
-    CHECK_EQ(tinyldp_hh_report(&c, 3, key, &source, nullptr, frame, sizeof frame, &written), expected);
-    CHECK_EQ(written, 0u);
-    CHECK(all_zero(frame, sizeof frame));
-    for (uint8_t& b : frame) b = 0xEE;
-    CHECK_EQ(tinyldp_hh_privatize(&c, 3, key, &source, frame, sizeof frame), expected);
-    CHECK(all_zero(frame, sizeof frame));
-  }
+  expect_keys_refused(&c, C_KEYED_FUNCTIONS(tinyldp_hh));
   // The refusals of configure.
   CHECK_EQ(tinyldp_hh_configure(&c, one, 0, 100, 3, 0), TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_hh_configure(&c, one, 0, 1 << 24, 4, 0), TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_hh_configure(&c, one, 0, 100, 4, 1u << 24), TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_hh_configure(&c, 0, 0, 100, 4, 0), TINYLDP_STATUS_BAD_EPSILON);
+}
+
+// HaarHRR likewise takes the key for its level only: the same reports from both APIs for the
+// first attributes (under BothKeys' key) of four different levels of the ten, level 1's (no row
+// bits) and level 10's (nine) among them; the key refusals as hh's.
+TEST(haar_hrr_gives_the_cpp_reports) {
+  BothKeys keys;
+  const int32_t values[] = {-50, -7, 0, 462, 950};
+  uint32_t levels_seen = 0;  // bit ℓ: a twin at level ℓ
+  for (uint32_t attribute = 0; attribute < 64; ++attribute) {
+    tinyldp_haar_hrr c;
+    CHECK_EQ(tinyldp_haar_hrr_configure(&c, one, -50, 950, attribute), TINYLDP_STATUS_OK);
+    HaarHrr m;
+    CHECK(HaarHrr::configure(eps_one, -50, 950, m, {}, attribute) == Status::ok);
+    CHECK_EQ(m.levels(), 10u);
+    const uint32_t level = m.level_of(keys.cpp_key);
+    const bool wanted = level == 1 || level == 10 || __builtin_popcount(levels_seen & ~0x402u) < 2;
+    if ((levels_seen >> level & 1u) != 0 || !wanted) continue;
+    levels_seen |= 1u << level;
+    Twins{"haar-hrr", m, &c, C_KEYED_FUNCTIONS(tinyldp_haar_hrr), {&keys.c_key, &keys.cpp_key}}.expect_same_reports(
+        values, 951);
+  }
+  CHECK_EQ(levels_seen & 0x402u, 0x402u);
+  CHECK_EQ(__builtin_popcount(levels_seen), 4);
+  tinyldp_haar_hrr c;
+  CHECK_EQ(tinyldp_haar_hrr_configure(&c, one, -50, 950, 0), TINYLDP_STATUS_OK);
+  expect_keys_refused(&c, C_KEYED_FUNCTIONS(tinyldp_haar_hrr));
+  // The refusals of configure.
+  CHECK_EQ(tinyldp_haar_hrr_configure(&c, one, 5, 5, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_haar_hrr_configure(&c, one, 0, 1 << 24, 0), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_haar_hrr_configure(&c, one, 0, 100, 1u << 24), TINYLDP_STATUS_BAD_PARAMETER);
+  CHECK_EQ(tinyldp_haar_hrr_configure(&c, 0, 0, 100, 0), TINYLDP_STATUS_BAD_EPSILON);
 }
 
 TEST(memoized_records_give_the_cpp_reports) {

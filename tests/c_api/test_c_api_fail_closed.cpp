@@ -147,7 +147,7 @@ TEST(contexts_whose_configure_failed_refuse_every_report) {
   expect_every_report_refused(c);
 }
 
-// Memoized contexts (and hh's, which takes the key for its level), zeroed or whose configure
+// Memoized contexts (and hh's and haar-hrr's, which take the key for the level), zeroed or whose configure
 // failed, with a key never provisioned or none: refused for the context first.
 TEST(unconfigured_memoized_contexts_refuse_every_report) {
   tinyldp_two_stage_rr two_stage[2];
@@ -157,7 +157,8 @@ TEST(unconfigured_memoized_contexts_refuse_every_report) {
   tinyldp_dbitflip dbitflip[2];
   tinyldp_record_rr record[2];
   tinyldp_hh hh[2];
-  zero_bytes(hh[0]);
+  tinyldp_haar_hrr haar[2];
+  zero_bytes(hh[0]), zero_bytes(haar[0]);
   zero_bytes(two_stage[0]), zero_bytes(l_grr[0]), zero_bytes(loloha[0]), zero_bytes(one_bit_mean[0]);
   zero_bytes(dbitflip[0]), zero_bytes(record[0]);
   const tinyldp_memo_encoding bad = TINYLDP_MEMO_ONE_HOT_ENCODING(1, 0);
@@ -172,6 +173,7 @@ TEST(unconfigured_memoized_contexts_refuse_every_report) {
   CHECK_EQ(tinyldp_record_rr_configure_rappor(&record[1], {1, 1}, {1, 2}, {3, 2}, domains, 2),
            TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_hh_configure(&hh[1], one, 0, 100, 32, 0), TINYLDP_STATUS_BAD_PARAMETER);  // B > 16
+  CHECK_EQ(tinyldp_haar_hrr_configure(&haar[1], one, 7, 7, 0), TINYLDP_STATUS_BAD_PARAMETER);  // d = 1
   tinyldp_memo_key unprovisioned;
   tinyldp_memo_key_init(&unprovisioned);
   const tinyldp_memo_key* keys[] = {&unprovisioned, nullptr};
@@ -184,6 +186,7 @@ TEST(unconfigured_memoized_contexts_refuse_every_report) {
       EXPECT_MEMOIZED_REFUSED(tinyldp_dbitflip, dbitflip[i], key);
       EXPECT_MEMOIZED_REFUSED(tinyldp_record_rr, record[i], key);
       EXPECT_MEMOIZED_REFUSED(tinyldp_hh, hh[i], key);
+      EXPECT_MEMOIZED_REFUSED(tinyldp_haar_hrr, haar[i], key);
     }
   }
 }

@@ -9,6 +9,7 @@
 #include "check.hpp"
 #include "slot_damage.hpp"
 #include "test_memo_key.hpp"
+#include "tinyldp/haar_hrr.hpp"
 #include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/hybrid.hpp"
 #include "tinyldp/piecewise.hpp"
@@ -60,6 +61,9 @@ TEST(a_mechanism_without_memo_is_charged_every_report) {
   // hh takes the memo key for the device's level, not for a memo: its realized ε per report.
   constexpr auto hh = HierarchicalHistogram::make(Epsilon::from_double(2.0), 0, 1000);
   CHECK_EQ(reports_under_a_cap_of_ten(hh.realized_epsilon()), 5u);
+  // haar-hrr likewise (the key gives the level): its binary RR's realized ε per report.
+  constexpr auto haar = HaarHrr::make(Epsilon::from_double(2.0), 0, 1000);
+  CHECK_EQ(reports_under_a_cap_of_ten(haar.realized_epsilon()), 5u);
 }
 
 TEST(charges_compose_and_the_cap_refuses_without_writing) {

@@ -6,6 +6,7 @@
 
 #include "check.hpp"
 #include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/haar_hrr.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/histogram_encoding.hpp"
@@ -166,17 +167,16 @@ TEST(payload_codecs_round_trip) {
   }
 }
 
-// Numeric reports of `values` from the test source seeded 7, each encoded with no optional
-// field and compared byte for byte with its golden vector (N bytes each).
-template <class M, size_t Count, size_t N>
-void expect_golden_numeric_reports(const M& mechanism, const int32_t (&values)[Count],
-                                   const uint8_t (&golden)[Count][N]) {
-  const wire::Description d = mechanism.description();
+// Count reports from the test source seeded 7, the i-th's payload from report(i, rng, payload,
+// size), each encoded under `d` with no optional field and compared byte for byte with its golden
+// vector (N bytes each).
+template <size_t Count, size_t N, class Report>
+void expect_golden_frames(const wire::Description& d, const uint8_t (&golden)[Count][N], Report report) {
   port::InsecureTestSource src(7);
   Rng rng(src);
   for (size_t i = 0; i < Count; ++i) {
-    uint8_t payload[4];
-    CHECK(mechanism.privatize(values[i], rng, payload, sizeof payload) == Status::ok);
+    uint8_t payload[8];
+    CHECK(report(i, rng, payload, sizeof payload) == Status::ok);
     uint8_t out[N];
     size_t written = 0;
     CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
@@ -185,6 +185,21 @@ void expect_golden_numeric_reports(const M& mechanism, const int32_t (&values)[C
     CHECK(matches);
     if (!matches) dump(out, written);
   }
+}
+template <class M, size_t Count, size_t N>
+void expect_golden_numeric_reports(const M& mechanism, const int32_t (&values)[Count],
+                                   const uint8_t (&golden)[Count][N]) {
+  expect_golden_frames(mechanism.description(), golden, [&](size_t i, Rng& rng, uint8_t* payload, size_t size) {
+    return mechanism.privatize(values[i], rng, payload, size);
+  });
+}
+// The same for a mechanism of levels (hh, haar-hrr): `value` at each of `levels`.
+template <class M, size_t Count, size_t N>
+void expect_golden_level_reports(const M& mechanism, int32_t value, const uint32_t (&levels)[Count],
+                                 const uint8_t (&golden)[Count][N]) {
+  expect_golden_frames(mechanism.description(), golden, [&](size_t i, Rng& rng, uint8_t* payload, size_t size) {
+    return mechanism.privatize_at_level(value, levels[i], rng, payload, size);
+  });
 }
 
 // The Piecewise Mechanism, ε = 2 over [−40, 85] on 2048 cells, no optional fields: the values
@@ -240,21 +255,25 @@ const uint8_t golden_hh[4][13] = {
 
 TEST(golden_hh_reports) {
   constexpr auto hh = HierarchicalHistogram::make(Epsilon::from_double(2.0), -40, 85);
-  constexpr wire::Description d = hh.description();
-  static_assert(d.payload_bits == 43 && hh.levels() == 4 && hh.hashed(4) && !hh.hashed(3));
-  port::InsecureTestSource src(7);
-  Rng rng(src);
-  for (uint32_t level = 1; level <= 4; ++level) {
-    uint8_t payload[6];
-    CHECK(hh.privatize_at_level(0, level, rng, payload, sizeof payload) == Status::ok);
-    uint8_t out[13];
-    size_t written = 0;
-    CHECK(wire::encode(d, {}, payload, out, sizeof out, written) == Status::ok);
-    CHECK_EQ(written, sizeof out);
-    const bool matches = same(out, golden_hh[level - 1], sizeof out);
-    CHECK(matches);
-    if (!matches) dump(out, written);
-  }
+  static_assert(hh.description().payload_bits == 43 && hh.levels() == 4 && hh.hashed(4) && !hh.hashed(3));
+  const uint32_t levels[] = {1, 2, 3, 4};
+  expect_golden_level_reports(hh, 0, levels, golden_hh);
+}
+
+// HaarHRR, ε = 2 over [−40, 85] (126 values in a tree of 128 leaves, 7 levels: 8 + 7 payload
+// bits), no optional fields: the value 37 (offset 77 = 1001101b) at levels 1, 3, 5 and 7, each a
+// row of ℓ − 1 bits and the RR's bit (sign XOR parity(row AND node)); seed 7.
+const uint8_t golden_haar_hrr[4][9] = {
+    {0x01, 0x23, 0x67, 0xcc, 0x44, 0xe5, 0x00, 0x01, 0x00},   // level 1: row 0, bit 0 (sign 1, flipped)
+    {0x01, 0x23, 0x67, 0xcc, 0x44, 0xe5, 0x00, 0x03, 0x41},   // level 3: row 1, bit 1 (node 2: 0, flipped)
+    {0x01, 0x23, 0x67, 0xcc, 0x44, 0xe5, 0x00, 0x05, 0x08},   // level 5: row 8, bit 0 (node 9: 1 XOR 1, kept)
+    {0x01, 0x23, 0x67, 0xcc, 0x44, 0xe5, 0x00, 0x07, 0x05}};  // level 7: row 5, bit 0 (node 38: 1 XOR 1, kept)
+
+TEST(golden_haar_hrr_reports) {
+  constexpr auto haar = HaarHrr::make(Epsilon::from_double(2.0), -40, 85);
+  static_assert(haar.description().payload_bits == 15 && haar.levels() == 7);
+  const uint32_t levels[] = {1, 3, 5, 7};
+  expect_golden_level_reports(haar, 37, levels, golden_haar_hrr);
 }
 
 // OUE, ε = 1, d = 20, every optional field; seed 7.

@@ -33,6 +33,7 @@
 #include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
 #include "tinyldp/discrete_laplace.hpp"
+#include "tinyldp/haar_hrr.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/hierarchical_histogram.hpp"
 #include "tinyldp/histogram_encoding.hpp"
@@ -151,7 +152,7 @@ struct Hr : UeDomain {
   static constexpr HadamardResponse mechanism = HadamardResponse::make(one, 256);
   static constexpr size_t context_bytes = 32;
 };
-// The numeric entries over [0, 1000] (sd, pm, hm, sw, hh).
+// The numeric entries over [0, 1000] (sd, pm, hm, sw, hh, haar-hrr).
 struct ZeroToThousand : SignedNumber {
   static constexpr uint32_t d = 1001;
   static constexpr Value values[4] = {0, 333, 999, 1000};
@@ -192,15 +193,26 @@ struct Sw : ZeroToThousand {
   static constexpr SquareWave mechanism = SquareWave::make(one, 0, 1000);
   static constexpr size_t context_bytes = 80;
 };
-// The hierarchical histogram takes the memo key for the device's level only (its reports are
-// fresh, each charged ε): [0, 1000] in a 4-ary tree, levels 1–2 through OUE (4 and 16 nodes),
-// 3–5 through OLH (63, 251 and 1001).
-struct Hh : ZeroToThousand {
+// The entries over [0, 1000] that take the memo key for the device's level only (their reports
+// are fresh, each charged ε): hh and haar-hrr.
+struct KeyedLevel : ZeroToThousand {
   static constexpr bool memoized = true;
+};
+// The hierarchical histogram: [0, 1000] in a 4-ary tree, levels 1–2 through OUE (4 and 16
+// nodes), 3–5 through OLH (63, 251 and 1001).
+struct Hh : KeyedLevel {
   static constexpr char name[] = "hh";
   static constexpr char about[] = "[0, 1000], B = 4: 5 levels, OUE at 4 and 16 nodes, OLH above";
   static constexpr HierarchicalHistogram mechanism = HierarchicalHistogram::make(one, 0, 1000);
   static constexpr size_t context_bytes = 112;
+};
+// HaarHRR: [0, 1000] in a binary tree of 1024 leaves, 10 levels; a report is a row of its
+// level's Hadamard matrix and one RR bit.
+struct Haar : KeyedLevel {
+  static constexpr char name[] = "haar_hrr";
+  static constexpr char about[] = "[0, 1000]: 10 levels, a Hadamard row and a bit through RR";
+  static constexpr HaarHrr mechanism = HaarHrr::make(one, 0, 1000);
+  static constexpr size_t context_bytes = 40;
 };
 struct She : Category {
   static constexpr uint32_t d = 16;
@@ -409,9 +421,9 @@ struct List {
   }
 };
 
-using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, Pm, Hm, Sw, Hh, She, The, Rappor, RapporBloom,
-                        LSue, LOsue, LOue, LSoue, LGrr, OptimalLoloha, BinaryLoloha, BitMean, BitFlip, RecordRappor,
-                        SplGrr, SplOue, SmpGrr, SmpOue, RsfdGrr, RsfdOueZero, RsfdOueRandom>;
+using Mechanisms = List<Rr, Krr, Sue, Oue, Blh, Olh, Hr, Sd, Dlaplace, Pm, Hm, Sw, Hh, Haar, She, The, Rappor,
+                        RapporBloom, LSue, LOsue, LOue, LSoue, LGrr, OptimalLoloha, BinaryLoloha, BitMean, BitFlip,
+                        RecordRappor, SplGrr, SplOue, SmpGrr, SmpOue, RsfdGrr, RsfdOueZero, RsfdOueRandom>;
 
 // The entry's mechanism (or another context of its type, `m`) reports `value` into
 // report[0, size) through the one report shape; a memoized one with `key`.
