@@ -33,7 +33,7 @@ bool well_formed(const HaarHrr& m, const uint8_t* bytes) {
   const HaarReport r = m.unpack(bytes);
   if (r.level < 1 || r.level > m.levels() || r.row >= m.nodes(r.level)) return false;
   for (uint32_t bit = m.payload_bits(); bit < 8 * m.report_bytes(); ++bit)
-    if ((bytes[bit / 8] >> (bit % 8)) & 1u) return false;
+    if ((static_cast<uint32_t>(bytes[bit / 8]) >> (bit % 8)) & 1u) return false;
   return true;
 }
 

@@ -35,7 +35,7 @@ bool well_formed(const HierarchicalHistogram& m, const uint8_t* r) {
   if (level < 1 || level > m.levels()) return false;
   const uint32_t used = 8 + m.oracle_bits(level);
   for (uint32_t bit = used; bit < 8 * m.report_bytes(); ++bit)
-    if ((r[bit / 8] >> (bit % 8)) & 1u) return false;
+    if ((static_cast<uint32_t>(r[bit / 8]) >> (bit % 8)) & 1u) return false;
   return true;
 }
 
