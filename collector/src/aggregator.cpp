@@ -135,6 +135,9 @@ const char* MergeResult::reason() const {
     case Error::bloom_cohorts:
       return "Bloom cohort cells that do not add up (a bit count above its cohort's reports, or cohorts that do not "
              "sum to the reports)";
+    case Error::cells:
+      return "counts no reports add up to (a level's node supports above its reports, or levels or cells that do "
+             "not sum to the reports)";
   }
   return "unknown merge error";
 }
@@ -172,6 +175,8 @@ MergeResult Aggregator::merge(const Aggregator& other) {
   if (mechanism_.bloom() && (!bloom_cells_consistent(mechanism_, mine, reports_) ||
                              !bloom_cells_consistent(mechanism_, theirs, other.reports_)))
     return {Error::bloom_cohorts};
+  if (!mechanism_.counts_consistent(mine, reports_) || !mechanism_.counts_consistent(theirs, other.reports_))
+    return {Error::cells};
   reports_ = reports;
   for (std::size_t i = 0; i < support_.size(); ++i) support_[i] += theirs[i];
   epochs_known_ = epochs_known_ && other.epochs_known_;
@@ -302,6 +307,11 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
   }
   if (m->bloom() && !bloom_cells_consistent(*m, a.support_, reports)) {
     error = "aggregate's Bloom cohort cells do not add up (a bit count above its cohort's reports, or cohorts that "
+            "do not sum to the reports)";
+    return std::nullopt;
+  }
+  if (!m->counts_consistent(a.support_, reports)) {
+    error = "aggregate's counts do not add up (a level's node supports above its reports, or levels or cells that "
             "do not sum to the reports)";
     return std::nullopt;
   }

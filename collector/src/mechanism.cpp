@@ -247,6 +247,17 @@ std::uint64_t Mechanism::max_support_per_report() const {
   return std::visit([](const auto& m) { return m.max_support_per_report(); }, model_);
 }
 
+bool Mechanism::counts_consistent(std::span<const std::uint64_t> support, std::uint64_t reports) const {
+  return std::visit(
+      [&](const auto& m) {
+        if constexpr (requires { m.counts_consistent(support, reports); })
+          return m.counts_consistent(support, reports);
+        else
+          return true;
+      },
+      model_);
+}
+
 ParseError Mechanism::count_bloom(std::optional<std::uint32_t> cohort, std::span<const std::uint8_t> payload,
                                   std::span<std::uint64_t> support) const {
   return std::visit(

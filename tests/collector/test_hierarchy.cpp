@@ -233,6 +233,38 @@ TEST(HierarchyEstimate, EmAndALevelWithoutReportsAreRefusedSayingWhy) {
   EXPECT_THROW((void)observation_model(model), std::invalid_argument);
 }
 
+TEST(HierarchyReportFile, AStateWhoseLevelsDoNotAddUpIsRefused) {
+  // A corrupt or forged state: each cell alone is possible (≤ the reports), but a node's support
+  // above its level's reports, or levels that do not sum to the reports, no reports can make —
+  // refused on reading, not estimated; a merge of two good states stays whole.
+  const Mechanism m = make(hh_config(0, 255, 4));
+  const NumericModel model = numeric_model(m);
+  Aggregator a(m);
+  feed(m, 5, 400, [](int i) { return (i * 7) % 256; }, a);
+  const std::vector<std::uint8_t> good = a.serialize();
+  std::string error;
+  ASSERT_TRUE(Aggregator::deserialize(good, error)) << error;
+  // The support counts (u64 LE each) follow "TLDPAGG4", the report-file header and the report count.
+  const std::size_t counts_at = 8 + report_file_header(m, {}).size() + 8;
+  auto with_cell = [&](std::uint32_t cell, std::uint64_t value) {
+    std::vector<std::uint8_t> bad = good;
+    for (int b = 0; b < 8; ++b) bad[counts_at + 8 * cell + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(value >> (8 * b));
+    return bad;
+  };
+  const std::uint32_t level1_count = model.tree.offset[0] + model.tree.nodes[0];
+  const std::uint64_t n1 = a.support()[level1_count];
+  for (const auto& bad : {with_cell(level1_count, n1 + 1),           // the levels sum to 401
+                          with_cell(model.tree.offset[0], n1 + 1)}) {  // node 0 above its level's reports
+    error.clear();
+    EXPECT_FALSE(Aggregator::deserialize(bad, error));
+    EXPECT_NE(error.find("do not add up"), std::string::npos) << error;
+  }
+  Aggregator b(m);
+  feed(m, 6, 300, [](int i) { return i % 256; }, b);
+  EXPECT_TRUE(a.merge(b));
+  EXPECT_TRUE(m.counts_consistent(a.support(), a.reports()));
+}
+
 TEST(HierarchyReportFile, BranchingIsStoredAndAStateRoundTrips) {
   const Mechanism m = make(hh_config(-50, 205, 8));
   EXPECT_EQ(m.config().branching, 8u);

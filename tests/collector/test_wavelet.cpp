@@ -12,6 +12,7 @@
 
 #include "tinyldp/collector/aggregator.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
+#include "tinyldp/collector/report_file.hpp"
 #include "tinyldp/collector/wavelet_estimate.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -50,6 +51,18 @@ TEST(WaveletModel, OneCellPerReportAndEveryLevelsRowsAndBits) {
   std::uint64_t total = 0;
   for (std::uint64_t c : a.support()) total += c;
   EXPECT_EQ(total, 3000u);
+}
+
+TEST(WaveletModel, AStateWhoseCellsDoNotSumToItsReportsIsRefused) {
+  const Mechanism m = make(haar_config(0, 99));
+  Aggregator a(m);
+  feed(m, 5, 300, [](int i) { return i % 100; }, a);
+  std::vector<std::uint8_t> bad = a.serialize();
+  std::string error;
+  ASSERT_TRUE(Aggregator::deserialize(bad, error)) << error;
+  bad[8 + report_file_header(m, {}).size() + 8] ^= 1;  // the first cell's count (after magic, header, reports), one off
+  EXPECT_FALSE(Aggregator::deserialize(bad, error));
+  EXPECT_NE(error.find("do not add up"), std::string::npos) << error;
 }
 
 TEST(WaveletModel, ParserRefusesLevelsAndRowsNoDeviceSends) {

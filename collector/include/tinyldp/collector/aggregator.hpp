@@ -36,6 +36,7 @@ struct MergeResult {
     other_epochs,   // memoized reports of different epochs, neither side pooling them
     same_source,    // both sides counted one report file (its digest)
     bloom_cohorts,  // a Bloom state whose cohort cells are not self-consistent
+    cells,          // counts no reports add up to (Mechanism::counts_consistent: hh, haar-hrr)
   };
   Error error = Error::none;
   explicit operator bool() const { return error == Error::none; }

@@ -114,6 +114,13 @@ class Mechanism {
     return __builtin_mul_overflow(reports, max_support_per_report(), &bound) || support <= bound;
   }
 
+  // Whether the support counts of `reports` reports hold together beyond support_possible, for the
+  // models that say how (a corrupt or forged state is refused, not estimated): hh's levels — each
+  // node's support at most its level's reports, the levels' reports summing to the total —
+  // and haar-hrr's cells, one per report, summing to the total. True for the others (Bloom cells:
+  // the aggregator's own check).
+  bool counts_consistent(std::span<const std::uint64_t> support, std::uint64_t reports) const;
+
   // Privatizes `value` into a complete wire report appended to `out` (nothing appended on
   // failure): a category index for the categorical mechanisms, a number of [lo, hi] for the
   // numeric ones — one path for both; the core refuses a value outside its domain

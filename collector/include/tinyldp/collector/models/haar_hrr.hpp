@@ -49,6 +49,13 @@ struct HaarModel : CoreModel<MechanismKind::numeric, HaarHrr> {
     const HaarReport r = core.unpack(payload.data());
     return {{"level", std::int64_t{r.level}}, {"row", std::int64_t{r.row}}, {"bit", std::int64_t{r.bit}}};
   }
+  // One cell per report: the cells sum to `reports`.
+  bool counts_consistent(std::span<const std::uint64_t> support, std::uint64_t reports) const {
+    std::uint64_t total = 0;
+    for (const std::uint64_t c : support)
+      if (__builtin_add_overflow(total, c, &total)) return false;
+    return total == reports;
+  }
   template <class Rng>
   Status privatize(std::int32_t value, Rng& rng, std::uint8_t* payload) const {
     const auto level = 1u + static_cast<std::uint32_t>(uniform_below(core.levels(), rng));

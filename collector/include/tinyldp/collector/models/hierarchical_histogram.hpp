@@ -52,6 +52,8 @@ struct HhModel : CoreModel<MechanismKind::numeric, HierarchicalHistogram> {
   ParseError check(std::span<const std::uint8_t> payload) const;
   void add_support(std::span<const std::uint8_t> payload, std::span<std::uint64_t> support) const;
   std::vector<PayloadField> fields(std::span<const std::uint8_t> payload) const;
+  // Each node's support at most its level's reports; the levels' reports summing to `reports`.
+  bool counts_consistent(std::span<const std::uint64_t> support, std::uint64_t reports) const;
   template <class Rng>
   Status privatize(std::int32_t value, Rng& rng, std::uint8_t* payload) const {
     const auto level = 1u + static_cast<std::uint32_t>(uniform_below(core.levels(), rng));
