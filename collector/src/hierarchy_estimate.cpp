@@ -31,7 +31,7 @@ ConsistentTree::ConsistentTree(const TreeLevels& tree, std::span<const std::uint
     for (std::uint32_t l = 1; l <= h; ++l) v[l].assign(tree.nodes[l - 1], 0.0);
   };
   for (auto* v : {&x_, &variance_, &share_, &children_variance_, &whole_g_, &whole_inner_}) per_level(*v);
-  raw_.assign(h, {});
+  std::vector<std::vector<double>> raw(h);  // each level's unbiased node frequencies
   std::vector<double> sigma2(h + 1, 0.0);
   for (std::uint32_t l = 1; l <= h; ++l) {
     const std::uint32_t k = tree.nodes[l - 1], at = tree.offset[l - 1];
@@ -44,29 +44,30 @@ ConsistentTree::ConsistentTree(const TreeLevels& tree, std::span<const std::uint
     const Channel& ch = tree.channel[l - 1];
     const double gap = ch.p - ch.q, nd = static_cast<double>(n), empty = ch.q * (1 - ch.q);
     sigma2[l] = empty / (nd * gap * gap);
-    raw_[l - 1].resize(k);
+    worst_ratio_ = std::max(worst_ratio_, ch.p * (1 - ch.p) / empty);
+    raw[l - 1].resize(k);
     for (std::uint32_t i = 0; i < k; ++i) {
       const double f = (static_cast<double>(support[at + i]) / nd - ch.q) / gap;
-      raw_[l - 1][i] = f;
+      raw[l - 1][i] = f;
       const double held = std::clamp(f, 0.0, 1.0);
       inflation_ = std::max(inflation_, (held * ch.p * (1 - ch.p) + (1 - held) * empty) / empty);
     }
   }
   // Up: z and V, leaves first.
   std::vector<std::vector<double>> z(h + 1);
-  z[h] = raw_[h - 1];
+  z[h] = raw[h - 1];
   std::fill(variance_[h].begin(), variance_[h].end(), sigma2[h]);
   for (std::uint32_t l = h; l-- > 0;) {
     z[l].assign(x_[l].size(), 0.0);
     for (std::uint32_t i = 0; i < x_[l].size(); ++i) {
       double sum = 0, s = 0;
-      for (std::uint32_t c = children_begin(l, i); c < children_end(l, i); ++c) {
+      for (std::uint32_t c = children_begin(i); c < children_end(l, i); ++c) {
         sum += z[l + 1][c];
         s += variance_[l + 1][c];
       }
       children_variance_[l][i] = s;
       if (l == 0) break;  // the root is 1: no estimate of its own to combine
-      const double own = sigma2[l], own_f = raw_[l - 1][i];
+      const double own = sigma2[l], own_f = raw[l - 1][i];
       z[l][i] = (own_f * s + sum * own) / (s + own);
       variance_[l][i] = own * s / (own + s);
     }
@@ -76,9 +77,9 @@ ConsistentTree::ConsistentTree(const TreeLevels& tree, std::span<const std::uint
   for (std::uint32_t l = 0; l < h; ++l)
     for (std::uint32_t i = 0; i < x_[l].size(); ++i) {
       double sum = 0;
-      for (std::uint32_t c = children_begin(l, i); c < children_end(l, i); ++c) sum += z[l + 1][c];
+      for (std::uint32_t c = children_begin(i); c < children_end(l, i); ++c) sum += z[l + 1][c];
       const double residual = x_[l][i] - sum, s = children_variance_[l][i];
-      for (std::uint32_t c = children_begin(l, i); c < children_end(l, i); ++c) {
+      for (std::uint32_t c = children_begin(i); c < children_end(l, i); ++c) {
         share_[l + 1][c] = variance_[l + 1][c] / s;
         x_[l + 1][c] = z[l + 1][c] + share_[l + 1][c] * residual;
       }
@@ -89,7 +90,7 @@ ConsistentTree::ConsistentTree(const TreeLevels& tree, std::span<const std::uint
     for (std::uint32_t i = 0; i < x_[l].size(); ++i) {
       std::array<double, max_children> g{};
       double inner = 0, up = 0;
-      const std::uint32_t b = children_begin(l, i), e = children_end(l, i);
+      const std::uint32_t b = children_begin(i), e = children_end(l, i);
       for (std::uint32_t c = b; c < e; ++c) {
         g[c - b] = whole_g_[l + 1][c];
         inner += whole_inner_[l + 1][c];
@@ -102,7 +103,7 @@ ConsistentTree::ConsistentTree(const TreeLevels& tree, std::span<const std::uint
 }
 
 double ConsistentTree::group_variance(std::uint32_t level, std::uint32_t parent, std::span<const double> g) const {
-  const std::uint32_t b = children_begin(level, parent);
+  const std::uint32_t b = children_begin(parent);
   double squares = 0, linear = 0;
   for (std::size_t j = 0; j < g.size(); ++j) {
     const double v = variance_[level + 1][b + j];
@@ -134,7 +135,7 @@ std::unique_ptr<LeafEstimate> leaf_estimate(const NumericModel& model, std::span
 double ConsistentTree::visit(std::uint32_t level, std::uint32_t node, std::uint32_t first, std::uint32_t last,
                              double& variance) const {
   std::array<double, max_children> g{};
-  const std::uint32_t b = children_begin(level, node), e = children_end(level, node);
+  const std::uint32_t b = children_begin(node), e = children_end(level, node);
   const std::uint64_t span = span_of(level + 1), leaves_count = x_[levels_].size();
   double up = 0;
   for (std::uint32_t c = b; c < e; ++c) {
@@ -169,7 +170,7 @@ double ConsistentTree::linear_variance(std::span<const double> weight) const {
   for (std::uint32_t l = levels_; l-- > 0;) {
     up.assign(x_[l].size(), 0.0);
     for (std::uint32_t i = 0; i < x_[l].size(); ++i) {
-      const std::uint32_t b = children_begin(l, i), e = children_end(l, i);
+      const std::uint32_t b = children_begin(i), e = children_end(l, i);
       for (std::uint32_t c = b; c < e; ++c) up[i] += share_[l + 1][c] * g[c];
       variance += group_variance(l, i, std::span(g.data() + b, e - b));
     }

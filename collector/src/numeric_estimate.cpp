@@ -8,7 +8,6 @@
 #include <type_traits>
 
 #include "tinyldp/collector/hierarchy_estimate.hpp"
-#include "tinyldp/collector/wavelet_estimate.hpp"
 
 namespace tinyldp::collector {
 
@@ -373,34 +372,16 @@ double median_cdf_standard_error(const NumericModel& model, double n) {
 
 double worst_case_score_variance(const NumericModel& model) {
   const std::uint32_t k = model.size;
-  if (model.tree.levels() != 0) {
-    // hh: the mean's variance times n, at N reports per level that support no node more than
-    // chance (no one holds it) — then at worst every node's variance p(1 − p) in place of q(1 − q).
+  if (is_tree(model)) {
+    // hh, haar-hrr: the mean's variance times n at N reports per level of an even spread, at the
+    // worst data for those counts (LeafEstimate::worst_case_linear_variance).
+    const std::uint32_t levels = std::max(model.tree.levels(), model.wavelet.levels());
     const double per_level = 1e6;
-    std::vector<std::uint64_t> support(k, 0);
-    double worst_ratio = 1;
-    for (std::uint32_t l = 0; l < model.tree.levels(); ++l) {
-      const Channel& ch = model.tree.channel[l];
-      const std::uint32_t at = model.tree.offset[l], nodes = model.tree.nodes[l];
-      for (std::uint32_t i = 0; i < nodes; ++i) support[at + i] = static_cast<std::uint64_t>(std::llround(ch.q * per_level));
-      support[at + nodes] = static_cast<std::uint64_t>(per_level);
-      worst_ratio = std::max(worst_ratio, ch.p * (1 - ch.p) / (ch.q * (1 - ch.q)));
-    }
-    const ConsistentTree tree(model.tree, support);
+    const std::vector<double> even(model.atom_count(), 1.0 / model.atom_count());
     double centre = 0;
     const std::vector<double> w = centred_values(model, centre);
-    return tree.linear_variance(w) / tree.inflation() * worst_ratio * per_level * model.tree.levels();
-  }
-  if (model.wavelet.levels() != 0) {
-    // haar-hrr: its errors' bound is the same whatever the values: N reports per level.
-    const double per_level = 1e6;
-    std::vector<std::uint64_t> support(k, 0);
-    for (std::uint32_t l = 0; l < model.wavelet.levels(); ++l)
-      support[model.wavelet.offset[l]] = static_cast<std::uint64_t>(per_level);
-    const HaarEstimate haar(model.wavelet, support);
-    double centre = 0;
-    const std::vector<double> w = centred_values(model, centre);
-    return haar.linear_variance(w) * per_level * model.wavelet.levels();
+    return leaf_estimate(model, expected_leaf_counts(model, even, per_level))->worst_case_linear_variance(w) *
+           per_level * levels;
   }
   if (model.sampled_share > 0) {  // dbitflip: linear in the distribution, so worst at one atom
     const double centre = (model.atom_value[0] + model.atom_value[k - 1]) / 2;

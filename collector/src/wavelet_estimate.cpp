@@ -13,7 +13,7 @@ HaarEstimate::HaarEstimate(const WaveletLevels& wavelet, std::span<const std::ui
     throw std::invalid_argument("haar: a malformed wavelet");
   gap2_ = gap * gap;
   n_.assign(h_, 0.0);
-  theta_.assign(h_, {});
+  std::vector<std::vector<double>> theta(h_);  // each level's coefficients
   for (std::uint32_t l = 1; l <= h_; ++l) {
     const std::uint32_t k = std::uint32_t{1} << (l - 1), at = wavelet.offset[l - 1];
     if (std::size_t{at} + 2 * std::size_t{k} > support.size()) throw std::invalid_argument("haar: the counts do not fit");
@@ -38,7 +38,7 @@ HaarEstimate::HaarEstimate(const WaveletLevels& wavelet, std::span<const std::ui
         }
     n_[l - 1] = static_cast<double>(n);
     for (double& x : v) x /= n_[l - 1] * gap;
-    theta_[l - 1] = std::move(v);
+    theta[l - 1] = std::move(v);
   }
   const std::uint64_t big_d = std::uint64_t{1} << h_;
   leaves_.assign(wavelet.leaves, 1.0 / static_cast<double>(big_d));
@@ -46,7 +46,7 @@ HaarEstimate::HaarEstimate(const WaveletLevels& wavelet, std::span<const std::ui
     for (std::uint32_t l = 1; l <= h_; ++l) {
       const unsigned below = h_ - l;  // a half of a node of level ℓ holds 2^below leaves
       const double sign = ((x >> below) & 1u) ? -1.0 : 1.0;
-      leaves_[x] += sign * theta_[l - 1][x >> (below + 1)] / static_cast<double>(std::uint64_t{2} << below);
+      leaves_[x] += sign * theta[l - 1][x >> (below + 1)] / static_cast<double>(std::uint64_t{2} << below);
     }
   set_prefix();
 }

@@ -12,6 +12,7 @@
 #include "tinyldp/collector/change_exposure.hpp"
 #include "tinyldp/collector/estimates.hpp"
 #include "tinyldp/collector/numeric_estimate.hpp"
+#include "tinyldp/square_wave.hpp"
 
 namespace tinyldp::tools {
 namespace {
@@ -341,12 +342,13 @@ int recommend(const PlanOptions& o) {
       excluded.push_back(j);
       continue;
     }
-    // Rows for quantiles: every integer, or the 1024 the collector's defaults resolve (sw's buckets).
+    // Rows for quantiles: every integer, or as many as sw's default buckets resolve.
     const std::int64_t values = std::int64_t{*o.mechanism.hi} - *o.mechanism.lo + 1;
-    const std::int64_t rows_needed = std::min<std::int64_t>(values, 1024);
+    const std::int64_t rows_needed = std::min<std::int64_t>(values, SquareWave::default_buckets);
     if (for_quantiles && m->atoms() < rows_needed) {
       j["excluded"] = "its " + std::to_string(m->atoms()) + " rows are too coarse for quantiles (fewer than " +
-                      std::to_string(rows_needed) + ": every integer of the range, at most 1024)" +
+                      std::to_string(rows_needed) + ": every integer of the range, at most " +
+                      std::to_string(SquareWave::default_buckets) + ")" +
                       (m->takes_levels() ? "; more --levels" : "");
       excluded.push_back(j);
       continue;

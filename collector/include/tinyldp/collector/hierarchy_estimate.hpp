@@ -44,6 +44,9 @@ class LeafEstimate {
   virtual double range_variance(std::uint32_t first, std::uint32_t last) const = 0;
   // The variance of Σ weight[x]·leaf[x] (one weight per leaf).
   virtual double linear_variance(std::span<const double> weight) const = 0;
+  // The same at the worst data for these report counts (plan's figures): hh's model variance with
+  // every node's variance p(1 − p) in place of q(1 − q); haar-hrr's bound, which holds for any.
+  virtual double worst_case_linear_variance(std::span<const double> weight) const = 0;
 
  protected:
   void set_prefix();  // after the leaves are known
@@ -65,20 +68,20 @@ class ConsistentTree : public LeafEstimate {
   const std::vector<double>& leaves() const override { return x_.back(); }
   // The consistent frequency of every node, level by level (level 0: the root, 1).
   const std::vector<std::vector<double>>& nodes() const { return x_; }
-  // The unbiased frequencies each level's reports give its nodes, before consistency (level 1 … h
-  // at index 0 … h − 1).
-  const std::vector<std::vector<double>>& level_estimates() const { return raw_; }
   // The variance of a range's sum (see above); O(B·h).
   double range_variance(std::uint32_t first, std::uint32_t last) const override;
   // The variance of Σ weight[x]·leaf[x]; O(nodes).
   double linear_variance(std::span<const double> weight) const override;
+  double worst_case_linear_variance(std::span<const double> weight) const override {
+    return linear_variance(weight) / inflation_ * worst_ratio_;
+  }
   // The factor the model variances are scaled by (≥ 1).
   double inflation() const { return inflation_; }
 
  private:
   double group_variance(std::uint32_t level, std::uint32_t parent, std::span<const double> g) const;
   double visit(std::uint32_t level, std::uint32_t node, std::uint32_t first, std::uint32_t last, double& variance) const;
-  std::uint32_t children_begin(std::uint32_t /*level*/, std::uint32_t node) const { return node << bits_; }
+  std::uint32_t children_begin(std::uint32_t node) const { return node << bits_; }
   std::uint32_t children_end(std::uint32_t level, std::uint32_t node) const;
   std::uint64_t span_of(std::uint32_t level) const { return std::uint64_t{1} << (bits_ * (levels_ - level)); }
 
@@ -86,8 +89,9 @@ class ConsistentTree : public LeafEstimate {
   std::uint32_t levels_ = 0;
   // Per level 0 … h, per node: the consistent estimate, the upward estimate's variance V, V/S of
   // the parent, the children's ΣV, and a whole subtree's G and inner variance.
-  std::vector<std::vector<double>> x_, raw_, variance_, share_, children_variance_, whole_g_, whole_inner_;
+  std::vector<std::vector<double>> x_, variance_, share_, children_variance_, whole_g_, whole_inner_;
   double inflation_ = 1;
+  double worst_ratio_ = 1;  // the largest p(1 − p)/(q(1 − q)) over the levels (≥ 1)
 };
 
 }  // namespace tinyldp::collector

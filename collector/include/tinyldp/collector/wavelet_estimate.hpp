@@ -34,8 +34,7 @@ class HaarEstimate : public LeafEstimate {
   const std::vector<double>& leaves() const override { return leaves_; }
   double range_variance(std::uint32_t first, std::uint32_t last) const override;
   double linear_variance(std::span<const double> weight) const override;
-  // θ̂ per level (index ℓ − 1), per node.
-  const std::vector<std::vector<double>>& coefficients() const { return theta_; }
+  double worst_case_linear_variance(std::span<const double> weight) const override { return linear_variance(weight); }
 
  private:
   // The weight of θ_{ℓ, node(t)} in the prefix F(t), at level ℓ (t < D).
@@ -45,7 +44,6 @@ class HaarEstimate : public LeafEstimate {
   unsigned h_ = 0;
   double gap2_ = 0;  // (2p − 1)²
   std::vector<double> n_;
-  std::vector<std::vector<double>> theta_;
   std::vector<double> leaves_;
 };
 
