@@ -124,6 +124,23 @@ with tempfile.TemporaryDirectory() as tmp:
             "--seed", 5)
         measured = json.loads(run("aggregate", reports, "-f", "json", "--range", "17:53").stdout)["range"]["standard_error"]
         check(abs(measured / j["cdf_standard_error"] - 1) < 0.1, f"{j['mechanism']}: plan's CDF SE {j} against {measured}")
+# The figures docs/cli.md, docs/accuracy.md and the CHANGELOG quote: over [17, 90] at n = 32 561
+# and ε = 1 (haar-hrr 0.029, hh 0.033, sw 0.042, dlaplace 3.1; for the mean hh 1.0, haar-hrr 1.1,
+# hm 0.42), and over [0, 4095] at n = 10⁵ the crossover: haar-hrr first at ε ≤ 1, hh at 2 and 4,
+# sw at 8 (0.0119 against hh's 0.0133 at ε = 1; hh 0.0038 against haar-hrr's 0.0057 at ε = 4).
+cdf_se = {j["mechanism"]: j["cdf_standard_error"] for j in quantiles["ranked"]}
+for name, quoted in (("haar-hrr", 0.029), ("hh", 0.033), ("sw", 0.042), ("dlaplace", 3.1)):
+    check(abs(cdf_se[name] / quoted - 1) < 0.05, f"{name}'s CDF SE as docs/cli.md quotes it: {cdf_se}")
+mean_se = {j["mechanism"]: j["mean_standard_error"] for j in recommend("-e", 1, "--lo", 17, "--hi", 90, "--n", 32561)["ranked"]}
+for name, quoted in (("hh", 1.0), ("haar-hrr", 1.1), ("hm", 0.42)):
+    check(abs(mean_se[name] / quoted - 1) < 0.05, f"{name}'s mean SE as docs/cli.md quotes it: {mean_se}")
+wide = {eps: [j["mechanism"] for j in recommend("-e", eps, "--lo", 0, "--hi", 4095, "--n", 100000, "--for",
+                                                "quantiles")["ranked"]] for eps in (0.5, 1, 2, 4, 8)}
+check([wide[e][0] for e in (0.5, 1, 2, 4, 8)] == ["haar-hrr", "haar-hrr", "hh", "hh", "sw"], f"the crossover: {wide}")
+for eps, first, second in ((1, 0.0119, 0.0133), (4, 0.0038, 0.0057)):
+    se = [j["cdf_standard_error"] for j in recommend("-e", eps, "--lo", 0, "--hi", 4095, "--n", 100000, "--for",
+                                                      "quantiles")["ranked"][:2]]
+    check(abs(se[0] / first - 1) < 0.02 and abs(se[1] / second - 1) < 0.02, f"the crossover's figures at ε = {eps}: {se}")
 p = run("plan", "-e", 1, "-d", 16, "--for", "quantiles", expect=2)
 check("--for quantiles ranks the numeric mechanisms" in p.stderr, f"--for quantiles, categorical: {p.stderr}")
 
