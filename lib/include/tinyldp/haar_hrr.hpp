@@ -148,7 +148,7 @@ class HaarHrr {
     const uint32_t sign = (offset >> below) & 1u;
     const auto row = static_cast<uint32_t>(rng.draw(level - 1u));
     const uint8_t bit = rr_.randomize(sign ^ hadamard_bit(row, node), rng);
-    return release<stack_scrub_bytes(96, 304)>(rng, in.in_domain, Report{static_cast<uint8_t>(level), row, bit}, report);
+    return release<stack_scrub_bytes(96)>(rng, in.in_domain, Report{static_cast<uint8_t>(level), row, bit}, report);
   }
   template <class Rng>
   Status privatize_at_level(int32_t value, uint32_t level, Rng& rng, uint8_t* report, size_t report_size) const {

@@ -157,11 +157,7 @@ class HierarchicalHistogram {
     if (!configured()) return refuse_unconfigured(report, report_size);
     if (refuse_small_buffer(report, report_size, report_bytes())) return Status::buffer_too_small;
     if (refuse_unprovisioned(key, report, report_size)) return Status::key_not_provisioned;
-    const Status s = privatize_at_level(value, level_of(key), rng, report, report_size);
-    // The level's ChaCha20 block leaves key-stream words deeper than the oracles' own scrubs on
-    // x86-64 (test_no_noise_left: 288 B); on 32-bit targets their scrubs cover it (measured there).
-    if constexpr (__SIZEOF_POINTER__ == 8) scrub_stack<stack_scrub_bytes(0, 304)>();
-    return s;
+    return privatize_at_level(value, level_of(key), rng, report, report_size);
   }
 
   // The same at a level given (1 … h; else bad_parameter, the report zeroed): for the tests and

@@ -25,6 +25,7 @@
 #include "tinyldp/entropy.hpp"
 #include "tinyldp/status.hpp"
 #include "tinyldp/uniform.hpp"
+#include "tinyldp/wipe.hpp"
 #include "tinyldp/wire.hpp"
 
 namespace tinyldp {
@@ -95,12 +96,19 @@ class MemoDraws {
 namespace detail {
 // A device's level of a tree, 1 … levels, uniform and the same at every call: from the device
 // stream of `attribute` (hierarchical_histogram.hpp, haar_hrr.hpp). A rejection draw: its time
-// depends on the key, never on a value.
+// depends on the key, never on a value. On 64-bit hosts the stream's ChaCha20 block leaves key-
+// stream words below this frame (test_no_noise_left: 304 B deep), scrubbed here for every caller;
+// on the 32-bit targets the reports' own scrubs reach them (measured there).
 template <MemoKey Key>
 uint32_t device_level(const Key& key, uint32_t attribute, uint32_t levels) {
-  auto stream = key.memo_stream(attribute, device_draw_value);
-  MemoDraws<decltype(stream)> draws(stream);
-  return 1u + static_cast<uint32_t>(uniform_below(levels, draws));
+  uint32_t level;
+  {
+    auto stream = key.memo_stream(attribute, device_draw_value);
+    MemoDraws<decltype(stream)> draws(stream);
+    level = 1u + static_cast<uint32_t>(uniform_below(levels, draws));
+  }
+  if constexpr (__SIZEOF_POINTER__ == 8) scrub_stack<stack_scrub_bytes(0, 304)>();
+  return level;
 }
 }  // namespace detail
 
