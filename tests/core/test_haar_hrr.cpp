@@ -111,44 +111,7 @@ TEST(a_device_keeps_one_uniform_level) {
 }
 
 TEST(out_of_range_entropy_failure_and_refusals_emit_nothing) {
-  const uint32_t levels[] = {1, 2, 7, 10};
-  for (uint32_t level : levels) {
-    const AtLevel<haar_bytes> at{haar, level};
-    check_fail_closed(at, 500, 1001);
-    check_fail_closed(at, 500, -1);
-    check_fail_closed(at, 1000, INT32_MAX);
-    check_fail_closed(at, 0, INT32_MIN);
-  }
-  check_fail_closed(Fleet<haar_bytes>{haar}, 0, 1001);
-  port::InsecureTestSource src(4);
-  Rng rng(src);
-  uint8_t report[haar_bytes + 2];
-  const auto poisoned = [&] {
-    for (uint8_t& b : report) b = 0xA5;
-    return report;
-  };
-  const auto zero = [&](size_t n) {
-    uint32_t any = 0;
-    for (size_t i = 0; i < n; ++i) any |= report[i];
-    return any == 0;
-  };
-  CHECK_EQ(haar.privatize_at_level(5, 0, rng, poisoned(), haar_bytes), Status::bad_parameter);
-  CHECK(zero(haar_bytes));
-  CHECK_EQ(haar.privatize_at_level(5, 11, rng, poisoned(), haar_bytes), Status::bad_parameter);
-  CHECK(zero(haar_bytes));
-  CHECK_EQ(haar.privatize(5, TestMemoKey{}, rng, poisoned(), haar_bytes - 1), Status::buffer_too_small);
-  CHECK(zero(haar_bytes - 1) && report[haar_bytes - 1] == 0xA5);
-  CHECK_EQ(haar.privatize(5, TestMemoKey{}, rng, nullptr, 64), Status::buffer_too_small);
-  const uint64_t drawn = rng.bits_drawn();
-  CHECK_EQ(haar.privatize(5, TestMemoKey{7, 0, false}, rng, poisoned(), haar_bytes), Status::key_not_provisioned);
-  CHECK(zero(haar_bytes));
-  CHECK_EQ(rng.bits_drawn(), drawn);
-  const HaarHrr none{};
-  CHECK_EQ(none.privatize(5, TestMemoKey{}, rng, poisoned(), sizeof report), Status::not_configured);
-  CHECK(zero(sizeof report));
-  CHECK_EQ(none.privatize_at_level(5, 1, rng, poisoned(), sizeof report), Status::not_configured);
-  CHECK(zero(sizeof report));
-  CHECK_EQ(rng.bits_drawn(), drawn);
+  check_leveled_refusals<haar_bytes>(haar);  // leveled_reports.hpp
 }
 
 TEST(consumes_the_same_bits_for_every_value) {

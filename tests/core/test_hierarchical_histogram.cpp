@@ -201,50 +201,7 @@ TEST(a_device_keeps_one_uniform_level_per_attribute) {
 }
 
 TEST(out_of_range_entropy_failure_and_refusals_emit_nothing) {
-  for (uint32_t level = 1; level <= 5; ++level) {
-    const AtLevel<hh_bytes> at{hh, level};
-    check_fail_closed(at, 500, 1001);
-    check_fail_closed(at, 500, -1);
-    check_fail_closed(at, 1000, INT32_MAX);
-    check_fail_closed(at, 0, INT32_MIN);
-  }
-  check_fail_closed(Fleet<hh_bytes>{hh}, 0, 1001);
-  check_fail_closed(Fleet<hh_bytes>{hh}, 1000, -1);
-  port::InsecureTestSource src(4);
-  Rng rng(src);
-  uint8_t report[hh_bytes + 2];
-  const auto poisoned = [&] {
-    for (uint8_t& b : report) b = 0xA5;
-    return report;
-  };
-  const auto zero = [&](size_t n) {
-    uint32_t any = 0;
-    for (size_t i = 0; i < n; ++i) any |= report[i];
-    return any == 0;
-  };
-  // Levels that do not exist: 0 and h + 1.
-  CHECK_EQ(hh.privatize_at_level(5, 0, rng, poisoned(), hh_bytes), Status::bad_parameter);
-  CHECK(zero(hh_bytes));
-  CHECK_EQ(hh.privatize_at_level(5, 6, rng, poisoned(), hh_bytes), Status::bad_parameter);
-  CHECK(zero(hh_bytes));
-  // A buffer too small: refused and zeroed as far as it goes (the bytes after it untouched).
-  CHECK_EQ(hh.privatize(5, TestMemoKey{}, rng, poisoned(), hh_bytes - 1), Status::buffer_too_small);
-  CHECK(zero(hh_bytes - 1) && report[hh_bytes - 1] == 0xA5);
-  CHECK_EQ(hh.privatize_at_level(5, 1, rng, poisoned(), hh_bytes - 1), Status::buffer_too_small);
-  CHECK(zero(hh_bytes - 1));
-  CHECK_EQ(hh.privatize(5, TestMemoKey{}, rng, nullptr, 64), Status::buffer_too_small);
-  // An unprovisioned key: refused before anything is drawn.
-  const uint64_t drawn = rng.bits_drawn();
-  CHECK_EQ(hh.privatize(5, TestMemoKey{7, 0, false}, rng, poisoned(), hh_bytes), Status::key_not_provisioned);
-  CHECK(zero(hh_bytes));
-  CHECK_EQ(rng.bits_drawn(), drawn);
-  // Unconfigured: the whole buffer given zeroed, through both entry points.
-  const HierarchicalHistogram none{};
-  CHECK_EQ(none.privatize(5, TestMemoKey{}, rng, poisoned(), sizeof report), Status::not_configured);
-  CHECK(zero(sizeof report));
-  CHECK_EQ(none.privatize_at_level(5, 1, rng, poisoned(), sizeof report), Status::not_configured);
-  CHECK(zero(sizeof report));
-  CHECK_EQ(rng.bits_drawn(), drawn);
+  check_leveled_refusals<hh_bytes>(hh);  // leveled_reports.hpp
 }
 
 TEST(consumes_the_same_bits_for_every_value) {
