@@ -361,7 +361,7 @@ TEST(Aggregator, MergeRefusesCountsThatWouldOverflow) {
   auto bytes = crafted_source.serialize();
   // As an older (TLDPAGG3) state, which knows no epochs: version 4's tail (flags, no epoch
   // entries, no sources: 9 bytes) goes, and the report count can be anything.
-  bytes.resize(bytes.size() - 9);
+  bytes.erase(bytes.end() - 9, bytes.end());
   bytes[7] = '3';
   // reports (u64) sits right before the support counts; all supports stay 0 ≤ reports.
   const std::size_t reports_at = bytes.size() - 8 * m.domain() - 8;

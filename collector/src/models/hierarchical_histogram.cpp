@@ -37,6 +37,8 @@ Status HhModel::configure(const MechanismConfig& c, HhModel& out, MechanismConfi
   if (!check_parameters(c).empty()) return Status::bad_parameter;
   const Status s = HierarchicalHistogram::configure(c.epsilon, c.lo, c.hi, b, out.core, c.precision);
   if (s != Status::ok) return s;
+  out.level_offset.assign(1, 0);  // each level's first cell, computed once (the ingest path reads it)
+  for (std::uint32_t l = 1; l <= out.core.levels(); ++l) out.level_offset.push_back(out.level_offset.back() + out.core.nodes(l) + 1);
   if (c.domain != 0 && c.domain != out.items()) return Status::bad_parameter;
   std::uint32_t widest = 0;
   for (std::uint32_t l = 1; l <= out.core.levels(); ++l)
@@ -50,13 +52,6 @@ Status HhModel::configure(const MechanismConfig& c, HhModel& out, MechanismConfi
   return Status::ok;
 }
 
-std::uint32_t HhModel::offset(std::uint32_t level) const {
-  std::uint32_t at = 0;
-  for (std::uint32_t l = 1; l < level; ++l) at += core.nodes(l) + 1;
-  return at;
-}
-
-std::uint32_t HhModel::items() const { return offset(core.levels() + 1); }
 
 double HhModel::item_value(std::uint32_t item) const {
   for (std::uint32_t l = 1; l <= core.levels(); ++l) {

@@ -33,6 +33,8 @@ struct HhModel : CoreModel<MechanismKind::numeric, HierarchicalHistogram> {
   using CoreModel::local_epsilon;
   // local_hash_key(i) for the nodes of the widest hashed level (shared by copies).
   std::shared_ptr<const std::vector<std::uint32_t>> hash_keys;
+  // Level ℓ's first cell at [ℓ − 1]; the cells' count at [h] (set by configure).
+  std::vector<std::uint32_t> level_offset;
 
   static Status configure(const MechanismConfig& c, HhModel& out, MechanismConfig& normalized);
   static std::string check_parameters(const MechanismConfig& c);
@@ -42,7 +44,7 @@ struct HhModel : CoreModel<MechanismKind::numeric, HierarchicalHistogram> {
     return {{static_cast<std::uint32_t>(value - core.low()), 1.0}};
   }
   // Every level's nodes and its report count.
-  std::uint32_t items() const;
+  std::uint32_t items() const { return level_offset.empty() ? 0 : level_offset.back(); }
   std::uint32_t atoms() const { return core.domain(); }
   double atom_value(std::uint32_t leaf) const { return static_cast<double>(std::int64_t{core.low()} + leaf); }
   // An item (a node of some level, or a level's count) stands for the first value under it.
@@ -61,7 +63,7 @@ struct HhModel : CoreModel<MechanismKind::numeric, HierarchicalHistogram> {
   }
 
  private:
-  std::uint32_t offset(std::uint32_t level) const;  // the level's first cell
+  std::uint32_t offset(std::uint32_t level) const { return level_offset[level - 1]; }
 };
 static_assert(CollectorModel<HhModel>);
 
