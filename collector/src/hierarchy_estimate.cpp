@@ -33,9 +33,14 @@ ConsistentTree::ConsistentTree(const TreeLevels& tree, std::span<const std::uint
   for (auto* v : {&x_, &variance_, &share_, &children_variance_, &whole_g_, &whole_inner_}) per_level(*v);
   std::vector<std::vector<double>> raw(h);  // each level's unbiased node frequencies
   std::vector<double> sigma2(h + 1, 0.0);
+  double reports = 0;  // every level's
   for (std::uint32_t l = 1; l <= h; ++l) {
     const std::uint32_t k = tree.nodes[l - 1], at = tree.offset[l - 1];
     if (std::size_t{at} + k >= support.size()) throw std::invalid_argument("hierarchy: the counts do not fit the tree");
+    reports += static_cast<double>(support[at + k]);
+  }
+  for (std::uint32_t l = 1; l <= h; ++l) {
+    const std::uint32_t k = tree.nodes[l - 1], at = tree.offset[l - 1];
     const std::uint64_t n = support[at + k];
     if (n == 0)
       throw std::invalid_argument("hh: level " + std::to_string(l) + " of " + std::to_string(h) +
@@ -44,13 +49,21 @@ ConsistentTree::ConsistentTree(const TreeLevels& tree, std::span<const std::uint
     const Channel& ch = tree.channel[l - 1];
     const double gap = ch.p - ch.q, nd = static_cast<double>(n), empty = ch.q * (1 - ch.q);
     sigma2[l] = empty / (nd * gap * gap);
-    worst_ratio_ = std::max(worst_ratio_, ch.p * (1 - ch.p) / empty);
+    // A node held by a share f of the fleet: its reports' variance f·p(1 − p) + (1 − f)·q(1 − q),
+    // and the level's devices are a sample of the fleet: their share differs from f by
+    // f(1 − f)(1/n_ℓ − 1/n), in counts f(1 − f)(p − q)²(1 − n_ℓ/n). Over the share, in units of
+    // an empty node's, a concave quadratic: its largest value is the worst data's.
+    const double sampled = gap * gap * (1 - nd / reports);
+    const auto ratio = [&](double f) {
+      return (f * ch.p * (1 - ch.p) + (1 - f) * empty + f * (1 - f) * sampled) / empty;
+    };
+    const double top = sampled > 0 ? std::clamp((ch.p * (1 - ch.p) - empty + sampled) / (2 * sampled), 0.0, 1.0) : 1.0;
+    worst_ratio_ = std::max({worst_ratio_, ratio(1.0), ratio(top)});
     raw[l - 1].resize(k);
     for (std::uint32_t i = 0; i < k; ++i) {
       const double f = (static_cast<double>(support[at + i]) / nd - ch.q) / gap;
       raw[l - 1][i] = f;
-      const double held = std::clamp(f, 0.0, 1.0);
-      inflation_ = std::max(inflation_, (held * ch.p * (1 - ch.p) + (1 - held) * empty) / empty);
+      inflation_ = std::max(inflation_, ratio(std::clamp(f, 0.0, 1.0)));
     }
   }
   // Up: z and V, leaves first.

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
 
 #include "tinyldp/collector/hierarchy_estimate.hpp"
+#include "tinyldp/collector/wavelet_estimate.hpp"
 
 namespace tinyldp::collector {
 
@@ -334,10 +336,9 @@ std::vector<std::uint64_t> expected_leaf_counts(const NumericModel& model, const
     const std::uint32_t k = std::uint32_t{1} << (l - 1), below = h - l;
     std::vector<double> theta(k, 0.0);
     for (std::size_t x = 0; x < f.size(); ++x) theta[x >> (below + 1)] += ((x >> below) & 1u) ? -f[x] : f[x];
+    walsh_hadamard(theta);  // row j's E[y]/(2p − 1) = Σ_k H[j][k]·θ_k
     for (std::uint32_t j = 0; j < k; ++j) {
-      double e = 0;  // E[y | row j]/(2p − 1) = Σ_k H[j][k]·θ_k
-      for (std::uint32_t node = 0; node < k; ++node) e += (__builtin_parity(j & node) ? -1.0 : 1.0) * theta[node];
-      const double plus = (1 + (2 * w.keep - 1) * e) / 2, rows = per_level / k;
+      const double plus = (1 + (2 * w.keep - 1) * theta[j]) / 2, rows = per_level / k;
       support[w.offset[l - 1] + 2 * j] = count(rows * plus);
       support[w.offset[l - 1] + 2 * j + 1] = count(rows * (1 - plus));
     }
@@ -346,28 +347,58 @@ std::vector<std::uint64_t> expected_leaf_counts(const NumericModel& model, const
 }
 }  // namespace
 
-double median_cdf_standard_error(const NumericModel& model, double n) {
+std::vector<double> cdf_standard_errors(const NumericModel& model, double n) {
   refuse_mean_only(model);
-  if (model.sampled_share > 0) throw std::invalid_argument("median_cdf_standard_error: not for dbitflip");
-  const std::uint32_t atoms = model.atom_count(), t = atoms / 2 - 1;
+  if (model.sampled_share > 0) throw std::invalid_argument("cdf_standard_errors: not for dbitflip");
+  const std::uint32_t atoms = model.atom_count();
+  std::vector<double> se(atoms > 0 ? atoms - 1 : 0, 0.0);
+  if (se.empty()) return se;
   const std::vector<double> f(atoms, 1.0 / atoms);
   if (is_tree(model)) {
     // Every level's variance is inversely proportional to its reports: count many, then scale.
     const std::uint32_t levels = std::max(model.tree.levels(), model.wavelet.levels());
     const double many = 1e9, per_level = n / levels;
-    return std::sqrt(leaf_estimate(model, expected_leaf_counts(model, f, many))->range_variance(0, t) * many / per_level);
+    const auto leaves = leaf_estimate(model, expected_leaf_counts(model, f, many));
+    for (std::uint32_t t = 0; t < se.size(); ++t) se[t] = std::sqrt(leaves->range_variance(0, t) * many / per_level);
+    return se;
   }
-  const std::vector<double> inverse = atom_weights(model, "median_cdf_standard_error");
+  // F̂(t) = Σ_y a_t[y]·π̂_y with a_t[y] = Σ_{x ≤ t} G[y][x], and E[a_t(y) | x] = [x ≤ t] (G·Kᵀ = I):
+  // for n devices whose values are spread exactly so, Var = (Σ_y π_y a_t[y]² − F(t))/n — the error
+  // against the devices' own values, as for the trees — every t in one pass over the rows of G.
+  const std::vector<double> inverse = atom_weights(model, "cdf_standard_errors");
   const std::uint32_t k = model.size;
-  double second = 0, below = 0;
-  for (std::uint32_t x = 0; x <= t; ++x) below += f[x];
+  std::vector<double> second(se.size(), 0.0);
   for (std::uint32_t y = 0; y < k; ++y) {
     double pi = 0, a = 0;
     for (std::uint32_t x = 0; x < atoms; ++x) pi += f[x] * model.kernel[std::size_t{x} * k + y];
-    for (std::uint32_t x = 0; x <= t; ++x) a += inverse[std::size_t{y} * atoms + x];
-    second += pi * a * a;
+    const double* row = &inverse[std::size_t{y} * atoms];
+    for (std::uint32_t t = 0; t < se.size(); ++t) {
+      a += row[t];
+      second[t] += pi * a * a;
+    }
   }
-  return std::sqrt(std::max(second - below * below, 0.0) / n);
+  for (std::uint32_t t = 0; t < se.size(); ++t) {
+    const double below = static_cast<double>(t + 1) / atoms;
+    se[t] = std::sqrt(std::max(second[t] - below, 0.0) / n);
+  }
+  return se;
+}
+
+double median_cdf_standard_error(const NumericModel& model, double n) {
+  refuse_mean_only(model);
+  if (model.sampled_share > 0) throw std::invalid_argument("median_cdf_standard_error: not for dbitflip");
+  const std::uint32_t atoms = model.atom_count();
+  if (atoms < 2) throw std::invalid_argument("median_cdf_standard_error: one row has no CDF to estimate");
+  return cdf_standard_errors(model, n)[atoms / 2 - 1];
+}
+
+double expected_distribution_w1(const NumericModel& model, double n) {
+  const std::vector<double> se = cdf_standard_errors(model, n);
+  // W1 = ∫|F̂ − F|: between rows t and t + 1 the CDFs are flat, and E|F̂(t) − F(t)| = √(2/π)·SE for
+  // a normal error.
+  double w1 = 0;
+  for (std::uint32_t t = 0; t < se.size(); ++t) w1 += se[t] * (model.atom_value[t + 1] - model.atom_value[t]);
+  return w1 * std::sqrt(2 / std::numbers::pi);
 }
 
 double worst_case_score_variance(const NumericModel& model) {

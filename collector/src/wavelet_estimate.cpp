@@ -6,6 +6,18 @@
 
 namespace tinyldp::collector {
 
+void walsh_hadamard(std::span<double> v) {
+  const std::size_t k = v.size();
+  if (k & (k - 1)) throw std::invalid_argument("walsh_hadamard: the length is not a power of two");
+  for (std::size_t len = 1; len < k; len <<= 1)
+    for (std::size_t i = 0; i < k; i += 2 * len)
+      for (std::size_t j = i; j < i + len; ++j) {
+        const double a = v[j], b = v[j + len];
+        v[j] = a + b;
+        v[j + len] = a - b;
+      }
+}
+
 HaarEstimate::HaarEstimate(const WaveletLevels& wavelet, std::span<const std::uint64_t> support)
     : h_(wavelet.levels()) {
   const double gap = 2 * wavelet.keep - 1;
@@ -28,14 +40,7 @@ HaarEstimate::HaarEstimate(const WaveletLevels& wavelet, std::span<const std::ui
       throw std::invalid_argument("haar-hrr: level " + std::to_string(l) + " of " + std::to_string(h_) +
                                   " has no reports (each device reports one level; the transform needs every level "
                                   "reported at least once)");
-    // u[k] = Σ_j H[j][k]·v[j]: the fast Walsh–Hadamard transform (H symmetric).
-    for (std::uint32_t len = 1; len < k; len <<= 1)
-      for (std::uint32_t i = 0; i < k; i += 2 * len)
-        for (std::uint32_t j = i; j < i + len; ++j) {
-          const double a = v[j], b = v[j + len];
-          v[j] = a + b;
-          v[j + len] = a - b;
-        }
+    walsh_hadamard(v);  // u[k] = Σ_j H[j][k]·v[j] (H symmetric)
     n_[l - 1] = static_cast<double>(n);
     for (double& x : v) x /= n_[l - 1] * gap;
     theta[l - 1] = std::move(v);

@@ -32,8 +32,9 @@ struct PlanOptions {
   std::optional<std::uint64_t> max_report_bytes, max_flash, max_ram;
   std::string target = "cortex-m0";
   bool explain = false;
-  // Numeric: what the user asks of the values — the mean (by its SE) or quantiles and ranges (by
-  // the SE of the CDF at the middle value, collector::median_cdf_standard_error).
+  // Numeric: what the user asks of the values — the mean (by its SE), quantiles and ranges (by
+  // the SE of the CDF at the middle value, collector::median_cdf_standard_error) or the
+  // distribution (by the expected W1 of its CDF, collector::expected_distribution_w1).
   std::string goal = "mean";
 };
 
@@ -315,9 +316,11 @@ int recommend(const PlanOptions& o) {
     if (!known) throw BadInput("--target " + o.target + ": no measured figures (cortex-m0, cortex-m3, cortex-m4f, rv32imac)");
   }
   const bool over_time = o.mechanism.epsilon_one.has_value();
-  const bool for_quantiles = o.goal == "quantiles";
-  if (for_quantiles && (!numeric_kind || over_time))
-    throw BadInput("--for quantiles ranks the numeric mechanisms of one report (give --lo/--hi, not --epsilon-one)");
+  const bool for_quantiles = o.goal == "quantiles", for_distribution = o.goal == "distribution";
+  const bool needs_rows = for_quantiles || for_distribution;  // a distribution over the values' rows
+  if (needs_rows && (!numeric_kind || over_time))
+    throw BadInput("--for " + o.goal +
+                   " ranks the numeric mechanisms of one report (give --lo/--hi, not --epsilon-one)");
   const auto kind = numeric_kind ? collector::MechanismKind::numeric : collector::MechanismKind::categorical;
   Json ranked = Json::array(), excluded = Json::array();
   for (const auto& row : collector::mechanism_table()) {
@@ -337,7 +340,7 @@ int recommend(const PlanOptions& o) {
       excluded.push_back(j);
       continue;
     }
-    if (for_quantiles && m->mean_only()) {
+    if (needs_rows && m->mean_only()) {
       j["excluded"] = "gives the mean only, no distribution";
       excluded.push_back(j);
       continue;
@@ -345,20 +348,25 @@ int recommend(const PlanOptions& o) {
     // Rows for quantiles: every integer, or as many as sw's default buckets resolve.
     const std::int64_t values = std::int64_t{*o.mechanism.hi} - *o.mechanism.lo + 1;
     const std::int64_t rows_needed = std::min<std::int64_t>(values, SquareWave::default_buckets);
-    if (for_quantiles && m->atoms() < rows_needed) {
-      j["excluded"] = "its " + std::to_string(m->atoms()) + " rows are too coarse for quantiles (fewer than " +
+    if (needs_rows && m->atoms() < rows_needed) {
+      j["excluded"] = "its " + std::to_string(m->atoms()) + " rows are too coarse for " +
+                      (for_quantiles ? "quantiles" : "the distribution") + " (fewer than " +
                       std::to_string(rows_needed) + ": every integer of the range, at most " +
                       std::to_string(SquareWave::default_buckets) + ")" +
                       (m->takes_levels() ? "; more --levels" : "");
       excluded.push_back(j);
       continue;
     }
-    const double se = for_quantiles ? collector::median_cdf_standard_error(collector::numeric_model(*m),
-                                                                           static_cast<double>(o.n))
-                                    : std::sqrt(per_report_variance(*m) / static_cast<double>(o.n));
+    const double n = static_cast<double>(o.n);
+    const double se = for_quantiles      ? collector::median_cdf_standard_error(collector::numeric_model(*m), n)
+                      : for_distribution ? collector::expected_distribution_w1(collector::numeric_model(*m), n)
+                                         : std::sqrt(per_report_variance(*m) / n);
     const std::uint64_t bytes = m->description().report_bytes(0);
     const auto fp = footprint_of(row.id, o.target);
-    j[for_quantiles ? "cdf_standard_error" : m->numeric() ? "mean_standard_error" : "frequency_standard_error"] = se;
+    j[for_quantiles      ? "cdf_standard_error"
+      : for_distribution ? "distribution_w1"
+      : m->numeric()     ? "mean_standard_error"
+                         : "frequency_standard_error"] = se;
     j["realized_epsilon"] = as_double(m->realized_epsilon());
     if (m->memoized()) j["epsilon_infinity"] = as_double(*m->epsilon_infinity());
     j["report_bytes"] = bytes;
@@ -380,8 +388,10 @@ int recommend(const PlanOptions& o) {
       ranked.push_back(j);
     }
   }
-  const std::string se_key =
-      for_quantiles ? "cdf_standard_error" : numeric_kind ? "mean_standard_error" : "frequency_standard_error";
+  const std::string se_key = for_quantiles      ? "cdf_standard_error"
+                             : for_distribution ? "distribution_w1"
+                             : numeric_kind     ? "mean_standard_error"
+                                                : "frequency_standard_error";
   // Smallest expected error first; then the smaller report, then the smaller flash.
   std::stable_sort(ranked.begin(), ranked.end(), [&](const Json& a, const Json& b) {
     const double sa = a[se_key].get<double>(), sb = b[se_key].get<double>();
@@ -394,7 +404,8 @@ int recommend(const PlanOptions& o) {
   request += over_time ? ", ε∞ " + o.mechanism.epsilon + " and ε₁ " + *o.mechanism.epsilon_one
                        : ", ε " + o.mechanism.epsilon;
   request += ", n = " + std::to_string(o.n);
-  if (numeric_kind) request += for_quantiles ? ", for quantiles and ranges" : ", for the mean";
+  if (numeric_kind)
+    request += for_quantiles ? ", for quantiles and ranges" : for_distribution ? ", for the distribution" : ", for the mean";
   const std::string source = std::string("docs/footprint.md at ") + footprint_commit + ", " + o.target +
                              ", MinSizeRel, measured at that page's parameters, not at these";
   if (o.json) {
@@ -406,7 +417,10 @@ int recommend(const PlanOptions& o) {
     std::cout << j.dump(2) << "\n";
     return ranked.empty() ? exit_bad_input : 0;
   }
-  const std::string error_name = for_quantiles ? "CDF SE" : numeric_kind ? "mean SE" : "frequency SE";
+  const std::string error_name = for_quantiles      ? "CDF SE"
+                                 : for_distribution ? "W1"
+                                 : numeric_kind     ? "mean SE"
+                                                    : "frequency SE";
   std::cout << "mechanisms for " << request << ", by expected error (best first)\n";
   std::printf("%-5s %-10s %14s %8s %8s %8s\n", "rank", "mechanism", error_name.c_str(), "report", "flash", "RAM");
   std::size_t rank = 0;
@@ -419,7 +433,10 @@ int recommend(const PlanOptions& o) {
   for (const auto& j : excluded)
     std::cout << "not ranked: " << j["mechanism"].get<std::string>() << ": " << j["excluded"].get<std::string>() << "\n";
   std::cout << error_name << ": at n = " << o.n << ", from each mechanism's channel in the collector ("
-            << (for_quantiles  ? "the CDF at the middle value, values spread evenly over the range"
+            << (for_quantiles ? "the CDF at the middle value, values spread evenly over the range"
+                : for_distribution
+                    ? "the expected Wasserstein-1 distance of the unbiased CDF from the true one, in the "
+                      "values' units, values spread evenly over the range; EM or the consistent tree lands closer"
                 : numeric_kind ? "a report's score, the noise at the worst value"
                                : "an item nobody holds")
             << ")\n"
@@ -500,9 +517,10 @@ Subcommand add_plan(CLI::App& app) {
   p->add_option("--target", o->target, "recommendation: whose flash and RAM figures (default cortex-m0)")
       ->check(CLI::IsMember({"cortex-m0", "cortex-m3", "cortex-m4f", "rv32imac"}));
   p->add_flag("--explain", o->explain, "recommendation: say why the first is first");
-  p->add_option("--for", o->goal, "recommendation for numbers: rank for the mean (its SE, the default) or for "
-                                  "quantiles and ranges (the SE of the CDF at the middle value)")
-      ->check(CLI::IsMember({"mean", "quantiles"}));
+  p->add_option("--for", o->goal,
+                "recommendation for numbers: rank for the mean (its SE, the default), for quantiles and ranges "
+                "(the SE of the CDF at the middle value) or for the distribution (the expected W1 of its CDF)")
+      ->check(CLI::IsMember({"mean", "quantiles", "distribution"}));
   return {p, [o] { return run(*o); }};
 }
 

@@ -17,9 +17,12 @@
 // G = Σ_children (V_c/S)·G_c above — O(nodes) for any weights, O(B·h) for a range (a subtree wholly
 // inside contributes its precomputed part). That is the variance were every node's variance its
 // level's σ²_ℓ; a node held by a share f has f·p(1 − p) + (1 − f)·q(1 − q) in place of q(1 − q)
-// (reports of fixed values are independent), so the errors reported are scaled by the largest
-// such ratio over the tree's nodes (at the plug-in f̂ clamped to [0, 1], at least 1): an upper bound
-// on the variance, which the coverage tests check. Host only.
+// (reports of fixed values are independent), and as each level's devices are a sample of the
+// fleet, the level's share differs from the fleet's by f(1 − f)(1 − n_ℓ/n)(p − q)² more (in
+// counts; 10 % of the variance of F at its middle in tests/collector/test_planned_errors.cpp
+// before it was counted). So the errors reported are scaled by the largest such ratio over the
+// tree's nodes (at the plug-in f̂ clamped to [0, 1], at least 1): an upper bound on the variance
+// against the fleet's own values, which the coverage tests check. Host only.
 #ifndef TINYLDP_COLLECTOR_HIERARCHY_ESTIMATE_HPP
 #define TINYLDP_COLLECTOR_HIERARCHY_ESTIMATE_HPP
 
@@ -91,7 +94,7 @@ class ConsistentTree : public LeafEstimate {
   // the parent, the children's ΣV, and a whole subtree's G and inner variance.
   std::vector<std::vector<double>> x_, variance_, share_, children_variance_, whole_g_, whole_inner_;
   double inflation_ = 1;
-  double worst_ratio_ = 1;  // the largest p(1 − p)/(q(1 − q)) over the levels (≥ 1)
+  double worst_ratio_ = 1;  // the largest ratio over the levels at any share (≥ 1)
 };
 
 }  // namespace tinyldp::collector

@@ -122,12 +122,20 @@ ObservationModel observation_model(const Mechanism& m, const NumericModel& model
 double sampled_linear_variance(const NumericModel& model, const std::vector<double>& a,
                                const std::vector<double>& f, double n);
 
-// What quantiles and ranges rest on, before any report: the standard error of the CDF at the
-// middle row (F ≈ ½) for n reports of values spread evenly over the rows — the exact plug-in
-// variance of estimate_cdf's unbiased CDF at that distribution (hh and haar-hrr: their leaf
-// estimates' at its expected counts). `plan --for quantiles` ranks by it. Refuses the mean-only
-// mechanisms (std::invalid_argument) and dbitflip.
+// What quantiles, ranges and distributions rest on, before any report: the standard error of
+// the CDF F(t) (the share at rows 0 … t) at every row t < atoms − 1 for n reports of values spread
+// evenly over the rows — the exact plug-in variance of estimate_cdf's unbiased CDF at that
+// distribution (hh and haar-hrr: their leaf estimates' at its expected counts; haar-hrr's an upper
+// bound, wavelet_estimate.hpp). O(rows × cells) for a kernel, O(rows × B·h) for a tree. Refuses
+// the mean-only mechanisms (std::invalid_argument) and dbitflip.
+std::vector<double> cdf_standard_errors(const NumericModel& model, double n);
+// Its middle row's (F ≈ ½): `plan --for quantiles` ranks by it.
 double median_cdf_standard_error(const NumericModel& model, double n);
+// The expected Wasserstein-1 distance (in the value's units) of that unbiased CDF from the true
+// one: √(2/π)·Σ_t SE(F(t))·(x_{t+1} − x_t), each F̂(t)'s error taken as normal. `plan --for
+// distribution` ranks by it. Post-processing (EM, the consistent tree) lands closer; this is
+// the unbiased estimate's figure, the same kind for every mechanism.
+double expected_distribution_w1(const NumericModel& model, double n);
 
 // The largest variance the noise gives one report's score, over every value: the mean's error
 // against the reporting devices' own mean is at most √(this/n) at n reports, whatever their

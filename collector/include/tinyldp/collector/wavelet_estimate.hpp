@@ -26,6 +26,10 @@
 
 namespace tinyldp::collector {
 
+// v ← H·v in place, H the Sylvester–Hadamard matrix of v's size (a power of two; else
+// std::invalid_argument): H[j][k] = (−1)^popcount(j & k). O(k log k).
+void walsh_hadamard(std::span<double> v);
+
 class HaarEstimate : public LeafEstimate {
  public:
   // From an aggregate's counts over `wavelet`'s layout; refuses (std::invalid_argument, saying
