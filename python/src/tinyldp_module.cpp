@@ -481,9 +481,12 @@ py::dict estimate_columns(const std::vector<collector::ItemEstimate>& items) {
 // What `tinyldp aggregate` estimates: the categorical frequencies (estimates.hpp), or a numeric
 // mechanism's distribution over its items (numeric_estimate.hpp).
 // smoothing: EMS's weight (bayesian_update.hpp; None: 0, plain EM).
+// likelihood_tolerance: also stop when a step gains less in log-likelihood (the SW paper's rule, 10⁻³).
 collector::BayesianUpdateOptions em_options(const collector::Mechanism& m, double tolerance,
-                                            std::uint32_t max_iterations, std::optional<double> smoothing) {
+                                            std::uint32_t max_iterations, std::optional<double> smoothing,
+                                            double likelihood_tolerance) {
   if (!(tolerance >= 0)) throw py::value_error("em_tolerance must be at least 0");
+  if (!(likelihood_tolerance >= 0)) throw py::value_error("em_likelihood_tolerance must be at least 0");
   if (max_iterations == 0) throw py::value_error("em_max_iterations must be at least 1");
   if (smoothing && !(*smoothing >= 0 && *smoothing < 0.5))
     throw py::value_error("em_smoothing must be in [0, 0.5) (each neighbour's weight; EMS: 0.25)");
@@ -494,6 +497,7 @@ collector::BayesianUpdateOptions em_options(const collector::Mechanism& m, doubl
   o.tolerance = tolerance;
   o.max_iterations = max_iterations;
   o.smoothing = smoothing.value_or(0.0);
+  o.likelihood_tolerance = likelihood_tolerance;
   return o;
 }
 
@@ -512,11 +516,12 @@ std::optional<collector::BayesianUpdateResult> em_run(PyAggregator& a, collector
 }
 
 py::dict estimate(PyAggregator& a, const std::string& postprocess, double confidence, double em_tolerance,
-                  std::uint32_t em_max_iterations, std::optional<double> em_smoothing) {
+                  std::uint32_t em_max_iterations, std::optional<double> em_smoothing, double em_likelihood_tolerance) {
   const auto post = postprocess_from(postprocess);
   check_confidence(confidence);
   require_reports(a.aggregator);
-  const auto options = em_options(a.aggregator.mechanism(), em_tolerance, em_max_iterations, em_smoothing);
+  const auto options =
+      em_options(a.aggregator.mechanism(), em_tolerance, em_max_iterations, em_smoothing, em_likelihood_tolerance);
   // The numeric model is built (and kept) with the GIL held; the rest runs without it.
   const collector::NumericModel* model = a.aggregator.mechanism().numeric() ? &a.numeric_model() : nullptr;
   std::vector<collector::ItemEstimate> items;
@@ -533,9 +538,9 @@ py::dict estimate(PyAggregator& a, const std::string& postprocess, double confid
 // EM's run on its own (bayesian_update.hpp): the distribution, iterations, convergence and,
 // when asked, the log-likelihood at the start and after every step.
 py::dict bayesian_update(PyAggregator& a, double tolerance, std::uint32_t max_iterations, bool track_likelihood,
-                         std::optional<double> smoothing) {
+                         std::optional<double> smoothing, double likelihood_tolerance) {
   require_reports(a.aggregator);
-  auto options = em_options(a.aggregator.mechanism(), tolerance, max_iterations, smoothing);
+  auto options = em_options(a.aggregator.mechanism(), tolerance, max_iterations, smoothing, likelihood_tolerance);
   options.track_likelihood = track_likelihood;
   const collector::ObservationModel model = em_model(a);
   collector::BayesianUpdateResult r;
@@ -685,14 +690,16 @@ void require_distribution(PyAggregator& a, const char* what) {
 }
 
 py::dict quantiles(PyAggregator& a, const std::vector<double>& qs, const std::string& postprocess, double confidence,
-                   double em_tolerance, std::uint32_t em_max_iterations, std::optional<double> em_smoothing) {
+                   double em_tolerance, std::uint32_t em_max_iterations, std::optional<double> em_smoothing,
+                   double em_likelihood_tolerance) {
   require_distribution(a, "quantiles");
   const auto post = postprocess_from(postprocess);
   check_confidence(confidence);
   require_reports(a.aggregator);
   for (double q : qs)
     if (!(q > 0 && q < 1)) throw py::value_error("each q must be in (0, 1)");
-  const auto options = em_options(a.aggregator.mechanism(), em_tolerance, em_max_iterations, em_smoothing);
+  const auto options =
+      em_options(a.aggregator.mechanism(), em_tolerance, em_max_iterations, em_smoothing, em_likelihood_tolerance);
   const auto& model = a.numeric_model();
   const auto em = em_run(a, post, options);
   const auto e = collector::estimate_quantiles(collector::estimate_cdf(a.aggregator, model, post, em ? &*em : nullptr),
@@ -713,13 +720,15 @@ py::dict quantiles(PyAggregator& a, const std::vector<double>& qs, const std::st
 }
 
 py::dict value_range(PyAggregator& a, double lo, double hi, const std::string& postprocess, double confidence,
-                     double em_tolerance, std::uint32_t em_max_iterations, std::optional<double> em_smoothing) {
+                     double em_tolerance, std::uint32_t em_max_iterations, std::optional<double> em_smoothing,
+                     double em_likelihood_tolerance) {
   require_distribution(a, "range");
   const auto post = postprocess_from(postprocess);
   check_confidence(confidence);
   require_reports(a.aggregator);
   if (!(lo <= hi)) throw py::value_error("range: lo must be at most hi");
-  const auto options = em_options(a.aggregator.mechanism(), em_tolerance, em_max_iterations, em_smoothing);
+  const auto options =
+      em_options(a.aggregator.mechanism(), em_tolerance, em_max_iterations, em_smoothing, em_likelihood_tolerance);
   const auto em = em_run(a, post, options);
   return estimate_columns({collector::estimate_range(a.aggregator, a.numeric_model(), lo, hi, post, confidence,
                                                      em ? &*em : nullptr)});
@@ -983,11 +992,13 @@ PYBIND11_MODULE(_native, mod) {
       .def_property_readonly("support", [](const PyAggregator& a) { return copy(a.aggregator.support()); })
       .def("estimate", &estimate, py::arg("postprocess") = "none", py::arg("confidence") = 0.95,
            py::kw_only(), py::arg("em_tolerance") = 1e-6, py::arg("em_max_iterations") = 10000,
-           py::arg("em_smoothing") = py::none(),
+           py::arg("em_smoothing") = py::none(), py::arg("em_likelihood_tolerance") = 0.0,
            "the items' estimates (postprocess: none, clip, norm-sub, simplex or em; em_smoothing: EMS's "
-           "weight for a numeric attribute, 0.25 in the SW paper; default 0, plain EM)")
+           "weight for a numeric attribute, 0.25 in the SW paper; default 0, plain EM; "
+           "em_likelihood_tolerance: also stop when a step gains less log-likelihood, the SW paper's 1e-3)")
       .def("bayesian_update", &bayesian_update, py::kw_only(), py::arg("tolerance") = 1e-6,
            py::arg("max_iterations") = 10000, py::arg("track_likelihood") = false, py::arg("smoothing") = py::none(),
+           py::arg("likelihood_tolerance") = 0.0,
            "the non-negative maximum-likelihood distribution (EM; with smoothing, EMS) with its iterations and "
            "convergence")
       .def("estimate_bins", &estimate_bins, py::arg("bin_start"), py::arg("postprocess") = "none",
@@ -996,10 +1007,12 @@ PYBIND11_MODULE(_native, mod) {
       .def("quantiles", &quantiles, py::arg("qs") = std::vector<double>{0.5, 0.9, 0.95, 0.99},
            py::arg("postprocess") = "none", py::arg("confidence") = 0.95, py::kw_only(), py::arg("em_tolerance") = 1e-6,
            py::arg("em_max_iterations") = 10000, py::arg("em_smoothing") = py::none(),
+           py::arg("em_likelihood_tolerance") = 0.0,
            "a numeric distribution's quantiles with test-inversion intervals (aggregate --quantiles)")
       .def("range", &value_range, py::arg("lo"), py::arg("hi"), py::arg("postprocess") = "none",
            py::arg("confidence") = 0.95, py::kw_only(), py::arg("em_tolerance") = 1e-6,
            py::arg("em_max_iterations") = 10000, py::arg("em_smoothing") = py::none(),
+           py::arg("em_likelihood_tolerance") = 0.0,
            "the share of values in [lo, hi] (aggregate --range LO:HI), as estimate's columns")
       .def(py::pickle(&serialize, &deserialize));
 

@@ -242,6 +242,13 @@ def test_sw_distribution_is_ems_over_its_buckets(columns):
     assert frame["true_value"][5:].to_numpy() == pytest.approx(truth)
     with pytest.raises(ValueError, match="em_smoothing must be in"):
         a.estimate("em", em_smoothing=0.5)
+    # The SW paper's stopping rule, as the CLI's --em-likelihood-tolerance: the same EM, stopped at
+    # the first step that gains less than 10⁻³ in log-likelihood (fewer steps, still converged).
+    paper = a.bayesian_update(likelihood_tolerance=1e-3)
+    assert paper["converged"] and paper["iterations"] < a.bayesian_update()["iterations"]
+    assert list(a.estimate("em", em_likelihood_tolerance=1e-3)["estimate"]) == list(paper["estimate"])
+    with pytest.raises(ValueError, match="em_likelihood_tolerance must be at least 0"):
+        a.estimate("em", em_likelihood_tolerance=-1)
     k = tinyldp.Aggregator(tinyldp.Mechanism("krr", 2, domain=4))
     k.ingest(tinyldp.simulate(np.arange(400) % 4, k.mechanism, seed=1)[0])
     with pytest.raises(ValueError, match="categories have no order"):
