@@ -19,23 +19,6 @@ constexpr char aggregate_magic_v4[8] = {'T', 'L', 'D', 'P', 'A', 'G', 'G', '4'};
 std::optional<std::uint32_t> epoch_of(const wire::Header& h) {
   return (h.fields & wire::field_epoch) ? std::optional(h.epoch) : std::nullopt;
 }
-
-// A Bloom state's cells: per cohort, every bit count at most the cohort's report count, and
-// the cohorts' report counts summing to the reports.
-bool bloom_cells_consistent(const Mechanism& m, std::span<const std::uint64_t> support, std::uint64_t reports) {
-  const std::uint32_t bits = m.config().domain, cohorts = m.config().bloom_cohorts;
-  if (support.size() != std::size_t{cohorts} * (bits + 1)) return false;
-  std::uint64_t total = 0;
-  for (std::uint32_t c = 0; c < cohorts; ++c) {
-    const auto cell = support.subspan(std::size_t{c} * (bits + 1), bits + 1);
-    const std::uint64_t n = cell[bits];
-    for (std::uint32_t b = 0; b < bits; ++b)
-      if (cell[b] > n) return false;
-    if (__builtin_add_overflow(total, n, &total)) return false;
-  }
-  return total == reports;
-}
-
 }  // namespace
 
 Aggregator::Aggregator(const Mechanism& mechanism, const LabelMappingId& labels)
@@ -172,11 +155,8 @@ MergeResult Aggregator::merge(const Aggregator& other) {
     std::uint64_t sum = 0;
     if (__builtin_add_overflow(mine[i], theirs[i], &sum)) return {Error::count_overflow};
   }
-  if (mechanism_.bloom() && (!bloom_cells_consistent(mechanism_, mine, reports_) ||
-                             !bloom_cells_consistent(mechanism_, theirs, other.reports_)))
-    return {Error::bloom_cohorts};
   if (!mechanism_.counts_consistent(mine, reports_) || !mechanism_.counts_consistent(theirs, other.reports_))
-    return {Error::cells};
+    return {mechanism_.bloom() ? Error::bloom_cohorts : Error::cells};
   reports_ = reports;
   for (std::size_t i = 0; i < support_.size(); ++i) support_[i] += theirs[i];
   epochs_known_ = epochs_known_ && other.epochs_known_;
@@ -305,14 +285,11 @@ std::optional<Aggregator> Aggregator::deserialize(std::span<const std::uint8_t> 
       return std::nullopt;
     }
   }
-  if (m->bloom() && !bloom_cells_consistent(*m, a.support_, reports)) {
-    error = "aggregate's Bloom cohort cells do not add up (a bit count above its cohort's reports, or cohorts that "
-            "do not sum to the reports)";
-    return std::nullopt;
-  }
   if (!m->counts_consistent(a.support_, reports)) {
-    error = "aggregate's counts do not add up (a level's node supports above its reports, or levels or cells that "
-            "do not sum to the reports)";
+    error = m->bloom() ? "aggregate's Bloom cohort cells do not add up (a bit count above its cohort's reports, or "
+                         "cohorts that do not sum to the reports)"
+                       : "aggregate's counts do not add up (a level's node supports above its reports, or levels or "
+                         "cells that do not sum to the reports)";
     return std::nullopt;
   }
   if (!v4) {

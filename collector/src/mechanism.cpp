@@ -248,6 +248,9 @@ std::uint64_t Mechanism::max_support_per_report() const {
 }
 
 bool Mechanism::counts_consistent(std::span<const std::uint64_t> support, std::uint64_t reports) const {
+  if (bloom())  // each cohort's bit counts, then its reports
+    return grouped_counts_consistent(support, reports, config_.bloom_cohorts,
+                                     [&](std::uint32_t) { return config_.domain; });
   return std::visit(
       [&](const auto& m) {
         if constexpr (requires { m.counts_consistent(support, reports); })

@@ -385,11 +385,9 @@ std::vector<double> cdf_standard_errors(const NumericModel& model, double n) {
 }
 
 double median_cdf_standard_error(const NumericModel& model, double n) {
-  refuse_mean_only(model);
-  if (model.sampled_share > 0) throw std::invalid_argument("median_cdf_standard_error: not for dbitflip");
-  const std::uint32_t atoms = model.atom_count();
-  if (atoms < 2) throw std::invalid_argument("median_cdf_standard_error: one row has no CDF to estimate");
-  return cdf_standard_errors(model, n)[atoms / 2 - 1];
+  const std::vector<double> se = cdf_standard_errors(model, n);
+  if (se.empty()) throw std::invalid_argument("median_cdf_standard_error: one row has no CDF to estimate");
+  return se[model.atom_count() / 2 - 1];
 }
 
 double expected_distribution_w1(const NumericModel& model, double n) {

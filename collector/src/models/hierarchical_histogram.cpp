@@ -101,16 +101,7 @@ void HhModel::add_support(std::span<const std::uint8_t> payload, std::span<std::
 }
 
 bool HhModel::counts_consistent(std::span<const std::uint64_t> support, std::uint64_t reports) const {
-  if (support.size() != items()) return false;
-  std::uint64_t total = 0;
-  for (std::uint32_t l = 1; l <= core.levels(); ++l) {
-    const auto cells = support.subspan(offset(l), core.nodes(l) + 1);
-    const std::uint64_t n = cells.back();
-    for (std::size_t i = 0; i + 1 < cells.size(); ++i)
-      if (cells[i] > n) return false;
-    if (__builtin_add_overflow(total, n, &total)) return false;
-  }
-  return total == reports;
+  return grouped_counts_consistent(support, reports, core.levels(), [&](std::uint32_t g) { return core.nodes(g + 1); });
 }
 
 std::vector<PayloadField> HhModel::fields(std::span<const std::uint8_t> payload) const {

@@ -19,8 +19,8 @@
 // level's σ²_ℓ; a node held by a share f has f·p(1 − p) + (1 − f)·q(1 − q) in place of q(1 − q)
 // (reports of fixed values are independent), and as each level's devices are a sample of the
 // fleet, the level's share differs from the fleet's by f(1 − f)(1 − n_ℓ/n)(p − q)² more (in
-// counts; 10 % of the variance of F at its middle in tests/collector/test_planned_errors.cpp
-// before it was counted). So the errors reported are scaled by the largest such ratio over the
+// counts; without it F's variance at its middle exceeds the bound in
+// tests/collector/test_planned_errors.cpp at ε = 4). So the errors reported are scaled by the largest such ratio over the
 // tree's nodes (at the plug-in f̂ clamped to [0, 1], at least 1): an upper bound on the variance
 // against the fleet's own values, which the coverage tests check. Host only.
 #ifndef TINYLDP_COLLECTOR_HIERARCHY_ESTIMATE_HPP

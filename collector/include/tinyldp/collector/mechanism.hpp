@@ -114,11 +114,11 @@ class Mechanism {
     return __builtin_mul_overflow(reports, max_support_per_report(), &bound) || support <= bound;
   }
 
-  // Whether the support counts of `reports` reports hold together beyond support_possible, for the
-  // models that say how (a corrupt or forged state is refused, not estimated): hh's levels — each
-  // node's support at most its level's reports, the levels' reports summing to the total —
-  // and haar-hrr's cells, one per report, summing to the total. True for the others (Bloom cells:
-  // the aggregator's own check).
+  // Whether the support counts of `reports` reports hold together beyond support_possible (a
+  // corrupt or forged state is refused, not estimated): a Bloom state's cohorts and hh's levels —
+  // each cell at most its group's reports, the groups' reports summing to the total
+  // (grouped_counts_consistent) — and haar-hrr's cells, one per report, summing to the total.
+  // True for the others.
   bool counts_consistent(std::span<const std::uint64_t> support, std::uint64_t reports) const;
 
   // Privatizes `value` into a complete wire report appended to `out` (nothing appended on

@@ -255,6 +255,26 @@ inline void add_bit_support(std::span<const std::uint8_t> payload, std::uint32_t
   for (std::uint32_t i = 0; i < n; ++i) support[i] += payload_bit(payload, i);
 }
 
+// Counts laid out as `groups` groups, each `cells_of(g)` cells then the group's report count
+// (hh's levels, a Bloom state's cohorts): whether every cell is at most its group's count and the
+// counts sum to `reports` (a corrupt or forged state is refused, not estimated).
+template <class CellsOf>
+bool grouped_counts_consistent(std::span<const std::uint64_t> support, std::uint64_t reports, std::uint32_t groups,
+                               CellsOf cells_of) {
+  std::size_t at = 0;
+  std::uint64_t total = 0;
+  for (std::uint32_t g = 0; g < groups; ++g) {
+    const std::size_t cells = cells_of(g);
+    if (at + cells + 1 > support.size()) return false;
+    const std::uint64_t n = support[at + cells];
+    for (std::size_t i = at; i < at + cells; ++i)
+      if (support[i] > n) return false;
+    if (__builtin_add_overflow(total, n, &total)) return false;
+    at += cells + 1;
+  }
+  return at == support.size() && total == reports;
+}
+
 // A probability as the exact fraction the devices use: "num/2^bits".
 std::string fraction_text(std::uint64_t num, unsigned bits);
 inline std::string fraction_text(Dyadic x) { return fraction_text(x.num, x.bits); }
