@@ -18,6 +18,7 @@
 
 #include "board.h"
 #include "device_mechanisms.hpp"
+#include "measure.hpp"
 #include "tinyldp/hadamard_response.hpp"
 #include "tinyldp/histogram_encoding.hpp"
 #include "tinyldp/krr.hpp"
@@ -30,8 +31,7 @@
 #include "tinyldp/two_stage_rr.hpp"
 #include "tinyldp/unary_encoding.hpp"
 
-namespace {
-using namespace tinyldp;
+namespace tinyldp::target_costs {
 
 // ------------------------------------------------------------------------------- the counter
 
@@ -101,11 +101,10 @@ void write_u32(uint32_t v) {
   } while (v != 0);
   write(digits + i);
 }
-// Instructions per unit with one decimal, from counter units over `units` units.
-void write_line(const char* name, uint32_t parameter, const char* unit, uint64_t counter_units,
-                uint64_t units) {
-  const uint64_t tenths = (counter_units * 10240 + units * units_per_kilo_instruction / 2) /
-                          (units * units_per_kilo_instruction);
+// numerator / denominator with one decimal, rounded to nearest.
+void write_value_line(const char* name, uint32_t parameter, const char* unit, uint64_t numerator,
+                      uint64_t denominator) {
+  const uint64_t tenths = (numerator * 10 + denominator / 2) / denominator;
   write(name);
   write(",");
   write_u32(parameter);
@@ -117,6 +116,11 @@ void write_line(const char* name, uint32_t parameter, const char* unit, uint64_t
   write_u32(static_cast<uint32_t>(tenths % 10));
   write("\n");
 }
+// Instructions per unit with one decimal, from counter units over `units` units.
+void write_line(const char* name, uint32_t parameter, const char* unit, uint64_t counter_units,
+                uint64_t units) {
+  write_value_line(name, parameter, unit, counter_units * 1024, units * units_per_kilo_instruction);
+}
 
 bool failed = false;
 void fail(const char* what) {
@@ -126,20 +130,18 @@ void fail(const char* what) {
   failed = true;
 }
 
+}  // namespace tinyldp::target_costs
+
+namespace {
+using namespace tinyldp;
+using namespace tinyldp::target_costs;
+
 // ------------------------------------------------------------------------------- workloads
 
 using TestRng = RandomBits<port::InsecureTestSource>;
 using LadderRng = RandomBits<port::InsecureTestSource, 128>;
 constexpr Epsilon eps = Epsilon::from_double(1.0);
 
-// Counter units for `reports` calls of body(i) (each must return Status::ok).
-template <class Body>
-uint32_t time_reports(int reports, Body body) {
-  const uint32_t before = counter_read();
-  for (int i = 0; i < reports; ++i)
-    if (body(i) != Status::ok) failed = true;
-  return counter_elapsed(before, counter_read());
-}
 
 // The source's own cost: the same fills RandomBits makes (whole 32-byte buffers), `bytes` long.
 uint32_t time_source_fill(uint64_t bytes) {
@@ -198,16 +200,6 @@ port::MemoKey test_memo_key() {
   return key;
 }
 
-// The Rng a report draws through: unary encoding's ladder takes whole words from a 128-byte
-// buffer (see unary below), every other mechanism RandomBits' default 32 bytes.
-template <class Mechanism>
-struct ReportRng {
-  using type = TestRng;
-};
-template <>
-struct ReportRng<UnaryEncoding> {
-  using type = LadderRng;
-};
 
 // One entry of the device list at its example configuration: instructions per report through
 // the one report shape, the entry's four values in turn, a memoized one with the ChaCha20 memo
@@ -393,6 +385,8 @@ int main() {
   const uint32_t domains[] = {16, 256, 1024};
   for (uint32_t d : domains) frequency_oracles(d);
   memoized(256, 16);  // the list's l_osue is d = 16
+  write("section,whole\n");
+  target_costs::whole_reports(key);  // whole_reports.cpp: its own translation unit (see there)
   write("section,drbg\n");
   drbg();
   if (failed) {

@@ -47,6 +47,26 @@ Configured configure_mechanism(const ParameterValues& given, FrontEnd front_end,
   // The integers, by the table; a domain not given is the front end's default, else 0 (not
   // MechanismConfig's 2: the numeric and record models set it themselves).
   c.domain = default_domain.value_or(0);
+  // The precision (probability.hpp): refused where the model has none of its own, bounded here
+  // so that the core's bad_parameter never has to explain it.
+  const bool precision_given = given.epsilon_tolerance || given[ParameterId::precision_bits];
+  if (precision_given && !row->traits.takes_precision)
+    return refuse(name_of(given.epsilon_tolerance ? ParameterId::precision_tolerance : ParameterId::precision_bits) +
+                  " is not a parameter of " + name +
+                  (row->traits.by_f_p_q ? " (its probabilities are --f, --p and --q as given)"
+                                        : " (its precision is fixed by its own configuration)"));
+  if (const auto& bits = given[ParameterId::precision_bits]; bits && (*bits < 1 || *bits > 64))
+    return refuse(name_of(ParameterId::precision_bits) + " must be 1 … 64 bits, not " + std::to_string(*bits));
+  if (given.epsilon_tolerance) {
+    try {
+      c.precision.tolerance_q32 = parse_epsilon(*given.epsilon_tolerance).q32;
+    } catch (const std::invalid_argument& e) {
+      return refuse(name_of(ParameterId::precision_tolerance) + ": " + e.what());
+    }
+    if (given.epsilon.q32 != 0 && c.precision.tolerance_q32 >= given.epsilon.q32)
+      return refuse(name_of(ParameterId::precision_tolerance) + " must be below " + name_of(ParameterId::epsilon) +
+                    ": the realized epsilon would have no lower bound");
+  }
   for (const ParameterRow& p : parameter_table())
     if (p.set != nullptr && p.id != ParameterId::bloom_bits && given[p.id]) p.set(c, *given[p.id]);
   if ((given[ParameterId::hashes] || given[ParameterId::cohorts]) && !given[ParameterId::bloom_bits])

@@ -75,11 +75,21 @@ constexpr std::array<ParameterRow, parameter_count> table{{
      "{takers}: report a Bloom filter of K bits (values are strings) instead of a one-hot vector over "
      "--domain",
      over_bloom, field_value<&MechanismConfig::domain>, nullptr, set_field<&MechanismConfig::domain>},
-    {ParameterId::precision_bits, nullptr, nullptr, nullptr, "precision bits", nullptr, nullptr,
+    // The precision: not in parameters() (every mechanism that takes it has one); given, it is
+    // refused where the model does not take it (configure.cpp).
+    {ParameterId::precision_bits, nullptr, "precision-bits", "precision_bits", "precision bits",
+     "at most B random bits per probability, 1 … 64 (default 64: the tolerance decides); fewer bits draw "
+     "less randomness and may realize an epsilon further below the request (every mechanism but dlaplace, she, "
+     "the records and rappor)",
+     [](const ModelTraits& t, bool) { return t.takes_precision; },
      [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.precision.max_bits); },
      [](const MechanismConfig& c) { return std::to_string(unsigned{c.precision.max_bits}); },
-     nullptr},
-    {ParameterId::precision_tolerance, nullptr, nullptr, nullptr, "precision tolerance (q32)", nullptr, nullptr,
+     [](MechanismConfig& c, std::int64_t v) { c.precision.max_bits = static_cast<std::uint8_t>(v); }},
+    {ParameterId::precision_tolerance, nullptr, "epsilon-tolerance", "epsilon_tolerance", "precision tolerance (q32)",
+     "how far below the request the realized epsilon may fall, a decimal like 1e-3 (default 2^-21 ≈ 4.8e-7); "
+     "coarser draws fewer random bits per report: plan shows the trade (every mechanism but dlaplace, she, the "
+     "records and rappor)",
+     [](const ModelTraits& t, bool) { return t.takes_precision; },
      [](const MechanismConfig& c) { return static_cast<std::int64_t>(c.precision.tolerance_q32); },
      [](const MechanismConfig& c) { return std::to_string(c.precision.tolerance_q32); },
      nullptr},

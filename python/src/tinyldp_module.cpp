@@ -151,7 +151,8 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
                     std::optional<std::uint32_t> grid_step, std::optional<std::uint32_t> sampled_buckets,
                     std::optional<std::uint32_t> branching, const py::object& epsilon_one, const py::object& f, const py::object& p, const py::object& q,
                     std::optional<std::vector<std::uint32_t>> attribute_sizes, std::optional<std::uint32_t> bloom_bits,
-                    std::optional<std::uint32_t> hashes, std::optional<std::uint32_t> cohorts) {
+                    std::optional<std::uint32_t> hashes, std::optional<std::uint32_t> cohorts,
+                    const py::object& epsilon_tolerance, std::optional<std::uint32_t> precision_bits) {
   using collector::ParameterId;
   collector::ParameterValues given;
   given.mechanism = name;
@@ -162,6 +163,7 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
   if (!f.is_none()) given.f = decimal_text(f, "f", probability);
   if (!p.is_none()) given.p = decimal_text(p, "p", probability);
   if (!q.is_none()) given.q = decimal_text(q, "q", probability);
+  if (!epsilon_tolerance.is_none()) given.epsilon_tolerance = decimal_text(epsilon_tolerance, "epsilon_tolerance", decimal);
   given.attribute_sizes = std::move(attribute_sizes);
   const auto integer = [&](ParameterId id, const auto& keyword) {
     if (keyword) given[id] = *keyword;
@@ -177,6 +179,7 @@ Mechanism configure(const std::string& name, const py::object& epsilon, std::opt
   integer(ParameterId::bloom_bits, bloom_bits);
   integer(ParameterId::hashes, hashes);
   integer(ParameterId::cohorts, cohorts);
+  integer(ParameterId::precision_bits, precision_bits);
   auto configured = collector::configure_mechanism(given, collector::FrontEnd::python);
   if (auto* reason = std::get_if<std::string>(&configured)) throw py::value_error(*reason);
   return std::move(std::get<Mechanism>(configured));
@@ -896,7 +899,8 @@ PYBIND11_MODULE(_native, mod) {
            py::arg("sampled_buckets") = py::none(), py::arg("branching") = py::none(), py::arg("epsilon_one") = py::none(),
            py::arg("f") = py::none(), py::arg("p") = py::none(), py::arg("q") = py::none(),
            py::arg("attribute_sizes") = py::none(), py::arg("bloom_bits") = py::none(),
-           py::arg("hashes") = py::none(), py::arg("cohorts") = py::none())
+           py::arg("hashes") = py::none(), py::arg("cohorts") = py::none(),
+           py::arg("epsilon_tolerance") = py::none(), py::arg("precision_bits") = py::none())
       .def_property_readonly("name", [](const Mechanism& m) { return collector::name_of(m.config().id); })
       .def_property_readonly("id", [](const Mechanism& m) { return static_cast<int>(m.config().id); })
       .def_property_readonly("kind", [](const Mechanism& m) { return kind_name(m); })
@@ -923,6 +927,11 @@ PYBIND11_MODULE(_native, mod) {
       .def_property_readonly("parameters", &parameters_of)
       .def_property_readonly("probabilities", &Mechanism::probabilities_as_fractions)
       .def_property_readonly("random_bits_per_report", &Mechanism::random_bits_per_report)
+      .def_property_readonly("epsilon_tolerance",
+                             [](const Mechanism& m) { return as_double(Epsilon{m.config().precision.tolerance_q32}); },
+                             "how far below ε the realized ε may fall (the precision; default 2^-21)")
+      .def_property_readonly("precision_bits", [](const Mechanism& m) { return unsigned{m.config().precision.max_bits}; },
+                             "the most random bits of any one probability (the precision; default 64)")
       .def_property_readonly("payload_bytes", [](const Mechanism& m) { return m.description().payload_bytes(); })
       .def_property_readonly("item_values",
                              [](const Mechanism& m) {

@@ -3,8 +3,8 @@
 """No variable-time operation on a report path, in the code a target runs.
 
 Disassembles constant_time_guest and follows the direct calls and tail calls from every
-report case (the functions ct_report_* and the instances of the template ct_report<Entry>, one
-per mechanism of the device list; or those --roots names). In every function reached it
+report case (the functions ct_report_* and the instances of the templates ct_report<Entry>, one
+per mechanism of the device list, and ct_report_coarse<Entry>; or those --roots names). In every function reached it
 flags:
   - calls to libgcc's multiply and divide helpers (their time can depend on the operands:
     __aeabi_lmul's carry branch is issue #14's F1), on every core;
@@ -84,7 +84,7 @@ def main():
                 if core in (a.core, "*"):
                     allowed.add((function, what))
     functions = disassemble(a.objdump, a.elf)
-    roots = a.roots or [name for name in functions if name.startswith(("ct_report_", "_Z9ct_reportI"))]
+    roots = a.roots or [name for name in functions if name.startswith(("ct_report_", "_Z9ct_reportI", "_Z16ct_report_coarseI"))]
     if not roots or any(r not in functions for r in roots):
         sys.exit(f"FAIL: report functions not found in {a.elf}: {roots}")
     seen, queue, violations = set(), list(roots), []

@@ -13,7 +13,8 @@
 // mechanisms whose parameters would otherwise be divided or multiplied on the report path
 // (SHE, 1BitMean, dBitFlip) once more as if configured at run time (the rt_* cases: see
 // configure_at_run_time), so that the compiler folds nothing of their configuration; OLH over a
-// range whose hash reduction once took a carry branch (olh_wide); and RS+FD's secret sampling.
+// range whose hash reduction once took a carry branch (olh_wide); RS+FD's secret sampling; and a
+// few entries again at their coarse precision (coarse_*: an ε tolerance of 10⁻³, issue #32).
 // The memoized mechanisms draw their memos from the real ChaCha20 memo key under one fixed
 // secret (the key is a long-lived secret, the same in every run: only the value changes, and
 // with it the memo stream's nonce and every memo bit). Record mechanisms change every
@@ -169,6 +170,17 @@ __attribute__((noinline)) Status ct_report(typename Entry::Value value) {
   tinyldp_ct_end();
   return s;
 }
+// The same at the entry's coarse precision (issue #32: fewer bits per draw, OUE's p fitted; the
+// precision is public, the path must still not depend on the value).
+template <class Entry>
+__attribute__((noinline)) Status ct_report_coarse(typename Entry::Value value) {
+  TableSource source;
+  Rng rng(source);
+  tinyldp_ct_begin();
+  const Status s = device::privatize<Entry>(Entry::coarse, value, memo_key, rng, payload, sizeof payload);
+  tinyldp_ct_end();
+  return s;
+}
 
 namespace {
 
@@ -194,7 +206,20 @@ Status own_case(uint32_t run) {
 }
 constexpr uint32_t wide_values[4] = {0, 475, 1556, wide_d - 1};
 constexpr uint32_t sampled_xor[4] = {0, 1, 2, 3};
+template <class Entry>
+Status coarse_case(uint32_t run) {
+  return ct_report_coarse<Entry>(Entry::values[run]);
+}
 constexpr Case own_cases[] = {
+    // A few entries at their coarse precision: one of each sampler a precision changes (the UE
+    // ladder with a fitted p, k-RR's uniform other, PM's grid, a memoized chain).
+    {"coarse_oue", coarse_case<device::Oue>},
+    {"coarse_sue", coarse_case<device::Sue>},
+    {"coarse_krr", coarse_case<device::Krr>},
+    {"coarse_olh", coarse_case<device::Olh>},
+    {"coarse_pm", coarse_case<device::Pm>},
+    {"coarse_hm", coarse_case<device::Hm>},
+    {"coarse_l_osue", coarse_case<device::LOsue>},
     {"olh_wide", own_case<ct_report_olh_wide, wide_values>},
     {"rt_she", own_case<ct_report_rt_she, device::She::values>},
     {"rt_one_bit_mean", own_case<ct_report_rt_one_bit_mean, device::BitMean::values>},

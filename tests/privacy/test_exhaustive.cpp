@@ -138,6 +138,46 @@ int verify_ue(bool symmetric) {
 TEST(oue_is_exactly_as_private_as_it_claims) { CHECK_GE(verify_ue(false), 12); }
 TEST(sue_is_exactly_as_private_as_it_claims) { CHECK_GE(verify_ue(true), 12); }
 
+// OUE at a coarse tolerance: q rounded to few bits and p fitted to ε (unary_encoding.hpp's
+// detail::fit_oue). The same enumeration, on the configurations where the fit was taken (p is
+// not 1/2), and the realized ε within the tolerance below the request.
+const uint64_t coarse_tolerances[] = {uint64_t{1} << 28, uint64_t{1} << 30};  // 1/16, 1/4
+const uint8_t fitted_bits[] = {6, 8};
+
+int verify_fitted_oue() {
+  int verified = 0;
+  for (uint32_t d = 2; d <= max_ue_domain; ++d) {
+    for (Epsilon eps : epsilons) {
+      for (uint64_t tolerance : coarse_tolerances) {
+        for (uint8_t bits : fitted_bits) {
+          UnaryEncoding ue;
+          if (UnaryEncoding::configure_oue(eps, d, ue, Precision{bits, tolerance}) != Status::ok) continue;
+          if (ue.p() == Dyadic{1, 1}) continue;  // plain rounding stood
+          CHECK(ue.realized_epsilon() <= eps);
+          CHECK(detail::loosened(eps, Precision{bits, tolerance}) <= ue.realized_epsilon());
+          if (ue.random_bits_per_report() > max_random_bits) continue;
+          const uint32_t outputs = 1u << d;
+          const auto v = verify_exhaustively(d, outputs, ue.realized_epsilon(), counts,
+                                             [&](uint32_t x, CountingRng& rng) {
+                                               uint8_t out[1] = {0};
+                                               static_cast<void>(ue.privatize(x, rng, out, 1));
+                                               return uint32_t{out[0]};
+                                             });
+          expect_private_and_tight(v, ue.realized_epsilon());
+          CHECK_EQ(v.random_bits, ue.random_bits_per_report());
+          for (uint32_t x = 0; x < d; ++x)
+            for (uint32_t y = 0; y < outputs; ++y)
+              CHECK_EQ(uint64_t{counts[x * outputs + y]}, ue_expected_count(ue, x, y));
+          ++verified;
+        }
+      }
+    }
+  }
+  return verified;
+}
+
+TEST(fitted_oue_is_exactly_as_private_as_it_claims) { CHECK_GE(verify_fitted_oue(), 8); }
+
 // --- Planted mutants: each is a plausible bug; the verifier must reject every one. ---
 
 TEST(catches_rr_probability_one_unit_too_high) {
@@ -164,6 +204,25 @@ TEST(catches_oue_with_a_wrong_q) {
   const Dyadic q = ue.q();
   const Dyadic wrong_q = make_dyadic(q.num * 2 - 1, q.bits + 1u);
   CHECK(UnaryEncoding::configure(ue.p(), wrong_q, d, mutant) == Status::ok);
+  const auto v = verify_exhaustively(d, 1u << d, ue.realized_epsilon(), counts,
+                                     [&](uint32_t x, CountingRng& rng) {
+                                       uint8_t out[1] = {0};
+                                       static_cast<void>(mutant.privatize(x, rng, out, 1));
+                                       return uint32_t{out[0]};
+                                     });
+  CHECK(!v.within_claim);
+}
+
+TEST(catches_fitted_oue_with_p_one_unit_too_high) {
+  UnaryEncoding ue, mutant;
+  constexpr uint32_t d = mutant_ue_domain;
+  CHECK(UnaryEncoding::configure_oue(Epsilon::from_ratio(1, 1), d, ue,
+                                     Precision{8, uint64_t{1} << 28}) == Status::ok);
+  CHECK(!(ue.p() == Dyadic{1, 1}));  // the fit was taken
+  // p's window rounded up instead of down at its own scale: one unit in the last place more.
+  const Dyadic p = ue.p();
+  CHECK(UnaryEncoding::configure(make_dyadic(p.num * 2 + 1, p.bits + 1u), ue.q(), d, mutant) ==
+        Status::ok);
   const auto v = verify_exhaustively(d, 1u << d, ue.realized_epsilon(), counts,
                                      [&](uint32_t x, CountingRng& rng) {
                                        uint8_t out[1] = {0};

@@ -179,3 +179,36 @@ def test_records_privatize_rows_of_values():
     r = tinyldp.Mechanism("record", f="0.5", p="0.5", q="0.75", attribute_sizes=[2, 2])
     with pytest.raises(ValueError, match="memoized"):
         r.privatize([[0, 1]], seed=1)
+
+
+@pytest.mark.parametrize("tolerance", ["1e-4", "1e-3", 0.01])
+def test_precision_keywords_are_the_clis(cli, tolerance):
+    plan = json.loads(cli("plan", "-m", "oue", "-e", 1, "-d", 1024, "--epsilon-tolerance", tolerance,
+                          "--json").stdout)
+    m = tinyldp.Mechanism("oue", 1, domain=1024, epsilon_tolerance=tolerance)
+    assert m.probabilities == plan["probabilities"]
+    assert m.realized_epsilon == plan["realized_epsilon"]
+    assert m.random_bits_per_report == plan["random_bits_per_report"]
+    assert m.random_bits_per_report < tinyldp.Mechanism("oue", 1, domain=1024).random_bits_per_report
+    assert 1 - float(tolerance) <= m.realized_epsilon <= 1
+    assert m.epsilon_tolerance == pytest.approx(float(tolerance), abs=2 ** -32)  # on the 2^-32 grid
+    assert m.precision_bits == 64
+    # The precision travels with the pickled configuration (the report-file header).
+    assert pickle.loads(pickle.dumps(m)).probabilities == m.probabilities
+
+
+def test_precision_bits_cap_every_probability():
+    m = tinyldp.Mechanism("krr", 1, domain=16, precision_bits=8)
+    assert m.random_bits_per_report <= 8 and m.precision_bits == 8
+    assert tinyldp.Mechanism("oue", 1, domain=16).epsilon_tolerance == pytest.approx(2 ** -21)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"name": "dlaplace", "epsilon": 1, "lo": 0, "hi": 9, "epsilon_tolerance": "1e-3"},
+     "epsilon_tolerance is not a parameter of dlaplace"),
+    ({"name": "oue", "epsilon": 1, "domain": 8, "precision_bits": 0}, "precision_bits must be 1 … 64"),
+    ({"name": "oue", "epsilon": 1, "domain": 8, "epsilon_tolerance": 2}, "epsilon_tolerance must be below epsilon"),
+])
+def test_precision_misuse_is_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        tinyldp.Mechanism(**kwargs)

@@ -12,6 +12,8 @@
 //                    (each a plain string literal on its own line, name first, so that a build
 //                    script can read them: bench/footprint/CMakeLists.txt does);
 //   mechanism        the configured context, constexpr (the core's consteval makers);
+//   coarse           where the configuration takes a precision: the same at coarse_precision (an
+//                    ε tolerance of 10⁻³), for the target costs' whole-report rows;
 //   Value, values    what privatize takes (a category, a signed number or a record) and one
 //                    value per constant-time run (0 … 3; run 0 is the domain's first value);
 //   from_sensor(w)   the value a footprint program reports for the sensor word w (records:
@@ -54,6 +56,10 @@
 namespace tinyldp::device {
 
 constexpr Epsilon one = Epsilon::from_ratio(1, 1);
+// A coarse precision (probability.hpp): the realized ε at most 10⁻³ below the request, so each
+// probability takes fewer bits (OUE: q at 5 bits, p fitted). An entry whose configuration takes
+// a precision has `coarse`, its mechanism configured so; the target costs measure both.
+constexpr Precision coarse_precision{64, 4294967};
 // The memoized mechanisms: ε∞ = 2, ε₁ = 1; RAPPOR's f = 1/2, p = 1/4, q = 3/4.
 constexpr Epsilon eps_inf = Epsilon::from_ratio(2, 1);
 constexpr Dyadic half{1, 1}, quarter{1, 2}, three_quarters{3, 2};
@@ -99,6 +105,7 @@ struct Rr : Category {
   static constexpr char name[] = "rr";
   static constexpr char about[] = "binary";
   static constexpr BinaryRr mechanism = BinaryRr::make(one);
+  static constexpr BinaryRr coarse = BinaryRr::make(one, coarse_precision);
   static constexpr Value values[4] = {0, 1, 1, 0};
   static constexpr Value from_sensor(uint32_t w) { return w & 1u; }
   static constexpr size_t context_bytes = 24;
@@ -108,6 +115,7 @@ struct Krr : Category {
   static constexpr char name[] = "krr";
   static constexpr char about[] = "k = 16";
   static constexpr KaryRr mechanism = KaryRr::make(one, 16);
+  static constexpr KaryRr coarse = KaryRr::make(one, 16, coarse_precision);
   static constexpr Value values[4] = {0, 5, 9, 15};
   static constexpr Value from_sensor(uint32_t w) { return w & 15u; }
   static constexpr size_t context_bytes = 40;
@@ -122,12 +130,14 @@ struct Sue : UeDomain {
   static constexpr char name[] = "sue";
   static constexpr char about[] = "d = 256";
   static constexpr UnaryEncoding mechanism = UnaryEncoding::make_sue(one, 256);
+  static constexpr UnaryEncoding coarse = UnaryEncoding::make_sue(one, 256, coarse_precision);
   static constexpr size_t context_bytes = 48;
 };
 struct Oue : UeDomain {
   static constexpr char name[] = "oue";
   static constexpr char about[] = "d = 256";
   static constexpr UnaryEncoding mechanism = UnaryEncoding::make_oue(one, 256);
+  static constexpr UnaryEncoding coarse = UnaryEncoding::make_oue(one, 256, coarse_precision);
   static constexpr size_t context_bytes = 48;
 };
 struct LhDomain : Category {
@@ -140,16 +150,19 @@ struct Blh : LhDomain {
   static constexpr char name[] = "blh";
   static constexpr char about[] = "d = 1024";
   static constexpr LocalHashing mechanism = LocalHashing::make_blh(one, 1024);
+  static constexpr LocalHashing coarse = LocalHashing::make_blh(one, 1024, coarse_precision);
 };
 struct Olh : LhDomain {
   static constexpr char name[] = "olh";
   static constexpr char about[] = "d = 1024";
   static constexpr LocalHashing mechanism = LocalHashing::make_olh(one, 1024);
+  static constexpr LocalHashing coarse = LocalHashing::make_olh(one, 1024, coarse_precision);
 };
 struct Hr : UeDomain {
   static constexpr char name[] = "hr";
   static constexpr char about[] = "d = 256";
   static constexpr HadamardResponse mechanism = HadamardResponse::make(one, 256);
+  static constexpr HadamardResponse coarse = HadamardResponse::make(one, 256, coarse_precision);
   static constexpr size_t context_bytes = 32;
 };
 // The numeric entries over [0, 1000] (sd, pm, hm, sw, hh, haar-hrr).
@@ -162,6 +175,7 @@ struct Sd : ZeroToThousand {
   static constexpr char name[] = "sd";
   static constexpr char about[] = "[0, 1000] in 16 levels";
   static constexpr StochasticDiscretization mechanism = StochasticDiscretization::make(one, 0, 1000, 16);
+  static constexpr StochasticDiscretization coarse = StochasticDiscretization::make(one, 0, 1000, 16, coarse_precision);
   static constexpr size_t context_bytes = 56;
 };
 struct Dlaplace : SignedNumber {
@@ -179,18 +193,21 @@ struct Pm : ZeroToThousand {
   static constexpr char name[] = "pm";
   static constexpr char about[] = "[0, 1000] on 2048 cells";
   static constexpr PiecewiseMechanism mechanism = PiecewiseMechanism::make(one, 0, 1000);
+  static constexpr PiecewiseMechanism coarse = PiecewiseMechanism::make(one, 0, 1000, PiecewiseMechanism::default_cells, coarse_precision);
   static constexpr size_t context_bytes = 80;
 };
 struct Hm : ZeroToThousand {
   static constexpr char name[] = "hm";
   static constexpr char about[] = "[0, 1000] on 2048 cells";
   static constexpr HybridMechanism mechanism = HybridMechanism::make(one, 0, 1000);
+  static constexpr HybridMechanism coarse = HybridMechanism::make(one, 0, 1000, PiecewiseMechanism::default_cells, coarse_precision);
   static constexpr size_t context_bytes = 160;
 };
 struct Sw : ZeroToThousand {
   static constexpr char name[] = "sw";
   static constexpr char about[] = "[0, 1000] in 1024 buckets";
   static constexpr SquareWave mechanism = SquareWave::make(one, 0, 1000);
+  static constexpr SquareWave coarse = SquareWave::make(one, 0, 1000, SquareWave::default_buckets, coarse_precision);
   static constexpr size_t context_bytes = 80;
 };
 // The entries over [0, 1000] that take the memo key for the device's level only (their reports
@@ -204,6 +221,7 @@ struct Hh : KeyedLevel {
   static constexpr char name[] = "hh";
   static constexpr char about[] = "[0, 1000], B = 4: 5 levels, OUE at 4 and 16 nodes, OLH above";
   static constexpr HierarchicalHistogram mechanism = HierarchicalHistogram::make(one, 0, 1000);
+  static constexpr HierarchicalHistogram coarse = HierarchicalHistogram::make(one, 0, 1000, HierarchicalHistogram::default_branching, coarse_precision);
   static constexpr size_t context_bytes = 112;
 };
 // HaarHRR: [0, 1000] in a binary tree of 1024 leaves, 10 levels; a report is a row of its
@@ -212,6 +230,7 @@ struct Haar : KeyedLevel {
   static constexpr char name[] = "haar_hrr";
   static constexpr char about[] = "[0, 1000]: 10 levels, a Hadamard row and a bit through RR";
   static constexpr HaarHrr mechanism = HaarHrr::make(one, 0, 1000);
+  static constexpr HaarHrr coarse = HaarHrr::make(one, 0, 1000, coarse_precision);
   static constexpr size_t context_bytes = 40;
 };
 struct She : Category {
@@ -229,6 +248,7 @@ struct The : UeDomain {
   static constexpr char name[] = "the";
   static constexpr char about[] = "d = 256";
   static constexpr ThresholdHistogram mechanism = ThresholdHistogram::make(one, 256);
+  static constexpr ThresholdHistogram coarse = ThresholdHistogram::make(one, 256, coarse_precision);
   static constexpr size_t context_bytes = 56;
 };
 
@@ -258,6 +278,7 @@ struct RapporBloom : MemoDomain {
 template <UeStage First, UeStage Second>
 struct Chain : MemoDomain {
   static constexpr TwoStageRr mechanism = TwoStageRr::make_chain(First, Second, eps_inf, one, TwoStageRr::one_hot(memo_d));
+  static constexpr TwoStageRr coarse = TwoStageRr::make_chain(First, Second, eps_inf, one, TwoStageRr::one_hot(memo_d), coarse_precision);
 };
 struct LSue : Chain<UeStage::sue, UeStage::sue> {
   static constexpr char name[] = "l_sue";
@@ -280,6 +301,7 @@ struct LGrr : MemoizedCategory {
   static constexpr char name[] = "l_grr";
   static constexpr char about[] = "k = 6, ε∞ = 2, ε₁ = 1";
   static constexpr LongitudinalGrr mechanism = LongitudinalGrr::make(eps_inf, one, 6);
+  static constexpr LongitudinalGrr coarse = LongitudinalGrr::make(eps_inf, one, 6, coarse_precision);
   static constexpr Value values[4] = {0, 2, 4, 5};
   static constexpr Value from_sensor(uint32_t w) { return w & 3u; }
   static constexpr size_t context_bytes = 104;
@@ -294,17 +316,20 @@ struct OptimalLoloha : LolohaDomain {
   static constexpr char name[] = "loloha";
   static constexpr char about[] = "d = 96, ε∞ = 2, ε₁ = 1";
   static constexpr Loloha mechanism = Loloha::make_optimal(eps_inf, one, 96);
+  static constexpr Loloha coarse = Loloha::make_optimal(eps_inf, one, 96, coarse_precision);
 };
 struct BinaryLoloha : LolohaDomain {
   static constexpr char name[] = "biloloha";
   static constexpr char about[] = "d = 96, ε∞ = 2, ε₁ = 1";
   static constexpr Loloha mechanism = Loloha::make_binary(eps_inf, one, 96);
+  static constexpr Loloha coarse = Loloha::make_binary(eps_inf, one, 96, coarse_precision);
 };
 struct BitMean : MemoizedCategory {
   static constexpr uint32_t d = 101;
   static constexpr char name[] = "one_bit_mean";
   static constexpr char about[] = "0 … 100, grid step 10, ε∞ = 2, ε₁ = 1";
   static constexpr OneBitMean mechanism = OneBitMean::make(eps_inf, one, OneBitMean::Grid{100, 10});
+  static constexpr OneBitMean coarse = OneBitMean::make(eps_inf, one, OneBitMean::Grid{100, 10}, coarse_precision);
   static constexpr Value values[4] = {0, 37, 99, 100};
   static constexpr Value from_sensor(uint32_t w) { return w & 63u; }
   // J = m/s kept from the configuration: no division on a run-time context's report path.
@@ -315,6 +340,7 @@ struct BitFlip : MemoizedCategory {
   static constexpr char name[] = "dbitflip";
   static constexpr char about[] = "0 … 1024, grid step 64: k = 17 buckets, d = 4; ε∞ = 2, ε₁ = 1";
   static constexpr DBitFlip mechanism = DBitFlip::make(eps_inf, one, DBitFlip::Layout{1024, 64, 4, 0});
+  static constexpr DBitFlip coarse = DBitFlip::make(eps_inf, one, DBitFlip::Layout{1024, 64, 4, 0}, coarse_precision);
   static constexpr Value values[4] = {0, 37, 999, 1024};
   static constexpr Value from_sensor(uint32_t w) { return w & 1023u; }
   static constexpr size_t context_bytes = 136;
@@ -341,38 +367,47 @@ struct SplGrr : RecordOfSlots<GrrSlot> {
   static constexpr char name[] = "spl_grr";
   static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
   static constexpr auto mechanism = SplitRecord<GrrSlot, attributes>::make(one, record_domains, attributes);
+  static constexpr auto coarse = SplitRecord<GrrSlot, attributes>::make(one, record_domains, attributes, coarse_precision);
 };
 struct SplOue : RecordOfSlots<OueSlot> {
   static constexpr char name[] = "spl_oue";
   static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
   static constexpr auto mechanism = SplitRecord<OueSlot, attributes>::make(one, record_domains, attributes);
+  static constexpr auto coarse = SplitRecord<OueSlot, attributes>::make(one, record_domains, attributes, coarse_precision);
 };
 struct SmpGrr : RecordOfSlots<GrrSlot> {
   static constexpr char name[] = "smp_grr";
   static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
   static constexpr auto mechanism = SampledAttribute<GrrSlot, attributes>::make(one, record_domains, attributes);
+  static constexpr auto coarse = SampledAttribute<GrrSlot, attributes>::make(one, record_domains, attributes, coarse_precision);
 };
 struct SmpOue : RecordOfSlots<OueSlot> {
   static constexpr char name[] = "smp_oue";
   static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
   static constexpr auto mechanism = SampledAttribute<OueSlot, attributes>::make(one, record_domains, attributes);
+  static constexpr auto coarse = SampledAttribute<OueSlot, attributes>::make(one, record_domains, attributes, coarse_precision);
 };
 struct RsfdGrr : RecordOfSlots<GrrSlot, 48> {
   static constexpr char name[] = "rsfd_grr";
   static constexpr char about[] = "4 attributes (2, 5, 17, 3 values)";
   static constexpr auto mechanism = FakeDataRecord<GrrSlot, attributes>::make(one, record_domains, attributes);
+  static constexpr auto coarse = FakeDataRecord<GrrSlot, attributes>::make(one, record_domains, attributes, FakeData::zero, coarse_precision);
 };
 struct RsfdOueZero : RecordOfSlots<OueSlot, 48> {
   static constexpr char name[] = "rsfd_oue_z";
   static constexpr char about[] = "4 attributes (2, 5, 17, 3 values), zero fake data";
   static constexpr auto mechanism =
       FakeDataRecord<OueSlot, attributes>::make(one, record_domains, attributes, FakeData::zero);
+  static constexpr auto coarse =
+      FakeDataRecord<OueSlot, attributes>::make(one, record_domains, attributes, FakeData::zero, coarse_precision);
 };
 struct RsfdOueRandom : RecordOfSlots<OueSlot, 48> {
   static constexpr char name[] = "rsfd_oue_r";
   static constexpr char about[] = "4 attributes (2, 5, 17, 3 values), uniform fake data";
   static constexpr auto mechanism =
       FakeDataRecord<OueSlot, attributes>::make(one, record_domains, attributes, FakeData::random);
+  static constexpr auto coarse =
+      FakeDataRecord<OueSlot, attributes>::make(one, record_domains, attributes, FakeData::random, coarse_precision);
 };
 
 // ---------------------------------------------------------------- the list

@@ -48,6 +48,8 @@ void add_mechanism_options(CLI::App& app, MechanismOptions& o, const std::string
   add(ParameterId::bloom_bits, o.bloom_bits);
   add(ParameterId::hashes, o.hashes);
   add(ParameterId::cohorts, o.cohorts);
+  add(ParameterId::precision_tolerance, o.epsilon_tolerance);
+  add(ParameterId::precision_bits, o.precision_bits);
 }
 
 Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
@@ -60,6 +62,7 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   given.f = o.f;
   given.p = o.p;
   given.q = o.q;
+  given.epsilon_tolerance = o.epsilon_tolerance;
   if (o.domains) given.attribute_sizes = parse_domains(*o.domains);
   const auto integer = [&](ParameterId id, const auto& option) {
     if (option) given[id] = *option;
@@ -75,6 +78,7 @@ Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
   integer(ParameterId::bloom_bits, o.bloom_bits);
   integer(ParameterId::hashes, o.hashes);
   integer(ParameterId::cohorts, o.cohorts);
+  integer(ParameterId::precision_bits, o.precision_bits);
   auto configured = collector::configure_mechanism(given, collector::FrontEnd::cli, default_domain);
   if (auto* reason = std::get_if<std::string>(&configured)) throw BadInput(*reason);
   return std::move(std::get<Mechanism>(configured));
@@ -110,6 +114,14 @@ std::string describe(const Mechanism& m) {
     return out + ", domains " + sizes;
   }
   for (; i < params.size(); ++i) out += ", " + std::string(params[i].name) + " " + std::to_string(params[i].value);
+  const Precision precision = m.config().precision;
+  if (precision.tolerance_q32 != Precision{}.tolerance_q32) {
+    std::ostringstream tolerance;  // as the user wrote it, near enough: 1e-3 is 0.001, not 0.000999…
+    tolerance.precision(4);
+    tolerance << as_double(Epsilon{precision.tolerance_q32});
+    out += ", epsilon-tolerance " + tolerance.str();
+  }
+  if (precision.max_bits != Precision{}.max_bits) out += ", precision-bits " + std::to_string(unsigned{precision.max_bits});
   return out;
 }
 

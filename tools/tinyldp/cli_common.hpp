@@ -64,6 +64,9 @@ struct MechanismOptions {
   std::optional<std::uint32_t> bloom_bits, hashes, cohorts;  // rappor and the UE chains over a Bloom filter
   std::optional<std::string> epsilon_one, f, p, q;
   std::optional<std::string> domains;  // the record mechanisms' attribute sizes: 9,16,7 or 2x16
+  // The precision (--epsilon-tolerance as decimal text, --precision-bits): the collector reads them.
+  std::optional<std::string> epsilon_tolerance;
+  std::optional<std::uint32_t> precision_bits;
 };
 // --epsilon as given (exact: no rounding was needed), or Epsilon{} when it is not given (rappor).
 Epsilon epsilon_option(const MechanismOptions& o, bool* exact = nullptr);

@@ -48,6 +48,40 @@ struct FootprintFigure {
 };
 #include "footprint_figures.inc"
 
+// One measured whole report (privatize with the ChaCha20 DRBG as the source) of the device
+// list's configuration of a mechanism, at the default precision and at an ε tolerance of 10⁻³:
+// instructions and DRBG bytes per report (target_cost_figures.inc, generated from
+// docs/target-costs.md by scripts/plan-target-cost-table). No coarse row: both pairs equal.
+struct TargetCostFigure {
+  std::uint8_t wire_id;
+  const char* row;
+  std::uint32_t d;
+  const char* target;
+  double instructions, drbg_bytes, coarse_instructions, coarse_drbg_bytes;
+};
+#include "target_cost_figures.inc"
+
+constexpr const char* cost_targets[] = {"cortex-m0", "cortex-m3", "cortex-m4f", "rv32imac"};
+
+// The instructions of a whole report of m's mechanism on `target` drawing `bytes` random bytes:
+// the line through the two measured precisions of the device list's configuration nearest m's
+// size (instructions = a + b · DRBG bytes: the DRBG and the per-draw work scale with the bytes, the
+// rest does not). An estimate for another size or precision; nullopt when nothing is measured.
+std::optional<double> whole_report_instructions(const Mechanism& m, const std::string& target, double bytes) {
+  const TargetCostFigure* best = nullptr;
+  const auto distance = [&](const TargetCostFigure& f) {
+    return std::abs(std::log(static_cast<double>(f.d)) - std::log(static_cast<double>(std::max<std::uint32_t>(m.domain(), 1))));
+  };
+  for (const auto& f : target_cost_figures)
+    if (f.wire_id == static_cast<std::uint8_t>(m.config().id) && f.target == target &&
+        (best == nullptr || distance(f) < distance(*best)))
+      best = &f;
+  if (best == nullptr) return std::nullopt;
+  if (best->drbg_bytes == best->coarse_drbg_bytes) return best->instructions;
+  const double slope = (best->instructions - best->coarse_instructions) / (best->drbg_bytes - best->coarse_drbg_bytes);
+  return std::max(best->instructions + slope * (bytes - best->drbg_bytes), 0.0);
+}
+
 // A mechanism's program (privatize + wire encode + send) at the device list's configuration.
 std::optional<FootprintFigure> footprint_of(wire::MechanismId id, const std::string& target) {
   for (const auto& f : footprint_figures)
@@ -84,6 +118,67 @@ std::optional<double> epsilon_for_target(const Mechanism& m, double target_se, s
     (se_at(mid) <= target_se ? hi : lo) = mid;
   }
   return as_double(Epsilon::from_q32(hi));
+}
+
+// Issue #32: the precision's trade for m — the same configuration at a few ε tolerances (the
+// default 2^-21, 10⁻⁴, 10⁻³, 10⁻²; none at or above ε): the realized ε, the variance of one
+// report against the default precision's, the random bytes per report and the estimated
+// instructions of a whole report with the DRBG on each measured target. Empty when m's
+// mechanism takes no precision.
+Json precision_trade(const Mechanism& m) {
+  Json rows = Json::array();
+  if (!collector::find_mechanism(m.config().id)->traits.takes_precision) return rows;
+  collector::MechanismConfig base_config = m.config();
+  base_config.precision = Precision{};
+  Mechanism base;
+  if (!Mechanism::configure(base_config, base)) return rows;
+  const double base_variance = per_report_variance(base);
+  constexpr std::uint64_t tolerances[] = {Precision{}.tolerance_q32, 429497, 4294967, 42949673};
+  const Epsilon smallest = m.memoized() && m.config().epsilon_one.q32 != 0 ? m.config().epsilon_one : m.config().epsilon;
+  for (const std::uint64_t tolerance : tolerances) {
+    if (tolerance >= smallest.q32) continue;
+    collector::MechanismConfig c = base_config;
+    c.precision = Precision{m.config().precision.max_bits, tolerance};
+    Mechanism t;
+    if (!Mechanism::configure(c, t)) continue;
+    Json row;
+    row["epsilon_tolerance"] = as_double(Epsilon{tolerance});
+    row["realized_epsilon"] = as_double(t.realized_epsilon());
+    row["variance_ratio"] = per_report_variance(t) / base_variance;
+    const double bytes = static_cast<double>(t.random_bits_per_report()) / 8;
+    row["random_bytes_per_report"] = bytes;
+    Json instructions;
+    for (const char* target : cost_targets) {
+      const auto count = whole_report_instructions(t, target, bytes);
+      instructions[target] = count ? Json(*count) : Json(nullptr);
+    }
+    row["whole_report_instructions"] = instructions;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+void print_precision_trade(const Json& rows) {
+  if (rows.empty()) return;
+  std::cout << "\nprecision (--epsilon-tolerance): the same configuration with fewer random bits per draw\n";
+  std::printf("%-10s %12s %10s %12s %10s %10s %10s %10s\n", "tolerance", "realized", "variance", "random B",
+              "M0 instr", "M3 instr", "M4F instr", "RV32 instr");
+  for (const auto& r : rows) {
+    std::printf("%-10.3g %12.7f %10.5f %12.1f", r["epsilon_tolerance"].get<double>(), r["realized_epsilon"].get<double>(),
+                r["variance_ratio"].get<double>(), r["random_bytes_per_report"].get<double>());
+    for (const char* target : cost_targets) {
+      const Json& v = r["whole_report_instructions"][target];
+      if (v.is_null())
+        std::printf(" %10s", "—");
+      else
+        std::printf(" %10.0f", v.get<double>());
+    }
+    std::printf("\n");
+  }
+  std::cout << "variance: one report's, against the default precision's (within 1e-6 of the exact mechanism's);\n"
+               "instr: a whole report with the ChaCha20 DRBG, estimated from the two measured precisions of the\n"
+               "device list's configuration (docs/target-costs.md, \"Whole reports\"; commit "
+            << target_cost_commit << ")\n";
 }
 
 void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon eps, bool exact) {
@@ -155,6 +250,7 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
   if (o.group)
     std::cout << "group of " << *o.group << "         epsilon " << *o.group << " x "
               << as_double(m.realized_epsilon()) << " = " << j["group_epsilon"].get<double>() << "\n";
+  if (j.contains("precision_trade")) print_precision_trade(j["precision_trade"]);
 }
 
 // A record of several attributes: what one report and (memoized) every report of a record
@@ -226,6 +322,7 @@ int run(const PlanOptions& o) {
     j["epsilon_for_target_se"] = e ? Json(*e) : Json(nullptr);
   }
   if (o.group) j["group_epsilon"] = as_double(m.realized_epsilon()) * *o.group;
+  if (Json trade = precision_trade(m); !trade.empty()) j["precision_trade"] = std::move(trade);
   if (m.memoized()) {
     const double inf = as_double(*m.epsilon_infinity());
     j["epsilon_one"] = as_double(m.local_epsilon());

@@ -97,7 +97,7 @@ class GrrSlot : public detail::OracleSlot<KaryRr> {
 class OueSlot : public detail::OracleSlot<UnaryEncoding> {
  public:
   static constexpr Status configure(Epsilon eps, uint32_t k, OueSlot& out, Precision precision = {}) {
-    return UnaryEncoding::configure_oue(eps, k, out.oracle_, precision);
+    return UnaryEncoding::configure_oue_half(eps, k, out.oracle_, precision);  // p = 1/2: RS+FD's ε
   }
   constexpr uint32_t bits() const { return 8 * static_cast<uint32_t>(oracle_.report_bytes()); }
   // Bit i of the slot at bit `offset` (a multiple of 8).

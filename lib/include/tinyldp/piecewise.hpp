@@ -89,12 +89,36 @@ class PiecewiseMechanism : public detail::PackedPrivatize<PiecewiseMechanism, in
         exp_lower_bound(detail::loosened(eps, precision)).times(band) + one.times(cells - band);
     const uint64_t safe = ceil_div(detail::scale(bits) * one, safe_den).low64();
     const uint64_t loose = floor_div(detail::scale(bits) * one, loose_den).low64();
-    // h is rounded down after m is picked; if that leaves the realized ε more than the
-    // tolerance below the request, m at full precision (h's rounding then costs < 2^-50).
-    const Status s = from_outside_probability(
-        lo, hi, cells, band, make_dyadic(detail::pick_at_least(safe, loose), bits), out, rounding_bits);
-    if (s != Status::ok || out.realized_.q32 + precision.tolerance_q32 >= eps.q32) return s;
-    return from_outside_probability(lo, hi, cells, band, make_dyadic(safe, bits), out, rounding_bits);
+    // h is rounded down after m is picked, which can cost more than the tolerance: m then takes
+    // one bit more at a time (safe rounded up to a multiple of 2^s, s falling from the fewest
+    // bits' trailing zeros), the first whose h/m stays above e^(ε − tolerance) kept — checked
+    // against the exp bound directly, so the realized ε is computed once. At full precision
+    // (s = 0, m = safe) h's rounding costs < 2^-50.
+    // At and below the default tolerance the rule of earlier releases stands (the fewest bits,
+    // else m at full precision), so their reports keep their parameter digests.
+    const uint64_t picked = detail::pick_at_least(safe, loose);
+    if (!detail::is_coarse(precision)) {
+      const Status s = from_outside_probability(lo, hi, cells, band, make_dyadic(picked, bits), out, rounding_bits);
+      if (s != Status::ok || out.realized_.q32 + precision.tolerance_q32 >= eps.q32) return s;
+      return from_outside_probability(lo, hi, cells, band, make_dyadic(safe, bits), out, rounding_bits);
+    }
+    const detail::Wide floor_ratio = exp_lower_bound(detail::loosened(eps, precision));
+    int shift = picked == 0 ? 0 : __builtin_ctzll(picked);
+    for (; shift > 0; --shift) {
+      const uint64_t unit = uint64_t{1} << shift;
+      const uint64_t rounded = (safe + unit - 1) & ~(unit - 1);
+      if (rounded > loose) continue;
+      // h has m's own denominator (from_outside_probability works at the reduced Dyadic).
+      const Dyadic m = make_dyadic(rounded, bits);
+      const detail::Wide whole = detail::scale(m.bits);
+      const detail::Wide outside = detail::Wide::from(m.num).times(cells - band);
+      if (outside >= whole) continue;
+      const detail::Wide h = floor_div(whole - outside, detail::Wide::from(band));
+      if (h.shl(detail::exp_fraction_bits) > floor_ratio * detail::Wide::from(m.num)) break;
+    }
+    const uint64_t unit = uint64_t{1} << shift;
+    const uint64_t m = shift == 0 ? safe : (safe + unit - 1) & ~(unit - 1);
+    return from_outside_probability(lo, hi, cells, band, make_dyadic(m, bits), out, rounding_bits);
   }
   static consteval PiecewiseMechanism make(Epsilon eps, int32_t lo, int32_t hi,
                                            uint32_t cells = default_cells, Precision precision = {}) {

@@ -86,6 +86,12 @@ constexpr uint64_t pick_at_most(uint64_t safe, uint64_t loose) {
   return loose < safe ? fewest_bits_in(loose, safe) : safe;
 }
 
+// A tolerance coarser than the default. Two choices differ there from plain rounding (OUE's
+// fitted p, unary_encoding.hpp; PM's m taking bits one at a time, piecewise.hpp); at and below
+// the default they keep the rule of earlier releases, so the probabilities a collector derives
+// for their reports — and the parameter digests — are unchanged.
+constexpr bool is_coarse(Precision p) { return p.tolerance_q32 > Precision{}.tolerance_q32; }
+
 constexpr Epsilon loosened(Epsilon e, Precision p) {
   return Epsilon{e.q32 > p.tolerance_q32 ? e.q32 - p.tolerance_q32 : 0};
 }

@@ -38,6 +38,58 @@
 
 namespace tinyldp {
 
+namespace detail {
+
+// OUE with fewer bits per slot. A report's randomness is d draws of q and one of p, so at a
+// coarse tolerance q is rounded to the fewest bits b (below `below_bits`, the plain rounding's)
+// for which some p makes a UE(p, q) with
+//   - ε' = ln(p(1−q)/((1−p)q)) in [loose, ε] (p/(1−p) between e^loose·q/(1−q) and e^ε·q/(1−q)),
+//   - variance q(1−q)/(p−q)² at most exact OUE's at `loose`, 4e^loose/(e^loose − 1)²
+//     (OUE's variance is flat in p around 1/2, so q can move far at little cost).
+// At each b the two b-bit neighbours of 1/(e^ε + 1) are tried, the nearer first; p takes the
+// fewest bits of its window at a scale of min(max_bits, 40) bits. e^ε is taken from below at 32
+// fraction bits (p's upper end stays on the safe side; the caller checks the realized ε, which
+// it computes exactly, against both ends). False when no b works (plain rounding stands).
+constexpr bool fit_oue(Epsilon eps, Epsilon loose, unsigned max_bits, unsigned below_bits,
+                       Dyadic& p, Dyadic& q) {
+  const Wide one = Wide::power_of_two(32);
+  const Wide e_hi = exp_lower_bound(eps).shr(exp_fraction_bits - 32);    // ≤ e^ε
+  const Wide e_lo = exp_lower_bound(loose).shr(exp_fraction_bits - 32);  // ≤ e^loose
+  const unsigned p_bits = max_bits < 40 ? max_bits : 40;
+  const unsigned q_limit = max_bits < 32 ? max_bits : 32;
+  const Wide p_scale = scale(p_bits);
+  for (unsigned b = 1; b < below_bits && b <= q_limit; ++b) {
+    const Wide q_scale = scale(b);
+    // 1/(e^ε + 1) · 2^(b + 32): its integer part and the fraction say which neighbour is nearer.
+    const uint64_t x = floor_div(q_scale.shl(64), e_hi + one).low64();
+    const uint64_t below = x >> 32;
+    const bool lower_first = (x & 0xffffffffu) < 0x80000000u;
+    const uint64_t candidates[2] = {lower_first ? below : below + 1, lower_first ? below + 1 : below};
+    for (const uint64_t qn : candidates) {
+      if (qn == 0 || qn >= (uint64_t{1} << b)) continue;
+      const Wide qw = Wide::from(qn), rest = (q_scale - qw).shl(32);
+      const uint64_t hi = floor_div(p_scale * e_hi * qw, e_hi * qw + rest).low64();
+      const uint64_t lo = ceil_div(p_scale * e_lo * qw, e_lo * qw + rest).low64();
+      if (lo > hi || lo == 0) continue;
+      const uint64_t pn = fewest_bits_in(lo, hi);
+      const Wide pw = Wide::from(pn);
+      if (!(pw * q_scale > qw * p_scale) || !(pw < p_scale)) continue;  // q < p < 1
+      const Wide gap = pw * q_scale - qw * p_scale;                    // (p − q)·2^(P + b)
+      const Wide spread = e_lo - one;                                  // (e^loose − 1)·2^32
+      // q(1−q)/(p−q)² ≤ 4e^loose/(e^loose − 1)², over common denominators.
+      if (qw * (q_scale - qw) * p_scale * p_scale * spread * spread >
+          e_lo.shl(34) * gap * gap)
+        continue;
+      p = make_dyadic(pn, p_bits);
+      q = make_dyadic(qn, b);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace detail
+
 class UnaryEncoding {
  public:
   static constexpr uint32_t max_domain = uint32_t{1} << 24;
@@ -58,14 +110,34 @@ class UnaryEncoding {
     return s;
   }
 
-  // OUE: p = 1/2, q = 1/(e^ε+1) rounded up.
+  // OUE: p = 1/2, q = 1/(e^ε+1) rounded up. At a tolerance coarser than the default, q may
+  // instead take fewer bits with p fitted to ε (detail::fit_oue): the realized ε stays in
+  // [ε − tolerance, ε] and the variance at most exact OUE's at ε − tolerance. The default keeps
+  // p = 1/2 exactly (the reports of every earlier release).
   static constexpr Status configure_oue(Epsilon eps, uint32_t d, UnaryEncoding& out,
                                         Precision precision = {}) {
     if (const Status s = detail::check_epsilon(eps, precision); s != Status::ok) return s;
-    const Dyadic q = detail::other_at_least(eps, detail::loosened(eps, precision), precision.max_bits, 1);
-    const Status s = configure(Dyadic{1, 1}, q, d, out);
-    if (s == Status::ok) out.id_ = wire::MechanismId::oue;
-    return s;
+    const Epsilon loose = detail::loosened(eps, precision);
+    const Dyadic q = detail::other_at_least(eps, loose, precision.max_bits, 1);
+    Dyadic fitted_p, fitted_q;
+    if (detail::is_coarse(precision) &&
+        detail::fit_oue(eps, loose, precision.max_bits, q.bits, fitted_p, fitted_q)) {
+      UnaryEncoding fitted;
+      if (configure(fitted_p, fitted_q, d, fitted) == Status::ok && fitted.realized_ <= eps &&
+          loose <= fitted.realized_) {
+        out = fitted;
+        out.id_ = wire::MechanismId::oue;
+        return Status::ok;
+      }
+    }
+    return with_half(q, d, out);
+  }
+  // OUE with p = 1/2 exactly at any precision (q rounded alone): for the records' OUE slots,
+  // whose fake-data ε (multi_attribute.hpp) is derived for p = 1/2.
+  static constexpr Status configure_oue_half(Epsilon eps, uint32_t d, UnaryEncoding& out,
+                                             Precision precision = {}) {
+    if (const Status s = detail::check_epsilon(eps, precision); s != Status::ok) return s;
+    return with_half(detail::other_at_least(eps, detail::loosened(eps, precision), precision.max_bits, 1), d, out);
   }
 
   // Generic UE(p, q) with 0 < q < p < 1 (on the wire as ue).
@@ -161,6 +233,12 @@ class UnaryEncoding {
   }
 
  private:
+  static constexpr Status with_half(Dyadic q, uint32_t d, UnaryEncoding& out) {
+    const Status s = configure(Dyadic{1, 1}, q, d, out);
+    if (s == Status::ok) out.id_ = wire::MechanismId::oue;
+    return s;
+  }
+
   using Word = BernoulliBits::Word;
   static constexpr unsigned word_bits = BernoulliBits::word_bits;
   static Word load_tail(const uint8_t* p, unsigned lanes) { return BernoulliBits::load_tail(p, lanes); }

@@ -30,8 +30,9 @@ enum class FrontEnd { cli, python };
 struct ParameterValues {
   std::string mechanism;
   Epsilon epsilon{};  // read by the front end (the CLI also tells whether it was exact); {} not given
-  // ε₁ and RAPPOR's f, p, q as decimal text (epsilon_text.hpp), read here.
-  std::optional<std::string> epsilon_one, f, p, q;
+  // ε₁, RAPPOR's f, p, q and the ε tolerance of the precision as decimal text
+  // (epsilon_text.hpp), read here.
+  std::optional<std::string> epsilon_one, f, p, q, epsilon_tolerance;
   std::optional<std::vector<std::uint32_t>> attribute_sizes;
   // The integer parameters (the rows with a `set`), by ParameterId.
   std::array<std::optional<std::int64_t>, parameter_count> integers{};

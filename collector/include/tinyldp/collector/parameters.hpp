@@ -29,6 +29,7 @@ struct ModelTraits {
   bool takes_levels = false, takes_sensitivity = false, takes_grid_step = false, takes_sampled = false;
   bool takes_branching = false;
   bool takes_bloom = false;
+  bool takes_precision = false;
   bool takes_epsilon_one = false;  // its example sets ε₁
   bool by_f_p_q = false;           // its example sets RAPPOR's f (and no ε)
 
@@ -45,6 +46,7 @@ struct ModelTraits {
     t.takes_bloom = Model::takes_bloom;
     t.takes_epsilon_one = example != nullptr && example->epsilon_one.q32 != 0;
     t.by_f_p_q = example != nullptr && example->prr_f != Dyadic{};
+    t.takes_precision = Model::takes_precision && !t.by_f_p_q;
     return t;
   }
 };
@@ -97,7 +99,7 @@ struct ParameterRow {
   std::int64_t (*value)(const MechanismConfig& c);  // what parameters() lists; 0: not given
   std::string (*text)(const MechanismConfig& c);     // the value as config_difference writes it
   // Sets an integer parameter given by a front end (configure.hpp); nullptr for the others (ε,
-  // f, p, q and the attribute sizes are read as text or lists; the precision is not given).
+  // f, p, q, the ε tolerance and the attribute sizes are read as text or lists).
   void (*set)(MechanismConfig& c, std::int64_t value);
   Refusal refusal = Refusal::none;
   const char* refusal_note = "";  // after the refusal

@@ -18,6 +18,7 @@ namespace tinyldp::collector {
 std::vector<std::uint64_t> dlaplace_kernel(const DiscreteLaplace& dl);
 
 struct DlaplaceModel : CoreModel<MechanismKind::numeric, DiscreteLaplace> {
+  static constexpr bool takes_precision = false;  // its precision is its noise bits
   static constexpr const char* core_header = "discrete_laplace.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::dlaplace, "dlaplace", "DiscreteLaplace", [] {

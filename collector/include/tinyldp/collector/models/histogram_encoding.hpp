@@ -18,6 +18,7 @@ namespace tinyldp::collector {
 // S_i = Σ (y_i + T); the channel holds E[y + T | x] and Var[y | x] from the exact weights, and
 // the usual estimator (S_i − n·q)/(p − q) is SHE's sum estimator.
 struct SheModel : CoreModel<MechanismKind::categorical, SummationHistogram> {
+  static constexpr bool takes_precision = false;  // its precision is its noise bits
   static constexpr const char* core_header = "histogram_encoding.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
       {MechanismId::she, "she", "SummationHistogram", [] { return example_config(MechanismId::she, Epsilon::from_ratio(1, 1), 16); }},

@@ -59,6 +59,10 @@ struct ModelDefaults {
   static constexpr bool takes_grid_step = false;    // MechanismConfig::grid_step (1bitmean, dbitflip)
   static constexpr bool takes_sampled = false;      // MechanismConfig::sampled (dbitflip)
   static constexpr bool takes_branching = false;    // MechanismConfig::branching (hh)
+  // MechanismConfig::precision (probability.hpp's Precision: the ε tolerance and bit cap of the
+  // probabilities): every model whose core configure takes one; not dlaplace and she (their
+  // noise bits are their precision) or the models configured by f, p, q.
+  static constexpr bool takes_precision = true;
   // MechanismConfig::bloom_hashes, bloom_cohorts (the memoized UE family): the model then
   // counts a Bloom report with its cohort (count_bloom).
   static constexpr bool takes_bloom = false;

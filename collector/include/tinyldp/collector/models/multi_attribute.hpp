@@ -26,6 +26,7 @@ struct MultiAttributeCore {
 };
 
 struct MultiAttributeModel : ModelDefaults {
+  static constexpr bool takes_precision = false;  // the schema configures its slots at the default precision
   static constexpr MechanismKind kind = MechanismKind::record;
   static constexpr const char* core_header = "multi_attribute.hpp";
   static constexpr std::array<ModelRow, 7> rows{{

@@ -26,6 +26,7 @@ struct RecordSchemaCore {
 };
 
 struct RecordModel : MemoizedDefaults {
+  static constexpr bool takes_precision = false;  // configured by f, p, q
   static constexpr MechanismKind kind = MechanismKind::record;
   static constexpr const char* core_header = "record_rr.hpp";
   static constexpr std::array<ModelRow, 1> rows{{
