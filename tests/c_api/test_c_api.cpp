@@ -1313,5 +1313,393 @@ TEST(memoized_records_give_the_cpp_reports) {
   CHECK_EQ(tinyldp_record_rr_configure(&from_chains, nullptr, 1), TINYLDP_STATUS_BAD_PARAMETER);
 }
 
+// ---- precision: every _precise configure against C++ with the same Precision ---------------
+
+// A tolerance of 10⁻² (ε · 2^32), and a cap of 8 bits (or a few more: Asked) at the default
+// tolerance: both change every mechanism's probabilities (checked below, so a precision the C API
+// dropped would be caught).
+constexpr tinyldp_precision coarse_precision = {64, TINYLDP_EPSILON_Q32(1, 100)};
+constexpr tinyldp_precision capped(uint8_t bits) { return {bits, TINYLDP_PRECISION_DEFAULT_TOLERANCE_Q32}; }
+constexpr tinyldp_precision default_precision = TINYLDP_PRECISION_DEFAULT;
+constexpr tinyldp_precision bad_precisions[] = {{0, TINYLDP_PRECISION_DEFAULT_TOLERANCE_Q32},
+                                                {65, TINYLDP_PRECISION_DEFAULT_TOLERANCE_Q32}};
+constexpr Precision cpp_precision(tinyldp_precision p) { return Precision{p.max_bits, p.tolerance_q32}; }
+static_assert(default_precision.max_bits == Precision{}.max_bits &&
+              default_precision.tolerance_q32 == Precision{}.tolerance_q32);
+
+// What a configuration is on the wire and to the ledger: digest, payload, realized ε, draws.
+template <class M>
+bool same_configuration(const M& a, const M& b) {
+  bool same = a.description().digest == b.description().digest &&
+              a.description().payload_bits == b.description().payload_bits &&
+              a.realized_epsilon().q32 == b.realized_epsilon().q32;
+  if constexpr (requires { a.random_bits_per_report(); }) {
+    same = same && a.random_bits_per_report() == b.random_bits_per_report();
+  }
+  return same;
+}
+
+template <class Ctx, class Functions, class Value>
+tinyldp_status c_report_of(const Ctx* c, Functions functions, Value v, const MemoKeys& keys,
+                           const tinyldp_entropy_source* source, uint8_t* frame, size_t* written) {
+  if constexpr (Functions::memoized) {
+    return functions.report(c, v, keys.c, source, &header, frame, frame_capacity, written);
+  } else {
+    return functions.report(c, v, source, &header, frame, frame_capacity, written);
+  }
+}
+
+// The plain configure's context and the _precise one's at TINYLDP_PRECISION_DEFAULT: the same
+// description (and memo description) and the same frames from equal sources.
+template <class Ctx, class Functions, class Value, size_t N>
+void expect_same_c_contexts(const Ctx* a, const Ctx* b, Functions functions, const Value (&values)[N],
+                            const MemoKeys& keys) {
+  tinyldp_description da{}, db{};
+  functions.describe(a, &da);
+  functions.describe(b, &db);
+  CHECK_EQ(da.mechanism_id, db.mechanism_id);
+  CHECK_EQ(da.payload_bits, db.payload_bits);
+  CHECK_EQ(da.digest, db.digest);
+  CHECK_EQ(da.realized_epsilon_q32, db.realized_epsilon_q32);
+  CHECK_EQ(da.random_bits_per_report, db.random_bits_per_report);
+  if constexpr (requires { functions.describe_memo; }) {
+    tinyldp_memo_description ma{}, mb{};
+    functions.describe_memo(a, &ma);
+    functions.describe_memo(b, &mb);
+    CHECK_EQ(ma.epsilon_infinity_q32, mb.epsilon_infinity_q32);
+    CHECK_EQ(ma.memo_bits_per_report, mb.memo_bits_per_report);
+    CHECK(ma.q1.num == mb.q1.num && ma.q1.bits == mb.q1.bits && ma.q2.num == mb.q2.num && ma.q2.bits == mb.q2.bits);
+  }
+  port::InsecureTestSource sa(23), sb(23);
+  const tinyldp_entropy_source ca = to_c_source(sa), cb = to_c_source(sb);
+  uint32_t mismatches = 0;
+  for (uint32_t i = 0; i < 2; ++i) {
+    for (const Value& v : values) {
+      uint8_t fa[frame_capacity] = {}, fb[frame_capacity] = {};
+      size_t na = 0, nb = 0;
+      CHECK_EQ(c_report_of(a, functions, v, keys, &ca, fa, &na), TINYLDP_STATUS_OK);
+      CHECK_EQ(c_report_of(b, functions, v, keys, &cb, fb, &nb), TINYLDP_STATUS_OK);
+      if (na == 0 || na != nb || !bytes_equal(fa, fb, na)) ++mismatches;
+    }
+  }
+  CHECK_EQ(mismatches, 0u);
+}
+
+// A context whose last configure failed: every report refused, the buffers zeroed.
+template <class Ctx, class Functions, class Value>
+void expect_refuses_reports(const Ctx* c, Functions functions, Value v, const MemoKeys& keys) {
+  port::InsecureTestSource raw(3);
+  const tinyldp_entropy_source source = to_c_source(raw);
+  uint8_t frame[frame_capacity];
+  for (uint8_t& b : frame) b = 0xEE;
+  size_t written = 99;
+  CHECK_EQ(c_report_of(c, functions, v, keys, &source, frame, &written), TINYLDP_STATUS_NOT_CONFIGURED);
+  CHECK_EQ(written, 0u);
+  CHECK(all_zero(frame, sizeof frame));
+  for (uint8_t& b : frame) b = 0xEE;
+  if constexpr (Functions::memoized) {
+    CHECK_EQ(functions.privatize(c, v, keys.c, &source, frame, largest_payload), TINYLDP_STATUS_NOT_CONFIGURED);
+  } else {
+    CHECK_EQ(functions.privatize(c, v, &source, frame, largest_payload), TINYLDP_STATUS_NOT_CONFIGURED);
+  }
+  CHECK(all_zero(frame, largest_payload));
+}
+
+// What a configure is asked for: ε (0 where the realized ε is another quantity: THE's
+// thresholded channel, RS+FD's amplified ε'), in how many shares (SPL's attributes, dBitFlip's
+// bits), and the fewest bits its probabilities fit in (more than 8 for some).
+struct Asked {
+  uint64_t epsilon_q32;
+  uint64_t shares = 1;
+  uint8_t cap = 8;
+};
+
+// One _precise configure (`configure_c(ctx, precision)`) against C++'s (`configure_cpp(m,
+// Precision)`) and the plain one (`plain(ctx)`):
+//   at the coarse and the capped precision, C++ configures (ok), differently from its default,
+//   with a realized ε ≤ the request and, at 64 bits, at most a tolerance per share below the
+//   default's; the C context is its twin (Twins: description, frames, payloads, refusals);
+//   at TINYLDP_PRECISION_DEFAULT the C context is the plain configure's;
+//   max_bits 0 and 65 are bad_parameter in both APIs, and a context configured before refuses
+//   every report after.
+template <class M, class Ctx, class Functions, class ConfigureC, class ConfigureCpp, class Plain, class Value,
+          size_t N, class Outside>
+void expect_precision_honoured(const char* what, Functions functions, ConfigureC configure_c,
+                               ConfigureCpp configure_cpp, Plain plain, Asked asked, const Value (&values)[N],
+                               Outside out_of_domain, MemoKeys keys = {}) {
+  const int before = failures_in_current_test();
+  M defaults;
+  CHECK(configure_cpp(defaults, Precision{}) == Status::ok);
+  const tinyldp_precision precisions[] = {coarse_precision, capped(asked.cap)};
+  for (const tinyldp_precision p : precisions) {
+    M m;
+    const Status s = configure_cpp(m, cpp_precision(p));
+    CHECK(s == Status::ok);
+    Ctx c;
+    CHECK_EQ(configure_c(&c, p), tinyldp_status(s));
+    if (s != Status::ok) continue;
+    CHECK(!same_configuration(m, defaults));
+    const uint64_t realized = m.realized_epsilon().q32, by_default = defaults.realized_epsilon().q32;
+    if (asked.epsilon_q32 != 0) CHECK_LE(realized, asked.epsilon_q32);
+    CHECK_LE(realized, by_default + asked.shares * (Precision{}.tolerance_q32 + 1));
+    if (p.max_bits == 64) CHECK_GE(realized + asked.shares * (p.tolerance_q32 + 1), by_default);
+    Twins{what, m, &c, functions, keys}.expect_same_reports(values, out_of_domain);
+  }
+  Ctx plain_c, default_c;
+  CHECK_EQ(plain(&plain_c), TINYLDP_STATUS_OK);
+  CHECK_EQ(configure_c(&default_c, default_precision), TINYLDP_STATUS_OK);
+  expect_same_c_contexts(&plain_c, &default_c, functions, values, keys);
+  for (const tinyldp_precision bad : bad_precisions) {
+    M m;
+    CHECK(configure_cpp(m, cpp_precision(bad)) == Status::bad_parameter);
+    Ctx c;
+    CHECK_EQ(configure_c(&c, coarse_precision), TINYLDP_STATUS_OK);
+    CHECK_EQ(configure_c(&c, bad), TINYLDP_STATUS_BAD_PARAMETER);
+    expect_refuses_reports(&c, functions, values[0], keys);
+  }
+  if (failures_in_current_test() != before) {
+    print(what);
+    print(": the _precise configure differs from C++ with its Precision\n");
+  }
+}
+
+TEST(precise_frequency_oracles_give_the_cpp_reports) {
+  const uint32_t categories[] = {0, 5, 63};
+  const uint32_t bits[] = {0, 1};
+  const uint64_t three_halves = TINYLDP_EPSILON_Q32(3, 2);
+  expect_precision_honoured<BinaryRr, tinyldp_rr>(
+      "rr precise", C_FUNCTIONS(tinyldp_rr),
+      [&](tinyldp_rr* c, tinyldp_precision p) { return tinyldp_rr_configure_precise(c, three_halves, p); },
+      [&](BinaryRr& m, Precision p) { return BinaryRr::configure(Epsilon::from_q32(three_halves), m, p); },
+      [&](tinyldp_rr* c) { return tinyldp_rr_configure(c, three_halves); }, Asked{three_halves}, bits, 2u);
+  expect_precision_honoured<KaryRr, tinyldp_krr>(
+      "krr precise", C_FUNCTIONS(tinyldp_krr),
+      [&](tinyldp_krr* c, tinyldp_precision p) { return tinyldp_krr_configure_precise(c, one, 64, p); },
+      [&](KaryRr& m, Precision p) { return KaryRr::configure(eps_one, 64, m, p); },
+      [&](tinyldp_krr* c) { return tinyldp_krr_configure(c, one, 64); }, Asked{one, 1, 12}, categories, 64u);
+  expect_precision_honoured<UnaryEncoding, tinyldp_ue>(
+      "oue precise", C_FUNCTIONS(tinyldp_ue),
+      [&](tinyldp_ue* c, tinyldp_precision p) { return tinyldp_ue_configure_oue_precise(c, one, 100, p); },
+      [&](UnaryEncoding& m, Precision p) { return UnaryEncoding::configure_oue(eps_one, 100, m, p); },
+      [&](tinyldp_ue* c) { return tinyldp_ue_configure_oue(c, one, 100); }, Asked{one}, categories, 100u);
+  expect_precision_honoured<UnaryEncoding, tinyldp_ue>(
+      "sue precise", C_FUNCTIONS(tinyldp_ue),
+      [&](tinyldp_ue* c, tinyldp_precision p) { return tinyldp_ue_configure_sue_precise(c, one, 64, p); },
+      [&](UnaryEncoding& m, Precision p) { return UnaryEncoding::configure_sue(eps_one, 64, m, p); },
+      [&](tinyldp_ue* c) { return tinyldp_ue_configure_sue(c, one, 64); }, Asked{one}, categories, 64u);
+  expect_precision_honoured<LocalHashing, tinyldp_lh>(
+      "olh precise", C_FUNCTIONS(tinyldp_lh),
+      [&](tinyldp_lh* c, tinyldp_precision p) { return tinyldp_lh_configure_olh_precise(c, two, 1024, p); },
+      [&](LocalHashing& m, Precision p) { return LocalHashing::configure_olh(eps_two, 1024, m, p); },
+      [&](tinyldp_lh* c) { return tinyldp_lh_configure_olh(c, two, 1024); }, Asked{two}, categories, 1024u);
+  expect_precision_honoured<LocalHashing, tinyldp_lh>(
+      "blh precise", C_FUNCTIONS(tinyldp_lh),
+      [&](tinyldp_lh* c, tinyldp_precision p) { return tinyldp_lh_configure_blh_precise(c, one, 1024, p); },
+      [&](LocalHashing& m, Precision p) { return LocalHashing::configure_blh(eps_one, 1024, m, p); },
+      [&](tinyldp_lh* c) { return tinyldp_lh_configure_blh(c, one, 1024); }, Asked{one}, categories, 1024u);
+  expect_precision_honoured<HadamardResponse, tinyldp_hr>(
+      "hr precise", C_FUNCTIONS(tinyldp_hr),
+      [&](tinyldp_hr* c, tinyldp_precision p) { return tinyldp_hr_configure_precise(c, one, 100, p); },
+      [&](HadamardResponse& m, Precision p) { return HadamardResponse::configure(eps_one, 100, m, p); },
+      [&](tinyldp_hr* c) { return tinyldp_hr_configure(c, one, 100); }, Asked{one}, categories, 100u);
+  expect_precision_honoured<ThresholdHistogram, tinyldp_the>(
+      "the precise", C_FUNCTIONS(tinyldp_the),
+      [&](tinyldp_the* c, tinyldp_precision p) { return tinyldp_the_configure_precise(c, one, 64, p); },
+      [&](ThresholdHistogram& m, Precision p) { return ThresholdHistogram::configure(eps_one, 64, m, p); },
+      [&](tinyldp_the* c) { return tinyldp_the_configure(c, one, 64); }, Asked{0}, categories, 64u);
+  // A cap too few bits for the probabilities (k-RR's q over 64 values at ε = 1 in 8 bits): C++'s
+  // precision_too_low, and a context that refuses.
+  KaryRr cpp_krr;
+  CHECK(KaryRr::configure(eps_one, 64, cpp_krr, cpp_precision(capped(8))) == Status::precision_too_low);
+  tinyldp_krr krr;
+  CHECK_EQ(tinyldp_krr_configure_precise(&krr, one, 64, capped(8)), TINYLDP_STATUS_PRECISION_TOO_LOW);
+  expect_refuses_reports(&krr, C_FUNCTIONS(tinyldp_krr), 3u, MemoKeys{});
+}
+
+TEST(precise_numeric_mechanisms_give_the_cpp_reports) {
+  const int32_t values[] = {-50, 0, 50};
+  expect_precision_honoured<StochasticDiscretization, tinyldp_sd>(
+      "sd precise", C_FUNCTIONS(tinyldp_sd),
+      [&](tinyldp_sd* c, tinyldp_precision p) { return tinyldp_sd_configure_precise(c, one, -50, 50, 16, p); },
+      [&](StochasticDiscretization& m, Precision p) {
+        return StochasticDiscretization::configure(eps_one, -50, 50, 16, m, p);
+      },
+      [&](tinyldp_sd* c) { return tinyldp_sd_configure(c, one, -50, 50, 16); }, Asked{one}, values, 51);
+  expect_precision_honoured<PiecewiseMechanism, tinyldp_pm>(
+      "pm precise", C_FUNCTIONS(tinyldp_pm),
+      [&](tinyldp_pm* c, tinyldp_precision p) { return tinyldp_pm_configure_precise(c, one, -50, 50, 256, p); },
+      [&](PiecewiseMechanism& m, Precision p) { return PiecewiseMechanism::configure(eps_one, -50, 50, 256, m, p); },
+      [&](tinyldp_pm* c) { return tinyldp_pm_configure(c, one, -50, 50, 256); }, Asked{one, 1, 12}, values, 51);
+  expect_precision_honoured<HybridMechanism, tinyldp_hm>(
+      "hm precise", C_FUNCTIONS(tinyldp_hm),
+      [&](tinyldp_hm* c, tinyldp_precision p) { return tinyldp_hm_configure_precise(c, two, -50, 50, 256, p); },
+      [&](HybridMechanism& m, Precision p) { return HybridMechanism::configure(eps_two, -50, 50, 256, m, p); },
+      [&](tinyldp_hm* c) { return tinyldp_hm_configure(c, two, -50, 50, 256); }, Asked{two, 1, 12}, values, 51);
+  expect_precision_honoured<SquareWave, tinyldp_sw>(
+      "sw precise", C_FUNCTIONS(tinyldp_sw),
+      [&](tinyldp_sw* c, tinyldp_precision p) { return tinyldp_sw_configure_precise(c, one, -50, 50, 101, p); },
+      [&](SquareWave& m, Precision p) { return SquareWave::configure(eps_one, -50, 50, 101, m, p); },
+      [&](tinyldp_sw* c) { return tinyldp_sw_configure(c, one, -50, 50, 101); }, Asked{one, 1, 12}, values, 51);
+  BothKeys keys;
+  const MemoKeys both = {&keys.c_key, &keys.cpp_key};
+  expect_precision_honoured<HierarchicalHistogram, tinyldp_hh>(
+      "hh precise", C_KEYED_FUNCTIONS(tinyldp_hh),
+      [&](tinyldp_hh* c, tinyldp_precision p) { return tinyldp_hh_configure_precise(c, one, -50, 950, 4, 1, p); },
+      [&](HierarchicalHistogram& m, Precision p) {
+        return HierarchicalHistogram::configure(eps_one, -50, 950, 4, m, p, 1);
+      },
+      [&](tinyldp_hh* c) { return tinyldp_hh_configure(c, one, -50, 950, 4, 1); }, Asked{one}, values, 951, both);
+  expect_precision_honoured<HaarHrr, tinyldp_haar_hrr>(
+      "haar-hrr precise", C_KEYED_FUNCTIONS(tinyldp_haar_hrr),
+      [&](tinyldp_haar_hrr* c, tinyldp_precision p) {
+        return tinyldp_haar_hrr_configure_precise(c, one, -50, 950, 1, p);
+      },
+      [&](HaarHrr& m, Precision p) { return HaarHrr::configure(eps_one, -50, 950, m, p, 1); },
+      [&](tinyldp_haar_hrr* c) { return tinyldp_haar_hrr_configure(c, one, -50, 950, 1); }, Asked{one}, values, 951,
+      both);
+}
+
+// A record protocol M through its _precise configure (`Extra`: RS+FD over OUE's fake data).
+template <class M, class Ctx, class Functions, class Precise, class... Extra>
+void expect_precise_record(const char* what, Functions functions, Precise precise,
+                           tinyldp_status (*plain)(Ctx*, uint64_t, const uint32_t*, uint32_t, Extra...),
+                           Asked asked, Extra... extra) {
+  const Epsilon eps = Epsilon::from_q32(record_eps_q32);
+  expect_precision_honoured<M, Ctx>(
+      what, functions,
+      [&](Ctx* c, tinyldp_precision p) { return precise(c, record_eps_q32, record_domains, 3, extra..., p); },
+      [&](M& m, Precision p) {
+        if constexpr (sizeof...(Extra) != 0) {
+          return M::configure(eps, record_domains, 3, m, FakeData(extra)..., p);
+        } else if constexpr (requires { M::configure(eps, record_domains, 3u, m, p); }) {
+          return M::configure(eps, record_domains, 3, m, p);
+        } else {  // RS+FD over k-RR: the fake data (a uniform value) is the core's, whatever is passed
+          return M::configure(eps, record_domains, 3, m, FakeData::zero, p);
+        }
+      },
+      [&](Ctx* c) { return plain(c, record_eps_q32, record_domains, 3, extra...); }, asked, records,
+      static_cast<const uint32_t*>(outside));
+}
+
+TEST(precise_records_give_the_cpp_reports) {
+  expect_precise_record<SplitRecord<GrrSlot, A>>("spl-grr precise", C_FUNCTIONS(tinyldp_spl_grr),
+                                                tinyldp_spl_grr_configure_precise, tinyldp_spl_grr_configure,
+                                                Asked{record_eps_q32, 3});
+  expect_precise_record<SplitRecord<OueSlot, A>>("spl-oue precise", C_FUNCTIONS(tinyldp_spl_oue),
+                                                tinyldp_spl_oue_configure_precise, tinyldp_spl_oue_configure,
+                                                Asked{record_eps_q32, 3});
+  expect_precise_record<SampledAttribute<GrrSlot, A>>("smp-grr precise", C_FUNCTIONS(tinyldp_smp_grr),
+                                                     tinyldp_smp_grr_configure_precise, tinyldp_smp_grr_configure,
+                                                     Asked{record_eps_q32});
+  expect_precise_record<SampledAttribute<OueSlot, A>>("smp-oue precise", C_FUNCTIONS(tinyldp_smp_oue),
+                                                     tinyldp_smp_oue_configure_precise, tinyldp_smp_oue_configure,
+                                                     Asked{record_eps_q32});
+  expect_precise_record<FakeDataRecord<GrrSlot, A>>("rsfd-grr precise", C_FUNCTIONS(tinyldp_rsfd_grr),
+                                                   tinyldp_rsfd_grr_configure_precise, tinyldp_rsfd_grr_configure,
+                                                   Asked{0});
+  expect_precise_record<FakeDataRecord<OueSlot, A>>("rsfd-oue-z precise", C_FUNCTIONS(tinyldp_rsfd_oue),
+                                                   tinyldp_rsfd_oue_configure_precise, tinyldp_rsfd_oue_configure, Asked{0},
+                                                   uint8_t{TINYLDP_RSFD_FAKE_ZERO});
+  expect_precise_record<FakeDataRecord<OueSlot, A>>("rsfd-oue-r precise", C_FUNCTIONS(tinyldp_rsfd_oue),
+                                                   tinyldp_rsfd_oue_configure_precise, tinyldp_rsfd_oue_configure, Asked{0},
+                                                   uint8_t{TINYLDP_RSFD_FAKE_RANDOM});
+}
+
+TEST(precise_memoized_mechanisms_give_the_cpp_reports) {
+  BothKeys keys;
+  const MemoKeys both = {&keys.c_key, &keys.cpp_key};
+  const uint32_t values[] = {0, 17, 63};
+  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(64, 2);
+  const uint8_t chains[][2] = {{TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE}, {TINYLDP_UE_STAGE_SUE, TINYLDP_UE_STAGE_OUE}};
+  for (const auto& stages : chains) {
+    const uint8_t first = stages[0], second = stages[1];
+    expect_precision_honoured<TwoStageRr, tinyldp_two_stage_rr>(
+        "chain precise", C_MEMOIZED_FUNCTIONS(tinyldp_two_stage_rr),
+        [&](tinyldp_two_stage_rr* c, tinyldp_precision p) {
+          return tinyldp_two_stage_rr_configure_chain_precise(c, first, second, two, one, &encoding, p);
+        },
+        [&](TwoStageRr& m, Precision p) {
+          return TwoStageRr::configure_chain(UeStage(first), UeStage(second), eps_two, eps_one,
+                                             TwoStageRr::one_hot(64, 2), m, p);
+        },
+        [&](tinyldp_two_stage_rr* c) {
+          return tinyldp_two_stage_rr_configure_chain(c, first, second, two, one, &encoding);
+        },
+        Asked{one}, values, 64u, both);
+  }
+  expect_precision_honoured<LongitudinalGrr, tinyldp_l_grr>(
+      "l-grr precise", C_MEMOIZED_FUNCTIONS(tinyldp_l_grr),
+      [&](tinyldp_l_grr* c, tinyldp_precision p) { return tinyldp_l_grr_configure_precise(c, two, one, 64, 3, p); },
+      [&](LongitudinalGrr& m, Precision p) { return LongitudinalGrr::configure(eps_two, eps_one, 64, m, p, 3); },
+      [&](tinyldp_l_grr* c) { return tinyldp_l_grr_configure(c, two, one, 64, 3); }, Asked{one, 1, 12}, values, 64u,
+      both);
+  expect_precision_honoured<Loloha, tinyldp_loloha>(
+      "loloha precise", C_MEMOIZED_FUNCTIONS(tinyldp_loloha),
+      [&](tinyldp_loloha* c, tinyldp_precision p) {
+        return tinyldp_loloha_configure_precise(c, two, one, 1000, 5, 1, p);
+      },
+      [&](Loloha& m, Precision p) { return Loloha::configure(eps_two, eps_one, 1000, 5, m, p, 1); },
+      [&](tinyldp_loloha* c) { return tinyldp_loloha_configure(c, two, one, 1000, 5, 1); }, Asked{one}, values, 1000u,
+      both);
+  const uint64_t five = TINYLDP_EPSILON_Q32(5, 1);
+  expect_precision_honoured<Loloha, tinyldp_loloha>(
+      "ololoha precise", C_MEMOIZED_FUNCTIONS(tinyldp_loloha),
+      [&](tinyldp_loloha* c, tinyldp_precision p) {
+        return tinyldp_loloha_configure_optimal_precise(c, five, two, 1000, 1, p);
+      },
+      [&](Loloha& m, Precision p) {
+        return Loloha::configure_optimal(Epsilon::from_q32(five), eps_two, 1000, m, p, 1);
+      },
+      [&](tinyldp_loloha* c) { return tinyldp_loloha_configure_optimal(c, five, two, 1000, 1); }, Asked{two}, values,
+      1000u, both);
+  expect_precision_honoured<Loloha, tinyldp_loloha>(
+      "biloloha precise", C_MEMOIZED_FUNCTIONS(tinyldp_loloha),
+      [&](tinyldp_loloha* c, tinyldp_precision p) {
+        return tinyldp_loloha_configure_binary_precise(c, two, one, 1000, 1, p);
+      },
+      [&](Loloha& m, Precision p) { return Loloha::configure_binary(eps_two, eps_one, 1000, m, p, 1); },
+      [&](tinyldp_loloha* c) { return tinyldp_loloha_configure_binary(c, two, one, 1000, 1); }, Asked{one}, values,
+      1000u, both);
+  const uint32_t counters[] = {0, 50, 100};
+  expect_precision_honoured<OneBitMean, tinyldp_one_bit_mean>(
+      "1bitmean precise", C_MEMOIZED_FUNCTIONS(tinyldp_one_bit_mean),
+      [&](tinyldp_one_bit_mean* c, tinyldp_precision p) {
+        return tinyldp_one_bit_mean_configure_precise(c, two, one, 100, 10, 32, 2, p);
+      },
+      [&](OneBitMean& m, Precision p) { return OneBitMean::configure(eps_two, eps_one, {100, 10, 32, 2}, m, p); },
+      [&](tinyldp_one_bit_mean* c) { return tinyldp_one_bit_mean_configure(c, two, one, 100, 10, 32, 2); },
+      Asked{one}, counters, 101u, both);
+  expect_precision_honoured<DBitFlip, tinyldp_dbitflip>(
+      "dbitflip precise", C_MEMOIZED_FUNCTIONS(tinyldp_dbitflip),
+      [&](tinyldp_dbitflip* c, tinyldp_precision p) {
+        return tinyldp_dbitflip_configure_precise(c, two, one, 100, 10, 4, 2, p);
+      },
+      [&](DBitFlip& m, Precision p) { return DBitFlip::configure(eps_two, eps_one, {100, 10, 4, 2}, m, p); },
+      [&](tinyldp_dbitflip* c) { return tinyldp_dbitflip_configure(c, two, one, 100, 10, 4, 2); },
+      Asked{one, 2}, counters, 101u, both);  // ε₁ in two shares: a changed value changes two sampled bits
+}
+
+// What the precision is for (tinyldp.h's example): OUE over 256 values at a tolerance of 10⁻²
+// draws fewer than half the random bits per report of the default, for a realized ε at most 10⁻²
+// below ε = 1, as the C description states them.
+TEST(coarse_precision_draws_fewer_random_bits) {
+  tinyldp_ue fine, coarse;
+  CHECK_EQ(tinyldp_ue_configure_oue(&fine, one, 256), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_ue_configure_oue_precise(&coarse, one, 256, coarse_precision), TINYLDP_STATUS_OK);
+  tinyldp_description f{}, c{};
+  tinyldp_ue_describe(&fine, &f);
+  tinyldp_ue_describe(&coarse, &c);
+  CHECK_LT(2 * c.random_bits_per_report, f.random_bits_per_report);
+  CHECK_LE(c.realized_epsilon_q32, one);
+  CHECK_GE(c.realized_epsilon_q32 + coarse_precision.tolerance_q32, one);
+  CHECK_LE(c.realized_epsilon_q32, f.realized_epsilon_q32);
+  CHECK(c.digest != f.digest);  // another q: the collector knows these reports apart
+  print("    OUE, d = 256, eps = 1: ");
+  print_u64(f.random_bits_per_report);
+  print(" random bits per report at the default precision, ");
+  print_u64(c.random_bits_per_report);
+  print(" at a tolerance of 1e-2\n");
+}
+
 }  // namespace
 }  // namespace tinyldp::test
