@@ -99,6 +99,33 @@ uint64_t tinyldp_epsilon_q32_arguments_out_of_range(void);
 /* The smallest ε a configure accepts (2^-16 ≈ 1.5e-5); below it, TINYLDP_STATUS_EPSILON_TOO_SMALL. */
 #define TINYLDP_EPSILON_MIN_Q32 ((uint64_t)1 << 16)
 
+/* ---- precision: how ε becomes the probabilities the device samples ---------------------- */
+/* Each probability is a dyadic num / 2^bits (what `bits` random bits sample exactly), bounded on
+ * the safe side of ε, then moved toward the bound for ε − tolerance to the value with the fewest
+ * bits. So the realized ε (tinyldp_description.realized_epsilon_q32) never exceeds what exact
+ * probabilities would give — the request, for all but THE and RS+FD, whose channels give less
+ * and more — and, where max_bits leaves room, falls at most the tolerance below it (per share
+ * where a mechanism splits ε: SPL's attributes, dBitFlip's bits). A coarser tolerance gives up
+ * that much ε of utility for fewer random bits per report (random_bits_per_report), so fewer
+ * instructions: OUE at ε = 1 draws fewer than half the bits at a tolerance of 10⁻². Every
+ * configure that takes ε has a _precise twin taking a tinyldp_precision last, by value; with
+ * TINYLDP_PRECISION_DEFAULT it configures exactly what the plain one does. max_bits 0 or above 64
+ * is TINYLDP_STATUS_BAD_PARAMETER, too few bits for the probabilities
+ * TINYLDP_STATUS_PRECISION_TOO_LOW; either way the context then refuses every report, as after
+ * any failed configure. No twin where the core takes no precision: dlaplace and she (their
+ * noise tables choose their own bits), RAPPOR's f, p, q (two_stage_rr_configure_rappor,
+ * record_rr_configure_rappor: used as given) and record_rr_configure (no ε: its attributes'
+ * contexts, configured already). */
+typedef struct tinyldp_precision {
+  uint8_t max_bits;       /* 1 … 64: the most bits of any one probability */
+  uint64_t tolerance_q32; /* how far below ε the realized ε may fall, · 2^32 */
+} tinyldp_precision;
+/* The core's Precision{}: 64 bits and a tolerance of 2^-21 (≈ 4.8e-7), the plain configures'.
+ * Initializers: `tinyldp_precision p = TINYLDP_PRECISION_DEFAULT;`; a coarser one, ε − 0.01 at
+ * worst: `tinyldp_precision coarse = {64, TINYLDP_EPSILON_Q32(1, 100)};`. */
+#define TINYLDP_PRECISION_DEFAULT_TOLERANCE_Q32 ((uint64_t)1 << 11)
+#define TINYLDP_PRECISION_DEFAULT {64, TINYLDP_PRECISION_DEFAULT_TOLERANCE_Q32}
+
 /* ---- contexts: caller-owned, sized here --------------------------------------------------- */
 
 /* Storage for one context, aligned for any member the implementation keeps. The sizes are
@@ -280,7 +307,8 @@ tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
 
 /* ---- mechanisms --------------------------------------------------------------------------- */
 /* Each mechanism has:
- *   configure: from ε (· 2^32) and its parameters, into the caller's context;
+ *   configure: from ε (· 2^32) and its parameters, into the caller's context (and, where it takes
+ *              ε, configure_precise: the same with a tinyldp_precision, last; see above);
  *   describe:  fills a tinyldp_description;
  *   privatize: the value's report as its wire payload (payload_bits bits, LSB first) into
  *              payload[0..payload_size);
@@ -307,31 +335,47 @@ tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
 
 /* Binary randomized response of a bit. */
 tinyldp_status tinyldp_rr_configure(tinyldp_rr* ctx, uint64_t epsilon_q32);
+tinyldp_status tinyldp_rr_configure_precise(tinyldp_rr* ctx, uint64_t epsilon_q32,
+                                            tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_rr, uint32_t);
 
 /* k-ary randomized response over [0, k), 2 ≤ k ≤ 2^30. */
 tinyldp_status tinyldp_krr_configure(tinyldp_krr* ctx, uint64_t epsilon_q32, uint32_t k);
+tinyldp_status tinyldp_krr_configure_precise(tinyldp_krr* ctx, uint64_t epsilon_q32, uint32_t k,
+                                             tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_krr, uint32_t);
 
 /* Unary encoding over [0, d): OUE (optimized) or SUE (symmetric, basic RAPPOR); the payload is
  * TINYLDP_UE_PAYLOAD_BYTES(d) bytes, bit i of the report in bit i % 8 of byte i / 8. */
 tinyldp_status tinyldp_ue_configure_oue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d);
 tinyldp_status tinyldp_ue_configure_sue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d);
+tinyldp_status tinyldp_ue_configure_oue_precise(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d,
+                                                tinyldp_precision precision);
+tinyldp_status tinyldp_ue_configure_sue_precise(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d,
+                                                tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_ue, uint32_t);
 
 /* Local hashing over [0, d): OLH (g = round(e^ε) + 1) or BLH (g = 2); a 32-bit seed per report. */
 tinyldp_status tinyldp_lh_configure_olh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d);
 tinyldp_status tinyldp_lh_configure_blh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d);
+tinyldp_status tinyldp_lh_configure_olh_precise(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d,
+                                                tinyldp_precision precision);
+tinyldp_status tinyldp_lh_configure_blh_precise(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d,
+                                                tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_lh, uint32_t);
 
 /* 1-bit Hadamard response over [0, d). */
 tinyldp_status tinyldp_hr_configure(tinyldp_hr* ctx, uint64_t epsilon_q32, uint32_t d);
+tinyldp_status tinyldp_hr_configure_precise(tinyldp_hr* ctx, uint64_t epsilon_q32, uint32_t d,
+                                            tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_hr, uint32_t);
 
 /* Stochastic discretization of an integer in [lo, hi] to `levels` levels (2..256), then k-RR;
  * the collector estimates the mean and the distribution. */
 tinyldp_status tinyldp_sd_configure(tinyldp_sd* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t levels);
+tinyldp_status tinyldp_sd_configure_precise(tinyldp_sd* ctx, uint64_t epsilon_q32, int32_t lo,
+                                            int32_t hi, uint32_t levels, tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_sd, int32_t);
 
 /* Discrete Laplace for an integer in [lo, hi] (hi − lo ≤ 65535) with sensitivity Δ (1..hi − lo).
@@ -349,6 +393,8 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_dlaplace, int32_t);
  * starts) < 2^39: hi − lo < 2^28 up to 2048 cells, 2^27 up to 4096. */
 tinyldp_status tinyldp_pm_configure(tinyldp_pm* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t cells);
+tinyldp_status tinyldp_pm_configure_precise(tinyldp_pm* ctx, uint64_t epsilon_q32, int32_t lo,
+                                            int32_t hi, uint32_t cells, tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_pm, int32_t);
 
 /* The Hybrid Mechanism for an integer in [lo, hi]: the Piecewise Mechanism on `cells` cells
@@ -357,6 +403,8 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_pm, int32_t);
  * cells, Duchi's bit. Limits: pm's. */
 tinyldp_status tinyldp_hm_configure(tinyldp_hm* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t cells);
+tinyldp_status tinyldp_hm_configure_precise(tinyldp_hm* ctx, uint64_t epsilon_q32, int32_t lo,
+                                            int32_t hi, uint32_t cells, tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_hm, int32_t);
 
 /* Square Wave for an integer in [lo, hi] rounded to one of `buckets` D (4..4096; lo … hi
@@ -364,6 +412,8 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_hm, int32_t);
  * (N ≤ 4096); the collector estimates the distribution (EMS) and the mean. hi − lo < 2^39 / D. */
 tinyldp_status tinyldp_sw_configure(tinyldp_sw* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t buckets);
+tinyldp_status tinyldp_sw_configure_precise(tinyldp_sw* ctx, uint64_t epsilon_q32, int32_t lo,
+                                            int32_t hi, uint32_t buckets, tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_sw, int32_t);
 
 /* A mechanism whose report depends on the device's memo key but spends ε every time (no memo):
@@ -391,6 +441,9 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_sw, int32_t);
  * it: the key gives the level, not a memo). Payload: the level (a byte), then its report. */
 tinyldp_status tinyldp_hh_configure(tinyldp_hh* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t branching, uint32_t attribute);
+tinyldp_status tinyldp_hh_configure_precise(tinyldp_hh* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                            uint32_t branching, uint32_t attribute,
+                                            tinyldp_precision precision);
 TINYLDP_KEYED_FUNCTIONS(tinyldp_hh, int32_t);
 
 /* HaarHRR over an integer in [lo, hi] (2 ≤ hi − lo + 1 ≤ 2^24): the Haar wavelet transform of the
@@ -402,6 +455,9 @@ TINYLDP_KEYED_FUNCTIONS(tinyldp_hh, int32_t);
  * (a byte), then the row in h − 1 bits and the bit. */
 tinyldp_status tinyldp_haar_hrr_configure(tinyldp_haar_hrr* ctx, uint64_t epsilon_q32, int32_t lo,
                                           int32_t hi, uint32_t attribute);
+tinyldp_status tinyldp_haar_hrr_configure_precise(tinyldp_haar_hrr* ctx, uint64_t epsilon_q32,
+                                                  int32_t lo, int32_t hi, uint32_t attribute,
+                                                  tinyldp_precision precision);
 TINYLDP_KEYED_FUNCTIONS(tinyldp_haar_hrr, int32_t);
 
 /* Summation with histogram encoding (SHE) over [0, d), 2 ≤ d ≤ 2^24: every component of the
@@ -428,6 +484,8 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_she, uint32_t);
  * Laplace mechanism's thresholded at θ (chosen among 33/64 … 63/64 for the least variance); the
  * payload is TINYLDP_UE_PAYLOAD_BYTES(d) bytes, as UE's. */
 tinyldp_status tinyldp_the_configure(tinyldp_the* ctx, uint64_t epsilon_q32, uint32_t d);
+tinyldp_status tinyldp_the_configure_precise(tinyldp_the* ctx, uint64_t epsilon_q32, uint32_t d,
+                                             tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_the, uint32_t);
 
 /* ---- records of several attributes, without memo (SPL, SMP, RS+FD) ------------------------- */
@@ -443,11 +501,14 @@ TINYLDP_MECHANISM_FUNCTIONS(tinyldp_the, uint32_t);
  * Configuration holds copies of the context on the stack: about 3 KiB with the ε arithmetic
  * (Cortex-M0, -fstack-usage); do it once, at boot. */
 enum { TINYLDP_RSFD_FAKE_ZERO = 0, TINYLDP_RSFD_FAKE_RANDOM = 1 };
-/* A protocol's configure(ctx, ε · 2^32, domains, d) and its three functions: prefix_configure,
- * prefix_describe, prefix_privatize, prefix_report. */
+/* A protocol's configure(ctx, ε · 2^32, domains, d), its _precise twin and its three functions:
+ * prefix_configure, prefix_configure_precise, prefix_describe, prefix_privatize, prefix_report. */
 #define TINYLDP_RECORD_FUNCTIONS(prefix)                                                           \
   tinyldp_status prefix##_configure(prefix* ctx, uint64_t epsilon_q32, const uint32_t* domains,    \
                                     uint32_t d);                                                   \
+  tinyldp_status prefix##_configure_precise(prefix* ctx, uint64_t epsilon_q32,                     \
+                                            const uint32_t* domains, uint32_t d,                   \
+                                            tinyldp_precision precision);                          \
   TINYLDP_MECHANISM_FUNCTIONS(prefix, const uint32_t*)
 TINYLDP_RECORD_FUNCTIONS(tinyldp_spl_grr);
 TINYLDP_RECORD_FUNCTIONS(tinyldp_spl_oue);
@@ -457,6 +518,9 @@ TINYLDP_RECORD_FUNCTIONS(tinyldp_rsfd_grr);
 /* RS+FD over OUE also takes its fake data: TINYLDP_RSFD_FAKE_ZERO or _RANDOM. */
 tinyldp_status tinyldp_rsfd_oue_configure(tinyldp_rsfd_oue* ctx, uint64_t epsilon_q32,
                                           const uint32_t* domains, uint32_t d, uint8_t fake);
+tinyldp_status tinyldp_rsfd_oue_configure_precise(tinyldp_rsfd_oue* ctx, uint64_t epsilon_q32,
+                                                  const uint32_t* domains, uint32_t d, uint8_t fake,
+                                                  tinyldp_precision precision);
 TINYLDP_MECHANISM_FUNCTIONS(tinyldp_rsfd_oue, const uint32_t*);
 
 /* ---- the ChaCha20 DRBG -------------------------------------------------------------------- */
@@ -681,6 +745,12 @@ tinyldp_status tinyldp_two_stage_rr_configure_chain(tinyldp_two_stage_rr* ctx, u
                                                     uint64_t epsilon_infinity_q32,
                                                     uint64_t epsilon_one_q32,
                                                     const tinyldp_memo_encoding* encoding);
+tinyldp_status tinyldp_two_stage_rr_configure_chain_precise(tinyldp_two_stage_rr* ctx, uint8_t first,
+                                                            uint8_t second,
+                                                            uint64_t epsilon_infinity_q32,
+                                                            uint64_t epsilon_one_q32,
+                                                            const tinyldp_memo_encoding* encoding,
+                                                            tinyldp_precision precision);
 /* RAPPOR: PRR flip probability f (0 < f < 1), IRR P(1 | memo 0) = p, P(1 | memo 1) = q (p < q);
  * the wire id TINYLDP_MECHANISM_RAPPOR. */
 tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, tinyldp_dyadic f,
@@ -702,6 +772,9 @@ TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_two_stage_rr, uint32_t);
  * spends at most min(m, k) · ε∞. */
 tinyldp_status tinyldp_l_grr_configure(tinyldp_l_grr* ctx, uint64_t epsilon_infinity_q32,
                                       uint64_t epsilon_one_q32, uint32_t k, uint32_t attribute);
+tinyldp_status tinyldp_l_grr_configure_precise(tinyldp_l_grr* ctx, uint64_t epsilon_infinity_q32,
+                                              uint64_t epsilon_one_q32, uint32_t k,
+                                              uint32_t attribute, tinyldp_precision precision);
 TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_l_grr, uint32_t);
 
 /* LOLOHA over [0, d), 2 ≤ d: the value hashed to [0, g) with a seed fixed per device (drawn from
@@ -717,6 +790,19 @@ tinyldp_status tinyldp_loloha_configure_optimal(tinyldp_loloha* ctx, uint64_t ep
 tinyldp_status tinyldp_loloha_configure_binary(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
                                                uint64_t epsilon_one_q32, uint32_t d,
                                                uint32_t attribute);
+tinyldp_status tinyldp_loloha_configure_precise(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
+                                                uint64_t epsilon_one_q32, uint32_t d, uint32_t g,
+                                                uint32_t attribute, tinyldp_precision precision);
+tinyldp_status tinyldp_loloha_configure_optimal_precise(tinyldp_loloha* ctx,
+                                                        uint64_t epsilon_infinity_q32,
+                                                        uint64_t epsilon_one_q32, uint32_t d,
+                                                        uint32_t attribute,
+                                                        tinyldp_precision precision);
+tinyldp_status tinyldp_loloha_configure_binary_precise(tinyldp_loloha* ctx,
+                                                       uint64_t epsilon_infinity_q32,
+                                                       uint64_t epsilon_one_q32, uint32_t d,
+                                                       uint32_t attribute,
+                                                       tinyldp_precision precision);
 TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_loloha, uint32_t);
 
 /* 1BitMean: the mean of a counter in [0, max_value] (1 ≤ max_value ≤ 2^30), α-point rounded to
@@ -726,6 +812,12 @@ tinyldp_status tinyldp_one_bit_mean_configure(tinyldp_one_bit_mean* ctx, uint64_
                                           uint64_t epsilon_one_q32, uint32_t max_value,
                                           uint32_t step, uint32_t rounding_bits,
                                           uint32_t attribute);
+tinyldp_status tinyldp_one_bit_mean_configure_precise(tinyldp_one_bit_mean* ctx,
+                                                     uint64_t epsilon_infinity_q32,
+                                                     uint64_t epsilon_one_q32, uint32_t max_value,
+                                                     uint32_t step, uint32_t rounding_bits,
+                                                     uint32_t attribute,
+                                                     tinyldp_precision precision);
 TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_one_bit_mean, uint32_t);
 
 /* dBitFlip: the histogram of a counter in [0, max_value] over k = max_value / step + 1 buckets
@@ -734,6 +826,10 @@ TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_one_bit_mean, uint32_t);
 tinyldp_status tinyldp_dbitflip_configure(tinyldp_dbitflip* ctx, uint64_t epsilon_infinity_q32,
                                           uint64_t epsilon_one_q32, uint32_t max_value,
                                           uint32_t step, uint32_t sampled, uint32_t attribute);
+tinyldp_status tinyldp_dbitflip_configure_precise(tinyldp_dbitflip* ctx, uint64_t epsilon_infinity_q32,
+                                                  uint64_t epsilon_one_q32, uint32_t max_value,
+                                                  uint32_t step, uint32_t sampled, uint32_t attribute,
+                                                  tinyldp_precision precision);
 TINYLDP_MEMOIZED_FUNCTIONS(tinyldp_dbitflip, uint32_t);
 
 /* A record of d attributes (1 ≤ d ≤ TINYLDP_RECORD_MAX_ATTRIBUTES) in one memoized report:

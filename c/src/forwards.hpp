@@ -182,6 +182,13 @@ tinyldp_status report_keyed(const M& m, Value value, const tinyldp_memo_key* key
 }
 
 inline Dyadic from_c(tinyldp_dyadic d) { return make_dyadic(d.num, d.bits); }
+// A precision as the core takes it: the same two fields; a max_bits out of range is the core's to
+// refuse (bad_parameter, from the configure it reaches), so C refuses exactly what C++ does.
+inline Precision from_c(tinyldp_precision p) { return Precision{p.max_bits, p.tolerance_q32}; }
+// TINYLDP_PRECISION_DEFAULT is the core's Precision{}: the plain configures keep their reports.
+constexpr tinyldp_precision c_default_precision = TINYLDP_PRECISION_DEFAULT;
+static_assert(c_default_precision.max_bits == Precision{}.max_bits &&
+              c_default_precision.tolerance_q32 == Precision{}.tolerance_q32);
 inline tinyldp_dyadic to_c(Dyadic d) { return {d.num, d.bits}; }
 
 // describe_memo's four probabilities: the two-stage RR's PRR and IRR; a k-RR chain's memo and
@@ -265,9 +272,14 @@ tinyldp_ledger_result charge_memo(tinyldp_ledger* ledger, uint32_t attribute, co
     return report_into(object<Type>(ctx), value, source, header, frame, frame_size, written);    \
   }
 
-// A record protocol without memo: its configure(ε, domains, d) too.
+// A record protocol without memo: its configure(ε, domains, d) and configure_precise too.
 #define TINYLDP_C_RECORD(prefix, Type)                                                           \
   TINYLDP_C_MECHANISM(prefix, Type, const uint32_t*)                                             \
+  extern "C" tinyldp_status prefix##_configure_precise(prefix* ctx, uint64_t epsilon_q32,        \
+                                                       const uint32_t* domains, uint32_t d,      \
+                                                       tinyldp_precision precision) {            \
+    return configure_record<Type>(ctx, epsilon_q32, domains, d, from_c(precision));              \
+  }                                                                                              \
   extern "C" tinyldp_status prefix##_configure(prefix* ctx, uint64_t epsilon_q32,                \
                                                const uint32_t* domains, uint32_t d) {            \
     return configure_record<Type>(ctx, epsilon_q32, domains, d);                                 \

@@ -200,18 +200,45 @@ tinyldp_status tinyldp_wire_encode(const tinyldp_description* mechanism,
 }
 
 // ---- configure ---------------------------------------------------------------------------
+// Each configure that takes ε has a _precise twin. The plain one keeps a body of its own (the
+// core's Precision{}, = TINYLDP_PRECISION_DEFAULT) rather than forwarding: a forward passes the
+// precision at run time and left configure_into out of line (the C firmware, 88 B more).
 
+tinyldp_status tinyldp_rr_configure_precise(tinyldp_rr* ctx, uint64_t epsilon_q32,
+                                            tinyldp_precision precision) {
+  return configure_into<BinaryRr>(ctx, [&](BinaryRr& r) {
+    return BinaryRr::configure(Epsilon::from_q32(epsilon_q32), r, from_c(precision));
+  });
+}
 tinyldp_status tinyldp_rr_configure(tinyldp_rr* ctx, uint64_t epsilon_q32) {
   return configure_into<BinaryRr>(
       ctx, [&](BinaryRr& r) { return BinaryRr::configure(Epsilon::from_q32(epsilon_q32), r); });
+}
+tinyldp_status tinyldp_krr_configure_precise(tinyldp_krr* ctx, uint64_t epsilon_q32, uint32_t k,
+                                             tinyldp_precision precision) {
+  return configure_into<KaryRr>(ctx, [&](KaryRr& r) {
+    return KaryRr::configure(Epsilon::from_q32(epsilon_q32), k, r, from_c(precision));
+  });
 }
 tinyldp_status tinyldp_krr_configure(tinyldp_krr* ctx, uint64_t epsilon_q32, uint32_t k) {
   return configure_into<KaryRr>(
       ctx, [&](KaryRr& r) { return KaryRr::configure(Epsilon::from_q32(epsilon_q32), k, r); });
 }
+tinyldp_status tinyldp_ue_configure_oue_precise(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d,
+                                                tinyldp_precision precision) {
+  return configure_into<UnaryEncoding>(ctx, [&](UnaryEncoding& r) {
+    return UnaryEncoding::configure_oue(Epsilon::from_q32(epsilon_q32), d, r, from_c(precision));
+  });
+}
 tinyldp_status tinyldp_ue_configure_oue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d) {
   return configure_into<UnaryEncoding>(ctx, [&](UnaryEncoding& r) {
     return UnaryEncoding::configure_oue(Epsilon::from_q32(epsilon_q32), d, r);
+  });
+}
+tinyldp_status tinyldp_ue_configure_sue_precise(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d,
+                                                tinyldp_precision precision) {
+  return configure_into<UnaryEncoding>(ctx, [&](UnaryEncoding& r) {
+    return UnaryEncoding::configure_sue(Epsilon::from_q32(epsilon_q32), d, r, from_c(precision));
   });
 }
 tinyldp_status tinyldp_ue_configure_sue(tinyldp_ue* ctx, uint64_t epsilon_q32, uint32_t d) {
@@ -219,9 +246,21 @@ tinyldp_status tinyldp_ue_configure_sue(tinyldp_ue* ctx, uint64_t epsilon_q32, u
     return UnaryEncoding::configure_sue(Epsilon::from_q32(epsilon_q32), d, r);
   });
 }
+tinyldp_status tinyldp_lh_configure_olh_precise(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d,
+                                                tinyldp_precision precision) {
+  return configure_into<LocalHashing>(ctx, [&](LocalHashing& r) {
+    return LocalHashing::configure_olh(Epsilon::from_q32(epsilon_q32), d, r, from_c(precision));
+  });
+}
 tinyldp_status tinyldp_lh_configure_olh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d) {
   return configure_into<LocalHashing>(ctx, [&](LocalHashing& r) {
     return LocalHashing::configure_olh(Epsilon::from_q32(epsilon_q32), d, r);
+  });
+}
+tinyldp_status tinyldp_lh_configure_blh_precise(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d,
+                                                tinyldp_precision precision) {
+  return configure_into<LocalHashing>(ctx, [&](LocalHashing& r) {
+    return LocalHashing::configure_blh(Epsilon::from_q32(epsilon_q32), d, r, from_c(precision));
   });
 }
 tinyldp_status tinyldp_lh_configure_blh(tinyldp_lh* ctx, uint64_t epsilon_q32, uint32_t d) {
@@ -229,9 +268,22 @@ tinyldp_status tinyldp_lh_configure_blh(tinyldp_lh* ctx, uint64_t epsilon_q32, u
     return LocalHashing::configure_blh(Epsilon::from_q32(epsilon_q32), d, r);
   });
 }
+tinyldp_status tinyldp_hr_configure_precise(tinyldp_hr* ctx, uint64_t epsilon_q32, uint32_t d,
+                                            tinyldp_precision precision) {
+  return configure_into<HadamardResponse>(ctx, [&](HadamardResponse& r) {
+    return HadamardResponse::configure(Epsilon::from_q32(epsilon_q32), d, r, from_c(precision));
+  });
+}
 tinyldp_status tinyldp_hr_configure(tinyldp_hr* ctx, uint64_t epsilon_q32, uint32_t d) {
   return configure_into<HadamardResponse>(ctx, [&](HadamardResponse& r) {
     return HadamardResponse::configure(Epsilon::from_q32(epsilon_q32), d, r);
+  });
+}
+tinyldp_status tinyldp_sd_configure_precise(tinyldp_sd* ctx, uint64_t epsilon_q32, int32_t lo,
+                                            int32_t hi, uint32_t levels, tinyldp_precision precision) {
+  return configure_into<StochasticDiscretization>(ctx, [&](StochasticDiscretization& r) {
+    return StochasticDiscretization::configure(Epsilon::from_q32(epsilon_q32), lo, hi, levels, r,
+                                               from_c(precision));
   });
 }
 tinyldp_status tinyldp_sd_configure(tinyldp_sd* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
@@ -240,10 +292,22 @@ tinyldp_status tinyldp_sd_configure(tinyldp_sd* ctx, uint64_t epsilon_q32, int32
     return StochasticDiscretization::configure(Epsilon::from_q32(epsilon_q32), lo, hi, levels, r);
   });
 }
+tinyldp_status tinyldp_pm_configure_precise(tinyldp_pm* ctx, uint64_t epsilon_q32, int32_t lo,
+                                            int32_t hi, uint32_t cells, tinyldp_precision precision) {
+  return configure_into<PiecewiseMechanism>(ctx, [&](PiecewiseMechanism& r) {
+    return PiecewiseMechanism::configure(Epsilon::from_q32(epsilon_q32), lo, hi, cells, r, from_c(precision));
+  });
+}
 tinyldp_status tinyldp_pm_configure(tinyldp_pm* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t cells) {
   return configure_into<PiecewiseMechanism>(ctx, [&](PiecewiseMechanism& r) {
     return PiecewiseMechanism::configure(Epsilon::from_q32(epsilon_q32), lo, hi, cells, r);
+  });
+}
+tinyldp_status tinyldp_hm_configure_precise(tinyldp_hm* ctx, uint64_t epsilon_q32, int32_t lo,
+                                            int32_t hi, uint32_t cells, tinyldp_precision precision) {
+  return configure_into<HybridMechanism>(ctx, [&](HybridMechanism& r) {
+    return HybridMechanism::configure(Epsilon::from_q32(epsilon_q32), lo, hi, cells, r, from_c(precision));
   });
 }
 tinyldp_status tinyldp_hm_configure(tinyldp_hm* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
@@ -252,10 +316,24 @@ tinyldp_status tinyldp_hm_configure(tinyldp_hm* ctx, uint64_t epsilon_q32, int32
     return HybridMechanism::configure(Epsilon::from_q32(epsilon_q32), lo, hi, cells, r);
   });
 }
+tinyldp_status tinyldp_sw_configure_precise(tinyldp_sw* ctx, uint64_t epsilon_q32, int32_t lo,
+                                            int32_t hi, uint32_t buckets, tinyldp_precision precision) {
+  return configure_into<SquareWave>(ctx, [&](SquareWave& r) {
+    return SquareWave::configure(Epsilon::from_q32(epsilon_q32), lo, hi, buckets, r, from_c(precision));
+  });
+}
 tinyldp_status tinyldp_sw_configure(tinyldp_sw* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
                                     uint32_t buckets) {
   return configure_into<SquareWave>(ctx, [&](SquareWave& r) {
     return SquareWave::configure(Epsilon::from_q32(epsilon_q32), lo, hi, buckets, r);
+  });
+}
+tinyldp_status tinyldp_hh_configure_precise(tinyldp_hh* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
+                                            uint32_t branching, uint32_t attribute,
+                                            tinyldp_precision precision) {
+  return configure_into<HierarchicalHistogram>(ctx, [&](HierarchicalHistogram& r) {
+    return HierarchicalHistogram::configure(Epsilon::from_q32(epsilon_q32), lo, hi, branching, r,
+                                            from_c(precision), attribute);
   });
 }
 tinyldp_status tinyldp_hh_configure(tinyldp_hh* ctx, uint64_t epsilon_q32, int32_t lo, int32_t hi,
@@ -264,12 +342,20 @@ tinyldp_status tinyldp_hh_configure(tinyldp_hh* ctx, uint64_t epsilon_q32, int32
     return HierarchicalHistogram::configure(Epsilon::from_q32(epsilon_q32), lo, hi, branching, r, {}, attribute);
   });
 }
+tinyldp_status tinyldp_haar_hrr_configure_precise(tinyldp_haar_hrr* ctx, uint64_t epsilon_q32,
+                                                  int32_t lo, int32_t hi, uint32_t attribute,
+                                                  tinyldp_precision precision) {
+  return configure_into<HaarHrr>(ctx, [&](HaarHrr& r) {
+    return HaarHrr::configure(Epsilon::from_q32(epsilon_q32), lo, hi, r, from_c(precision), attribute);
+  });
+}
 tinyldp_status tinyldp_haar_hrr_configure(tinyldp_haar_hrr* ctx, uint64_t epsilon_q32, int32_t lo,
                                           int32_t hi, uint32_t attribute) {
   return configure_into<HaarHrr>(ctx, [&](HaarHrr& r) {
     return HaarHrr::configure(Epsilon::from_q32(epsilon_q32), lo, hi, r, {}, attribute);
   });
 }
+// No precision: the core's discrete Laplace picks its table's bits itself (configure_fewest_bits).
 tinyldp_status tinyldp_dlaplace_configure(tinyldp_dlaplace* ctx, uint64_t epsilon_q32, int32_t lo,
                                           int32_t hi, uint32_t sensitivity, uint64_t* table,
                                           size_t table_entries) {
@@ -450,6 +536,21 @@ const char* tinyldp_memo_key_result_string(tinyldp_memo_key_result result) {
 
 // ---- reports over time: memoized two-stage randomized response ----------------------------
 
+tinyldp_status tinyldp_two_stage_rr_configure_chain_precise(tinyldp_two_stage_rr* ctx, uint8_t first,
+                                                            uint8_t second,
+                                                            uint64_t epsilon_infinity_q32,
+                                                            uint64_t epsilon_one_q32,
+                                                            const tinyldp_memo_encoding* encoding,
+                                                            tinyldp_precision precision) {
+  return configure_into<TwoStageRr>(ctx, [&](TwoStageRr& r) {
+    TwoStageRr::Encoding e;
+    if (!from_c(encoding, e) || first > TINYLDP_UE_STAGE_OUE || second > TINYLDP_UE_STAGE_OUE)
+      return Status::bad_parameter;
+    return TwoStageRr::configure_chain(static_cast<UeStage>(first), static_cast<UeStage>(second),
+                                       Epsilon::from_q32(epsilon_infinity_q32),
+                                       Epsilon::from_q32(epsilon_one_q32), e, r, from_c(precision));
+  });
+}
 tinyldp_status tinyldp_two_stage_rr_configure_chain(tinyldp_two_stage_rr* ctx, uint8_t first,
                                                     uint8_t second,
                                                     uint64_t epsilon_infinity_q32,
@@ -464,6 +565,7 @@ tinyldp_status tinyldp_two_stage_rr_configure_chain(tinyldp_two_stage_rr* ctx, u
                                        Epsilon::from_q32(epsilon_one_q32), e, r);
   });
 }
+// No precision: RAPPOR's f, p, q are the probabilities, as given.
 tinyldp_status tinyldp_two_stage_rr_configure_rappor(tinyldp_two_stage_rr* ctx, tinyldp_dyadic f,
                                                      tinyldp_dyadic p, tinyldp_dyadic q,
                                                      const tinyldp_memo_encoding* encoding) {

@@ -30,11 +30,18 @@ TINYLDP_C_MECHANISM(tinyldp_the, ThresholdHistogram, uint32_t)
 
 extern "C" {
 
+// No precision: SHE's noise is a discrete Laplace table with bits of its own.
 tinyldp_status tinyldp_she_configure(tinyldp_she* ctx, uint64_t epsilon_q32, uint32_t d,
                                      uint32_t truncation, uint64_t* table, size_t table_entries) {
   return configure_into<SummationHistogram>(ctx, [&](SummationHistogram& r) {
     return SummationHistogram::configure(Epsilon::from_q32(epsilon_q32), d, table, table_entries,
                                          r, truncation);
+  });
+}
+tinyldp_status tinyldp_the_configure_precise(tinyldp_the* ctx, uint64_t epsilon_q32, uint32_t d,
+                                             tinyldp_precision precision) {
+  return configure_into<ThresholdHistogram>(ctx, [&](ThresholdHistogram& r) {
+    return ThresholdHistogram::configure(Epsilon::from_q32(epsilon_q32), d, r, from_c(precision));
   });
 }
 tinyldp_status tinyldp_the_configure(tinyldp_the* ctx, uint64_t epsilon_q32, uint32_t d) {

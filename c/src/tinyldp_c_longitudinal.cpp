@@ -26,10 +26,25 @@ TINYLDP_C_MEMOIZED(tinyldp_dbitflip, DBitFlip, uint32_t)
 
 extern "C" {
 
+// Each configure and its _precise twin, each with a body of its own (tinyldp_c.cpp says why).
+tinyldp_status tinyldp_l_grr_configure_precise(tinyldp_l_grr* ctx, uint64_t epsilon_infinity_q32,
+                                              uint64_t epsilon_one_q32, uint32_t k,
+                                              uint32_t attribute, tinyldp_precision precision) {
+  return configure_memoized<LongitudinalGrr>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return LongitudinalGrr::configure(inf, one, k, r, from_c(precision), attribute);
+  });
+}
 tinyldp_status tinyldp_l_grr_configure(tinyldp_l_grr* ctx, uint64_t epsilon_infinity_q32,
                                       uint64_t epsilon_one_q32, uint32_t k, uint32_t attribute) {
   return configure_memoized<LongitudinalGrr>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
     return LongitudinalGrr::configure(inf, one, k, r, {}, attribute);
+  });
+}
+tinyldp_status tinyldp_loloha_configure_precise(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
+                                                uint64_t epsilon_one_q32, uint32_t d, uint32_t g,
+                                                uint32_t attribute, tinyldp_precision precision) {
+  return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return Loloha::configure(inf, one, d, g, r, from_c(precision), attribute);
   });
 }
 tinyldp_status tinyldp_loloha_configure(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
@@ -39,11 +54,29 @@ tinyldp_status tinyldp_loloha_configure(tinyldp_loloha* ctx, uint64_t epsilon_in
     return Loloha::configure(inf, one, d, g, r, {}, attribute);
   });
 }
+tinyldp_status tinyldp_loloha_configure_optimal_precise(tinyldp_loloha* ctx,
+                                                        uint64_t epsilon_infinity_q32,
+                                                        uint64_t epsilon_one_q32, uint32_t d,
+                                                        uint32_t attribute,
+                                                        tinyldp_precision precision) {
+  return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return Loloha::configure_optimal(inf, one, d, r, from_c(precision), attribute);
+  });
+}
 tinyldp_status tinyldp_loloha_configure_optimal(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
                                                 uint64_t epsilon_one_q32, uint32_t d,
                                                 uint32_t attribute) {
   return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
     return Loloha::configure_optimal(inf, one, d, r, {}, attribute);
+  });
+}
+tinyldp_status tinyldp_loloha_configure_binary_precise(tinyldp_loloha* ctx,
+                                                       uint64_t epsilon_infinity_q32,
+                                                       uint64_t epsilon_one_q32, uint32_t d,
+                                                       uint32_t attribute,
+                                                       tinyldp_precision precision) {
+  return configure_memoized<Loloha>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return Loloha::configure_binary(inf, one, d, r, from_c(precision), attribute);
   });
 }
 tinyldp_status tinyldp_loloha_configure_binary(tinyldp_loloha* ctx, uint64_t epsilon_infinity_q32,
@@ -53,12 +86,30 @@ tinyldp_status tinyldp_loloha_configure_binary(tinyldp_loloha* ctx, uint64_t eps
     return Loloha::configure_binary(inf, one, d, r, {}, attribute);
   });
 }
+tinyldp_status tinyldp_one_bit_mean_configure_precise(tinyldp_one_bit_mean* ctx,
+                                                     uint64_t epsilon_infinity_q32,
+                                                     uint64_t epsilon_one_q32, uint32_t max_value,
+                                                     uint32_t step, uint32_t rounding_bits,
+                                                     uint32_t attribute,
+                                                     tinyldp_precision precision) {
+  return configure_memoized<OneBitMean>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return OneBitMean::configure(inf, one, {max_value, step, rounding_bits, attribute}, r, from_c(precision));
+  });
+}
 tinyldp_status tinyldp_one_bit_mean_configure(tinyldp_one_bit_mean* ctx, uint64_t epsilon_infinity_q32,
                                           uint64_t epsilon_one_q32, uint32_t max_value,
                                           uint32_t step, uint32_t rounding_bits,
                                           uint32_t attribute) {
   return configure_memoized<OneBitMean>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
     return OneBitMean::configure(inf, one, {max_value, step, rounding_bits, attribute}, r);
+  });
+}
+tinyldp_status tinyldp_dbitflip_configure_precise(tinyldp_dbitflip* ctx, uint64_t epsilon_infinity_q32,
+                                                  uint64_t epsilon_one_q32, uint32_t max_value,
+                                                  uint32_t step, uint32_t sampled, uint32_t attribute,
+                                                  tinyldp_precision precision) {
+  return configure_memoized<DBitFlip>(ctx, epsilon_infinity_q32, epsilon_one_q32, [&](auto inf, auto one, auto& r) {
+    return DBitFlip::configure(inf, one, {max_value, step, sampled, attribute}, r, from_c(precision));
   });
 }
 tinyldp_status tinyldp_dbitflip_configure(tinyldp_dbitflip* ctx, uint64_t epsilon_infinity_q32,

@@ -28,13 +28,32 @@ TINYLDP_C_RECORD(tinyldp_spl_grr, CSplGrr)
 TINYLDP_C_RECORD(tinyldp_spl_oue, CSplOue)
 TINYLDP_C_RECORD(tinyldp_smp_grr, CSmpGrr)
 TINYLDP_C_RECORD(tinyldp_smp_oue, CSmpOue)
-TINYLDP_C_RECORD(tinyldp_rsfd_grr, CRsfdGrr)
+TINYLDP_C_MECHANISM(tinyldp_rsfd_grr, CRsfdGrr, const uint32_t*)
 TINYLDP_C_MECHANISM(tinyldp_rsfd_oue, CRsfdOue, const uint32_t*)
 TINYLDP_C_MEMOIZED(tinyldp_record_rr, CRecordRr, const uint32_t*)
 
 extern "C" {
 
-// RS+FD over OUE (the other protocols' configure: TINYLDP_C_RECORD).
+// RS+FD's configure takes its fake data before the precision (the other protocols' configure:
+// TINYLDP_C_RECORD); over k-RR the core ignores it (a uniform value), so its default is passed.
+tinyldp_status tinyldp_rsfd_grr_configure_precise(tinyldp_rsfd_grr* ctx, uint64_t epsilon_q32,
+                                                  const uint32_t* domains, uint32_t d,
+                                                  tinyldp_precision precision) {
+  return configure_record<CRsfdGrr>(ctx, epsilon_q32, domains, d, FakeData::zero, from_c(precision));
+}
+tinyldp_status tinyldp_rsfd_grr_configure(tinyldp_rsfd_grr* ctx, uint64_t epsilon_q32,
+                                          const uint32_t* domains, uint32_t d) {
+  return configure_record<CRsfdGrr>(ctx, epsilon_q32, domains, d);
+}
+tinyldp_status tinyldp_rsfd_oue_configure_precise(tinyldp_rsfd_oue* ctx, uint64_t epsilon_q32,
+                                                  const uint32_t* domains, uint32_t d, uint8_t fake,
+                                                  tinyldp_precision precision) {
+  if (fake > TINYLDP_RSFD_FAKE_RANDOM) {  // a kind the core does not know: a context that refuses
+    new (Placement{}, ctx->opaque.bytes) CRsfdOue();
+    return TINYLDP_STATUS_BAD_PARAMETER;
+  }
+  return configure_record<CRsfdOue>(ctx, epsilon_q32, domains, d, static_cast<FakeData>(fake), from_c(precision));
+}
 tinyldp_status tinyldp_rsfd_oue_configure(tinyldp_rsfd_oue* ctx, uint64_t epsilon_q32,
                                           const uint32_t* domains, uint32_t d, uint8_t fake) {
   if (fake > TINYLDP_RSFD_FAKE_RANDOM) {  // a kind the core does not know: a context that refuses
@@ -44,6 +63,8 @@ tinyldp_status tinyldp_rsfd_oue_configure(tinyldp_rsfd_oue* ctx, uint64_t epsilo
   return configure_record<CRsfdOue>(ctx, epsilon_q32, domains, d, static_cast<FakeData>(fake));
 }
 
+// No precision: RAPPOR's f, p, q are the probabilities, as given; a record of configured chains
+// takes theirs.
 tinyldp_status tinyldp_record_rr_configure_rappor(tinyldp_record_rr* ctx, tinyldp_dyadic f,
                                                   tinyldp_dyadic p, tinyldp_dyadic q,
                                                   const uint32_t* domains, uint32_t d) {

@@ -2,8 +2,9 @@
 // The C API (tinyldp.h) against the C++ API: from the same entropy, the same wire reports, byte
 // for byte, for every mechanism it offers, from a test source and through the DRBG; and its
 // refusals (bad ε, values out of domain, short buffers, no entropy, no estimate) leave no report;
-// the memo key, the memoized reports (the same key secret) and the privacy ledger as in C++.
-// Runs on the host and on every QEMU target.
+// the memo key, the memoized reports (the same key secret) and the privacy ledger as in C++;
+// every _precise configure as C++ with the same Precision. Runs on the host and on every QEMU
+// target.
 #include "bytes_equal.hpp"
 #include "check.hpp"
 #include "tinyldp.h"
@@ -172,27 +173,24 @@ struct Twins {
 
   template <class Value, size_t N, class Outside>
   void expect_same_reports(const Value (&values)[N], Outside out_of_domain) const {
-    const int before = test::failures_in_current_test();
-    expect_same_description();
-    port::InsecureTestSource cpp_source(41), c_source(41);
-    const tinyldp_entropy_source source = to_c_source(c_source);
-    expect_same_frames(values, cpp_source, source);
-    // Refused alike, nothing left: a value outside the domain, a source that fails.
-    expect_same_refusal(static_cast<Value>(out_of_domain), 0, Status::value_out_of_domain);
-    expect_same_refusal(values[0], 1, Status::entropy_failed);
-    if (test::failures_in_current_test() != before) {
-      test::print(what);
-      test::print(": the C API differs from C++\n");
-    }
+    const Value outside = static_cast<Value>(out_of_domain);
+    expect_same_reports_of(values, N, &outside);
   }
   // Without a value outside the domain (a Bloom encoding takes any value).
   template <class Value, size_t N>
   void expect_same_reports(const Value (&values)[N]) const {
+    expect_same_reports_of(values, N, static_cast<const Value*>(nullptr));
+  }
+  // values[0..n) (arrays of every size share it: the targets' flash is small).
+  template <class Value>
+  void expect_same_reports_of(const Value* values, size_t n, const Value* out_of_domain) const {
     const int before = test::failures_in_current_test();
     expect_same_description();
     port::InsecureTestSource cpp_source(41), c_source(41);
     const tinyldp_entropy_source source = to_c_source(c_source);
-    expect_same_frames(values, cpp_source, source);
+    expect_same_frames_of(values, n, cpp_source, source);
+    // Refused alike, nothing left: a value outside the domain, a source that fails.
+    if (out_of_domain != nullptr) expect_same_refusal(*out_of_domain, 0, Status::value_out_of_domain);
     expect_same_refusal(values[0], 1, Status::entropy_failed);
     if (test::failures_in_current_test() != before) {
       test::print(what);
@@ -206,6 +204,11 @@ struct Twins {
   // copies of another source.
   template <class Value, size_t N, class CppSource>
   void expect_same_frames(const Value (&values)[N], CppSource& cpp_source, const tinyldp_entropy_source& c_source) const {
+    expect_same_frames_of(values, N, cpp_source, c_source);
+  }
+  template <class Value, class CppSource>
+  void expect_same_frames_of(const Value* values, size_t n, CppSource& cpp_source,
+                             const tinyldp_entropy_source& c_source) const {
     const tinyldp_wire_header c_header = {
         TINYLDP_WIRE_DEVICE_ID | TINYLDP_WIRE_EPOCH | TINYLDP_WIRE_COHORT | TINYLDP_WIRE_MEMO_GENERATION, 0xC0FFEE, 3,
         7, 0xEEEEEEEE};
@@ -216,7 +219,8 @@ struct Twins {
     }
     uint32_t mismatches = 0;
     for (uint32_t i = 0; i < reports_per_case; ++i) {
-      for (const Value& v : values) {
+      for (size_t j = 0; j < n; ++j) {
+        const Value& v = values[j];
         uint8_t a[frame_capacity] = {}, b[frame_capacity] = {}, payload[largest_payload] = {};
         size_t na = 0, nb = 0;
         CHECK(cpp_payload(v, cpp_source, payload) == Status::ok);
@@ -1311,6 +1315,452 @@ TEST(memoized_records_give_the_cpp_reports) {
   CHECK_EQ(tinyldp_record_rr_configure(&from_chains, chains, TINYLDP_RECORD_MAX_ATTRIBUTES + 1),
            TINYLDP_STATUS_BAD_PARAMETER);
   CHECK_EQ(tinyldp_record_rr_configure(&from_chains, nullptr, 1), TINYLDP_STATUS_BAD_PARAMETER);
+}
+
+// ---- precision: every _precise configure against C++ with the same Precision ---------------
+
+// A tolerance of 10⁻² (ε · 2^32), and a cap of 8 bits (or a few more: Asked) at the default
+// tolerance: both change every mechanism's probabilities (checked below, so a precision the C API
+// dropped would be caught).
+constexpr tinyldp_precision coarse_precision = {64, TINYLDP_EPSILON_Q32(1, 100)};
+constexpr tinyldp_precision capped(uint8_t bits) { return {bits, TINYLDP_PRECISION_DEFAULT_TOLERANCE_Q32}; }
+constexpr tinyldp_precision default_precision = TINYLDP_PRECISION_DEFAULT;
+constexpr tinyldp_precision bad_precisions[] = {{0, TINYLDP_PRECISION_DEFAULT_TOLERANCE_Q32},
+                                                {65, TINYLDP_PRECISION_DEFAULT_TOLERANCE_Q32}};
+constexpr Precision cpp_precision(tinyldp_precision p) { return Precision{p.max_bits, p.tolerance_q32}; }
+static_assert(default_precision.max_bits == Precision{}.max_bits &&
+              default_precision.tolerance_q32 == Precision{}.tolerance_q32);
+
+// A callable by reference (the callable must outlive it), its type erased: the checks below are
+// compiled once, or once per mechanism type, not once per call (the Cortex-M0 board has 256 KiB
+// of flash for the whole test).
+template <class Signature>
+class Callable;
+template <class R, class... A>
+class Callable<R(A...)> {
+ public:
+  template <class F>
+  explicit Callable(const F& f)
+      : object_(&f), call_([](const void* o, A... a) -> R { return (*static_cast<const F*>(o))(a...); }) {}
+  R operator()(A... a) const { return call_(object_, a...); }
+
+ private:
+  const void* object_;
+  R (*call_)(const void*, A...);
+};
+
+// What the checks need of a C++ configuration: its configure's status, what it is on the wire
+// and to the ledger.
+struct Configured {
+  Status status;
+  uint32_t digest, payload_bits;
+  uint64_t realized_q32, random_bits;
+};
+template <class M>
+Configured configured_as(Status s, const M& m) {
+  uint64_t random_bits = 0;
+  if constexpr (requires { m.random_bits_per_report(); }) random_bits = m.random_bits_per_report();
+  return {s, m.description().digest, m.description().payload_bits, m.realized_epsilon().q32, random_bits};
+}
+
+// What a configure is asked for: ε (0 where the realized ε is another quantity: THE's
+// thresholded channel, RS+FD's amplified ε'), in how many shares (SPL's attributes, dBitFlip's
+// bits), and the fewest bits its probabilities fit in (more than 8 for some).
+struct Asked {
+  uint64_t epsilon_q32;
+  uint64_t shares = 1;
+  uint8_t cap = 8;
+};
+
+// C++ at precision p, against its default: configured (and C's status the same), differently
+// (so a C API that dropped the precision fails the comparison of reports), with a realized ε ≤
+// the request and, at 64 bits, at most a tolerance per share below the default's.
+void expect_precise_configuration(const Configured& precise, const Configured& defaults, tinyldp_status c_status,
+                                  Asked asked, tinyldp_precision p) {
+  CHECK(precise.status == Status::ok);
+  CHECK_EQ(c_status, tinyldp_status(precise.status));
+  CHECK(precise.digest != defaults.digest || precise.payload_bits != defaults.payload_bits ||
+        precise.realized_q32 != defaults.realized_q32 || precise.random_bits != defaults.random_bits);
+  if (asked.epsilon_q32 != 0) CHECK_LE(precise.realized_q32, asked.epsilon_q32);
+  CHECK_LE(precise.realized_q32, defaults.realized_q32 + asked.shares * (Precision{}.tolerance_q32 + 1));
+  if (p.max_bits == 64) CHECK_GE(precise.realized_q32 + asked.shares * (p.tolerance_q32 + 1), defaults.realized_q32);
+}
+
+// The C functions of one mechanism over two contexts of it (0 and 1), their type erased.
+struct CSide {
+  Callable<tinyldp_status(int, tinyldp_precision)> configure_precise;
+  Callable<tinyldp_status(int)> configure_plain;
+  Callable<void(int, tinyldp_description*, tinyldp_memo_description*)> describe;  // memo: zero if none
+  // Value `value` (an index into the values), framed with the global header, or its payload alone.
+  Callable<tinyldp_status(int, size_t, const tinyldp_entropy_source*, uint8_t*, size_t*)> report;
+  Callable<tinyldp_status(int, size_t, const tinyldp_entropy_source*, uint8_t*)> privatize;
+  size_t values;
+};
+
+bool same_description(const tinyldp_description& a, const tinyldp_description& b) {
+  return a.mechanism_id == b.mechanism_id && a.payload_bits == b.payload_bits && a.digest == b.digest &&
+         a.realized_epsilon_q32 == b.realized_epsilon_q32 && a.random_bits_per_report == b.random_bits_per_report;
+}
+bool same_memo(const tinyldp_memo_description& a, const tinyldp_memo_description& b) {
+  const auto same = [](tinyldp_dyadic x, tinyldp_dyadic y) { return x.num == y.num && x.bits == y.bits; };
+  return a.epsilon_one_q32 == b.epsilon_one_q32 && a.epsilon_infinity_q32 == b.epsilon_infinity_q32 &&
+         a.memo_bits_per_report == b.memo_bits_per_report && same(a.p1, b.p1) && same(a.q1, b.q1) &&
+         same(a.p2, b.p2) && same(a.q2, b.q2);
+}
+
+// The C side alone: the plain configure and the _precise one at TINYLDP_PRECISION_DEFAULT make
+// the same context (description, memo description, frames from equal sources); max_bits 0 and 65
+// are refused (bad_parameter) and leave a context that was configured refusing every report,
+// its buffers zeroed.
+void expect_c_precision(const CSide& c) {
+  CHECK_EQ(c.configure_plain(0), TINYLDP_STATUS_OK);
+  CHECK_EQ(c.configure_precise(1, default_precision), TINYLDP_STATUS_OK);
+  tinyldp_description d0{}, d1{};
+  tinyldp_memo_description m0{}, m1{};
+  c.describe(0, &d0, &m0);
+  c.describe(1, &d1, &m1);
+  CHECK(same_description(d0, d1));
+  CHECK(same_memo(m0, m1));
+  port::InsecureTestSource s0(23), s1(23);
+  const tinyldp_entropy_source c0 = to_c_source(s0), c1 = to_c_source(s1);
+  uint32_t mismatches = 0;
+  for (uint32_t i = 0; i < 2; ++i) {
+    for (size_t v = 0; v < c.values; ++v) {
+      uint8_t f0[frame_capacity] = {}, f1[frame_capacity] = {};
+      size_t n0 = 0, n1 = 0;
+      const bool ok = c.report(0, v, &c0, f0, &n0) == TINYLDP_STATUS_OK && c.report(1, v, &c1, f1, &n1) == TINYLDP_STATUS_OK;
+      if (!ok || n0 == 0 || n0 != n1 || !bytes_equal(f0, f1, n0)) ++mismatches;
+    }
+  }
+  CHECK_EQ(mismatches, 0u);
+  for (const tinyldp_precision bad : bad_precisions) {
+    CHECK_EQ(c.configure_precise(0, coarse_precision), TINYLDP_STATUS_OK);
+    CHECK_EQ(c.configure_precise(0, bad), TINYLDP_STATUS_BAD_PARAMETER);
+    port::InsecureTestSource raw(3);
+    const tinyldp_entropy_source source = to_c_source(raw);
+    uint8_t frame[frame_capacity];
+    for (uint8_t& b : frame) b = 0xEE;
+    size_t written = 99;
+    CHECK_EQ(c.report(0, 0, &source, frame, &written), TINYLDP_STATUS_NOT_CONFIGURED);
+    CHECK_EQ(written, 0u);
+    CHECK(all_zero(frame, sizeof frame));
+    for (uint8_t& b : frame) b = 0xEE;
+    CHECK_EQ(c.privatize(0, 0, &source, frame), TINYLDP_STATUS_NOT_CONFIGURED);
+    CHECK(all_zero(frame, largest_payload));
+  }
+}
+
+// One _precise configure (`configure_c(ctx, precision)`) against C++'s (`configure_cpp(m,
+// Precision)`) and the plain one (`plain(ctx)`): at the coarse and the capped precision, C++'s
+// configuration passes expect_precise_configuration and the C context is its twin (Twins:
+// description, frames, payloads, refusals); then expect_c_precision; and max_bits 0 and 65 are
+// C++'s bad_parameter too.
+template <class M, class Ctx, class Functions, class Value>
+void expect_precision_honoured_of(const char* what, Functions functions,
+                                  Callable<tinyldp_status(Ctx*, tinyldp_precision)> configure_c,
+                                  Callable<Status(M&, Precision)> configure_cpp, Callable<tinyldp_status(Ctx*)> plain,
+                                  Asked asked, const Value* values, size_t n, const Value* out_of_domain,
+                                  MemoKeys keys) {
+  const int before = failures_in_current_test();
+  M defaults;
+  const Configured by_default = configured_as(configure_cpp(defaults, Precision{}), defaults);
+  CHECK(by_default.status == Status::ok);
+  Ctx contexts[2];
+  const tinyldp_precision precisions[] = {coarse_precision, capped(asked.cap)};
+  for (const tinyldp_precision p : precisions) {
+    M m;
+    const Status s = configure_cpp(m, cpp_precision(p));
+    expect_precise_configuration(configured_as(s, m), by_default, configure_c(&contexts[0], p), asked, p);
+    if (s == Status::ok) Twins{what, m, &contexts[0], functions, keys}.expect_same_reports_of(values, n, out_of_domain);
+  }
+  for (const tinyldp_precision bad : bad_precisions) {
+    M m;
+    CHECK(configure_cpp(m, cpp_precision(bad)) == Status::bad_parameter);
+  }
+  const auto configure_precise = [&](int i, tinyldp_precision p) { return configure_c(&contexts[i], p); };
+  const auto configure_plain = [&](int i) { return plain(&contexts[i]); };
+  const auto describe = [&](int i, tinyldp_description* d, tinyldp_memo_description* memo) {
+    functions.describe(&contexts[i], d);
+    if constexpr (requires { functions.describe_memo; }) functions.describe_memo(&contexts[i], memo);
+  };
+  const auto report = [&](int i, size_t v, const tinyldp_entropy_source* source, uint8_t* frame, size_t* written) {
+    if constexpr (Functions::memoized) {
+      return functions.report(&contexts[i], values[v], keys.c, source, &header, frame, frame_capacity, written);
+    } else {
+      return functions.report(&contexts[i], values[v], source, &header, frame, frame_capacity, written);
+    }
+  };
+  const auto privatize = [&](int i, size_t v, const tinyldp_entropy_source* source, uint8_t* payload) {
+    if constexpr (Functions::memoized) {
+      return functions.privatize(&contexts[i], values[v], keys.c, source, payload, largest_payload);
+    } else {
+      return functions.privatize(&contexts[i], values[v], source, payload, largest_payload);
+    }
+  };
+  expect_c_precision(CSide{Callable<tinyldp_status(int, tinyldp_precision)>(configure_precise),
+                           Callable<tinyldp_status(int)>(configure_plain),
+                           Callable<void(int, tinyldp_description*, tinyldp_memo_description*)>(describe),
+                           Callable<tinyldp_status(int, size_t, const tinyldp_entropy_source*, uint8_t*, size_t*)>(report),
+                           Callable<tinyldp_status(int, size_t, const tinyldp_entropy_source*, uint8_t*)>(privatize), n});
+  if (failures_in_current_test() != before) {
+    print(what);
+    print(": the _precise configure differs from C++ with its Precision\n");
+  }
+}
+template <class M, class Ctx, class Functions, class ConfigureC, class ConfigureCpp, class Plain, class Value,
+          size_t N, class Outside>
+void expect_precision_honoured(const char* what, Functions functions, const ConfigureC& configure_c,
+                               const ConfigureCpp& configure_cpp, const Plain& plain, Asked asked,
+                               const Value (&values)[N], Outside out_of_domain, MemoKeys keys = {}) {
+  const Value not_in_domain = static_cast<Value>(out_of_domain);
+  expect_precision_honoured_of<M, Ctx>(what, functions, Callable<tinyldp_status(Ctx*, tinyldp_precision)>(configure_c),
+                                       Callable<Status(M&, Precision)>(configure_cpp),
+                                       Callable<tinyldp_status(Ctx*)>(plain), asked, values, N, &not_in_domain, keys);
+}
+
+TEST(precise_frequency_oracles_give_the_cpp_reports) {
+  const uint32_t categories[] = {0, 5, 63};
+  const uint32_t bits[] = {0, 1};
+  const uint64_t three_halves = TINYLDP_EPSILON_Q32(3, 2);
+  expect_precision_honoured<BinaryRr, tinyldp_rr>(
+      "rr precise", C_FUNCTIONS(tinyldp_rr),
+      [&](tinyldp_rr* c, tinyldp_precision p) { return tinyldp_rr_configure_precise(c, three_halves, p); },
+      [&](BinaryRr& m, Precision p) { return BinaryRr::configure(Epsilon::from_q32(three_halves), m, p); },
+      [&](tinyldp_rr* c) { return tinyldp_rr_configure(c, three_halves); }, Asked{three_halves}, bits, 2u);
+  expect_precision_honoured<KaryRr, tinyldp_krr>(
+      "krr precise", C_FUNCTIONS(tinyldp_krr),
+      [&](tinyldp_krr* c, tinyldp_precision p) { return tinyldp_krr_configure_precise(c, one, 64, p); },
+      [&](KaryRr& m, Precision p) { return KaryRr::configure(eps_one, 64, m, p); },
+      [&](tinyldp_krr* c) { return tinyldp_krr_configure(c, one, 64); }, Asked{one, 1, 12}, categories, 64u);
+  expect_precision_honoured<UnaryEncoding, tinyldp_ue>(
+      "oue precise", C_FUNCTIONS(tinyldp_ue),
+      [&](tinyldp_ue* c, tinyldp_precision p) { return tinyldp_ue_configure_oue_precise(c, one, 100, p); },
+      [&](UnaryEncoding& m, Precision p) { return UnaryEncoding::configure_oue(eps_one, 100, m, p); },
+      [&](tinyldp_ue* c) { return tinyldp_ue_configure_oue(c, one, 100); }, Asked{one}, categories, 100u);
+  expect_precision_honoured<UnaryEncoding, tinyldp_ue>(
+      "sue precise", C_FUNCTIONS(tinyldp_ue),
+      [&](tinyldp_ue* c, tinyldp_precision p) { return tinyldp_ue_configure_sue_precise(c, one, 64, p); },
+      [&](UnaryEncoding& m, Precision p) { return UnaryEncoding::configure_sue(eps_one, 64, m, p); },
+      [&](tinyldp_ue* c) { return tinyldp_ue_configure_sue(c, one, 64); }, Asked{one}, categories, 64u);
+  expect_precision_honoured<LocalHashing, tinyldp_lh>(
+      "olh precise", C_FUNCTIONS(tinyldp_lh),
+      [&](tinyldp_lh* c, tinyldp_precision p) { return tinyldp_lh_configure_olh_precise(c, two, 1024, p); },
+      [&](LocalHashing& m, Precision p) { return LocalHashing::configure_olh(eps_two, 1024, m, p); },
+      [&](tinyldp_lh* c) { return tinyldp_lh_configure_olh(c, two, 1024); }, Asked{two}, categories, 1024u);
+  expect_precision_honoured<LocalHashing, tinyldp_lh>(
+      "blh precise", C_FUNCTIONS(tinyldp_lh),
+      [&](tinyldp_lh* c, tinyldp_precision p) { return tinyldp_lh_configure_blh_precise(c, one, 1024, p); },
+      [&](LocalHashing& m, Precision p) { return LocalHashing::configure_blh(eps_one, 1024, m, p); },
+      [&](tinyldp_lh* c) { return tinyldp_lh_configure_blh(c, one, 1024); }, Asked{one}, categories, 1024u);
+  expect_precision_honoured<HadamardResponse, tinyldp_hr>(
+      "hr precise", C_FUNCTIONS(tinyldp_hr),
+      [&](tinyldp_hr* c, tinyldp_precision p) { return tinyldp_hr_configure_precise(c, one, 100, p); },
+      [&](HadamardResponse& m, Precision p) { return HadamardResponse::configure(eps_one, 100, m, p); },
+      [&](tinyldp_hr* c) { return tinyldp_hr_configure(c, one, 100); }, Asked{one}, categories, 100u);
+  expect_precision_honoured<ThresholdHistogram, tinyldp_the>(
+      "the precise", C_FUNCTIONS(tinyldp_the),
+      [&](tinyldp_the* c, tinyldp_precision p) { return tinyldp_the_configure_precise(c, one, 64, p); },
+      [&](ThresholdHistogram& m, Precision p) { return ThresholdHistogram::configure(eps_one, 64, m, p); },
+      [&](tinyldp_the* c) { return tinyldp_the_configure(c, one, 64); }, Asked{0}, categories, 64u);
+  // A cap too few bits for the probabilities (k-RR's q over 64 values at ε = 1 in 8 bits): C++'s
+  // precision_too_low, and a context that refuses.
+  KaryRr cpp_krr;
+  CHECK(KaryRr::configure(eps_one, 64, cpp_krr, cpp_precision(capped(8))) == Status::precision_too_low);
+  tinyldp_krr krr;
+  CHECK_EQ(tinyldp_krr_configure_precise(&krr, one, 64, capped(8)), TINYLDP_STATUS_PRECISION_TOO_LOW);
+  port::InsecureTestSource raw(3);
+  const tinyldp_entropy_source source = to_c_source(raw);
+  uint8_t frame[32];
+  for (uint8_t& b : frame) b = 0xEE;
+  size_t written = 99;
+  CHECK_EQ(tinyldp_krr_report(&krr, 3, &source, nullptr, frame, sizeof frame, &written), TINYLDP_STATUS_NOT_CONFIGURED);
+  CHECK_EQ(written, 0u);
+  CHECK(all_zero(frame, sizeof frame));
+}
+
+TEST(precise_numeric_mechanisms_give_the_cpp_reports) {
+  const int32_t values[] = {-50, 0, 50};
+  expect_precision_honoured<StochasticDiscretization, tinyldp_sd>(
+      "sd precise", C_FUNCTIONS(tinyldp_sd),
+      [&](tinyldp_sd* c, tinyldp_precision p) { return tinyldp_sd_configure_precise(c, one, -50, 50, 16, p); },
+      [&](StochasticDiscretization& m, Precision p) {
+        return StochasticDiscretization::configure(eps_one, -50, 50, 16, m, p);
+      },
+      [&](tinyldp_sd* c) { return tinyldp_sd_configure(c, one, -50, 50, 16); }, Asked{one}, values, 51);
+  expect_precision_honoured<PiecewiseMechanism, tinyldp_pm>(
+      "pm precise", C_FUNCTIONS(tinyldp_pm),
+      [&](tinyldp_pm* c, tinyldp_precision p) { return tinyldp_pm_configure_precise(c, one, -50, 50, 256, p); },
+      [&](PiecewiseMechanism& m, Precision p) { return PiecewiseMechanism::configure(eps_one, -50, 50, 256, m, p); },
+      [&](tinyldp_pm* c) { return tinyldp_pm_configure(c, one, -50, 50, 256); }, Asked{one, 1, 12}, values, 51);
+  expect_precision_honoured<HybridMechanism, tinyldp_hm>(
+      "hm precise", C_FUNCTIONS(tinyldp_hm),
+      [&](tinyldp_hm* c, tinyldp_precision p) { return tinyldp_hm_configure_precise(c, two, -50, 50, 256, p); },
+      [&](HybridMechanism& m, Precision p) { return HybridMechanism::configure(eps_two, -50, 50, 256, m, p); },
+      [&](tinyldp_hm* c) { return tinyldp_hm_configure(c, two, -50, 50, 256); }, Asked{two, 1, 12}, values, 51);
+  expect_precision_honoured<SquareWave, tinyldp_sw>(
+      "sw precise", C_FUNCTIONS(tinyldp_sw),
+      [&](tinyldp_sw* c, tinyldp_precision p) { return tinyldp_sw_configure_precise(c, one, -50, 50, 101, p); },
+      [&](SquareWave& m, Precision p) { return SquareWave::configure(eps_one, -50, 50, 101, m, p); },
+      [&](tinyldp_sw* c) { return tinyldp_sw_configure(c, one, -50, 50, 101); }, Asked{one, 1, 12}, values, 51);
+  BothKeys keys;
+  const MemoKeys both = {&keys.c_key, &keys.cpp_key};
+  expect_precision_honoured<HierarchicalHistogram, tinyldp_hh>(
+      "hh precise", C_KEYED_FUNCTIONS(tinyldp_hh),
+      [&](tinyldp_hh* c, tinyldp_precision p) { return tinyldp_hh_configure_precise(c, one, -50, 950, 4, 1, p); },
+      [&](HierarchicalHistogram& m, Precision p) {
+        return HierarchicalHistogram::configure(eps_one, -50, 950, 4, m, p, 1);
+      },
+      [&](tinyldp_hh* c) { return tinyldp_hh_configure(c, one, -50, 950, 4, 1); }, Asked{one}, values, 951, both);
+  expect_precision_honoured<HaarHrr, tinyldp_haar_hrr>(
+      "haar-hrr precise", C_KEYED_FUNCTIONS(tinyldp_haar_hrr),
+      [&](tinyldp_haar_hrr* c, tinyldp_precision p) {
+        return tinyldp_haar_hrr_configure_precise(c, one, -50, 950, 1, p);
+      },
+      [&](HaarHrr& m, Precision p) { return HaarHrr::configure(eps_one, -50, 950, m, p, 1); },
+      [&](tinyldp_haar_hrr* c) { return tinyldp_haar_hrr_configure(c, one, -50, 950, 1); }, Asked{one}, values, 951,
+      both);
+}
+
+// A record protocol M through its _precise configure (`Extra`: RS+FD over OUE's fake data).
+template <class M, class Ctx, class Functions, class Precise, class... Extra>
+void expect_precise_record(const char* what, Functions functions, Precise precise,
+                           tinyldp_status (*plain)(Ctx*, uint64_t, const uint32_t*, uint32_t, Extra...),
+                           Asked asked, Extra... extra) {
+  const Epsilon eps = Epsilon::from_q32(record_eps_q32);
+  expect_precision_honoured<M, Ctx>(
+      what, functions,
+      [&](Ctx* c, tinyldp_precision p) { return precise(c, record_eps_q32, record_domains, 3, extra..., p); },
+      [&](M& m, Precision p) {
+        if constexpr (sizeof...(Extra) != 0) {
+          return M::configure(eps, record_domains, 3, m, FakeData(extra)..., p);
+        } else if constexpr (requires { M::configure(eps, record_domains, 3u, m, p); }) {
+          return M::configure(eps, record_domains, 3, m, p);
+        } else {  // RS+FD over k-RR: the fake data (a uniform value) is the core's, whatever is passed
+          return M::configure(eps, record_domains, 3, m, FakeData::zero, p);
+        }
+      },
+      [&](Ctx* c) { return plain(c, record_eps_q32, record_domains, 3, extra...); }, asked, records,
+      static_cast<const uint32_t*>(outside));
+}
+
+TEST(precise_records_give_the_cpp_reports) {
+  expect_precise_record<SplitRecord<GrrSlot, A>>("spl-grr precise", C_FUNCTIONS(tinyldp_spl_grr),
+                                                tinyldp_spl_grr_configure_precise, tinyldp_spl_grr_configure,
+                                                Asked{record_eps_q32, 3});
+  expect_precise_record<SplitRecord<OueSlot, A>>("spl-oue precise", C_FUNCTIONS(tinyldp_spl_oue),
+                                                tinyldp_spl_oue_configure_precise, tinyldp_spl_oue_configure,
+                                                Asked{record_eps_q32, 3});
+  expect_precise_record<SampledAttribute<GrrSlot, A>>("smp-grr precise", C_FUNCTIONS(tinyldp_smp_grr),
+                                                     tinyldp_smp_grr_configure_precise, tinyldp_smp_grr_configure,
+                                                     Asked{record_eps_q32});
+  expect_precise_record<SampledAttribute<OueSlot, A>>("smp-oue precise", C_FUNCTIONS(tinyldp_smp_oue),
+                                                     tinyldp_smp_oue_configure_precise, tinyldp_smp_oue_configure,
+                                                     Asked{record_eps_q32});
+  expect_precise_record<FakeDataRecord<GrrSlot, A>>("rsfd-grr precise", C_FUNCTIONS(tinyldp_rsfd_grr),
+                                                   tinyldp_rsfd_grr_configure_precise, tinyldp_rsfd_grr_configure,
+                                                   Asked{0});
+  expect_precise_record<FakeDataRecord<OueSlot, A>>("rsfd-oue-z precise", C_FUNCTIONS(tinyldp_rsfd_oue),
+                                                   tinyldp_rsfd_oue_configure_precise, tinyldp_rsfd_oue_configure, Asked{0},
+                                                   uint8_t{TINYLDP_RSFD_FAKE_ZERO});
+  expect_precise_record<FakeDataRecord<OueSlot, A>>("rsfd-oue-r precise", C_FUNCTIONS(tinyldp_rsfd_oue),
+                                                   tinyldp_rsfd_oue_configure_precise, tinyldp_rsfd_oue_configure, Asked{0},
+                                                   uint8_t{TINYLDP_RSFD_FAKE_RANDOM});
+}
+
+TEST(precise_memoized_mechanisms_give_the_cpp_reports) {
+  BothKeys keys;
+  const MemoKeys both = {&keys.c_key, &keys.cpp_key};
+  const uint32_t values[] = {0, 17, 63};
+  const tinyldp_memo_encoding encoding = TINYLDP_MEMO_ONE_HOT_ENCODING(64, 2);
+  const uint8_t chains[][2] = {{TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE}, {TINYLDP_UE_STAGE_SUE, TINYLDP_UE_STAGE_OUE}};
+  for (const auto& stages : chains) {
+    const uint8_t first = stages[0], second = stages[1];
+    expect_precision_honoured<TwoStageRr, tinyldp_two_stage_rr>(
+        "chain precise", C_MEMOIZED_FUNCTIONS(tinyldp_two_stage_rr),
+        [&](tinyldp_two_stage_rr* c, tinyldp_precision p) {
+          return tinyldp_two_stage_rr_configure_chain_precise(c, first, second, two, one, &encoding, p);
+        },
+        [&](TwoStageRr& m, Precision p) {
+          return TwoStageRr::configure_chain(UeStage(first), UeStage(second), eps_two, eps_one,
+                                             TwoStageRr::one_hot(64, 2), m, p);
+        },
+        [&](tinyldp_two_stage_rr* c) {
+          return tinyldp_two_stage_rr_configure_chain(c, first, second, two, one, &encoding);
+        },
+        Asked{one}, values, 64u, both);
+  }
+  expect_precision_honoured<LongitudinalGrr, tinyldp_l_grr>(
+      "l-grr precise", C_MEMOIZED_FUNCTIONS(tinyldp_l_grr),
+      [&](tinyldp_l_grr* c, tinyldp_precision p) { return tinyldp_l_grr_configure_precise(c, two, one, 64, 3, p); },
+      [&](LongitudinalGrr& m, Precision p) { return LongitudinalGrr::configure(eps_two, eps_one, 64, m, p, 3); },
+      [&](tinyldp_l_grr* c) { return tinyldp_l_grr_configure(c, two, one, 64, 3); }, Asked{one, 1, 12}, values, 64u,
+      both);
+  expect_precision_honoured<Loloha, tinyldp_loloha>(
+      "loloha precise", C_MEMOIZED_FUNCTIONS(tinyldp_loloha),
+      [&](tinyldp_loloha* c, tinyldp_precision p) {
+        return tinyldp_loloha_configure_precise(c, two, one, 1000, 5, 1, p);
+      },
+      [&](Loloha& m, Precision p) { return Loloha::configure(eps_two, eps_one, 1000, 5, m, p, 1); },
+      [&](tinyldp_loloha* c) { return tinyldp_loloha_configure(c, two, one, 1000, 5, 1); }, Asked{one}, values, 1000u,
+      both);
+  const uint64_t five = TINYLDP_EPSILON_Q32(5, 1);
+  expect_precision_honoured<Loloha, tinyldp_loloha>(
+      "ololoha precise", C_MEMOIZED_FUNCTIONS(tinyldp_loloha),
+      [&](tinyldp_loloha* c, tinyldp_precision p) {
+        return tinyldp_loloha_configure_optimal_precise(c, five, two, 1000, 1, p);
+      },
+      [&](Loloha& m, Precision p) {
+        return Loloha::configure_optimal(Epsilon::from_q32(five), eps_two, 1000, m, p, 1);
+      },
+      [&](tinyldp_loloha* c) { return tinyldp_loloha_configure_optimal(c, five, two, 1000, 1); }, Asked{two}, values,
+      1000u, both);
+  expect_precision_honoured<Loloha, tinyldp_loloha>(
+      "biloloha precise", C_MEMOIZED_FUNCTIONS(tinyldp_loloha),
+      [&](tinyldp_loloha* c, tinyldp_precision p) {
+        return tinyldp_loloha_configure_binary_precise(c, two, one, 1000, 1, p);
+      },
+      [&](Loloha& m, Precision p) { return Loloha::configure_binary(eps_two, eps_one, 1000, m, p, 1); },
+      [&](tinyldp_loloha* c) { return tinyldp_loloha_configure_binary(c, two, one, 1000, 1); }, Asked{one}, values,
+      1000u, both);
+  const uint32_t counters[] = {0, 50, 100};
+  expect_precision_honoured<OneBitMean, tinyldp_one_bit_mean>(
+      "1bitmean precise", C_MEMOIZED_FUNCTIONS(tinyldp_one_bit_mean),
+      [&](tinyldp_one_bit_mean* c, tinyldp_precision p) {
+        return tinyldp_one_bit_mean_configure_precise(c, two, one, 100, 10, 32, 2, p);
+      },
+      [&](OneBitMean& m, Precision p) { return OneBitMean::configure(eps_two, eps_one, {100, 10, 32, 2}, m, p); },
+      [&](tinyldp_one_bit_mean* c) { return tinyldp_one_bit_mean_configure(c, two, one, 100, 10, 32, 2); },
+      Asked{one}, counters, 101u, both);
+  expect_precision_honoured<DBitFlip, tinyldp_dbitflip>(
+      "dbitflip precise", C_MEMOIZED_FUNCTIONS(tinyldp_dbitflip),
+      [&](tinyldp_dbitflip* c, tinyldp_precision p) {
+        return tinyldp_dbitflip_configure_precise(c, two, one, 100, 10, 4, 2, p);
+      },
+      [&](DBitFlip& m, Precision p) { return DBitFlip::configure(eps_two, eps_one, {100, 10, 4, 2}, m, p); },
+      [&](tinyldp_dbitflip* c) { return tinyldp_dbitflip_configure(c, two, one, 100, 10, 4, 2); },
+      Asked{one, 2}, counters, 101u, both);  // ε₁ in two shares: a changed value changes two sampled bits
+}
+
+// What the precision is for (tinyldp.h's example): OUE over 256 values at a tolerance of 10⁻²
+// draws fewer than half the random bits per report of the default, for a realized ε at most 10⁻²
+// below ε = 1, as the C description states them.
+TEST(coarse_precision_draws_fewer_random_bits) {
+  tinyldp_ue fine, coarse;
+  CHECK_EQ(tinyldp_ue_configure_oue(&fine, one, 256), TINYLDP_STATUS_OK);
+  CHECK_EQ(tinyldp_ue_configure_oue_precise(&coarse, one, 256, coarse_precision), TINYLDP_STATUS_OK);
+  tinyldp_description f{}, c{};
+  tinyldp_ue_describe(&fine, &f);
+  tinyldp_ue_describe(&coarse, &c);
+  CHECK_LT(2 * c.random_bits_per_report, f.random_bits_per_report);
+  CHECK_LE(c.realized_epsilon_q32, one);
+  CHECK_GE(c.realized_epsilon_q32 + coarse_precision.tolerance_q32, one);
+  CHECK_LE(c.realized_epsilon_q32, f.realized_epsilon_q32);
+  CHECK(c.digest != f.digest);  // another q: the collector knows these reports apart
+  print("    OUE, d = 256, eps = 1: ");
+  print_u64(f.random_bits_per_report);
+  print(" random bits per report at the default precision, ");
+  print_u64(c.random_bits_per_report);
+  print(" at a tolerance of 1e-2\n");
 }
 
 }  // namespace

@@ -160,3 +160,61 @@ int tinyldp_h_c99_every_mechanism(const tinyldp_memo_key* key, const tinyldp_ent
               TINYLDP_STATUS_OK;
   return failures;
 }
+
+/* Every _precise configure, with the default precision, a coarser one and a cap of bits. */
+static tinyldp_rr rr;
+static tinyldp_krr krr;
+static tinyldp_lh lh;
+static tinyldp_hr hr;
+static tinyldp_sd sd;
+static tinyldp_pm pm;
+static tinyldp_hm hm;
+static tinyldp_sw sw;
+static tinyldp_hh hh;
+static tinyldp_haar_hrr haar_hrr;
+static const tinyldp_precision default_precision = TINYLDP_PRECISION_DEFAULT;
+int tinyldp_h_c99_precise(void);
+int tinyldp_h_c99_precise(void) {
+  const uint64_t one = TINYLDP_EPSILON_Q32(1, 1), two = TINYLDP_EPSILON_Q32(2, 1);
+  const tinyldp_precision coarse = {64, TINYLDP_EPSILON_Q32(1, 100)};
+  const tinyldp_precision capped = {12, TINYLDP_PRECISION_DEFAULT_TOLERANCE_Q32};
+  const uint32_t domains[TINYLDP_RECORD_MAX_ATTRIBUTES] = {4, 10, 3};
+  const tinyldp_memo_encoding one_hot = TINYLDP_MEMO_ONE_HOT_ENCODING(64, 0);
+  tinyldp_description fine, coarser;
+  int failures = 0;
+  failures += tinyldp_ue_configure_oue(&oue, one, 256) != TINYLDP_STATUS_OK;
+  tinyldp_ue_describe(&oue, &fine);
+  failures += tinyldp_ue_configure_oue_precise(&oue, one, 256, coarse) != TINYLDP_STATUS_OK;
+  tinyldp_ue_describe(&oue, &coarser);
+  failures += coarser.random_bits_per_report >= fine.random_bits_per_report;
+  failures += tinyldp_ue_configure_sue_precise(&oue, one, 256, default_precision) != TINYLDP_STATUS_OK;
+  failures += tinyldp_rr_configure_precise(&rr, one, capped) != TINYLDP_STATUS_OK;
+  failures += tinyldp_krr_configure_precise(&krr, one, 16, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_lh_configure_olh_precise(&lh, one, 1000, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_lh_configure_blh_precise(&lh, one, 1000, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_hr_configure_precise(&hr, one, 100, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_sd_configure_precise(&sd, one, -8, 8, 16, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_pm_configure_precise(&pm, one, -8, 8, 256, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_hm_configure_precise(&hm, one, -8, 8, 256, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_sw_configure_precise(&sw, one, -8, 8, 17, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_hh_configure_precise(&hh, one, -8, 8, 4, 0, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_haar_hrr_configure_precise(&haar_hrr, one, -8, 8, 0, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_the_configure_precise(&the, one, 64, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_spl_grr_configure_precise(&spl_grr, one, domains, 3, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_spl_oue_configure_precise(&spl_oue, one, domains, 3, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_smp_grr_configure_precise(&smp_grr, one, domains, 3, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_smp_oue_configure_precise(&smp_oue, one, domains, 3, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_rsfd_grr_configure_precise(&rsfd_grr, one, domains, 3, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_rsfd_oue_configure_precise(&rsfd_oue, one, domains, 3, TINYLDP_RSFD_FAKE_ZERO, coarse) !=
+              TINYLDP_STATUS_OK;
+  failures += tinyldp_two_stage_rr_configure_chain_precise(&l_osue, TINYLDP_UE_STAGE_OUE, TINYLDP_UE_STAGE_SUE, two,
+                                                           one, &one_hot, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_l_grr_configure_precise(&l_grr, two, one, 16, 0, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_loloha_configure_precise(&loloha, two, one, 1000, 5, 1, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_loloha_configure_optimal_precise(&loloha, two, one, 1000, 1, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_loloha_configure_binary_precise(&loloha, two, one, 1000, 1, coarse) != TINYLDP_STATUS_OK;
+  failures += tinyldp_one_bit_mean_configure_precise(&one_bit_mean, two, one, 100, 10, 32, 2, coarse) !=
+              TINYLDP_STATUS_OK;
+  failures += tinyldp_dbitflip_configure_precise(&dbitflip, two, one, 100, 10, 4, 3, coarse) != TINYLDP_STATUS_OK;
+  return failures;
+}
