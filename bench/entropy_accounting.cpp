@@ -205,11 +205,16 @@ int main() {
     binary_rr(eps);
     frequency_oracles(1024, eps);
   }
-  // The precision knob: q with fewer significant bits (realized ε at most 2^-12 below the
-  // request instead of 2^-21) halves UE's random bits.
-  const Precision coarse{64, uint64_t{1} << 20};
-  unary("sue", false, 1024, one, coarse, "tolerance 2^-12");
-  unary("oue", true, 1024, one, coarse, "tolerance 2^-12");
+  // The precision knob (issue #32): the realized ε at most 10⁻⁴, 10⁻³ or 10⁻² below the request
+  // instead of 2^-21, so each probability takes fewer bits (OUE's q fewest of all: p is fitted).
+  const struct {
+    uint64_t tolerance_q32;
+    const char* label;
+  } tolerances[] = {{429497, "tolerance 1e-4"}, {4294967, "tolerance 1e-3"}, {42949673, "tolerance 1e-2"}};
+  for (const auto& t : tolerances) {
+    unary("sue", false, 1024, one, Precision{64, t.tolerance_q32}, t.label);
+    unary("oue", true, 1024, one, Precision{64, t.tolerance_q32}, t.label);
+  }
   discretization(one, 1000, 16);
   discrete_laplace(one, 100);
 

@@ -95,6 +95,9 @@ Configured configure_mechanism(const ParameterValues& given, FrontEnd front_end,
   } catch (const std::invalid_argument& e) {
     return refuse(e.what());
   }
+  if (given.epsilon_tolerance && c.epsilon_one.q32 != 0 && c.precision.tolerance_q32 >= c.epsilon_one.q32)
+    return refuse(name_of(ParameterId::precision_tolerance) + " must be below " + name_of(ParameterId::epsilon_one) +
+                  ": the realized epsilon of one report would have no lower bound");
   if (given.epsilon.q32 == 0 && !row->traits.by_f_p_q)
     return refuse(name_of(ParameterId::epsilon) + " is required for " + name);
   Mechanism m;

@@ -110,6 +110,8 @@ for args, words in [
     (["-m", "oue", "-e", "1", "-d", "8", "--precision-bits", "65"], "--precision-bits must be 1 … 64"),
     (["-m", "oue", "-e", "1", "-d", "8", "--epsilon-tolerance", "1"], "must be below --epsilon"),
     (["-m", "oue", "-e", "1", "-d", "8", "--epsilon-tolerance", "0"], "--epsilon-tolerance"),
+    (["-m", "l-osue", "-e", "2", "--epsilon-one", "0.5", "-d", "8", "--epsilon-tolerance", "0.5"],
+     "must be below --epsilon-one"),
     (["-m", "oue", "-e", "1", "-d", "8", "--epsilon-tolerance", "-1e-3"], "--epsilon-tolerance"),
     (["-m", "oue", "-e", "1", "-d", "8", "--epsilon-tolerance", "lots"], "--epsilon-tolerance"),
 ]:
