@@ -223,6 +223,44 @@ TEST(a_request_past_the_direct_limit_gives_the_models_stream) {
 }
 #endif
 
+TEST(the_four_lane_blocks_equal_one_block_at_a_time) {
+  // chacha20_blocks_four_split (x86-64 hosts with AVX-512VL: the refills above): block 0 as
+  // words, blocks 1 … count − 1 as bytes, nothing written past them; it declines counts
+  // outside 1 … 4, and everything elsewhere.
+  const uint32_t key[8] = {0x03020100u, 0x07060504u, 0x0b0a0908u, 0x0f0e0d0cu,
+                           0x13121110u, 0x17161514u, 0x1b1a1918u, 0x9f9e9d9cu};
+  const uint32_t nonce[3] = {0, 0, 0};
+#if TINYLDP_CHACHA20_WIDE
+  const bool four_lanes = __builtin_cpu_supports("avx512vl");
+#else
+  const bool four_lanes = false;
+#endif
+  uint32_t served = 0;
+  for (size_t count = 0; count <= 5; ++count) {
+    uint32_t first[16] = {};
+    uint8_t rest[4 * 64], expected[64];
+    for (uint8_t& b : rest) b = 0xA5;
+    const bool done = port::chacha20_blocks_four_split(key, nonce, first, rest, count);
+    CHECK_EQ(done, four_lanes && count >= 1 && count <= 4);
+    size_t untouched_from = 0;
+    if (done) {
+      ++served;
+      uint32_t words[16];
+      port::chacha20_block_words(key, 0, nonce, words);
+      for (size_t w = 0; w < 16; ++w) CHECK_EQ(first[w], words[w]);
+      for (size_t i = 1; i < count; ++i) {
+        port::chacha20_block(key, static_cast<uint32_t>(i), nonce, expected);
+        CHECK(bytes_equal(rest + 64 * (i - 1), expected, 64));
+      }
+      untouched_from = 64 * (count - 1);
+    } else {
+      for (uint32_t w : first) CHECK_EQ(w, 0u);
+    }
+    for (size_t i = untouched_from; i < sizeof rest; ++i) CHECK_EQ(rest[i], 0xA5u);
+  }
+  CHECK_EQ(served, four_lanes ? 4u : 0u);
+}
+
 TEST(unseeded_generator_fails_closed) {
   port::ChaCha20Drbg drbg;
   uint8_t out[8] = {1, 2, 3, 4, 5, 6, 7, 8};
