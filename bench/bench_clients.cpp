@@ -39,10 +39,11 @@ struct Simulation {
   RandomBits<port::SimulationSource, sim_buffer> rng{source};
   bool ready(benchmark::State&) { return true; }
 };
-struct Drbg {
+template <size_t BufferBytes = drbg_buffer>
+struct DrbgWith {
   port::HostOsSource os;
   port::ChaCha20Drbg drbg;
-  RandomBits<port::ChaCha20Drbg, drbg_buffer> rng{drbg};
+  RandomBits<port::ChaCha20Drbg, BufferBytes> rng{drbg};
   bool ready(benchmark::State& s) {
     drbg.set_reseed_source(os);
     if (drbg.seed(os) != EntropyResult::ok) {
@@ -52,6 +53,7 @@ struct Drbg {
     return true;
   }
 };
+using Drbg = DrbgWith<>;
 struct TestSource {
   port::InsecureTestSource source{1};
   RandomBits<port::InsecureTestSource, 256> rng{source};
@@ -163,6 +165,17 @@ void BM_chacha20_drbg(benchmark::State& s) {
   }
   s.SetBytesProcessed(static_cast<int64_t>(s.iterations()) * s.range(0));
 }
+// OLH (d = 1024, ε = 1) through the DRBG with a RandomBits buffer of range(0) bytes: 8 is what
+// the C API reads per request (c/src/forwards.hpp), 256 what the Python module and the command
+// use, 16384 the BM_<mechanism>_drbg rows. A report's fixed costs (forget_drawn, the stack
+// scrub) and the DRBG's per-request cost at that size, separated from the mechanism's.
+template <size_t BufferBytes>
+void BM_olh_drbg_buffer(benchmark::State& s) {
+  LocalHashing m;
+  if (LocalHashing::configure_olh(Epsilon::from_ratio(1, 1), 1024, m) != Status::ok)
+    return s.SkipWithError("configure failed");
+  run_scalar<DrbgWith<BufferBytes>, LocalHashing, LocalHashingReport>(s, m, m.domain());
+}
 // The simulation source alone, for comparison.
 void BM_simulation_source(benchmark::State& s) {
   port::SimulationSource source(1);
@@ -204,6 +217,11 @@ BENCHMARK(BM_lh<Drbg, true>)->Name("BM_olh_drbg")->Apply(drbg_grid);
 BENCHMARK(BM_hr<Drbg>)->Name("BM_hr_drbg")->Apply(drbg_grid);
 BENCHMARK(BM_ue<TestSource, true>)->Name("BM_oue_testsource")->Args({1024, 2});
 
-BENCHMARK(BM_chacha20_drbg)->Arg(32)->Arg(256)->Arg(4096)->Arg(65536);
+BENCHMARK(BM_olh_drbg_buffer<8>)->Name("BM_olh_drbg_buffer/8");
+BENCHMARK(BM_olh_drbg_buffer<256>)->Name("BM_olh_drbg_buffer/256");
+BENCHMARK(BM_olh_drbg_buffer<drbg_buffer>)->Name("BM_olh_drbg_buffer/16384");
+
+// Request sizes: 8 (the C API's), 32 to 1024 (RandomBits buffers), 4096 and 65536 (long).
+BENCHMARK(BM_chacha20_drbg)->Arg(8)->Arg(32)->Arg(128)->Arg(256)->Arg(1024)->Arg(4096)->Arg(65536);
 BENCHMARK(BM_simulation_source)->Arg(4096);
 }  // namespace

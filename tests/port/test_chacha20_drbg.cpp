@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The ChaCha20 DRBG: known answers from an independent model, seeding through the contract,
-// the reseed interval (fails closed), fast key erasure, wiping, and its contract as a source.
+// the reseed interval (fails closed), fast key erasure, wiping, and its contract as a source;
+// the stream for a mix of request sizes against a one-block-at-a-time model and the digests of
+// the implementation before the host's four-lane refills.
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 
 #include "check.hpp"
+#include "digest.hpp"
 #include "test_util.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -96,6 +99,166 @@ TEST(long_requests_go_straight_to_the_caller_with_the_same_stream_on_every_path)
                    "3c266116ffff5dc113548b138c8b5baf2c4f953cccfeff9d51005799e5e5fe8e"
                    "cab25fa5c4240e5b5660d16b3aee14a9",
                    48));
+}
+
+// The construction as chacha20_drbg.hpp describes it, one block at a time with chacha20_block
+// (RFC 8439's byte form): seed_from_bytes of 32 bytes into the all-zero key is one link of the
+// seed chain; a refill is TINYLDP_CHACHA20_DRBG_BLOCKS blocks of the key; a request that finds
+// the buffer empty with n ≥ 64 bytes left takes blocks 1 … min(n / 64, 4096) of the key
+// straight and buffers block 0's second half; block 0's first half is always the next key.
+// (The default reseed interval, which these requests never reach.)
+class Model {
+ public:
+  explicit Model(const uint8_t material[32]) {
+    uint32_t mixed[8];
+    for (size_t i = 0; i < 8; ++i) mixed[i] = port::load_le32(material + 4 * i);
+    const uint32_t nonce[3] = {0x65747962u, 0, 32};  // "byte", chunk 0, 32 bytes
+    next_key(mixed, nonce);
+  }
+  void fill(uint8_t* out, size_t length) {
+    static constexpr uint32_t zero[3] = {0, 0, 0};
+    size_t done = 0;
+    while (done < length) {
+      if (position_ == end_) {
+        size_t direct = (length - done) / 64;
+        if (direct > 4096) direct = 4096;
+        const size_t blocks = direct > 0 ? direct + 1 : size_t{TINYLDP_CHACHA20_DRBG_BLOCKS};
+        for (size_t i = 1; i < blocks; ++i)
+          port::chacha20_block(key_, static_cast<uint32_t>(i), zero,
+                               direct > 0 ? out + done + 64 * (i - 1) : buffer_ + 64 * i);
+        next_key(key_, zero);  // block 0: the next key, then 32 bytes for the buffer
+        position_ = 32;
+        end_ = direct > 0 ? 64 : 64 * size_t{TINYLDP_CHACHA20_DRBG_BLOCKS};
+        done += 64 * direct;
+        continue;
+      }
+      for (; position_ < end_ && done < length; ++position_) out[done++] = buffer_[position_];
+    }
+  }
+
+ private:
+  void next_key(const uint32_t key[8], const uint32_t nonce[3]) {
+    port::chacha20_block(key, 0, nonce, buffer_);
+    for (size_t i = 0; i < 8; ++i) key_[i] = port::load_le32(buffer_ + 4 * i);
+  }
+  uint32_t key_[8] = {};
+  uint8_t buffer_[64 * TINYLDP_CHACHA20_DRBG_BLOCKS] = {};
+  size_t position_ = 0, end_ = 0;
+};
+
+// Request sizes that take every path of fill: bytes from the buffer alone, requests across a
+// refill, long requests of 1 … 17 direct blocks (around the host's four-lane and 16-lane
+// batches) that find the buffer empty or not.
+constexpr uint16_t mixed_sizes[] = {1,   7,   8,   8,   8,    13,   32,   31,  64,  65,  100, 127,
+                                    128, 129, 150, 191, 192,  193,  200,  255, 256, 257, 300, 320,
+                                    448, 511, 512, 600, 1000, 1024, 1025, 1100, 3,   8,   40,  8};
+uint8_t mixed_out[1100], model_out[1100];
+
+TEST(a_mix_of_request_sizes_gives_the_models_stream_and_the_digest_of_before) {
+  // The same bytes as the model, on every target; and the digest of every byte handed out as
+  // the implementation gave it before the four-lane refills (x86-64 hosts, 2026-11-25): the
+  // stream, buffered/direct split included, is unchanged on every path. Three passes, each
+  // starting at a different place in a refill.
+  uint8_t material[32];
+  for (int i = 0; i < 32; ++i) material[i] = static_cast<uint8_t>(i);
+  port::ChaCha20Drbg drbg;
+  drbg.seed_from_bytes(material, sizeof material);
+  Model model(material);
+  Digest digest;
+  size_t requests = 0, differing = 0;
+  for (size_t pass = 0; pass < 3; ++pass) {
+    for (uint16_t n : mixed_sizes) {
+      const size_t length = (n + 3 * pass) % (sizeof mixed_out + 1);
+      CHECK(drbg.fill(mixed_out, length, blocking) == EntropyResult::ok);
+      model.fill(model_out, length);
+      differing += !bytes_equal(mixed_out, model_out, length);
+      digest.add(mixed_out, length);
+      ++requests;
+    }
+  }
+  CHECK_EQ(differing, 0u);
+  CHECK_EQ(requests, 3 * sizeof mixed_sizes / sizeof mixed_sizes[0]);
+#if TINYLDP_CHACHA20_DRBG_BLOCKS == 4
+  CHECK_EQ(digest.state, 0xe1c52039e4a6c1c8ull);
+#endif
+
+  // With a reseed every 5 blocks (long requests clipped to the interval) from a test source.
+  port::InsecureTestSource reseeder(21);
+  port::ChaCha20Drbg clipped;
+  clipped.seed_from_bytes(material, sizeof material);
+  clipped.set_reseed_source(reseeder);
+  clipped.set_reseed_interval_blocks(5);
+  Digest reseeded;
+  for (uint16_t n : mixed_sizes) {
+    CHECK(clipped.fill(mixed_out, n, blocking) == EntropyResult::ok);
+    reseeded.add(mixed_out, n);
+  }
+  CHECK_GE(reseeder.bytes_served(), 10u * 32u);
+#if TINYLDP_CHACHA20_DRBG_BLOCKS == 4
+  CHECK_EQ(reseeded.state, 0x3615e1ac6f487ef1ull);
+#endif
+}
+
+#if !defined(TINYLDP_TEST_ON_TARGET)
+// Past the 4096 direct blocks one key serves (host only: 300 KiB).
+uint8_t huge_out[300 * 1024], huge_model[300 * 1024];
+TEST(a_request_past_the_direct_limit_gives_the_models_stream) {
+  uint8_t material[32];
+  for (int i = 0; i < 32; ++i) material[i] = static_cast<uint8_t>(0xA0 + i);
+  port::ChaCha20Drbg drbg;
+  drbg.seed_from_bytes(material, sizeof material);
+  Model model(material);
+  uint8_t head[40], model_head[40];
+  CHECK(drbg.fill(head, sizeof head, blocking) == EntropyResult::ok);
+  model.fill(model_head, sizeof model_head);
+  CHECK(drbg.fill(huge_out, sizeof huge_out, blocking) == EntropyResult::ok);
+  model.fill(huge_model, sizeof huge_model);
+  CHECK(bytes_equal(head, model_head, sizeof head));
+  CHECK(bytes_equal(huge_out, huge_model, sizeof huge_out));
+  Digest digest;
+  digest.add(huge_out, sizeof huge_out);
+#if TINYLDP_CHACHA20_DRBG_BLOCKS == 4
+  CHECK_EQ(digest.state, 0x8d92a310faa89115ull);
+#endif
+}
+#endif
+
+TEST(the_four_lane_blocks_equal_one_block_at_a_time) {
+  // chacha20_blocks_four_split (x86-64 hosts with AVX-512VL: the refills above): block 0 as
+  // words, blocks 1 … count − 1 as bytes, nothing written past them; it declines counts
+  // outside 1 … 4, and everything elsewhere.
+  const uint32_t key[8] = {0x03020100u, 0x07060504u, 0x0b0a0908u, 0x0f0e0d0cu,
+                           0x13121110u, 0x17161514u, 0x1b1a1918u, 0x9f9e9d9cu};
+  const uint32_t nonce[3] = {0, 0, 0};
+#if TINYLDP_CHACHA20_WIDE
+  const bool four_lanes = __builtin_cpu_supports("avx512vl");
+#else
+  const bool four_lanes = false;
+#endif
+  uint32_t served = 0;
+  for (size_t count = 0; count <= 5; ++count) {
+    uint32_t first[16] = {};
+    uint8_t rest[4 * 64], expected[64];
+    for (uint8_t& b : rest) b = 0xA5;
+    const bool done = port::chacha20_blocks_four_split(key, nonce, first, rest, count);
+    CHECK_EQ(done, four_lanes && count >= 1 && count <= 4);
+    size_t untouched_from = 0;
+    if (done) {
+      ++served;
+      uint32_t words[16];
+      port::chacha20_block_words(key, 0, nonce, words);
+      for (size_t w = 0; w < 16; ++w) CHECK_EQ(first[w], words[w]);
+      for (size_t i = 1; i < count; ++i) {
+        port::chacha20_block(key, static_cast<uint32_t>(i), nonce, expected);
+        CHECK(bytes_equal(rest + 64 * (i - 1), expected, 64));
+      }
+      untouched_from = 64 * (count - 1);
+    } else {
+      for (uint32_t w : first) CHECK_EQ(w, 0u);
+    }
+    for (size_t i = untouched_from; i < sizeof rest; ++i) CHECK_EQ(rest[i], 0xA5u);
+  }
+  CHECK_EQ(served, four_lanes ? 4u : 0u);
 }
 
 TEST(unseeded_generator_fails_closed) {

@@ -132,6 +132,15 @@ void ChaCha20Drbg::seed_from_bytes(const uint8_t* material, size_t length, bool 
 void ChaCha20Drbg::generate(uint8_t* direct, size_t blocks) {
   // Blocks are computed in the buffer's words, so no block state goes on the stack.
   static constexpr uint32_t nonce[chacha20_nonce_words] = {0, 0, 0};  // in flash, not the stack
+#if TINYLDP_CHACHA20_WIDE
+  // x86-64 hosts with AVX-512VL, up to four blocks (a refill; one to three direct blocks): one
+  // four-lane computation, block 0 in the buffer's words, the rest in the buffer or the
+  // caller's. (Preprocessed away elsewhere: the targets' code is what it was.)
+  if (chacha20_blocks_four_split(key_, nonce, buffer_words_,
+                                 direct != nullptr ? direct : buffer() + chacha20_block_bytes,
+                                 blocks)) {
+  } else
+#endif
   if (direct == nullptr) {
     chacha20_blocks_words(key_, 0, nonce, buffer_words_, blocks);
   } else if (!chacha20_blocks_wide_split(key_, nonce, buffer_words_, direct, blocks)) {

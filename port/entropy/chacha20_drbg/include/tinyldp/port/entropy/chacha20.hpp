@@ -8,7 +8,8 @@
 // (with the output the state would give the key back). Cost: no state; on Cortex-M0, whose
 // eight low registers cannot hold the state, a compact form with the state in the output
 // array (its frames are on the OUE firmware's call path in docs/footprint.md). On the x86-64
-// host chacha20_blocks runs 16 blocks side by side. Instructions per byte on every target:
+// host chacha20_blocks runs 16 blocks side by side, and with AVX-512VL up to four blocks (the
+// DRBG's refills) run in the four lanes of 128-bit vectors. Instructions per byte on every target:
 // docs/target-costs.md; host speed through the DRBG: docs/benchmarks.md.
 #ifndef TINYLDP_PORT_CHACHA20_HPP
 #define TINYLDP_PORT_CHACHA20_HPP
@@ -68,11 +69,23 @@ bool chacha20_blocks_wide_split(const uint32_t key[chacha20_key_words],
                                 const uint32_t nonce[chacha20_nonce_words],
                                 uint32_t first[chacha20_block_words_count], uint8_t* rest,
                                 size_t count);
+// The same for count = 1 … 4 on CPUs with AVX-512VL (false, with nothing written, for other
+// counts and CPUs): four blocks side by side, one per lane of a 128-bit vector, where the 16-lane
+// batch would compute 16 blocks for them — the DRBG's 4-block refills (first: its buffer's
+// words, rest: the buffer after block 0) and its requests of one to three direct blocks. The
+// whole state stays in AVX-512VL's 32 registers: nothing goes on the stack.
+bool chacha20_blocks_four_split(const uint32_t key[chacha20_key_words],
+                                const uint32_t nonce[chacha20_nonce_words],
+                                uint32_t first[chacha20_block_words_count], uint8_t* rest,
+                                size_t count);
 #else
 inline size_t chacha20_blocks_wide(const uint32_t*, uint32_t, const uint32_t*, uint8_t*, size_t) {
   return 0;
 }
 inline bool chacha20_blocks_wide_split(const uint32_t*, const uint32_t*, uint32_t*, uint8_t*, size_t) {
+  return false;
+}
+inline bool chacha20_blocks_four_split(const uint32_t*, const uint32_t*, uint32_t*, uint8_t*, size_t) {
   return false;
 }
 #endif

@@ -28,8 +28,11 @@
 // a fill on the OUE firmware's call path (no reseed source set) and, in the `chacha20_drbg`
 // row, seeding plus a request with a reseed nested in it, on every target. Time: whole blocks
 // of a long request go straight to the caller; on x86-64 hosts 16 blocks are computed side by
-// side in vector registers (chacha20.hpp). Instructions per byte on every target:
-// docs/target-costs.md; host bytes per second: docs/benchmarks.md.
+// side in vector registers, and with AVX-512VL a refill (and a request of up to three direct
+// blocks) in the four lanes of 128-bit vectors (chacha20.hpp) — the same bytes on every path.
+// Each refill still costs one sequential 4-block computation per 224 bytes (the next key comes
+// from its block 0), so small requests cost more per byte than long ones. Instructions per
+// byte on every target: docs/target-costs.md; host bytes per second: docs/benchmarks.md.
 #ifndef TINYLDP_PORT_CHACHA20_DRBG_HPP
 #define TINYLDP_PORT_CHACHA20_DRBG_HPP
 
