@@ -4,15 +4,19 @@
 // frequencies, timing the client and the server separately. Not a test and not a benchmark of
 // one function: the same end-to-end workload a Python peer runs, so the two can be compared.
 //
-//   peer_workload MECHANISM EPSILON DOMAIN VALUES_FILE [REPEATS]
+//   peer_workload MECHANISM EPSILON DOMAIN VALUES_FILE [REPEATS] [--epsilon-tolerance T]
 //
 // VALUES_FILE holds one category index (0 … DOMAIN − 1) per line. The client is timed with two
 // entropy sources — the ChaCha20 DRBG seeded and reseeded from the OS (what a deployment uses)
 // and the simulation source (a fast non-cryptographic generator, like the peers' numpy
 // generators) — each the best of REPEATS passes (default 5) over every value. The server
 // (strict parse + support counting of every report, then the estimates) is timed the same
-// way. Prints one JSON object: the timings and the raw and clip-renormalized frequencies of
-// the DRBG pass's estimate.
+// way. T (a decimal, e.g. 1e-3; default: the default precision's 2^-21) is how far below EPSILON
+// the realized ε may fall (MechanismConfig::precision.tolerance_q32 = T · 2^32, rounded down, as
+// the CLI's --epsilon-tolerance): a coarse tolerance takes fewer random bits per report. Prints
+// one JSON object: the tolerance, the realized ε and the random bits per report of the
+// configuration, the timings and the raw and clip-renormalized frequencies of the DRBG pass's
+// estimate.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -112,25 +116,46 @@ nlohmann::json frequencies(const std::vector<ItemEstimate>& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 5 || argc > 6) {
-    std::cerr << "usage: peer_workload MECHANISM EPSILON DOMAIN VALUES_FILE [REPEATS]\n";
+  // The positional arguments, and --epsilon-tolerance T anywhere after the program's name.
+  std::vector<const char*> args;
+  const char* tolerance_text = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--epsilon-tolerance") {
+      if (i + 1 >= argc) fail("--epsilon-tolerance needs a value");
+      tolerance_text = argv[++i];
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  if (args.size() < 4 || args.size() > 5) {
+    std::cerr << "usage: peer_workload MECHANISM EPSILON DOMAIN VALUES_FILE [REPEATS] [--epsilon-tolerance T]\n";
     return 1;
   }
-  const auto id = mechanism_from_name(argv[1]);
-  if (!id) fail(std::string("unknown mechanism ") + argv[1]);
+  const auto id = mechanism_from_name(args[0]);
+  if (!id) fail(std::string("unknown mechanism ") + args[0]);
   char* end = nullptr;
-  const double eps = std::strtod(argv[2], &end);
+  const double eps = std::strtod(args[1], &end);
   if (*end != '\0' || !(eps > 0) || eps > 64) fail("epsilon must be a number in (0, 64]");
-  const auto domain = static_cast<std::uint32_t>(std::strtoul(argv[3], nullptr, 10));
-  const int repeats = argc == 6 ? std::atoi(argv[5]) : 5;
+  const auto domain = static_cast<std::uint32_t>(std::strtoul(args[2], nullptr, 10));
+  const int repeats = args.size() == 5 ? std::atoi(args[4]) : 5;
   if (repeats < 1) fail("REPEATS must be at least 1");
 
-  Mechanism m;
+  MechanismConfig config;
+  config.id = *id;
+  config.domain = domain;
   // ε rounded down to a multiple of 2^-32, as the CLI reads it.
-  const Epsilon epsilon = Epsilon::from_q32(static_cast<std::uint64_t>(std::ldexp(eps, 32)));
-  if (Mechanism::configure({*id, epsilon, domain, {}}, m) != Status::ok)
-    fail("the mechanism rejected this configuration");
-  const std::vector<std::uint32_t> values = read_values(argv[4], domain);
+  config.epsilon = Epsilon::from_q32(static_cast<std::uint64_t>(std::ldexp(eps, 32)));
+  if (tolerance_text != nullptr) {
+    // The tolerance likewise: T · 2^32 rounded down.
+    const double tolerance = std::strtod(tolerance_text, &end);
+    if (*end != '\0' || !(tolerance >= 0) || !(tolerance < eps))
+      fail(std::string("--epsilon-tolerance ") + tolerance_text + ": a number in [0, EPSILON)");
+    config.precision.tolerance_q32 = static_cast<std::uint64_t>(std::floor(std::ldexp(tolerance, 32)));
+  }
+  Mechanism m;
+  if (const ConfigureResult r = Mechanism::configure(config, m); !r)
+    fail("the mechanism rejected this configuration: " + r.reason);
+  const std::vector<std::uint32_t> values = read_values(args[3], domain);
 
   // Heap-allocated: the DRBG and the RandomBits buffers are a few KiB each.
   auto os = std::make_unique<port::HostOsSource>();
@@ -149,8 +174,12 @@ int main(int argc, char** argv) {
 
   const double n = static_cast<double>(values.size());
   nlohmann::json j;
-  j["mechanism"] = argv[1];
+  j["mechanism"] = args[0];
   j["epsilon"] = eps;
+  j["epsilon_tolerance"] = std::ldexp(static_cast<double>(config.precision.tolerance_q32), -32);
+  j["epsilon_tolerance_q32"] = config.precision.tolerance_q32;
+  j["realized_epsilon"] = std::ldexp(static_cast<double>(m.realized_epsilon().q32), -32);
+  j["random_bits_per_report"] = m.random_bits_per_report();
   j["domain"] = domain;
   j["n"] = values.size();
   j["repeats"] = repeats;
