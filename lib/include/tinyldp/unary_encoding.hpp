@@ -115,7 +115,7 @@ class UnaryEncoding {
   // [ε − tolerance, ε] and the variance at most exact OUE's at ε − tolerance. The default keeps
   // p = 1/2 exactly (the reports of every earlier release).
   static constexpr Status configure_oue(Epsilon eps, uint32_t d, UnaryEncoding& out,
-                                        Precision precision = {}) {
+                                        Precision precision) {
     if (const Status s = detail::check_epsilon(eps, precision); s != Status::ok) return s;
     const Epsilon loose = detail::loosened(eps, precision);
     const Dyadic q = detail::other_at_least(eps, loose, precision.max_bits, 1);
@@ -131,6 +131,12 @@ class UnaryEncoding {
       }
     }
     return with_half(q, d, out);
+  }
+  // At the default precision: the same as above, without the fit's code (a firmware that
+  // configures OUE at run time at the default precision links none of it: the C API's plain
+  // tinyldp_ue_configure_oue).
+  static constexpr Status configure_oue(Epsilon eps, uint32_t d, UnaryEncoding& out) {
+    return configure_oue_half(eps, d, out);
   }
   // OUE with p = 1/2 exactly at any precision (q rounded alone): for the records' OUE slots,
   // whose fake-data ε (multi_attribute.hpp) is derived for p = 1/2.
