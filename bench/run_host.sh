@@ -24,7 +24,9 @@ taskset -c 0 build/host/bench/bench_ingest --benchmark_format=csv --benchmark_mi
   echo "1 KiB RandomBits buffer. \`BM_<mechanism>_drbg\`: the ChaCha20 DRBG, seeded and reseeded from"
   echo "getrandom(2), through a 16 KiB RandomBits buffer. \`BM_oue_testsource\`: the InsecureTestSource"
   echo "of the golden vectors. Numeric mechanisms take the integers [0, d − 1] (sd: 16 levels;"
-  echo "dlaplace: Δ = d − 1, whose client scans all 2d − 1 noise weights)."
+  echo "dlaplace: Δ = d − 1, whose client scans all 2d − 1 noise weights). \`BM_olh_drbg_buffer/B\`: OLH"
+  echo "over 1024 values through the DRBG with a B-byte RandomBits buffer (8: the C API's reader, 256:"
+  echo "the Python module's, 16384: the rows above) — its argument is the buffer, not d."
   echo
   echo "| benchmark (d / 2ε) | CPU ns per report | reports/s | random bits/report |"
   echo "| --- | --- | --- | --- |"
@@ -32,8 +34,9 @@ taskset -c 0 build/host/bench/bench_ingest --benchmark_format=csv --benchmark_mi
   echo
   echo "## Random-bit sources (bytes/s per request size)"
   echo
-  echo "The ChaCha20 DRBG pays its fast key erasure (one extra block) on every request, so small"
-  echo "requests cost more per byte; RandomBits buffers amortise it."
+  echo "The ChaCha20 DRBG pays its fast key erasure (the next key from the first half of each refill's"
+  echo "first block) on every refill of its 4-block buffer, so small requests cost more per byte;"
+  echo "RandomBits buffers amortise it. Whole blocks of long requests go straight to the caller."
   echo
   echo "| benchmark (request bytes) | CPU ns per request | bytes/s |"
   echo "| --- | --- | --- |"
@@ -46,7 +49,8 @@ taskset -c 0 build/host/bench/bench_ingest --benchmark_format=csv --benchmark_mi
   echo "the probabilities the code uses: the fewest random bits any sampler could use on average."
   echo "Every client draws a fixed number of bits whatever the input and the noise (constant time),"
   echo "which a variable-length optimal sampler would not; UE and RR pay for exact probabilities with"
-  echo "~24 bits per Bernoulli(q) (a coarser Precision tolerance halves that)."
+  echo "~24 bits per Bernoulli(q) at the default precision; a coarser tolerance cuts that (the rows at"
+  echo "1e-4, 1e-3 and 1e-2: OUE's q takes 5 bits at 1e-3, its p fitted — docs/cli.md, \"Precision\")."
   echo
   build/host/bench/entropy_accounting
   echo
