@@ -40,6 +40,15 @@ uint32_t time_reports(int reports, Body body) {
   return counter_elapsed(before, counter_read());
 }
 
+// How many reports take about 2^20 instructions (at most 256), from one report's counter units:
+// every measurement then stays within SysTick's 24 bits.
+inline int reports_for(uint64_t first) {
+  int reports = 256;
+  while (reports > 1 && first * static_cast<uint64_t>(reports) > (uint64_t{1} << 10) * units_per_kilo_instruction)
+    reports /= 2;
+  return reports;
+}
+
 // The Rng a report draws through: unary encoding's ladder takes whole words from a 128-byte
 // buffer, every other mechanism RandomBits' default 32 bytes.
 template <class Mechanism, class Source = port::InsecureTestSource>

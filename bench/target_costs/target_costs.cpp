@@ -218,9 +218,7 @@ __attribute__((noinline)) void list_entry(const port::MemoKey& key) {
   auto one = [&](int i) { return device::privatize<Entry>(m, Entry::values[i % 4], key, rng, report, n); };
   // Counter units of one report; 2^20 instructions are 2^10 · units_per_kilo_instruction units.
   const uint64_t first = time_reports(1, one);
-  int reports = 256;
-  while (reports > 1 && first * static_cast<uint64_t>(reports) > (uint64_t{1} << 10) * units_per_kilo_instruction)
-    reports /= 2;
+  const int reports = reports_for(first);
   write_line(Entry::name, Entry::d, "report", time_reports(reports, one), static_cast<uint64_t>(reports));
 }
 

@@ -33,9 +33,7 @@ void measure_whole(const M& configured, const port::MemoKey& key, const char* re
   const size_t n = m.description().payload_bytes();
   auto one = [&](int i) { return device::privatize<Entry>(m, Entry::values[i % 4], key, rng, report, n); };
   const uint64_t first = time_reports(1, one);
-  int reports = 256;
-  while (reports > 1 && first * static_cast<uint64_t>(reports) > (uint64_t{1} << 10) * units_per_kilo_instruction)
-    reports /= 2;
+  const int reports = reports_for(first);
   const uint64_t pulled_before = rng.bytes_pulled();
   write_line(Entry::name, Entry::d, report_unit, time_reports(reports, one), static_cast<uint64_t>(reports));
   write_value_line(Entry::name, Entry::d, bytes_unit, rng.bytes_pulled() - pulled_before,

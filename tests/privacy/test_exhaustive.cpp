@@ -102,6 +102,21 @@ uint64_t ue_expected_count(const UnaryEncoding& ue, uint32_t x, uint32_t y) {
   return c;
 }
 
+// Every random string of one UE report over d ≤ 8: private and tight at the realized ε, the
+// declared bits drawn, and every output's count the product of its bits' probabilities.
+void verify_ue_report(const UnaryEncoding& ue) {
+  const uint32_t d = ue.domain(), outputs = 1u << d;
+  const auto v = verify_exhaustively(d, outputs, ue.realized_epsilon(), counts, [&](uint32_t x, CountingRng& rng) {
+    uint8_t out[1] = {0};
+    static_cast<void>(ue.privatize(x, rng, out, 1));
+    return uint32_t{out[0]};
+  });
+  expect_private_and_tight(v, ue.realized_epsilon());
+  CHECK_EQ(v.random_bits, ue.random_bits_per_report());
+  for (uint32_t x = 0; x < d; ++x)
+    for (uint32_t y = 0; y < outputs; ++y) CHECK_EQ(uint64_t{counts[x * outputs + y]}, ue_expected_count(ue, x, y));
+}
+
 int verify_ue(bool symmetric) {
   int verified = 0;
   for (uint32_t d = 2; d <= max_ue_domain; ++d) {
@@ -116,18 +131,7 @@ int verify_ue(bool symmetric) {
         if (s != Status::ok) continue;
         CHECK(ue.realized_epsilon() <= eps);
         if (ue.random_bits_per_report() > max_random_bits) continue;
-        const uint32_t outputs = 1u << d;
-        const auto v = verify_exhaustively(d, outputs, ue.realized_epsilon(), counts,
-                                           [&](uint32_t x, CountingRng& rng) {
-                                             uint8_t out[1] = {0};
-                                             static_cast<void>(ue.privatize(x, rng, out, 1));
-                                             return uint32_t{out[0]};
-                                           });
-        expect_private_and_tight(v, ue.realized_epsilon());
-        CHECK_EQ(v.random_bits, ue.random_bits_per_report());
-        for (uint32_t x = 0; x < d; ++x)
-          for (uint32_t y = 0; y < outputs; ++y)
-            CHECK_EQ(uint64_t{counts[x * outputs + y]}, ue_expected_count(ue, x, y));
+        verify_ue_report(ue);
         ++verified;
       }
     }
@@ -156,18 +160,7 @@ int verify_fitted_oue() {
           CHECK(ue.realized_epsilon() <= eps);
           CHECK(detail::loosened(eps, Precision{bits, tolerance}) <= ue.realized_epsilon());
           if (ue.random_bits_per_report() > max_random_bits) continue;
-          const uint32_t outputs = 1u << d;
-          const auto v = verify_exhaustively(d, outputs, ue.realized_epsilon(), counts,
-                                             [&](uint32_t x, CountingRng& rng) {
-                                               uint8_t out[1] = {0};
-                                               static_cast<void>(ue.privatize(x, rng, out, 1));
-                                               return uint32_t{out[0]};
-                                             });
-          expect_private_and_tight(v, ue.realized_epsilon());
-          CHECK_EQ(v.random_bits, ue.random_bits_per_report());
-          for (uint32_t x = 0; x < d; ++x)
-            for (uint32_t y = 0; y < outputs; ++y)
-              CHECK_EQ(uint64_t{counts[x * outputs + y]}, ue_expected_count(ue, x, y));
+          verify_ue_report(ue);
           ++verified;
         }
       }

@@ -8,31 +8,9 @@ every misuse is refused with the option named.
 usage: test_cli_precision.py <path to tinyldp>"""
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
-TINYLDP = sys.argv[1]
-failures = 0
-
-
-def run(*args, expect=0):
-    p = subprocess.run([TINYLDP, *map(str, args)], capture_output=True, text=True)
-    if p.returncode != expect:
-        fail(f"{' '.join(map(str, args))}: exit {p.returncode}, expected {expect}\n{p.stderr}")
-    return p
-
-
-def fail(message):
-    global failures
-    failures += 1
-    print("FAIL", message)
-
-
-def check(condition, message):
-    if not condition:
-        fail(message)
-
+from cli_harness import check, finish, run
 
 def plan(*args):
     return json.loads(run("plan", *args, "--json").stdout)
@@ -118,5 +96,4 @@ for args, words in [
     p = run("plan", *args, expect=2)
     check(words in p.stderr, f"plan {' '.join(args)}: {p.stderr.strip()!r} lacks {words!r}")
 
-print(f"{failures} failed")
-sys.exit(1 if failures else 0)
+finish()
