@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The precision choice (probability.hpp's Precision) across the mechanisms: at every tolerance
 // the realized ε is at most the request and at least the request less the tolerance, and a
-// coarser tolerance never draws more random bits per report. OUE's fitted form (unary
-// encoding.hpp, detail::fit_oue) also keeps its variance at most exact OUE's at ε − tolerance,
+// coarser tolerance never draws more random bits per report. OUE's fitted form
+// (unary_encoding.hpp, detail::fit_oue) also keeps its variance at most exact OUE's at ε − tolerance,
 // takes fewer bits per slot than plain rounding, and leaves the default precision as it was.
 #include "check.hpp"
 #include "tinyldp/haar_hrr.hpp"

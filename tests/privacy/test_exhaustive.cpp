@@ -188,6 +188,16 @@ TEST(catches_rr_probability_one_unit_too_high) {
   CHECK(!v.within_claim);
 }
 
+// Whether a (mutant) UE report, enumerated over every random string, stays within `claim`.
+bool within_claim(const UnaryEncoding& mutant, Epsilon claim) {
+  const uint32_t d = mutant.domain();
+  return verify_exhaustively(d, 1u << d, claim, counts, [&](uint32_t x, CountingRng& rng) {
+           uint8_t out[1] = {0};
+           static_cast<void>(mutant.privatize(x, rng, out, 1));
+           return uint32_t{out[0]};
+         }).within_claim;
+}
+
 TEST(catches_oue_with_a_wrong_q) {
   UnaryEncoding ue, mutant;
   constexpr uint32_t d = mutant_ue_domain;
@@ -197,13 +207,7 @@ TEST(catches_oue_with_a_wrong_q) {
   const Dyadic q = ue.q();
   const Dyadic wrong_q = make_dyadic(q.num * 2 - 1, q.bits + 1u);
   CHECK(UnaryEncoding::configure(ue.p(), wrong_q, d, mutant) == Status::ok);
-  const auto v = verify_exhaustively(d, 1u << d, ue.realized_epsilon(), counts,
-                                     [&](uint32_t x, CountingRng& rng) {
-                                       uint8_t out[1] = {0};
-                                       static_cast<void>(mutant.privatize(x, rng, out, 1));
-                                       return uint32_t{out[0]};
-                                     });
-  CHECK(!v.within_claim);
+  CHECK(!within_claim(mutant, ue.realized_epsilon()));
 }
 
 TEST(catches_fitted_oue_with_p_one_unit_too_high) {
@@ -216,13 +220,7 @@ TEST(catches_fitted_oue_with_p_one_unit_too_high) {
   const Dyadic p = ue.p();
   CHECK(UnaryEncoding::configure(make_dyadic(p.num * 2 + 1, p.bits + 1u), ue.q(), d, mutant) ==
         Status::ok);
-  const auto v = verify_exhaustively(d, 1u << d, ue.realized_epsilon(), counts,
-                                     [&](uint32_t x, CountingRng& rng) {
-                                       uint8_t out[1] = {0};
-                                       static_cast<void>(mutant.privatize(x, rng, out, 1));
-                                       return uint32_t{out[0]};
-                                     });
-  CHECK(!v.within_claim);
+  CHECK(!within_claim(mutant, ue.realized_epsilon()));
 }
 
 TEST(catches_krr_off_by_one_in_the_other_value) {

@@ -72,6 +72,19 @@ with tempfile.TemporaryDirectory() as tmp:
     check(len(rows) >= 8, f"aggregate printed {out}")
     for r in rows[:8]:
         check(abs(float(r[est]) - 0.125) <= 6 * float(r[se]), f"coarse oue estimate {r}")
+    # The fit reaches the memo stage of a UE chain (its stage 1 is OUE at ε∞) and hh's OUE levels:
+    # their estimates at a coarse precision are unbiased too (every value's within 6 SE of 1/8).
+    for name, args in [("l-osue", ["-e", "2", "--epsilon-one", "1", "-d", "8"]),
+                       ("hh", ["-e", "1", "--lo", "0", "--hi", "7"])]:
+        run("simulate", "-m", name, *args, "--epsilon-tolerance", "1e-2", "-i", path("values.txt"),
+            "-o", path(name + ".tldp"), "--seed", "5")
+        lines = run("aggregate", path(name + ".tldp"), "--format", "csv").stdout.splitlines()
+        cols = lines[0].split(",")
+        freq = [r.split(",") for r in lines[1:] if r.startswith("frequency,")]
+        check(len(freq) == 8, f"{name} at 1e-2: {len(freq)} frequencies")
+        for r in freq:
+            z = (float(r[cols.index("unbiased_estimate")]) - 0.125) / float(r[cols.index("standard_error")])
+            check(abs(z) <= 6, f"{name} at 1e-2: estimate {r} is {z:.1f} SE from 1/8")
     # Files of two precisions: the digests differ, and mixing them is refused, naming the tolerance.
     run("simulate", "-m", "oue", "-e", "1", "-d", "8", "-i", path("values.txt"), "-o", path("default.tldp"),
         "--seed", "4")

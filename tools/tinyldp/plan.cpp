@@ -175,7 +175,7 @@ void print_precision_trade(const Json& rows) {
     }
     std::printf("\n");
   }
-  std::cout << "variance: one report's, against the default precision's (within 1e-6 of the exact mechanism's);\n"
+  std::cout << "variance: one report's, against the default precision's (its realized epsilon within 2^-21 of the request);\n"
                "instr: a whole report with the ChaCha20 DRBG, estimated from the two measured precisions of the\n"
                "device list's configuration (docs/target-costs.md, \"Whole reports\"; commit "
             << target_cost_commit << ")\n";
