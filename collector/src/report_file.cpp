@@ -373,7 +373,8 @@ bool ReportFileReader::next(std::vector<std::uint8_t>& report) {
   // The declared length is bounded by the mechanism's largest report: nothing proportional
   // to an attacker-declared length is allocated.
   const std::size_t n = get_le<std::uint16_t>(len);
-  const std::size_t largest = config_->mechanism.description().report_bytes(wire::known_fields);
+  const std::size_t largest =
+      config_->mechanism.description().report_bytes(wire::known_fields) + authenticated_trailer_bytes;
   if (n > largest) {
     error_ = "record " + std::to_string(records_.records) + " declares " + std::to_string(n) +
              " bytes, more than any report of this mechanism (" + std::to_string(largest) + ")";

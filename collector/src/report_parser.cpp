@@ -27,6 +27,9 @@ const char* to_string(ParseError e) {
     case ParseError::other_epoch:
       return "a memoized report of another epoch than the aggregate's (epochs share memos: aggregate them per "
              "epoch, or pool them explicitly)";
+    case ParseError::authenticated:
+      return "an authenticated report (format version 2, with its sender's identity): `tinyldp gate` verifies it "
+             "and releases it anonymously in a batch";
   }
   return "unknown error";
 }
@@ -38,6 +41,7 @@ std::uint32_t le32(const std::uint8_t* p) { return get_le<std::uint32_t>(p); }
 ParseResult parse_report(std::span<const std::uint8_t> bytes, const wire::Description& expected) {
   ParseResult r;
   if (bytes.size() < wire::fixed_header_bytes) return {ParseError::truncated, {}};
+  if (bytes[0] == 2) return {ParseError::authenticated, {}};
   if (bytes[0] != wire::format_version) return {ParseError::bad_version, {}};
   if (bytes[1] != static_cast<std::uint8_t>(expected.id)) return {ParseError::wrong_mechanism, {}};
   if (le32(&bytes[2]) != expected.digest) return {ParseError::wrong_parameters, {}};

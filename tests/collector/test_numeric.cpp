@@ -139,8 +139,10 @@ TEST(NumericParser, RejectsEachKindOfMalformedReportWithItsReason) {
     bytes.push_back(0);
     expect(bytes, ParseError::oversized);
     bytes = valid;
-    bytes[0] = 2;
+    bytes[0] = 3;
     expect(bytes, ParseError::bad_version);
+    bytes[0] = 2;
+    expect(bytes, ParseError::authenticated);
     bytes = valid;
     bytes[1] = static_cast<std::uint8_t>(m == &sd ? MechanismId::dlaplace : MechanismId::sd);
     expect(bytes, ParseError::wrong_mechanism);

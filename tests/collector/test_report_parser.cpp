@@ -61,8 +61,10 @@ TEST(ReportParser, RejectsEachKindOfMalformedReport) {
   longer.push_back(0);
   expect(longer, ParseError::oversized);
   auto version = good;
-  version[0] = 2;
+  version[0] = 3;
   expect(version, ParseError::bad_version);
+  version[0] = 2;  // authenticated: the gate's to verify and strip, never counted here
+  expect(version, ParseError::authenticated);
   auto other = good;
   other[1] = static_cast<std::uint8_t>(MechanismId::sue);
   expect(other, ParseError::wrong_mechanism);

@@ -115,7 +115,7 @@ if(MODE STREQUAL "subdirectory" OR MODE STREQUAL "fetchcontent")
 endif()
 
 # What was built: one <target>.dir per target with sources. Only the consumer and tinyldp's
-# libraries may be there (no tests, examples, benchmarks, tools or board code).
+# libraries (the gate among them) may be there (no tests, examples, benchmarks, tools or board code).
 file(GLOB_RECURSE target_dirs LIST_DIRECTORIES true RELATIVE ${build} ${build}/*.dir)
 set(built "")
 foreach(dir IN LISTS target_dirs)
@@ -125,7 +125,7 @@ foreach(dir IN LISTS target_dirs)
 endforeach()
 list(SORT built)
 foreach(target IN LISTS built)
-  if(NOT target MATCHES "^(consumer|consumer_c|port_conformance|tinyldp_port_[a-z0-9_]+|tinyldp_c|tinyldp_collector)$")
+  if(NOT target MATCHES "^(consumer|consumer_c|port_conformance|tinyldp_port_[a-z0-9_]+|tinyldp_c|tinyldp_collector|tinyldp_gate)$")
     message(FATAL_ERROR "${target} joined the consumer's build (built: ${built})")
   endif()
 endforeach()

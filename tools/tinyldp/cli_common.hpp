@@ -50,6 +50,8 @@ Subcommand add_inspect(CLI::App& app);
 Subcommand add_wrap(CLI::App& app);
 Subcommand add_joint(CLI::App& app);
 Subcommand add_multi(CLI::App& app);
+Subcommand add_gate(CLI::App& app);
+Subcommand add_publish(CLI::App& app);
 
 // --mechanism, --epsilon and the parameters: --domain (categorical), --lo, --hi, --levels,
 // --sensitivity, --grid-step (numeric). Options not given stay 0 in the configuration, so the collector

@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
   const tools::Subcommand commands[] = {tools::add_simulate(app), tools::add_aggregate(app),
                                         tools::add_plan(app), tools::add_inspect(app),
                                         tools::add_wrap(app), tools::add_joint(app),
-                                        tools::add_multi(app)};
+                                        tools::add_multi(app), tools::add_gate(app),
+                                        tools::add_publish(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -10,6 +10,7 @@
 #include "cli_common.hpp"
 #include "epsilon_text.hpp"
 #include "fleet_keys.hpp"
+#include "tinyldp/gate/authenticated_report.hpp"
 #include <fstream>
 #include <map>
 #include <random>
@@ -39,6 +40,34 @@ struct SimulateOptions {
   std::uint32_t rounds = 1;
   double change_prob = 0;
   std::optional<std::string> fleet_key;
+  std::optional<std::string> fleet_secret;  // authenticated reports (version 2)
+  std::uint32_t counter_slot = 0;
+};
+
+// --fleet-secret: each report sealed as its device would seal it (gate/authenticated_report.hpp),
+// under the key the factory derives for the device; the device's report counter is
+// 16·epoch + --counter-slot, so a simulated device may send 16 reports per epoch.
+class Sealer {
+ public:
+  explicit Sealer(const SimulateOptions& o) {
+    if (!o.fleet_secret) return;
+    if (!o.device_ids || !o.epoch)
+      throw BadInput("--fleet-secret: authenticated reports carry the device id and the epoch: add --device-ids and --epoch");
+    std::string error;
+    secret_ = gate::FleetSecret::read(*o.fleet_secret, error);
+    if (!secret_) throw BadInput(error);
+    slot_ = o.counter_slot;
+  }
+  void seal(std::vector<std::uint8_t>& report, const wire::Header& h) const {
+    if (!secret_) return;
+    const std::uint64_t counter = std::uint64_t{h.epoch} * 16 + slot_;
+    if (counter >= gate::exhausted_counter) throw BadInput("--epoch too large for the simulated report counter");
+    report = gate::seal(report, static_cast<std::uint32_t>(counter), secret_->device_key(h.device_id));
+  }
+
+ private:
+  std::optional<gate::FleetSecret> secret_;
+  std::uint32_t slot_ = 0;
 };
 
 // The wire header fields every report carries (the device id changes per report).
@@ -65,6 +94,7 @@ InputCounts privatize_all(const Mechanism& m, Source& source, LabelMap* labels, 
   wire::Header h = header_fields(o);
   std::vector<std::uint8_t> report;
   std::uint32_t device = 0;
+  const Sealer sealer(o);
   std::optional<FleetKeys> keys;
   if (m.memoized()) keys.emplace(o.fleet_key, o.seed);
   return for_each_private_value(o.input, m, labels, [&](std::int64_t value) {
@@ -73,6 +103,7 @@ InputCounts privatize_all(const Mechanism& m, Source& source, LabelMap* labels, 
     const Status s = keys ? m.privatize(value, rng, keys->device(h.device_id), h, report)
                           : m.privatize(value, rng, h, report);
     if (s != Status::ok) throw BadInput("no report for value " + std::to_string(device) + ": " + to_string(s));
+    sealer.seal(report, h);
     writer.write(report);
   });
 }
@@ -107,6 +138,9 @@ RoundsSummary privatize_rounds(const Mechanism& m, Source& source, LabelMap* lab
   truth << "round,value,true_count\n";
   wire::Header h = header_fields(o);
   h.fields |= wire::field_epoch;
+  SimulateOptions sealed = o;
+  sealed.epoch = o.epoch.value_or(0);
+  const Sealer sealer(sealed);
   std::vector<std::uint8_t> report;
   for (std::uint32_t round = 0; round < o.rounds; ++round) {
     h.epoch = o.epoch.value_or(0) + round;
@@ -120,6 +154,7 @@ RoundsSummary privatize_rounds(const Mechanism& m, Source& source, LabelMap* lab
       if (s != Status::ok)
         throw BadInput("no report for device " + std::to_string(i) + " in round " + std::to_string(round) + ": " +
                        to_string(s));
+      sealer.seal(report, h);
       writer.write(report);
       ++counts[values[i]];
       if (keys) memos[i].insert(values[i]);
@@ -263,6 +298,12 @@ Subcommand add_simulate(CLI::App& app) {
   s->add_option("--fleet-key", o->fleet_key,
                 "memoized mechanisms: the fleet's 32-byte master key file (created if missing); devices keep "
                 "their memos across runs that use it");
+  s->add_option("--fleet-secret", o->fleet_secret,
+                "authenticate every report (format version 2) under its device's key derived from this 32-byte "
+                "fleet secret (needs --device-ids and --epoch): input for tinyldp gate");
+  s->add_option("--counter-slot", o->counter_slot,
+                "with --fleet-secret: the simulated report counter is 16*epoch + this (0-15)")
+      ->check(CLI::Range(0u, 15u));
   return {s, [o] { return run(*o); }};
 }
 

@@ -2,7 +2,8 @@
 // tinyldp wrap: turns a raw capture of device frames (a UART stream: serial_frame.hpp) into a
 // report file for the mechanism the devices were configured with. Frames are found by their
 // sync bytes, length and CRC (collector/serial_capture.hpp); each report is then parsed
-// strictly for that mechanism, and only those that pass are written.
+// strictly for that mechanism, and only those that pass are written. Authenticated reports
+// (version 2) are kept as they are, tag and all, for `tinyldp gate`.
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "cli_common.hpp"
 #include "tinyldp/collector/report_file.hpp"
 #include "tinyldp/collector/serial_capture.hpp"
+#include "tinyldp/gate/authenticated_report.hpp"
 
 namespace tinyldp::tools {
 namespace {
@@ -32,8 +34,23 @@ int run(const WrapOptions& o) {
   std::map<std::string, std::uint64_t> refused;
   std::uint64_t written = 0;
   const wire::Description d = m.description();
-  collector::SerialCapture capture(d.report_bytes(wire::known_fields),
+  collector::SerialCapture capture(d.report_bytes(wire::known_fields) + gate::trailer_bytes,
                                    [&](std::span<const std::uint8_t> report, std::uint64_t) {
+                                     if (report[0] == gate::authenticated_version) {
+                                       // Its shape is checked here; its tag needs the fleet's secret:
+                                       // the gate checks it.
+                                       const gate::AuthenticatedReport a = gate::split_authenticated(report, d);
+                                       const collector::ParseError e =
+                                           a.ok() ? m.check_payload(a.parsed.payload) : a.parse_error;
+                                       if (a.ok() && e == collector::ParseError::none) {
+                                         writer.write(report);
+                                         ++written;
+                                       } else {
+                                         ++refused[a.error == gate::AuthError::malformed || a.ok() ? to_string(e)
+                                                                                                 : gate::to_string(a.error)];
+                                       }
+                                       return;
+                                     }
                                      const collector::ParseResult p = collector::parse_report(report, d);
                                      if (p.ok() && m.check_payload(p.report.payload) == collector::ParseError::none) {
                                        writer.write(report);

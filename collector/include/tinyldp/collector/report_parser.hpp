@@ -2,7 +2,8 @@
 // tinyldp/collector/report_parser.hpp — strict parsing of untrusted report bytes.
 //
 // A report is accepted only if every byte is as the wire format (docs/wire-format.md) and
-// the expected mechanism say: version 1, the expected mechanism id and parameter digest, no
+// the expected mechanism say: version 1 (an authenticated version-2 report is refused as such:
+// tinyldp/gate verifies it and strips its identity), the expected mechanism id and parameter digest, no
 // unknown field bits, the exact length, zero padding bits. The parser never allocates and
 // never loops over a length the input declares; its cost is O(header) plus a view of the
 // payload. Host only (the device never parses).
@@ -17,6 +18,10 @@
 
 namespace tinyldp::collector {
 
+// An authenticated report (format version 2, docs/wire-format.md) is its version-1 form plus a
+// 4-byte counter and a 16-byte tag: the largest report a file or capture may hold grows by it.
+inline constexpr std::size_t authenticated_trailer_bytes = 20;
+
 enum class ParseError : std::uint8_t {
   none = 0,
   truncated,          // shorter than the header, its fields and the payload
@@ -29,6 +34,7 @@ enum class ParseError : std::uint8_t {
   value_out_of_range, // payload decodes to a value outside the domain
   missing_cohort,     // a Bloom-filter report without its cohort field
   other_epoch,        // memoized: another epoch than the aggregate's (Aggregator::ingest)
+  authenticated,      // format version 2 (a tag, the sender's identity): the gate's to verify
 };
 
 const char* to_string(ParseError e);

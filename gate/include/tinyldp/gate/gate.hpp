@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// tinyldp/gate/gate.hpp — the fleet's trust boundary on the collector side: authenticated
+// reports in, anonymous shuffled batches out (docs/gate.md).
+//
+// A report is admitted only if its tag verifies under its device's key (derived from the fleet
+// secret), the device is registered and not revoked, it is the device's first report of its
+// attribute and epoch, and its counter was never seen (a copy is a replay). A memo generation
+// below the one last admitted for the device is refused (state rolled back); one above it is a
+// re-key, counted. Admitted reports are kept in SQLite with a random 64-bit shuffle key from
+// OpenSSL's CSPRNG; when an (attribute, epoch) holds at least `threshold` unreleased reports
+// they are released as one batch: a report file (the configured mechanism's header) of the
+// reports without device id and memo generation, in shuffle-key order — a uniform permutation
+// the analyst cannot see. Every verdict is tallied in the same database.
+//
+// Durability (SIGKILL at any point; tests/gate/test_gate_durability): reports are admitted in
+// transactions with their input's position, so a restarted gate resumes each input where the
+// last commit left it and admits nothing twice; a batch is assigned in one transaction, written
+// to a temporary file, fsynced, renamed into place and then marked released, and reopening
+// completes a batch that was assigned but not marked — rewriting it only if its file is not in
+// place, so no report is released twice. SQLite runs in WAL mode with synchronous=FULL.
+// Memory: bounded by SQLite's page cache and the device-key cache (40 B per device seen);
+// the batch is streamed from an index, never held in memory. Host only.
+#ifndef TINYLDP_GATE_GATE_HPP
+#define TINYLDP_GATE_GATE_HPP
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tinyldp/collector/mechanism.hpp"
+#include "tinyldp/gate/authenticated_report.hpp"
+
+struct sqlite3;
+
+namespace tinyldp::gate {
+
+enum class Verdict : std::uint8_t {
+  admitted = 0,
+  unauthenticated,     // version 1 and the gate requires tags
+  malformed,           // not a well-formed report of the attribute (or no identity fields)
+  unknown_attribute,   // another mechanism or parameter digest than the gate's attributes
+  unknown_device,      // not in the registry
+  revoked_device,      // in the registry, revoked
+  forged,              // the tag does not verify
+  replayed,            // a counter of the device seen before (a copy)
+  duplicate,           // a second report of the device for the attribute and epoch
+  generation_rollback, // a memo generation below the device's last admitted one
+};
+inline constexpr std::size_t verdict_count = 10;
+const char* to_string(Verdict v);        // "admitted", "forged", …
+const char* explanation(Verdict v);      // one sentence
+
+struct GateOptions {
+  std::uint64_t threshold = 1000;      // a batch is released at this many reports, not fewer
+  bool allow_unauthenticated = false;  // admit version-1 reports with a device id and epoch
+                                       // field (no tag: anyone may send them), counted apart
+};
+
+struct ReleasedBatch {
+  std::uint64_t id = 0;
+  std::string attribute;
+  std::uint32_t epoch = 0;
+  std::uint64_t reports = 0;
+  std::string path;
+};
+
+struct GateCounts {
+  std::array<std::uint64_t, verdict_count> verdicts{};  // by Verdict
+  std::uint64_t admitted_unauthenticated = 0;  // of the admitted, those without a tag
+  std::uint64_t rekeys = 0;                    // memo generations that rose
+  std::uint64_t pending = 0;                   // admitted, not yet released
+  std::uint64_t released_reports = 0, batches = 0;
+  std::uint64_t devices = 0, revoked = 0;
+};
+
+class Gate {
+ public:
+  // Opens or creates the database. A new database records the fleet secret's fingerprint and
+  // the options; an existing one refuses another fleet's secret. Completes batches a killed
+  // gate assigned but did not mark released (in out_dir). Throws std::runtime_error with the
+  // reason on any refusal.
+  Gate(const std::string& db_path, const FleetSecret& secret, const GateOptions& options, std::string out_dir);
+  ~Gate();
+  Gate(const Gate&) = delete;
+  Gate& operator=(const Gate&) = delete;
+
+  // Declares an attribute by name and configuration (a new name is recorded; a known one must
+  // have the same configuration, else it throws).
+  void add_attribute(const std::string& name, const collector::Mechanism& m);
+  void register_devices(std::uint32_t first, std::uint32_t last);  // inclusive range
+  void revoke_device(std::uint32_t device);
+
+  // Inputs. A source is identified by a digest of its contents; begin_source returns how many
+  // of its reports were consumed already (0 for a new one; the count if it was finished).
+  std::uint64_t begin_source(std::span<const std::uint8_t, 32> identity, const std::string& name);
+  bool source_finished(std::span<const std::uint8_t, 32> identity);
+  Verdict offer(std::span<const std::uint8_t> report);
+  // Commits what was offered, with the current source's position (reports consumed); finished
+  // marks it done. Without a source (MQTT) commits the reports alone.
+  void commit(std::uint64_t position = 0, bool finished = false);
+  // Releases every (attribute, epoch) holding ≥ threshold unreleased reports (after a commit).
+  std::vector<ReleasedBatch> release();
+
+  GateCounts counts() const;
+  const GateOptions& options() const { return options_; }
+
+ private:
+  struct Attribute;
+  struct Statements;
+  void exec(const char* sql);
+  void begin();
+  void finish_pending_batches();
+  void write_batch(std::uint64_t batch, const Attribute& a, std::uint32_t epoch, const std::string& path);
+  const Key& device_key(std::uint32_t device);
+
+  sqlite3* db_ = nullptr;
+  std::unique_ptr<Statements> st_;
+  FleetSecret secret_;
+  GateOptions options_;
+  std::string out_dir_;
+  std::vector<std::unique_ptr<Attribute>> attributes_;
+  std::unordered_map<std::uint32_t, Key> keys_;
+  std::optional<std::array<std::uint8_t, 32>> source_;
+  bool in_transaction_ = false;
+  bool completing_ = false;  // release() completes assigned batches only
+  void crash_point();
+  std::uint64_t crash_at_ = 0, steps_ = 0;
+};
+
+}  // namespace tinyldp::gate
+
+#endif
