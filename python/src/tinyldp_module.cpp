@@ -29,6 +29,7 @@
 #include "tinyldp/collector/numeric_estimate.hpp"
 #include "tinyldp/collector/record_counts.hpp"
 #include "tinyldp/collector/report_file.hpp"
+#include "tinyldp/collector/shuffle_amplification.hpp"
 #include "tinyldp/port/entropy/host_os_source.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
 #include "tinyldp/random_bits.hpp"
@@ -833,6 +834,23 @@ PYBIND11_MODULE(_native, mod) {
   using namespace tinyldp::python;
   mod.doc() = "tinyldp's collector (C++), for Python: see the tinyldp package";
   py::register_exception<RangeNotAtRecords>(mod, "RangeNotAtRecords", PyExc_ValueError);
+  // The central (ε, δ) of a shuffled batch (shuffle_amplification.hpp); std::invalid_argument → ValueError.
+  mod.def(
+      "shuffle_epsilon",
+      [](double epsilon0, std::uint64_t n, double delta) {
+        const collector::ShuffledEpsilon s = collector::shuffled_epsilon(epsilon0, n, delta);
+        py::dict d;
+        d["epsilon0"] = epsilon0;
+        d["n"] = n;
+        d["delta"] = delta;
+        d["numerical_lower"] = s.numerical ? py::object(py::float_(s.numerical->lower)) : py::object(py::none());
+        d["numerical_upper"] = s.numerical ? py::object(py::float_(s.numerical->upper)) : py::object(py::none());
+        d["closed_form"] = s.closed_form ? py::object(py::float_(*s.closed_form)) : py::object(py::none());
+        return d;
+      },
+      py::arg("epsilon0"), py::arg("n"), py::arg("delta") = 1e-6,
+      "central (epsilon, delta) of n shuffled reports at local epsilon0 against the analyst (FMT21): "
+      "numerical_upper (certified), numerical_lower, closed_form (None outside its condition)");
   // Reports the collector rejects, where the caller did not ask to collect them: `reason` (the
   // first's), `index` (its position, or None for a file), `rejected` (count by reason).
   mod.attr("RejectedReport") = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(

@@ -18,7 +18,7 @@ Dask cluster. docs/python.md is the guide.
 """
 from ._native import (PARSE_ERRORS, Aggregator, EpochSeries, Mechanism, RangeNotAtRecords, RecordCounts, ReportFile, Reports,
                       mechanism_names, mechanism_table, normal_quantile_two_sided, parse_report_file, read_report_file,
-                      report_file_info, write_report_file)
+                      report_file_info, shuffle_epsilon, write_report_file)
 from .frame import (COLUMNS, MISSING, REJECTED, Aggregate, RejectedReport, TimeSeries, aggregate, simulate,
                     to_dataframe, write_reports)
 from .joint import estimate_joint, joint_dataframe
@@ -31,6 +31,6 @@ __all__ = [
     "POSTPROCESS", "REJECTED", "RangeNotAtRecords", "RejectedReport", "RecordCounts", "ReportFile", "Reports",
     "TimeSeries", "aggregate", "estimate_joint",
     "joint_dataframe", "mechanism_names", "mechanism_table", "normal_quantile_two_sided", "parse_report_file", "read_report_file",
-    "report_file_info", "simulate", "to_dataframe", "write_report_file", "write_reports",
+    "report_file_info", "shuffle_epsilon", "simulate", "to_dataframe", "write_report_file", "write_reports",
 ]
 

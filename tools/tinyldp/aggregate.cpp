@@ -51,6 +51,7 @@ struct AggregateOptions {
   // Parsed by run() before any file is read: --quantiles' qs, --range's bounds.
   std::vector<double> quantile_list;
   std::pair<double, double> range_bounds{};
+  double delta = default_shuffle_delta;  // the shuffled batch's central δ
 };
 
 // Every report file and saved state, merged into one time series (an aggregate per epoch);
@@ -197,6 +198,9 @@ Json about_reports(const Aggregator& total, const AggregateOptions& o, std::uint
   about["rejected"] = rejected;
   about["postprocess"] = postprocess;
   about["confidence"] = o.confidence;
+  // The reports counted as one shuffled batch; pooled epochs hold several reports per device.
+  if (!total.pools_epochs())
+    about["shuffled_batch"] = shuffled_batch_json(as_double(m.local_epsilon()), total.reports(), o.delta, m.memoized());
   return about;
 }
 
@@ -654,10 +658,12 @@ int run(AggregateOptions o) {  // by value: the parsed --quantiles and --range a
   }
   if (!plan.series) {
     const EstimateTable& t = tables.front().table;
-    if (o.format == "json")
+    if (o.format == "json") {
       write_json(std::cout, t);
-    else
+    } else {
       write_csv(std::cout, t);
+      if (t.about.contains("shuffled_batch")) print_shuffled_batch(std::cerr, t.about["shuffled_batch"], "tinyldp: ");
+    }
     if (o.plot) write_svg(*o.plot, t);
   } else {
     Json about = tables.front().table.about;
@@ -718,6 +724,7 @@ Subcommand add_aggregate(CLI::App& app) {
   a->add_option("--plot", o->plot, "write an SVG chart of the estimates (and truth)");
   a->add_option("--save-state", o->save_state, "save the merged aggregate state to this file");
   a->add_option("--merge-state", o->merge_states, "add saved aggregate states (shards)");
+  add_delta_option(*a, o->delta);
   a->add_flag("--allow-rejected", o->allow_rejected, "exit 0 even if reports were rejected");
   a->add_option("--epoch", o->epoch,
                 "count only the reports of this epoch (a round of simulate --rounds, a device's epoch field)");

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 #include <string_view>
 
 #include "epsilon_text.hpp"
 #include "tinyldp/collector/configure.hpp"
+#include "tinyldp/collector/shuffle_amplification.hpp"
 #include "record_table.hpp"
 
 namespace tinyldp::tools {
@@ -197,6 +200,59 @@ IngestAndMerge add_ingest_and_merge(CLI::App& app, const std::string& ingest_hel
   merge->add_option("inputs", inputs, file + "s")->required();
   merge->add_option("--output,-o", output, "merged file to write")->required();
   return {ingest, merge};
+}
+
+void add_delta_option(CLI::App& app, double& delta) {
+  app.add_option("--delta", delta,
+                 "delta of the shuffled batch's central (epsilon, delta) against the analyst (default 1e-6)")
+      ->check([](const std::string& text) -> std::string {
+        char* end = nullptr;
+        const double d = std::strtod(text.c_str(), &end);
+        return end == text.c_str() + text.size() && d > 0 && d < 1 ? "" : "--delta must lie in (0, 1)";
+      });
+}
+
+Json shuffled_batch_json(double epsilon0, std::uint64_t n, double delta, bool memoized) {
+  collector::ShuffledEpsilon s;
+  try {
+    s = collector::shuffled_epsilon(epsilon0, n, delta);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(std::string("shuffled batch: ") + e.what());
+  }
+  Json j;
+  j["epsilon0"] = epsilon0;
+  j["epsilon0_is"] = memoized ? "epsilon one: one report per device, one epoch" : "realized epsilon of one report";
+  j["n"] = n;
+  j["delta"] = delta;
+  j["numerical_lower"] = s.numerical ? Json(s.numerical->lower) : Json(nullptr);
+  j["numerical_upper"] = s.numerical ? Json(s.numerical->upper) : Json(nullptr);
+  j["closed_form"] = s.closed_form ? Json(*s.closed_form) : Json(nullptr);
+  j["protects"] = "(epsilon, delta) against the analyst who sees only the shuffled batch; the gate and the "
+                  "network, which see each report with its sender: epsilon0";
+  return j;
+}
+
+void print_shuffled_batch(std::ostream& out, const Json& j, const std::string& prefix) {
+  char line[256];
+  out << prefix << "shuffled batch of " << j["n"].get<std::uint64_t>() << " reports, epsilon0 "
+      << j["epsilon0"].get<double>() << " (" << j["epsilon0_is"].get<std::string>() << "), delta "
+      << j["delta"].get<double>() << ":\n";
+  if (j["numerical_upper"].is_null())
+    out << prefix << "  numerical (FMT21)    not computed above n = 10^10\n";
+  else {
+    std::snprintf(line, sizeof line, "  numerical (FMT21)    epsilon %.6f  (bracket %.6f … %.6f)\n",
+                  j["numerical_upper"].get<double>(), j["numerical_lower"].get<double>(),
+                  j["numerical_upper"].get<double>());
+    out << prefix << line;
+  }
+  if (j["closed_form"].is_null())
+    out << prefix << "  closed form (FMT21)  not applicable (epsilon0 > ln(n / (16 ln(4/delta))))\n";
+  else {
+    std::snprintf(line, sizeof line, "  closed form (FMT21)  epsilon %.6f\n", j["closed_form"].get<double>());
+    out << prefix << line;
+  }
+  out << prefix << "  against the analyst who sees only the shuffled batch; the gate and the network, which see "
+                   "each report with its sender, still face epsilon0\n";
 }
 
 }  // namespace tinyldp::tools

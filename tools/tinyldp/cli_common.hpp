@@ -14,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -82,6 +83,16 @@ collector::Mechanism configure(const MechanismOptions& o, Epsilon epsilon,
 // Throws BadInput when m is a record mechanism: `command` takes one attribute per report, and
 // the message says which command counts records instead (multi, joint).
 void refuse_record(const collector::Mechanism& m, const std::string& command);
+
+// --delta: the δ of a shuffled batch's central (ε, δ) (default 10⁻⁶; refused outside (0, 1)).
+inline constexpr double default_shuffle_delta = 1e-6;
+void add_delta_option(CLI::App& app, double& delta);
+// The central ε of a batch of n reports at local ε₀, shuffled (collector/shuffle_amplification.hpp):
+// ε₀, n, δ, the numerical bound's bracket and the closed form (null where they do not apply),
+// and whom each guards against. `memoized`: ε₀ is ε₁, the batch one epoch's.
+Json shuffled_batch_json(double epsilon0, std::uint64_t n, double delta, bool memoized);
+// The same as text, a few lines, each starting with `prefix`.
+void print_shuffled_batch(std::ostream& out, const Json& j, const std::string& prefix);
 
 // What a file's reports are, for messages: "krr, epsilon 1, domain 8",
 // "sd, epsilon 1, range [0, 100], levels 5", "spl-grr, epsilon 1, domains 9,16,7".

@@ -26,6 +26,7 @@ struct PlanOptions {
   std::optional<std::uint32_t> group;
   std::uint32_t rounds = 1;
   double change_prob = 0;
+  double delta = default_shuffle_delta;  // the shuffled batch of n reports' central δ
   bool json = false, compare = false;
   // Without --mechanism: the recommendation's inputs.
   std::optional<std::string> kind;  // categorical | numeric (default: numeric when --lo/--hi are given)
@@ -250,6 +251,7 @@ void print_text(const PlanOptions& o, const Mechanism& m, const Json& j, Epsilon
   if (o.group)
     std::cout << "group of " << *o.group << "         epsilon " << *o.group << " x "
               << as_double(m.realized_epsilon()) << " = " << j["group_epsilon"].get<double>() << "\n";
+  print_shuffled_batch(std::cout, j["shuffled_batch"], "");
   if (j.contains("precision_trade")) print_precision_trade(j["precision_trade"]);
 }
 
@@ -322,6 +324,8 @@ int run(const PlanOptions& o) {
     j["epsilon_for_target_se"] = e ? Json(*e) : Json(nullptr);
   }
   if (o.group) j["group_epsilon"] = as_double(m.realized_epsilon()) * *o.group;
+  // The local-DP loss of one report (memoized: ε₁), n of them shuffled.
+  j["shuffled_batch"] = shuffled_batch_json(as_double(m.local_epsilon()), o.n, o.delta, m.memoized());
   if (Json trade = precision_trade(m); !trade.empty()) j["precision_trade"] = std::move(trade);
   if (m.memoized()) {
     const double inf = as_double(*m.epsilon_infinity());
@@ -600,6 +604,7 @@ Subcommand add_plan(CLI::App& app) {
   p->add_flag("--compare", o->compare,
               "memoized protocols side by side at --epsilon (ε∞) and --epsilon-one (ε₁): error per round, "
               "budget over --rounds (give any memoized --mechanism, e.g. l-osue)");
+  add_delta_option(*p, o->delta);
   p->add_flag("--json", o->json, "machine-readable output");
   // Without --mechanism, plan recommends one.
   p->get_option("--mechanism")->required(false)->description(
