@@ -65,6 +65,8 @@ g = gate("g.db", "--register", "0-2999", "--threshold", "1000", fleet)
 check(g["this_run"]["admitted"] == 3000, f"admitted {g['this_run']}")
 check(len(g["released"]) == 1 and g["released"][0]["reports"] == 3000, f"released {g['released']}")
 batch = g["released"][0]["path"]
+central = g["released"][0]["shuffled_batch"]
+check(central["n"] == 3000 and central["numerical_upper"] < 1, f"the batch's central epsilon: {central}")
 header, reports = split_report_file(open(batch, "rb").read())
 check(all(r[0] == 1 and r[6] & 1 == 0 for r in reports), "released reports are version 1 without device ids")
 _, sealed = split_report_file(open(fleet, "rb").read())

@@ -34,6 +34,7 @@ struct GateCliOptions {
   double idle_exit = 0;
   std::uint64_t max_messages = 0;
   unsigned commit_every = 1024;
+  double delta = default_shuffle_delta;
 };
 
 std::atomic<bool> stop_requested{false};
@@ -194,7 +195,9 @@ int run(const GateCliOptions& o) {
     j["released"] = nlohmann::json::array();
     for (const auto& b : released)
       j["released"].push_back({{"batch", b.id}, {"attribute", b.attribute}, {"epoch", b.epoch}, {"reports", b.reports},
-                               {"path", b.path}});
+                               {"path", b.path},
+                               {"shuffled_batch", shuffled_batch_json(as_double(m->local_epsilon()), b.reports,
+                                                                      o.delta, m->memoized())}});
     std::cout << j.dump(2) << "\n";
   } else {
     for (const FileRun& f : files) {
@@ -215,9 +218,13 @@ int run(const GateCliOptions& o) {
     std::cout << "devices registered: " << after.devices << " (" << after.revoked << " revoked)\n";
     std::cout << "pending (admitted, below the threshold of " << o.threshold << " per attribute and epoch): "
               << after.pending << "\n";
-    for (const auto& b : released)
+    for (const auto& b : released) {
       std::cout << "released batch " << b.id << ": " << b.reports << " report(s) of " << b.attribute << ", epoch "
                 << b.epoch << ", shuffled, without device ids -> " << b.path << "\n";
+      print_shuffled_batch(std::cout, shuffled_batch_json(as_double(m->local_epsilon()), b.reports,
+                                                          o.delta, m->memoized()),
+                           "  ");
+    }
   }
   return 0;
 }
@@ -247,6 +254,7 @@ Subcommand add_gate(CLI::App& app) {
   g->add_option("--commit-every", o->commit_every, "commit after this many reports (and at the end)")
       ->check(CLI::Range(1u, 1u << 20));
   g->add_flag("--json", o->json, "print the counts as JSON");
+  add_delta_option(*g, o->delta);
   g->add_option("inputs", o->inputs, "report files (tinyldp simulate, tinyldp wrap)");
   return {g, [o] {
             if (o->mqtt && o->topic.empty()) throw BadInput("--mqtt needs --topic");
