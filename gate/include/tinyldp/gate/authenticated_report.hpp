@@ -8,9 +8,9 @@
 // empty plaintext) under the device key, nonce "TLDP" ‖ counter (u64), AAD everything before
 // the tag. Device key = the first 32 bytes of ChaCha20(fleet secret, block 0, nonce "TLDK" ‖
 // device id ‖ 0). This side uses OpenSSL's libcrypto — a second implementation beside the
-// device's (port/auth/report_auth), checked against it byte for byte in tests/gate. Host only.
-// Cost: one ChaCha20 block and a Poly1305 over the report per verify (≈ 1 µs on this machine,
-// docs/gate.md); tags compared in constant time (CRYPTO_memcmp).
+// device's (port/auth/report_auth). Host only.
+// Cost: one ChaCha20 block and a Poly1305 over the report per verify (about 1 µs on this
+// machine); tags compared in constant time (CRYPTO_memcmp).
 #ifndef TINYLDP_GATE_AUTHENTICATED_REPORT_HPP
 #define TINYLDP_GATE_AUTHENTICATED_REPORT_HPP
 
