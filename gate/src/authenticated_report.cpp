@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tinyldp/gate/authenticated_report.hpp"
 
-#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/rand.h>
-#include <unistd.h>
+
+#include <new>
+#include <stdexcept>
 
 #include <cstring>
 #include <fstream>
@@ -92,25 +92,6 @@ std::optional<FleetSecret> FleetSecret::read(const std::string& path, std::strin
   return s;
 }
 
-std::optional<FleetSecret> FleetSecret::create(const std::string& path, std::string& error) {
-  std::uint8_t bytes[32];
-  if (RAND_bytes(bytes, sizeof bytes) != 1) {
-    error = "no randomness for a fleet secret";
-    return std::nullopt;
-  }
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
-  if (fd < 0) {
-    error = path + ": cannot create the fleet secret (" + std::strerror(errno) + ")";
-    return std::nullopt;
-  }
-  const bool written = ::write(fd, bytes, sizeof bytes) == static_cast<ssize_t>(sizeof bytes) && ::fsync(fd) == 0;
-  ::close(fd);
-  auto s = written ? from_bytes(bytes, error) : std::nullopt;
-  OPENSSL_cleanse(bytes, sizeof bytes);
-  if (!written) error = path + ": cannot write the fleet secret";
-  return s;
-}
-
 FleetSecret::~FleetSecret() { OPENSSL_cleanse(secret_.data(), secret_.size()); }
 
 Key FleetSecret::device_key(std::uint32_t device_id) const {
@@ -178,34 +159,27 @@ std::vector<std::uint8_t> seal(std::span<const std::uint8_t> v1_report, std::uin
 
 AuthenticatedReport split_authenticated(std::span<const std::uint8_t> bytes, const wire::Description& expected) {
   AuthenticatedReport r;
-  if (bytes.empty()) {
+  const auto malformed = [&](collector::ParseError e) {
     r.error = AuthError::malformed;
-    r.parse_error = collector::ParseError::truncated;
+    r.parse_error = e;
     return r;
-  }
-  if (bytes[0] == wire::format_version) {
-    r.error = AuthError::unauthenticated;
-    return r;
-  }
-  if (bytes[0] != authenticated_version || bytes.size() < wire::fixed_header_bytes + trailer_bytes) {
-    r.error = AuthError::malformed;
-    r.parse_error = bytes[0] != authenticated_version ? collector::ParseError::bad_version
-                                                      : collector::ParseError::truncated;
-    return r;
-  }
-  const std::size_t body_size = bytes.size() - trailer_bytes;
+  };
+  if (bytes.empty()) return malformed(collector::ParseError::truncated);
+  const bool authenticated = bytes[0] == authenticated_version;
+  if (!authenticated && bytes[0] != wire::format_version) return malformed(collector::ParseError::bad_version);
+  if (authenticated && bytes.size() < wire::fixed_header_bytes + trailer_bytes)
+    return malformed(collector::ParseError::truncated);
+  // The version-1 body: the report itself, or an authenticated one without its trailer.
+  const std::size_t body_size = bytes.size() - (authenticated ? trailer_bytes : 0);
   r.body.assign(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(body_size));
   r.body[0] = wire::format_version;
-  r.counter = get_le<std::uint32_t>(&bytes[body_size]);
+  if (authenticated) r.counter = get_le<std::uint32_t>(&bytes[body_size]);
   const collector::ParseResult parsed = collector::parse_report(r.body, expected);
-  if (!parsed.ok()) {
-    r.error = AuthError::malformed;
-    r.parse_error = parsed.error;
-    return r;
-  }
+  if (!parsed.ok()) return malformed(parsed.error);
   r.parsed = parsed.report;
   constexpr std::uint8_t identity = wire::field_device_id | wire::field_epoch;
   if ((r.parsed.header.fields & identity) != identity) r.error = AuthError::missing_identity;
+  else if (!authenticated) r.error = AuthError::unauthenticated;
   else if (r.counter == exhausted_counter) r.error = AuthError::exhausted_counter;
   return r;
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -109,13 +110,6 @@ class Statement {
   sqlite3_stmt* st_ = nullptr;
 };
 
-std::uint64_t random_u64() {
-  std::uint64_t v = 0;
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(&v), sizeof v) != 1)
-    throw std::runtime_error("gate: no randomness for the shuffle (OpenSSL's RAND_bytes failed)");
-  return v;
-}
-
 void fsync_path(const std::string& path, bool directory) {
   const int fd = ::open(path.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
   if (fd < 0 || ::fsync(fd) != 0) {
@@ -213,10 +207,19 @@ Gate::Gate(const std::string& db_path, const FleetSecret& secret, const GateOpti
       if (!get.row() || get.integer(0) != schema_version)
         throw std::runtime_error("gate: " + db_path + ": unknown schema version");
       get.done();
+      // The batch threshold is a privacy floor: a later run may raise it, never lower it.
+      get.bind(1, std::string("threshold"));
+      const std::uint64_t floor = get.row() ? static_cast<std::uint64_t>(get.integer(0)) : 0;
+      get.done();
+      if (options_.threshold < floor)
+        throw std::runtime_error("gate: " + db_path + " releases batches of at least " + std::to_string(floor) +
+                                 " reports; a threshold of " + std::to_string(options_.threshold) +
+                                 " would release smaller ones");
     } else {
       Statement put(db_, "INSERT INTO meta(key, value) VALUES (?, ?)");
       put.bind(1, std::string("fleet")).bind(2, std::span<const std::uint8_t>(fp)).run();
       put.bind(1, std::string("schema")).bind(2, std::int64_t{schema_version}).run();
+      put.bind(1, std::string("threshold")).bind(2, static_cast<std::int64_t>(options_.threshold)).run();
     }
     exec("COMMIT");
     st_ = std::make_unique<Statements>(db_);
@@ -250,7 +253,15 @@ void Gate::begin() {
 }
 
 void Gate::add_attribute(const std::string& name, const collector::Mechanism& m) {
-  if (name.empty()) throw std::runtime_error("gate: an attribute needs a name");
+  // The name becomes part of batch file names: letters, digits, '_', '-' and '.', not first.
+  const bool plain = !name.empty() && name.size() <= 64 && name[0] != '.' && name[0] != '-' &&
+                     std::all_of(name.begin(), name.end(), [](char c) {
+                       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                     });
+  if (!plain)
+    throw std::runtime_error("gate: attribute name '" + name +
+                             "': use 1-64 letters, digits, '_', '-' or '.' (it names the batch files), not "
+                             "starting with '.' or '-'");
   if (m.record()) throw std::runtime_error("gate: record mechanisms (several attributes per report) are not gated yet");
   const std::vector<std::uint8_t> header = collector::report_file_header(m);
   begin();
@@ -325,6 +336,17 @@ bool Gate::source_finished(std::span<const std::uint8_t, 32> identity) {
   return finished;
 }
 
+std::uint64_t Gate::shuffle_key() {
+  // Drawn a block at a time: one CSPRNG call per report was a tenth of the admission's time.
+  if (shuffle_used_ == shuffle_keys_.size()) {
+    if (RAND_bytes(reinterpret_cast<unsigned char*>(shuffle_keys_.data()),
+                   static_cast<int>(shuffle_keys_.size() * sizeof(std::uint64_t))) != 1)
+      throw std::runtime_error("gate: no randomness for the shuffle (OpenSSL's RAND_bytes failed)");
+    shuffle_used_ = 0;
+  }
+  return shuffle_keys_[shuffle_used_++];
+}
+
 const Key& Gate::device_key(std::uint32_t device) {
   auto it = keys_.find(device);
   if (it == keys_.end()) it = keys_.emplace(device, secret_.device_key(device)).first;
@@ -336,27 +358,19 @@ Verdict Gate::offer(std::span<const std::uint8_t> bytes) {
   std::int64_t tally_extra = -1;
   const auto verdict = [&]() -> Verdict {
     if (bytes.size() < wire::fixed_header_bytes) return Verdict::malformed;
-    const Attribute* attribute = nullptr;
-    for (const auto& a : attributes_) {
+    const auto found = std::find_if(attributes_.begin(), attributes_.end(), [&](const auto& a) {
       const wire::Description& d = a->mechanism.description();
-      if (bytes[1] == static_cast<std::uint8_t>(d.id) && get_le<std::uint32_t>(&bytes[2]) == d.digest) attribute = a.get();
-    }
-    if (attribute == nullptr) return Verdict::unknown_attribute;
+      return bytes[1] == static_cast<std::uint8_t>(d.id) && get_le<std::uint32_t>(&bytes[2]) == d.digest;
+    });
+    if (found == attributes_.end()) return Verdict::unknown_attribute;
+    const Attribute* attribute = found->get();
     const wire::Description& what = attribute->mechanism.description();
-    AuthenticatedReport r;
-    bool authenticated = true;
-    if (bytes[0] == wire::format_version) {
+    const AuthenticatedReport r = split_authenticated(bytes, what);
+    const bool authenticated = r.ok();
+    if (r.error == AuthError::unauthenticated) {
       if (!options_.allow_unauthenticated) return Verdict::unauthenticated;
-      authenticated = false;
-      const collector::ParseResult p = collector::parse_report(bytes, what);
-      if (!p.ok()) return Verdict::malformed;
-      r.body.assign(bytes.begin(), bytes.end());
-      r.parsed = collector::parse_report(r.body, what).report;
-      constexpr std::uint8_t identity = wire::field_device_id | wire::field_epoch;
-      if ((r.parsed.header.fields & identity) != identity) return Verdict::malformed;
-    } else {
-      r = split_authenticated(bytes, what);
-      if (!r.ok()) return Verdict::malformed;
+    } else if (!r.ok()) {
+      return Verdict::malformed;
     }
     if (attribute->mechanism.check_payload(r.parsed.payload) != collector::ParseError::none) return Verdict::malformed;
     const std::uint32_t device = r.parsed.header.device_id;
@@ -390,7 +404,7 @@ Verdict Gate::offer(std::span<const std::uint8_t> bytes) {
       st_->insert.bind(1, std::int64_t{device}).bind(2, attribute->id).bind(3, std::int64_t{r.parsed.header.epoch});
       if (authenticated) st_->insert.bind(4, std::int64_t{r.counter});
       else st_->insert.bind_null(4);
-      st_->insert.bind(5, static_cast<std::int64_t>(random_u64())).bind(6, std::span<const std::uint8_t>(anonymous)).run();
+      st_->insert.bind(5, static_cast<std::int64_t>(shuffle_key())).bind(6, std::span<const std::uint8_t>(anonymous)).run();
     } catch (const Statement::Constraint&) {
       return Verdict::duplicate;
     }

@@ -3,6 +3,7 @@
 
 #include <mosquitto.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -59,7 +60,7 @@ MqttRun run_mqtt(Gate& gate, const MqttOptions& options, const std::atomic<bool>
     session->connect_result = rc;
     if (rc != 0) return;
     if (mosquitto_subscribe(m, nullptr, session->options.topic.c_str(), 1) != MOSQ_ERR_SUCCESS)
-      session->error = "cannot subscribe to " + session->options.topic;
+      session->error = "gate: cannot subscribe to " + session->options.topic;
   });
   mosquitto_subscribe_callback_set(mosq.get(), [](mosquitto*, void* obj, int, int, const int*) {
     auto* session = static_cast<Session*>(obj);
@@ -68,11 +69,17 @@ MqttRun run_mqtt(Gate& gate, const MqttOptions& options, const std::atomic<bool>
   });
   mosquitto_message_callback_set(mosq.get(), [](mosquitto*, void* obj, const mosquitto_message* msg) {
     auto* session = static_cast<Session*>(obj);
-    session->gate.offer({static_cast<const std::uint8_t*>(msg->payload), static_cast<std::size_t>(msg->payloadlen)});
-    ++session->run.messages;
-    ++session->uncommitted;
-    session->last_message = Clock::now();
-    if (session->uncommitted >= session->options.commit_every) session->commit_and_release();
+    if (!session->error.empty()) return;  // the loop below throws it
+    // No exception may cross libmosquitto's C frames: a database error is kept and rethrown.
+    try {
+      session->gate.offer({static_cast<const std::uint8_t*>(msg->payload), static_cast<std::size_t>(msg->payloadlen)});
+      ++session->run.messages;
+      ++session->uncommitted;
+      session->last_message = Clock::now();
+      if (session->uncommitted >= session->options.commit_every) session->commit_and_release();
+    } catch (const std::exception& e) {
+      session->error = e.what();
+    }
   });
   if (const int rc = mosquitto_connect(mosq.get(), options.host.c_str(), options.port, 30); rc != MOSQ_ERR_SUCCESS)
     throw std::runtime_error("gate: cannot connect to the MQTT broker at " + options.host + ":" +
@@ -81,7 +88,7 @@ MqttRun run_mqtt(Gate& gate, const MqttOptions& options, const std::atomic<bool>
   s.last_message = Clock::now();
   while (true) {
     const int rc = mosquitto_loop(mosq.get(), 20, 1);
-    if (!s.error.empty()) throw std::runtime_error("gate: " + s.error);
+    if (!s.error.empty()) throw std::runtime_error(s.error);
     if (s.connect_result > 0)
       throw std::runtime_error(std::string("gate: the MQTT broker refused the connection: ") +
                                mosquitto_connack_string(s.connect_result));
@@ -98,6 +105,20 @@ MqttRun run_mqtt(Gate& gate, const MqttOptions& options, const std::atomic<bool>
   s.commit_and_release();
   mosquitto_disconnect(mosq.get());
   return std::move(s.run);
+}
+
+Broker parse_broker(const std::string& text) {
+  Broker b;
+  const auto colon = text.rfind(':');
+  b.host = text.substr(0, colon);
+  if (colon != std::string::npos) {
+    const std::string port = text.substr(colon + 1);
+    const bool digits = !port.empty() && port.size() <= 5 &&
+                        std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; });
+    b.port = digits ? std::stoi(port) : 0;
+  }
+  if (b.host.empty() || b.port < 1 || b.port > 65535) throw std::invalid_argument(text + ": not HOST or HOST:PORT");
+  return b;
 }
 
 std::uint64_t publish_mqtt(const std::string& host, int port, const std::string& topic,

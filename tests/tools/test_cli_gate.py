@@ -136,6 +136,21 @@ for content, why in [(bytes(32), "all-zero"), (b"short", "32 bytes")]:
 p = run("gate", "--db", path("g.db"), "--fleet-secret", secret, "--out-dir", path("out"), "--attribute", "app",
         "-m", "oue", "-e", "2", "-d", "20", fleet, expect=2)
 check("configured otherwise" in p.stderr, f"another configuration: {p.stderr}")
+# The threshold is a floor the database keeps; an attribute's name cannot leave --out-dir; a
+# broker address must be HOST:PORT.
+p = gate("g.db", "--threshold", "10", fleet, expect=2)
+check("at least 1000" in p.stderr and not os.path.exists(path("out/app-epoch3-batch99.reports")),
+      f"a lower threshold: {p.stderr}")
+for name in ["../escape", ".hidden", "a/b", ""]:
+    p = run("gate", "--db", path("g.db"), "--fleet-secret", secret, "--out-dir", path("out"), "--attribute", name,
+            *OUE, fleet, expect=2)
+    check("attribute" in p.stderr and not os.path.exists(path("escape-epoch3-batch1.reports")),
+          f"attribute name {name!r}: {p.stderr}")
+for broker in ["localhost:abc", "localhost:0", ":1883", "localhost:99999"]:
+    p = gate("g.db", "--mqtt", broker, "--topic", "t", expect=2)
+    check("not HOST or HOST:PORT" in p.stderr, f"--mqtt {broker}: {p.stderr}")
+    p = run("publish", fleet, "--mqtt", broker, "--topic", "t", expect=2)
+    check("not HOST or HOST:PORT" in p.stderr, f"publish --mqtt {broker}: {p.stderr}")
 p = run("simulate", "-i", path("few.tldp.txt"), *OUE, "--fleet-secret", secret, "-o", path("x.tldp"), expect=2)
 check("--device-ids" in p.stderr, f"simulate without identity: {p.stderr}")
 

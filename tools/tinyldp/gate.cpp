@@ -155,14 +155,12 @@ int run(const GateCliOptions& o) {
   std::uint64_t mqtt_messages = 0;
   if (o.mqtt && !stop_requested.load()) {
     gate::MqttOptions mo;
-    const auto colon = o.mqtt->rfind(':');
-    mo.host = o.mqtt->substr(0, colon);
-    if (colon != std::string::npos) {
-      try {
-        mo.port = std::stoi(o.mqtt->substr(colon + 1));
-      } catch (const std::logic_error&) {
-        throw BadInput("--mqtt " + *o.mqtt + ": not HOST:PORT");
-      }
+    try {
+      const gate::Broker b = gate::parse_broker(*o.mqtt);
+      mo.host = b.host;
+      mo.port = b.port;
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(std::string("--mqtt ") + e.what());
     }
     mo.topic = o.topic;
     mo.idle_exit_s = o.idle_exit;

@@ -18,14 +18,13 @@ struct PublishOptions {
 int run(const PublishOptions& o) {
   collector::ReportFileReader reader(o.input);
   if (!reader.ok()) throw BadInput(o.input + ": " + reader.error());
-  const auto colon = o.broker.rfind(':');
-  int port = 1883;
+  gate::Broker broker;
   try {
-    if (colon != std::string::npos) port = std::stoi(o.broker.substr(colon + 1));
-  } catch (const std::logic_error&) {
-    throw BadInput("--mqtt " + o.broker + ": not HOST:PORT");
+    broker = gate::parse_broker(o.broker);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(std::string("--mqtt ") + e.what());
   }
-  const std::uint64_t sent = gate::publish_mqtt(o.broker.substr(0, colon), port, o.topic,
+  const std::uint64_t sent = gate::publish_mqtt(broker.host, broker.port, o.topic,
                                                 [&](std::vector<std::uint8_t>& r) { return reader.next(r); });
   if (!reader.ok()) throw BadInput(o.input + ": " + reader.error() + " (" + std::to_string(sent) + " published before it)");
   std::cerr << "tinyldp: " << sent << " report(s) of " << o.input << " published on " << o.topic << " at " << o.broker

@@ -41,8 +41,6 @@ class FleetSecret {
  public:
   static std::optional<FleetSecret> read(const std::string& path, std::string& error);
   static std::optional<FleetSecret> from_bytes(std::span<const std::uint8_t> bytes, std::string& error);
-  // A new secret from the OS's randomness, written to path (mode 0600); refuses an existing file.
-  static std::optional<FleetSecret> create(const std::string& path, std::string& error);
   // The key of one device: what the factory writes into it at provisioning.
   Key device_key(std::uint32_t device_id) const;
   // A public fingerprint (SHA-256 of a label and the secret): the gate's database records it
@@ -78,8 +76,9 @@ struct AuthenticatedReport {
   bool ok() const { return error == AuthError::none; }
 };
 
-// Parses a version-2 report for `expected` without checking its tag (that needs the key, from
-// the device id it names): error says what is wrong with its shape.
+// Parses a report for `expected` without checking its tag (that needs the key, from the device
+// id it names). A version-1 report with device id and epoch is parsed too and comes back with
+// error `unauthenticated` (body and parsed set): a caller that admits such reports may use it.
 AuthenticatedReport split_authenticated(std::span<const std::uint8_t> bytes, const wire::Description& expected);
 // Whether the report's tag verifies under key (constant time in the tag).
 bool tag_verifies(std::span<const std::uint8_t> bytes, const Key& key);

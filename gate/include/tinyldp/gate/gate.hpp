@@ -23,6 +23,7 @@
 #ifndef TINYLDP_GATE_GATE_HPP
 #define TINYLDP_GATE_GATE_HPP
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -56,7 +57,8 @@ const char* to_string(Verdict v);        // "admitted", "forged", …
 const char* explanation(Verdict v);      // one sentence
 
 struct GateOptions {
-  std::uint64_t threshold = 1000;      // a batch is released at this many reports, not fewer
+  std::uint64_t threshold = 1000;      // a batch is released at this many reports, not fewer; the
+                                       // database keeps the first run's as a floor (never lowered)
   bool allow_unauthenticated = false;  // admit version-1 reports with a device id and epoch
                                        // field (no tag: anyone may send them), counted apart
 };
@@ -117,6 +119,7 @@ class Gate {
   void finish_pending_batches();
   void write_batch(std::uint64_t batch, const Attribute& a, std::uint32_t epoch, const std::string& path);
   const Key& device_key(std::uint32_t device);
+  std::uint64_t shuffle_key();
 
   sqlite3* db_ = nullptr;
   std::unique_ptr<Statements> st_;
@@ -125,6 +128,8 @@ class Gate {
   std::string out_dir_;
   std::vector<std::unique_ptr<Attribute>> attributes_;
   std::unordered_map<std::uint32_t, Key> keys_;
+  std::array<std::uint64_t, 512> shuffle_keys_{};
+  std::size_t shuffle_used_ = shuffle_keys_.size();
   std::optional<std::array<std::uint8_t, 32>> source_;
   bool in_transaction_ = false;
   bool completing_ = false;  // release() completes assigned batches only

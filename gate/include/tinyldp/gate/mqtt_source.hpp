@@ -21,6 +21,13 @@
 
 namespace tinyldp::gate {
 
+struct Broker {
+  std::string host;
+  int port = 1883;
+};
+// "HOST" or "HOST:PORT" (port 1 … 65535); throws std::invalid_argument otherwise.
+Broker parse_broker(const std::string& text);
+
 struct MqttOptions {
   std::string host = "localhost";
   int port = 1883;
