@@ -54,8 +54,18 @@ with tempfile.TemporaryDirectory() as tmp:
     csv = run("aggregate", reports)
     check("tinyldp: shuffled batch of 5000 reports" in csv.stderr and "still face epsilon0" in csv.stderr,
           f"aggregate csv stderr: {csv.stderr}")
+    # A counted file is not a shuffled batch by itself: the output says what the figure assumes.
+    check("holds only if the reports came through a shuffler" in csv.stderr and "tinyldp gate" in s["holds_if"],
+          f"aggregate's assumption: {csv.stderr}")
     p = run("aggregate", reports, "--delta", "0", expect=1)
     check("(0, 1)" in p.stderr, f"aggregate --delta 0: {p.stderr}")
+
+# δ must be well below 1/n: plan warns at δ·n ≥ 1 and not below.
+for n, too_large in [(100000, False), (1000000, True), (10000000, True)]:
+    p = run("plan", "-m", "krr", "-e", "4", "-d", "4", "--n", n)
+    s = json.loads(run("plan", "-m", "krr", "-e", "4", "-d", "4", "--n", n, "--json").stdout)["shuffled_batch"]
+    check(s["delta_too_large"] == too_large and ("WARNING: delta is not below 1/n" in p.stdout) == too_large,
+          f"plan n {n}, delta 1e-6: {s['delta_too_large']} {p.stdout}")
 
 for bad in ["0", "1", "-1e-6", "x"]:
     p = run("plan", "-m", "krr", "-e", "1", "--delta", bad, expect=1)

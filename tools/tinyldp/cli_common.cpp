@@ -229,6 +229,12 @@ Json shuffled_batch_json(double epsilon0, std::uint64_t n, double delta, bool me
   j["closed_form"] = s.closed_form ? Json(*s.closed_form) : Json(nullptr);
   j["protects"] = "(epsilon, delta) against the analyst who sees only the shuffled batch; the gate and the "
                   "network, which see each report with its sender: epsilon0";
+  // A file's reports are not a shuffled batch by being counted: the figure is what a shuffler
+  // buys, so say what it assumes.
+  j["holds_if"] = "the reports came through a shuffler (tinyldp gate) that admitted one per device and released "
+                  "them without identities, and the analyst does not see the gate's records";
+  // FMT21's δ is a probability of failure for the whole batch: at δ ≥ 1/n it allows one report's exposure.
+  j["delta_too_large"] = delta * static_cast<double>(n) >= 1.0;
   return j;
 }
 
@@ -253,6 +259,10 @@ void print_shuffled_batch(std::ostream& out, const Json& j, const std::string& p
   }
   out << prefix << "  against the analyst who sees only the shuffled batch; the gate and the network, which see "
                    "each report with its sender, still face epsilon0\n";
+  out << prefix << "  holds only if " << j["holds_if"].get<std::string>() << "\n";
+  if (j["delta_too_large"].get<bool>())
+    out << prefix << "  WARNING: delta is not below 1/n: choose --delta well below 1/" << j["n"].get<std::uint64_t>()
+        << "\n";
 }
 
 }  // namespace tinyldp::tools
