@@ -17,9 +17,8 @@
 //    less); their distance is at most about 10⁻⁴ relative (δ bracketed to ~10⁻³).
 //
 // Cost: O(s · t · log(1/tolerance)) for s ≤ 2048 evaluated c values of the ~16 σ of C that
-// carry mass and t terms of a binomial tail each (t ~ √c where ε is small); under 0.1 s for
-// n = 10⁷ on one core (measured by hand: `tinyldp plan --n 10000000`), a few MB of memory at
-// most. Host only.
+// carry mass and t terms of a binomial tail each (t ~ √c where ε is small): about 40 ms for
+// n = 10⁷ (bench/bench_shuffle_amplification, docs/gate-benchmark.md). Host only.
 #ifndef TINYLDP_COLLECTOR_SHUFFLE_AMPLIFICATION_HPP
 #define TINYLDP_COLLECTOR_SHUFFLE_AMPLIFICATION_HPP
 
