@@ -265,4 +265,22 @@ void print_shuffled_batch(std::ostream& out, const Json& j, const std::string& p
         << "\n";
 }
 
+std::pair<std::uint32_t, std::uint32_t> device_range(const std::string& option, const std::string& text) {
+  const auto dash = text.find('-');
+  try {
+    std::size_t used = 0;
+    const unsigned long first = std::stoul(text.substr(0, dash), &used);
+    if (used != (dash == std::string::npos ? text.size() : dash)) throw std::invalid_argument("");
+    unsigned long last = first;
+    if (dash != std::string::npos) {
+      last = std::stoul(text.substr(dash + 1), &used);
+      if (used != text.size() - dash - 1) throw std::invalid_argument("");
+    }
+    if (first > UINT32_MAX || last > UINT32_MAX || last < first) throw std::out_of_range("");
+    return {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(last)};
+  } catch (const std::logic_error&) {
+    throw BadInput(option + " " + text + ": not a device id or a range FIRST-LAST of ids below 2^32");
+  }
+}
+
 }  // namespace tinyldp::tools

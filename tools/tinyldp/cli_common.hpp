@@ -17,6 +17,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "input.hpp"
@@ -53,6 +54,10 @@ Subcommand add_joint(CLI::App& app);
 Subcommand add_multi(CLI::App& app);
 Subcommand add_gate(CLI::App& app);
 Subcommand add_publish(CLI::App& app);
+Subcommand add_keys(CLI::App& app);
+
+// A device id or a range FIRST-LAST of them (inclusive, below 2^32), from `option`'s text.
+std::pair<std::uint32_t, std::uint32_t> device_range(const std::string& option, const std::string& text);
 
 // --mechanism, --epsilon and the parameters: --domain (categorical), --lo, --hi, --levels,
 // --sensitivity, --grid-step (numeric). Options not given stay 0 in the configuration, so the collector

@@ -58,24 +58,6 @@ std::array<std::uint8_t, 32> file_identity(const std::string& path) {
   return out;
 }
 
-std::pair<std::uint32_t, std::uint32_t> device_range(const std::string& text) {
-  const auto dash = text.find('-');
-  try {
-    std::size_t used = 0;
-    const unsigned long first = std::stoul(text.substr(0, dash), &used);
-    if (used != (dash == std::string::npos ? text.size() : dash)) throw std::invalid_argument("");
-    unsigned long last = first;
-    if (dash != std::string::npos) {
-      last = std::stoul(text.substr(dash + 1), &used);
-      if (used != text.size() - dash - 1) throw std::invalid_argument("");
-    }
-    if (first > UINT32_MAX || last > UINT32_MAX || last < first) throw std::out_of_range("");
-    return {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(last)};
-  } catch (const std::logic_error&) {
-    throw BadInput("--register " + text + ": not a device id or a range FIRST-LAST of ids below 2^32");
-  }
-}
-
 // One report file: resumes where an earlier run's last commit stopped.
 struct FileRun {
   std::string path;
@@ -138,7 +120,7 @@ int run(const GateCliOptions& o) {
     throw BadInput("reports need the attribute's configuration: --attribute NAME --mechanism … (as the devices use)");
   }
   for (const std::string& r : o.register_ranges) {
-    const auto [first, last] = device_range(r);
+    const auto [first, last] = device_range("--register", r);
     g.register_devices(first, last);
   }
   for (std::uint32_t d : o.revoke) g.revoke_device(d);

@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
                                         tools::add_plan(app), tools::add_inspect(app),
                                         tools::add_wrap(app), tools::add_joint(app),
                                         tools::add_multi(app), tools::add_gate(app),
-                                        tools::add_publish(app)};
+                                        tools::add_publish(app), tools::add_keys(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
