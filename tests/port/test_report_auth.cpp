@@ -96,17 +96,26 @@ TEST(poly1305_carries_at_the_extremes) {
   }
 }
 
-TEST(poly1305_key_generation_rfc8439_2_6_2) {
+// The key of RFC 8439's §2.6.2 and §2.8.2 vectors (bytes 80 … 9f) and a nonce, as words.
+struct RfcKey {
+  uint32_t key[8];
+  uint32_t nonce[3];
+};
+RfcKey rfc_key(const char* nonce_hex) {
   uint8_t key_bytes[32];
   for (uint8_t i = 0; i < 32; ++i) key_bytes[i] = static_cast<uint8_t>(0x80 + i);
-  uint32_t key[8];
-  words_of(key_bytes, key, 8);
   uint8_t nonce_bytes[12];
-  from_hex("000000000001020304050607", nonce_bytes, 12);
-  uint32_t nonce[3];
-  words_of(nonce_bytes, nonce, 3);
+  from_hex(nonce_hex, nonce_bytes, 12);
+  RfcKey k{};
+  words_of(key_bytes, k.key, 8);
+  words_of(nonce_bytes, k.nonce, 3);
+  return k;
+}
+
+TEST(poly1305_key_generation_rfc8439_2_6_2) {
+  const RfcKey k = rfc_key("000000000001020304050607");
   uint8_t out[32];
-  port::poly1305_key_gen(key, nonce, out);
+  port::poly1305_key_gen(k.key, k.nonce, out);
   CHECK(equals_hex(out, "8ad5a08b905f81cc815040274ab29471a833b637e3fd0da508dbb8e2fdd1a646", 32));
 }
 
@@ -117,14 +126,9 @@ constexpr const char* aead_ciphertext =
     "3ff4def08e4b7a9de576d26586cec64b6116";
 
 TEST(aead_tag_rfc8439_2_8_2) {
-  uint8_t key_bytes[32];
-  for (uint8_t i = 0; i < 32; ++i) key_bytes[i] = static_cast<uint8_t>(0x80 + i);
-  uint32_t key[8];
-  words_of(key_bytes, key, 8);
-  uint8_t nonce_bytes[12];
-  from_hex("070000004041424344454647", nonce_bytes, 12);
-  uint32_t nonce[3];
-  words_of(nonce_bytes, nonce, 3);
+  const RfcKey k = rfc_key("070000004041424344454647");
+  const uint32_t* key = k.key;
+  const uint32_t* nonce = k.nonce;
   uint8_t aad[12];
   from_hex("50515253c0c1c2c3c4c5c6c7", aad, 12);
   uint8_t ciphertext[114];
