@@ -27,9 +27,9 @@
 // Key material (the key words, the Poly1305 key and state, the ChaCha20 block) is wiped from
 // the stack before a call returns. No heap, no static state, no exceptions.
 // Cost: RAM sizeof(ReportAuth) = 48 bytes on 32-bit targets (key, id, counters, the record's
-// address); a seal runs two ChaCha20 blocks' worth of work — one block (the Poly1305 key) and
-// ⌈(report + 4) / 16⌉ + 1 Poly1305 blocks — and writes the record (both slots: two erases) once
-// every 16 reports. Storage: a Record with a 40-byte payload. Measured flash, stack and
+// address); a seal of an n-byte report runs one ChaCha20 block (the one-time Poly1305 key) and
+// ⌈(n + 4) / 16⌉ + 1 Poly1305 blocks, and writes the record (both slots: two erases) once every
+// 16 reports; stack: the Poly1305 state and a ChaCha20 block (docs/footprint.md's report_auth). Storage: a Record with a 40-byte payload. Measured flash, stack and
 // instructions per target: docs/footprint.md and docs/target-costs.md.
 #ifndef TINYLDP_PORT_AUTH_REPORT_AUTH_HPP
 #define TINYLDP_PORT_AUTH_REPORT_AUTH_HPP
