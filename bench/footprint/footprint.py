@@ -731,8 +731,10 @@ def markdown(configs, all_results, budgets, commit):
     w("`nrf51_rng`, `stm32_rng`: the register-level drivers, one blocking 32-byte request;")
     w("`ram_storage`, `emulated_flash`: the core's `Record` (two slots, CRC-32) on that device, one")
     w("32-byte write and read — the rows include `Record`; `persisted_seed`: `restore_seed`/`save_seed`")
-    w("on RAM storage plus the DRBG (`Record` and the DRBG included). `host_os` and `file_storage` are")
-    w("host-only and not listed.")
+    w("on RAM storage plus the DRBG (`Record` and the DRBG included); `report_auth`: authenticated")
+    w("reports (`ReportAuth` on RAM storage: load, provisioned from the TRNG if blank, one 47-byte")
+    w("report sealed in place into 67 bytes — `Record`, the ChaCha20 block and Poly1305 included).")
+    w("`host_os` and `file_storage` are host-only and not listed.")
     w("")
     w("## Budgets")
     w("")
@@ -852,7 +854,7 @@ def doc_check(config, doc_path, budgets_path, plant=None):
 
 
 PORTS = ["chacha20_drbg", "health_tests", "nrf51_rng", "stm32_rng", "ram_storage", "emulated_flash",
-         "persisted_seed"]
+         "persisted_seed", "report_auth"]
 
 
 def demangle(config, name):

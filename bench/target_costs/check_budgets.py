@@ -47,7 +47,8 @@ NAMES = {
     "oue_unaligned_without_rng": "oue without the source's fills, report at an odd address",
     "oue_mechanism_alone": "oue, mechanism alone (random words from a table)",
     "drbg_fill": "ChaCha20 DRBG fill", "drbg_randombits_draw32": "DRBG through RandomBits (draw32)",
-    "chacha20_block": "chacha20_block",
+    "chacha20_block": "chacha20_block", "poly1305": "Poly1305", "seal_tag": "sealing's tag (ChaCha20 + Poly1305)",
+    "report_auth_seal": "ReportAuth seal (RAM storage)",
 }
 
 

@@ -171,6 +171,8 @@ typedef struct tinyldp_precision {
 #define TINYLDP_ONE_BIT_MEAN_CONTEXT_SIZE 120
 #define TINYLDP_DBITFLIP_CONTEXT_SIZE 136
 #define TINYLDP_LEDGER_CONTEXT_SIZE 120
+/* 48 B on 32-bit targets, 56 on 64-bit hosts (key, device id, counters, the record's address). */
+#define TINYLDP_REPORT_AUTH_CONTEXT_SIZE ((44 + sizeof(void*) + 7) / 8 * 8)
 /* Records of several attributes hold every attribute's channel in the context: at most
  * TINYLDP_RECORD_MAX_ATTRIBUTES of them (the C API's fixed maximum, as the ledger's slots), each
  * attribute costing its channel's bytes whether used or not. */
@@ -220,6 +222,7 @@ TINYLDP_CONTEXT(tinyldp_smp_oue, TINYLDP_SMP_OUE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_rsfd_grr, TINYLDP_RSFD_GRR_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_rsfd_oue, TINYLDP_RSFD_OUE_CONTEXT_SIZE);
 TINYLDP_CONTEXT(tinyldp_ledger, TINYLDP_LEDGER_CONTEXT_SIZE);
+TINYLDP_CONTEXT(tinyldp_report_auth, TINYLDP_REPORT_AUTH_CONTEXT_SIZE);
 
 /* ---- the wire format ---------------------------------------------------------------------- */
 
@@ -937,6 +940,65 @@ uint64_t tinyldp_ledger_remaining_q32(const tinyldp_ledger* ledger); /* cap − 
 uint64_t tinyldp_ledger_lifetime_q32(const tinyldp_ledger* ledger);  /* over the device's life */
 uint32_t tinyldp_ledger_charges(const tinyldp_ledger* ledger);       /* charges that cost ε */
 const char* tinyldp_ledger_result_string(tinyldp_ledger_result result);
+
+/* ---- authenticated reports (wire format version 2) ------------------------------------------ */
+/* A version-1 report sealed for the gate (docs/wire-format.md, "Authenticated reports"): byte 0
+ * becomes 2, then come the device's report counter (u32 little-endian) and a 16-byte
+ * ChaCha20-Poly1305 tag (RFC 8439, empty plaintext, AAD every byte before the tag, nonce "TLDP" ‖
+ * counter as u64) under the device's own key. The report must carry TINYLDP_WIRE_DEVICE_ID (the
+ * provisioned id) and TINYLDP_WIRE_EPOCH. The key, the device id and the counter live in a
+ * tinyldp_record of TINYLDP_REPORT_AUTH_RECORD_BYTES: counters are reserved 16 at a time, the
+ * next window's start written to both slots before any counter of the window is used, so that no
+ * counter is ever used twice, power cuts included (a reboot skips the rest of a window). Keep the
+ * record in storage your threat model treats as secret: whoever reads the key can forge the
+ * device's reports. Constant time in the key and the report's bytes on every target.
+ * Cost: the context (TINYLDP_REPORT_AUTH_CONTEXT_SIZE); a seal is one ChaCha20 block and
+ * ⌈(length + 4) / 16⌉ + 1 Poly1305 blocks, and a record write (two erases) every 16 reports. */
+#define TINYLDP_WIRE_AUTHENTICATED_VERSION 2
+#define TINYLDP_WIRE_AUTHENTICATED_TRAILER_BYTES 20 /* the counter (4) and the tag (16) */
+#define TINYLDP_REPORT_AUTH_KEY_BYTES 32
+#define TINYLDP_REPORT_AUTH_RECORD_BYTES 40 /* device id, key, the next window's start */
+typedef enum tinyldp_report_auth_result {
+  TINYLDP_REPORT_AUTH_OK = 0,
+  TINYLDP_REPORT_AUTH_NOT_PROVISIONED = 1,     /* no readable record, or the context not loaded */
+  TINYLDP_REPORT_AUTH_STORAGE_FAILED = 2,      /* not readable, or the counter window not durable */
+  TINYLDP_REPORT_AUTH_ALREADY_PROVISIONED = 3, /* provision: the record holds one (nothing written) */
+  TINYLDP_REPORT_AUTH_ZERO_KEY = 4,            /* an all-zero key, given or stored */
+  TINYLDP_REPORT_AUTH_WRONG_DEVICE = 5,        /* the report names another device id */
+  TINYLDP_REPORT_AUTH_NOT_A_REPORT = 6,        /* not a version-1 report (too short, NULL, version) */
+  TINYLDP_REPORT_AUTH_MISSING_IDENTITY = 7,    /* no device id or no epoch field */
+  TINYLDP_REPORT_AUTH_BUFFER_TOO_SMALL = 8,    /* capacity < length + 20 */
+  TINYLDP_REPORT_AUTH_COUNTER_EXHAUSTED = 9    /* the next counter would be 0xFFFFFFFF */
+} tinyldp_report_auth_result;
+
+/* Makes a context that is not provisioned (every seal: NOT_PROVISIONED); all-zero bytes are the
+ * same. */
+void tinyldp_report_auth_init(tinyldp_report_auth* auth);
+/* At boot: the device id, key and counter from `record` (kept by address: it must stay where it
+ * is and outlive the context). Never creates anything. */
+tinyldp_report_auth_result tinyldp_report_auth_load(tinyldp_report_auth* auth, tinyldp_record* record);
+/* The factory's step: `key` (TINYLDP_REPORT_AUTH_KEY_BYTES, the fleet secret's derivation for
+ * `device_id`: tinyldp_report_auth_derive_key), the first counter (0 at the factory), durable in
+ * both slots; only on a record that holds none (else ALREADY_PROVISIONED, nothing written). On OK
+ * the context is loaded. */
+tinyldp_report_auth_result tinyldp_report_auth_provision(tinyldp_report_auth* auth, tinyldp_record* record,
+                                                         uint32_t device_id, const uint8_t* key,
+                                                         uint32_t first_counter);
+/* Seals report[0..length) into out[0..capacity) (out may be report itself, or must not overlap
+ * it); *written = length + TINYLDP_WIRE_AUTHENTICATED_TRAILER_BYTES on OK. On anything else
+ * nothing is written to out, *written = 0 (written may be NULL). */
+tinyldp_report_auth_result tinyldp_report_auth_seal(tinyldp_report_auth* auth, const uint8_t* report,
+                                                    size_t length, uint8_t* out, size_t capacity,
+                                                    size_t* written);
+int tinyldp_report_auth_provisioned(const tinyldp_report_auth* auth); /* 1 or 0 */
+uint32_t tinyldp_report_auth_device_id(const tinyldp_report_auth* auth);
+uint32_t tinyldp_report_auth_next_counter(const tinyldp_report_auth* auth);
+/* Forgets the key: not provisioned. */
+void tinyldp_report_auth_wipe(tinyldp_report_auth* auth);
+/* For the factory's tools, never on a device: the key of `device_id` under the 32-byte fleet
+ * secret (ChaCha20 block 0 under the secret, nonce "TLDK" ‖ device id ‖ 0; its first 32 bytes). */
+void tinyldp_report_auth_derive_key(const uint8_t* fleet_secret, uint32_t device_id, uint8_t* key);
+const char* tinyldp_report_auth_result_string(tinyldp_report_auth_result result);
 
 #ifdef __cplusplus
 }

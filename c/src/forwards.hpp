@@ -27,6 +27,16 @@ namespace tinyldp::c_api {
 // (a firmware's report path is then the same code as with one mechanism in the library).
 namespace {
 
+// A tinyldp_record's object: the C driver and the record over it (the memo key, the ledger and
+// the report sealing all take it).
+struct RecordContext {
+  RecordContext(const tinyldp_storage_device& driver, uint32_t first_sector,
+                uint32_t sectors_per_slot)
+      : device(driver), record(device, first_sector, sectors_per_slot) {}
+  CStorageDevice device;
+  Record<CStorageDevice> record;
+};
+
 // The C API's ledger: a fixed number of attribute slots (the header documents it).
 using CLedger = PrivacyLedger<CStorageDevice, TINYLDP_LEDGER_ATTRIBUTES>;
 

@@ -39,13 +39,6 @@ struct HealthContext {
   // reference to its source is null in such bytes (binding it is undefined behaviour).
   bool made() const { return raw.min_entropy_q8() != 0; }
 };
-struct RecordContext {
-  RecordContext(const tinyldp_storage_device& driver, uint32_t first_sector,
-                uint32_t sectors_per_slot)
-      : device(driver), record(device, first_sector, sectors_per_slot) {}
-  CStorageDevice device;
-  Record<CStorageDevice> record;
-};
 // The contexts that are no mechanism (the mechanisms': where their functions are stamped).
 static_assert(holds<port::ChaCha20Drbg, tinyldp_chacha20_drbg>);
 static_assert(holds<HealthContext, tinyldp_health>);

@@ -43,6 +43,9 @@ const EVP_CIPHER* chacha20_poly1305() {
   return c;
 }
 
+// The wire format's tag is OpenSSL's ChaCha20-Poly1305 tag, whole.
+static_assert(tag_bytes == EVP_CHACHAPOLY_TLS_TAG_LEN);
+
 void check(int ok) {
   if (ok != 1) throw std::runtime_error("OpenSSL's ChaCha20-Poly1305 failed");
 }
@@ -144,7 +147,7 @@ bool tag_verifies(std::span<const std::uint8_t> bytes, const Key& key) {
 }
 
 std::vector<std::uint8_t> seal(std::span<const std::uint8_t> v1_report, std::uint32_t counter, const Key& key) {
-  constexpr std::uint8_t identity = wire::field_device_id | wire::field_epoch;
+  constexpr std::uint8_t identity = wire::authenticated_fields;
   if (v1_report.size() < wire::fixed_header_bytes || v1_report[0] != wire::format_version ||
       (v1_report[6] & identity) != identity || counter == exhausted_counter)
     return {};
@@ -177,7 +180,7 @@ AuthenticatedReport split_authenticated(std::span<const std::uint8_t> bytes, con
   const collector::ParseResult parsed = collector::parse_report(r.body, expected);
   if (!parsed.ok()) return malformed(parsed.error);
   r.parsed = parsed.report;
-  constexpr std::uint8_t identity = wire::field_device_id | wire::field_epoch;
+  constexpr std::uint8_t identity = wire::authenticated_fields;
   if ((r.parsed.header.fields & identity) != identity) r.error = AuthError::missing_identity;
   else if (!authenticated) r.error = AuthError::unauthenticated;
   else if (r.counter == exhausted_counter) r.error = AuthError::exhausted_counter;

@@ -7,6 +7,8 @@
 // target.
 #include "bytes_equal.hpp"
 #include "check.hpp"
+#include "hex.hpp"
+#include "report_auth_golden.hpp"
 #include "tinyldp.h"
 #include "tinyldp/one_bit_mean.hpp"
 #include "tinyldp/dbitflip.hpp"
@@ -24,6 +26,7 @@
 #include "tinyldp/piecewise.hpp"
 #include "tinyldp/port/entropy/chacha20_drbg.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
+#include "tinyldp/port/auth/report_auth.hpp"
 #include "tinyldp/port/memo/memo_key.hpp"
 #include "tinyldp/privacy_ledger.hpp"
 #include "tinyldp/port/test/insecure_test_source.hpp"
@@ -891,6 +894,98 @@ TEST(ledger_checks_a_report_before_it_charges) {
   CHECK_EQ(tinyldp_ledger_charges(&ledger), 2u);
   CHECK_EQ(tinyldp_ledger_result_string(TINYLDP_LEDGER_BAD_REPORT)[0], 't');
   CHECK_EQ(tinyldp_ledger_result_string(TINYLDP_LEDGER_STALE_GENERATION)[0], 'm');
+}
+
+TEST(report_auth_seals_like_cpp) {
+  // The golden device provisioned through both APIs, each on its own flash: the same record
+  // bytes, the same sealed reports (the golden ones), the same counters after a reboot.
+  uint8_t key[32];
+  tinyldp_report_auth_derive_key(golden_auth::fleet_secret, golden_auth::device_id, key);
+  uint8_t cpp_key[32];
+  port::derive_device_key(golden_auth::fleet_secret, golden_auth::device_id, cpp_key);
+  CHECK(bytes_equal(key, cpp_key, 32));
+  const tinyldp_storage_device device = blank_device(flashes[0]);
+  tinyldp_record record;
+  CHECK_EQ(tinyldp_record_init(&record, &device, 0, 1), TINYLDP_STORAGE_OK);
+  tinyldp_report_auth auth;
+  tinyldp_report_auth_init(&auth);
+  CHECK_EQ(tinyldp_report_auth_provisioned(&auth), 0);
+  CHECK_EQ(tinyldp_report_auth_provision(&auth, &record, golden_auth::device_id, key, golden_auth::first_counter),
+           TINYLDP_REPORT_AUTH_OK);
+  CHECK_EQ(tinyldp_report_auth_provisioned(&auth), 1);
+  CHECK_EQ(tinyldp_report_auth_device_id(&auth), golden_auth::device_id);
+  CStorageDevice cpp_flash(blank_device(flashes[1]));
+  Record<CStorageDevice> cpp_record(cpp_flash, 0, 1);
+  port::ReportAuth<CStorageDevice> cpp_auth;
+  CHECK(cpp_auth.provision(cpp_record, golden_auth::device_id, cpp_key, golden_auth::first_counter) ==
+        port::ReportAuthResult::ok);
+  uint8_t c_out[64], cpp_out[64];
+  size_t c_written = 0, cpp_written = 0;
+  for (int i = 0; i < 2; ++i) {
+    CHECK_EQ(tinyldp_report_auth_seal(&auth, golden_auth::v1_report, sizeof golden_auth::v1_report, c_out,
+                                      sizeof c_out, &c_written),
+             TINYLDP_REPORT_AUTH_OK);
+    CHECK(cpp_auth.seal(golden_auth::v1_report, sizeof golden_auth::v1_report, cpp_out, sizeof cpp_out,
+                        &cpp_written) == port::ReportAuthResult::ok);
+    CHECK_EQ(c_written, sizeof golden_auth::v1_report + TINYLDP_WIRE_AUTHENTICATED_TRAILER_BYTES);
+    CHECK_EQ(c_written, cpp_written);
+    CHECK(bytes_equal(c_out, cpp_out, c_written));
+    CHECK(equals_hex(c_out, golden_auth::sealed_hex[i], golden_auth::sealed_bytes));
+  }
+  CHECK(bytes_equal(flashes[0].bytes, flashes[1].bytes, sizeof flashes[0].bytes));
+  // A reboot: loaded, never provisioned again; the counter past the reserved window.
+  tinyldp_record rebooted;
+  const tinyldp_storage_device again = device_on(flashes[0]);
+  CHECK_EQ(tinyldp_record_init(&rebooted, &again, 0, 1), TINYLDP_STORAGE_OK);
+  tinyldp_report_auth loaded;
+  CHECK_EQ(tinyldp_report_auth_provision(&loaded, &rebooted, golden_auth::device_id, key, 0),
+           TINYLDP_REPORT_AUTH_ALREADY_PROVISIONED);
+  CHECK_EQ(tinyldp_report_auth_provisioned(&loaded), 0);
+  CHECK_EQ(tinyldp_report_auth_load(&loaded, &rebooted), TINYLDP_REPORT_AUTH_OK);
+  CHECK_EQ(tinyldp_report_auth_next_counter(&loaded), golden_auth::first_counter + port::report_counter_window);
+  // Refusals, each with nothing written.
+  uint8_t report[sizeof golden_auth::v1_report];
+  for (size_t i = 0; i < sizeof report; ++i) report[i] = golden_auth::v1_report[i];
+  for (uint8_t& b : c_out) b = 0;
+  report[7] ^= 1;
+  CHECK_EQ(tinyldp_report_auth_seal(&loaded, report, sizeof report, c_out, sizeof c_out, &c_written),
+           TINYLDP_REPORT_AUTH_WRONG_DEVICE);
+  report[7] ^= 1;
+  report[6] = TINYLDP_WIRE_DEVICE_ID;
+  CHECK_EQ(tinyldp_report_auth_seal(&loaded, report, sizeof report, c_out, sizeof c_out, &c_written),
+           TINYLDP_REPORT_AUTH_MISSING_IDENTITY);
+  report[6] = golden_auth::v1_report[6];
+  CHECK_EQ(tinyldp_report_auth_seal(&loaded, report, sizeof report, c_out, sizeof report + 19, &c_written),
+           TINYLDP_REPORT_AUTH_BUFFER_TOO_SMALL);
+  CHECK_EQ(tinyldp_report_auth_seal(&loaded, report, sizeof report, nullptr, 64, &c_written),
+           TINYLDP_REPORT_AUTH_BUFFER_TOO_SMALL);
+  CHECK_EQ(tinyldp_report_auth_seal(&loaded, report, 3, c_out, sizeof c_out, nullptr), TINYLDP_REPORT_AUTH_NOT_A_REPORT);
+  CHECK_EQ(c_written, 0u);
+  bool untouched = true;
+  for (uint8_t b : c_out) untouched = untouched && b == 0;
+  CHECK(untouched);
+  // The all-zero key; a context never initialised; a blank record; a failing flash.
+  const uint8_t zero[32] = {};
+  tinyldp_report_auth other;
+  tinyldp_record blank;
+  CHECK_EQ(tinyldp_record_init(&blank, &device, 2, 1), TINYLDP_STORAGE_OK);
+  CHECK_EQ(tinyldp_report_auth_provision(&other, &blank, 1, zero, 0), TINYLDP_REPORT_AUTH_ZERO_KEY);
+  CHECK_EQ(tinyldp_report_auth_provision(&other, &blank, 1, nullptr, 0), TINYLDP_REPORT_AUTH_ZERO_KEY);
+  CHECK_EQ(tinyldp_report_auth_load(&other, &blank), TINYLDP_REPORT_AUTH_NOT_PROVISIONED);
+  CHECK_EQ(tinyldp_report_auth_provision(&other, &blank, 1, key, 0xFFFFFFFFu), TINYLDP_REPORT_AUTH_COUNTER_EXHAUSTED);
+  tinyldp_report_auth zeroed = {};
+  CHECK_EQ(tinyldp_report_auth_seal(&zeroed, report, sizeof report, c_out, sizeof c_out, &c_written),
+           TINYLDP_REPORT_AUTH_NOT_PROVISIONED);
+  CHECK_EQ(tinyldp_report_auth_provision(&other, &blank, golden_auth::device_id, key, 0), TINYLDP_REPORT_AUTH_OK);
+  flashes[0].broken = true;
+  CHECK_EQ(tinyldp_report_auth_seal(&other, report, sizeof report, c_out, sizeof c_out, &c_written),
+           TINYLDP_REPORT_AUTH_STORAGE_FAILED);
+  flashes[0].broken = false;
+  CHECK_EQ(tinyldp_report_auth_seal(&other, report, sizeof report, c_out, sizeof c_out, &c_written), TINYLDP_REPORT_AUTH_OK);
+  tinyldp_report_auth_wipe(&other);
+  CHECK_EQ(tinyldp_report_auth_seal(&other, report, sizeof report, c_out, sizeof c_out, &c_written),
+           TINYLDP_REPORT_AUTH_NOT_PROVISIONED);
+  CHECK_EQ(tinyldp_report_auth_result_string(TINYLDP_REPORT_AUTH_WRONG_DEVICE)[0], 'r');
 }
 
 TEST(ledger_moves_any_number_of_epochs_in_one_write) {

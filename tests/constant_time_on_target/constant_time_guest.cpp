@@ -25,6 +25,16 @@
 // that draw the attribute (the first two of the stream): each run samples another attribute,
 // and the instructions must still be the same.
 //
+// Sealing an authenticated report (port/auth/report_auth) is a case of its own, seal_oue: an
+// OUE report of the run's value (made outside the window) sealed under the run's device key —
+// four keys, one per run, the key being the secret sealing must not leak — by a ReportAuth over
+// RAM storage whose counter window was reserved outside the window; seal_oue_reserving is the
+// seal that reserves the next window (its record written to both slots, the key among the
+// bytes) and must not leak the key either; seal_tag_oue is the sealing's cryptography alone
+// (the version-2 bytes and the tag: ChaCha20's block, Poly1305), the root the disassembly check
+// searches for variable-time instructions (the storage driver's code, with its divisions by the
+// public geometry, is traced but not searched).
+//
 // `--planted-leak` adds one more case, ct_planted_report, whose time depends on the value (a
 // loop as long as it, and a division by it): the checks must fail on it.
 #include <stddef.h>
@@ -33,7 +43,9 @@
 #include "board.h"
 #include "device_mechanisms.hpp"
 #include "device_memo_key.hpp"
+#include "tinyldp/port/auth/report_auth.hpp"
 #include "tinyldp/port/memo/memo_key.hpp"
+#include "tinyldp/port/storage/ram_storage.hpp"
 #include "tinyldp/random_bits.hpp"
 
 namespace {
@@ -112,6 +124,20 @@ void configure_at_run_time() {
 // The sampled_* cases' record, the same in every run.
 constexpr const uint32_t* fixed_record = device::records[1];
 
+// The seal cases: a device's ReportAuth over RAM storage, provisioned in main with the run's
+// key, and the OUE report it seals (device id and epoch fields; made in main).
+constexpr StorageGeometry auth_geometry{64, 2, 4, 0xFF};
+uint8_t auth_memory[64 * 2];
+port::RamStorage auth_storage(auth_memory, auth_geometry);
+Record<port::RamStorage> auth_record(auth_storage, 0, 1);
+port::ReportAuth<port::RamStorage> report_auth;
+constexpr uint32_t auth_device_id = 0x2A;
+constexpr uint8_t auth_fields = wire::authenticated_fields;
+constexpr size_t auth_report_bytes = device::Oue::mechanism.description().report_bytes(auth_fields);
+uint8_t auth_report[auth_report_bytes];
+uint8_t sealed[auth_report_bytes + wire::authenticated_trailer_bytes];
+uint32_t auth_key_words[port::chacha20_key_words];  // the run's key, for the tag case
+
 }  // namespace
 
 // The window markers (the trace is cut at their addresses) and one function per case, so
@@ -146,6 +172,24 @@ TINYLDP_CT_CASE(rt_dbitflip,
 TINYLDP_CT_SAMPLED_CASE(rsfd_grr, device::RsfdGrr::mechanism.privatize(fixed_record, rng, payload, sizeof payload))
 TINYLDP_CT_SAMPLED_CASE(rsfd_oue_z, device::RsfdOueZero::mechanism.privatize(fixed_record, rng, payload, sizeof payload))
 TINYLDP_CT_SAMPLED_CASE(rsfd_oue_r, device::RsfdOueRandom::mechanism.privatize(fixed_record, rng, payload, sizeof payload))
+
+// The seal of the run's report under the run's key by ReportAuth (in a reserved window, or
+// reserving one: then the storage driver's code runs too, whose divisions by the geometry are
+// public — so this one is traced, not a root of the disassembly check), and the sealing's
+// cryptography alone (ChaCha20, Poly1305: traced and disassembled).
+__attribute__((noinline)) Status ct_seal_report(uint32_t) {
+  size_t written = 0;
+  tinyldp_ct_begin();
+  const port::ReportAuthResult r = report_auth.seal(auth_report, sizeof auth_report, sealed, sizeof sealed, &written);
+  tinyldp_ct_end();
+  return r == port::ReportAuthResult::ok && written == sizeof sealed ? Status::ok : Status::bad_parameter;
+}
+__attribute__((noinline)) Status ct_report_seal_tag(uint32_t) {
+  tinyldp_ct_begin();
+  port::report_auth_detail::write_sealed(auth_key_words, 7, auth_report, sizeof auth_report, sealed);
+  tinyldp_ct_end();
+  return Status::ok;
+}
 
 // Planted: a loop as long as the value (no predication can hide it) and a division by it.
 volatile uint32_t planted_dividend = 1000003u;
@@ -229,6 +273,51 @@ constexpr Case own_cases[] = {
     {"sampled_rsfd_oue_r", own_case<ct_report_sampled_rsfd_oue_r, sampled_xor>},
 };
 
+// The seal cases' setup, outside any window: the run's OUE report (device id and epoch fields)
+// and a ReportAuth provisioned with the run's key; `reserved`: a first seal has reserved the
+// counter window, so the traced seal writes nothing.
+Status seal_case(uint32_t run, bool reserved) {
+  uint8_t payload_bytes[device::Oue::mechanism.description().payload_bytes()];
+  TableSource source;
+  Rng rng(source);
+  Status s = device::privatize<device::Oue>(device::Oue::values[run], memo_key, rng, payload_bytes, sizeof payload_bytes);
+  wire::Header header;
+  header.fields = auth_fields;
+  header.device_id = auth_device_id;
+  header.epoch = 3;
+  size_t written = 0;
+  if (s == Status::ok) s = wire::encode(device::Oue::mechanism.description(), header, payload_bytes, auth_report,
+                                        sizeof auth_report, written);
+  uint8_t key[port::device_key_bytes];
+  const uint8_t fleet_secret[port::fleet_secret_bytes] = {0x5A, 1, 2, 3};  // the four devices' keys: ids 1 … 4
+  port::derive_device_key(fleet_secret, run + 1, key);
+  for (size_t i = 0; i < port::chacha20_key_words; ++i) auth_key_words[i] = get_le<uint32_t>(key + 4 * i);
+  auth_storage.format();
+  if (auth_record.mount() != StorageResult::ok ||
+      report_auth.provision(auth_record, auth_device_id, key, 0) != port::ReportAuthResult::ok)
+    s = Status::bad_parameter;
+  if (reserved && s == Status::ok) {
+    size_t n = 0;
+    if (report_auth.seal(auth_report, sizeof auth_report, sealed, sizeof sealed, &n) != port::ReportAuthResult::ok)
+      s = Status::bad_parameter;
+  }
+  return s;
+}
+Status seal_in_window(uint32_t run) {
+  const Status s = seal_case(run, true);
+  return s == Status::ok ? ct_seal_report(run) : s;
+}
+Status seal_reserving(uint32_t run) {
+  const Status s = seal_case(run, false);
+  return s == Status::ok ? ct_seal_report(run) : s;
+}
+Status seal_tag(uint32_t run) {
+  const Status s = seal_case(run, false);
+  return s == Status::ok ? ct_report_seal_tag(run) : s;
+}
+constexpr Case seal_cases[] = {
+    {"seal_oue", seal_in_window}, {"seal_oue_reserving", seal_reserving}, {"seal_tag_oue", seal_tag}};
+
 void run_case(const Case& c, uint32_t run) {
   write("case ");
   write(c.name);
@@ -267,6 +356,7 @@ int main() {
   configure_at_run_time();
   for (const Case& c : ListCases<Mechanisms>::cases) run_case(c, run);
   for (const Case& c : own_cases) run_case(c, run);
+  for (const Case& c : seal_cases) run_case(c, run);
   if (planted) {
     const uint32_t values[4] = {0, 5, 33, 63};
     write("case planted\n");

@@ -82,6 +82,21 @@ enum Field : uint8_t {
 inline constexpr uint8_t known_fields =
     field_device_id | field_epoch | field_cohort | field_memo_generation;
 
+// Authenticated reports (format version 2, docs/wire-format.md "Authenticated reports"): a
+// version-1 report with byte 0 = 2 whose device id and epoch fields are present, then the
+// device's report counter (u32 little-endian) and a ChaCha20-Poly1305 tag (RFC 8439, empty
+// plaintext, AAD every byte before the tag) under the device key, nonce "TLDP" ‖ counter (u64
+// little-endian). Sealed on the device by port/auth/report_auth, verified by the gate
+// (gate/authenticated_report.hpp); this header only names the constants both sides share.
+inline constexpr uint8_t authenticated_version = 2;
+inline constexpr uint8_t authenticated_fields = field_device_id | field_epoch;  // required
+inline constexpr size_t report_counter_bytes = 4;
+inline constexpr size_t report_tag_bytes = 16;
+inline constexpr size_t authenticated_trailer_bytes = report_counter_bytes + report_tag_bytes;
+// The counter value never used: a device whose next counter is this one seals no more.
+inline constexpr uint32_t exhausted_report_counter = 0xFFFFFFFFu;
+static_assert(report_counter_bytes == sizeof(uint32_t) && exhausted_report_counter == ~uint32_t{0});
+
 struct Header {
   uint8_t fields = 0;  // which of the optional fields below are sent
   uint32_t device_id = 0;

@@ -20,7 +20,7 @@ namespace tinyldp::collector {
 
 // An authenticated report (format version 2, docs/wire-format.md) is its version-1 form plus a
 // 4-byte counter and a 16-byte tag: the largest report a file or capture may hold grows by it.
-inline constexpr std::size_t authenticated_trailer_bytes = 20;
+inline constexpr std::size_t authenticated_trailer_bytes = wire::authenticated_trailer_bytes;
 
 enum class ParseError : std::uint8_t {
   none = 0,

@@ -25,13 +25,15 @@
 
 namespace tinyldp::gate {
 
-inline constexpr std::uint8_t authenticated_version = 2;
-inline constexpr std::size_t counter_bytes = 4;
-inline constexpr std::size_t tag_bytes = 16;
-inline constexpr std::size_t trailer_bytes = counter_bytes + tag_bytes;
-static_assert(trailer_bytes == collector::authenticated_trailer_bytes);
+// The protocol's constants are the wire format's (wire.hpp), shared with the device's sealing.
+inline constexpr std::uint8_t authenticated_version = wire::authenticated_version;
+inline constexpr std::size_t counter_bytes = wire::report_counter_bytes;
+inline constexpr std::size_t tag_bytes = wire::report_tag_bytes;
+inline constexpr std::size_t trailer_bytes = wire::authenticated_trailer_bytes;
+static_assert(trailer_bytes == counter_bytes + tag_bytes && trailer_bytes == collector::authenticated_trailer_bytes);
+static_assert(authenticated_version != wire::format_version);
 // A counter the device never uses (its counter is exhausted before it).
-inline constexpr std::uint32_t exhausted_counter = 0xFFFFFFFFu;
+inline constexpr std::uint32_t exhausted_counter = wire::exhausted_report_counter;
 
 using Key = std::array<std::uint8_t, 32>;
 
