@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // The fleet demo's firmware (scripts/demo): one QEMU run plays one round of a fleet of devices
-// (device.hpp), one after another. Each device's flash (its memo key and its privacy ledger,
-// 512 bytes) lives in a file on the host, loaded before the device boots and written back
+// (device.hpp), one after another. Each device's flash (its memo key, its privacy ledger and its
+// report key with the report counter, 768 bytes) lives in a file on the host, loaded before the device boots and written back
 // after its report — the next run (a reboot: a fresh QEMU process) finds it as the device
 // left it. Each device reports one value, read from a file of one byte per device, over the
-// UART. At the end it prints the round's summary: reports sent, budget refusals, and the
+// UART. A device without a flash image yet is new from the factory: it is provisioned first,
+// its report key read from KEYS (32 bytes per device in id order: `tinyldp keys`; device d is
+// id d). At the end it prints the round's summary: reports sent, budget refusals, and the
 // devices' ledgers (epsilon spent in this epoch and over their lives).
 //
 // Command line (semihosting on the boards, argv on the host):
-//   fleet_device FLASH VALUES ROUND DEVICES [CAPTURE]
+//   fleet_device FLASH VALUES ROUND DEVICES KEYS [CAPTURE]
 // CAPTURE: where the UART bytes go on boards without a UART driver (and on the host).
 #include "board.h"
 #include "device.hpp"
 #include "example_print.hpp"
 #include "tinyldp/port/entropy/health_tests.hpp"
+#include "tinyldp/wipe.hpp"
 #include "uart.hpp"
 
 namespace {
@@ -59,14 +62,15 @@ struct Trng {
 };
 
 int run(int argc, char** argv) {
-  if (argc < 5) {
-    print("usage: fleet_device FLASH VALUES ROUND DEVICES [CAPTURE]\n");
+  if (argc < 6) {
+    print("usage: fleet_device FLASH VALUES ROUND DEVICES KEYS [CAPTURE]\n");
     return 2;
   }
   const char* flash_path = argv[1];
   const char* values_path = argv[2];
   const uint32_t round = number(argv[3]), devices = number(argv[4]);
-  if (argc > 5) fleet_uart_capture_path(argv[5]);
+  const char* keys_path = argv[5];
+  if (argc > 6) fleet_uart_capture_path(argv[6]);
   {
     Trng raw;
     tinyldp::port::HealthTested<Trng> checked(raw, tinyldp::port::HealthPlan::make(tinyldp::port::HealthConfig{}));
@@ -94,11 +98,20 @@ int run(int argc, char** argv) {
     fleet::Device device(drbg, flash);
     fleet::Result r = fleet::Result::ok;
     if (got == 0) {  // a device new from the factory (no flash image yet): provisioned there
-      r = device.provision(device_seeds);
+      uint8_t report_key[tinyldp::port::device_key_bytes];
+      if (tinyldp_board_file_read(keys_path, size_t{d} * sizeof report_key, report_key, sizeof report_key) !=
+          static_cast<long>(sizeof report_key)) {
+        print("fleet_device: no report key for device ");
+        print_uint(d);
+        print(" in the keys file\n");
+        return 2;
+      }
+      r = device.provision(device_seeds, d, report_key);
+      tinyldp::wipe(report_key, sizeof report_key);
       drbg.wipe();
     }
     if (r == fleet::Result::ok) r = device.boot(device_seeds, round);
-    if (r == fleet::Result::ok) r = device.report(value, d);
+    if (r == fleet::Result::ok) r = device.report(value);
     if (r == fleet::Result::ok) ++sent;
     else if (r == fleet::Result::budget_exhausted) ++refused;
     else ++failed;
@@ -117,7 +130,7 @@ int run(int argc, char** argv) {
   print_uint(round);
   print(": ");
   print_uint(sent);
-  print(" reports sent, ");
+  print(" reports sealed and sent, ");
   print_uint(refused);
   print(" refused by the ledger (epoch budget spent), ");
   print_uint(failed);
