@@ -80,6 +80,15 @@ struct GateCounts {
   std::uint64_t devices = 0, revoked = 0;
 };
 
+// The memory the gate holds beside SQLite's page cache (64 MiB, which also bounds the sorter
+// that orders a batch: beyond it, temporary files): the registry cached as runs of consecutive
+// ids in one state, at most registry_cache_runs of them (12 B each, 12 MiB: a registry more
+// fragmented than that is looked up in the table instead); derived device keys in
+// key_cache_slots direct-mapped slots (40 B each, 160 KiB, wiped on exit); 512 shuffle keys;
+// and one counter per (attribute, epoch) with reports awaiting a batch.
+inline constexpr std::size_t registry_cache_runs = std::size_t{1} << 20;
+inline constexpr std::size_t key_cache_slots = 4096;
+
 class Gate {
  public:
   // Opens or creates the database. A new database records the fleet secret's fingerprint and
@@ -117,9 +126,24 @@ class Gate {
   void exec(const char* sql);
   void begin();
   void finish_pending_batches();
-  void write_batch(std::uint64_t batch, const Attribute& a, std::uint32_t epoch, const std::string& path);
+  void write_batch(std::uint64_t batch, const Attribute& a, const std::string& path);
   const Key& device_key(std::uint32_t device);
   std::uint64_t shuffle_key();
+  void load_registry();
+  Verdict registry_verdict(std::uint32_t device);  // admitted: registered and not revoked
+  void flush_tallies();
+
+  // The registry's runs of consecutive ids in one state (registered, or revoked), sorted.
+  struct DeviceRun {
+    std::uint32_t first, last;
+    bool revoked;
+  };
+  struct KeySlot {
+    Key key{};
+    std::uint32_t device = 0;
+    bool valid = false;
+    ~KeySlot();
+  };
 
   sqlite3* db_ = nullptr;
   std::unique_ptr<Statements> st_;
@@ -127,7 +151,13 @@ class Gate {
   GateOptions options_;
   std::string out_dir_;
   std::vector<std::unique_ptr<Attribute>> attributes_;
-  std::unordered_map<std::uint32_t, Key> keys_;
+  std::vector<DeviceRun> registry_;
+  bool registry_cached_ = false;
+  std::array<KeySlot, key_cache_slots> keys_{};
+  // The verdicts, re-keys and unauthenticated admissions since the last commit.
+  std::array<std::uint64_t, verdict_count + 2> tallies_{};
+  // Per (attribute, epoch), the reports admitted and not yet assigned to a batch.
+  std::map<std::pair<std::int64_t, std::uint32_t>, std::uint64_t> unassigned_;
   std::array<std::uint64_t, 512> shuffle_keys_{};
   std::size_t shuffle_used_ = shuffle_keys_.size();
   std::optional<std::array<std::uint8_t, 32>> source_;
