@@ -6,20 +6,23 @@
 // secret), the device is registered and not revoked, it is the device's first report of its
 // attribute and epoch, and its counter was never seen (a copy is a replay). A memo generation
 // below the one last admitted for the device is refused (state rolled back); one above it is a
-// re-key, counted. Admitted reports are kept in SQLite with a random 64-bit shuffle key from
-// OpenSSL's CSPRNG; when an (attribute, epoch) holds at least `threshold` unreleased reports
-// they are released as one batch: a report file (the configured mechanism's header) of the
-// reports without device id and memo generation, in shuffle-key order — a uniform permutation
-// the analyst cannot see. Every verdict is tallied in the same database.
+// re-key, counted. Admitted reports wait in SQLite (schema version 2: docs/gate.md) in arrival
+// order, each with a random 64-bit shuffle key from OpenSSL's CSPRNG; when an (attribute,
+// epoch) holds at least `threshold` unreleased reports they are released as one batch: a report
+// file (the configured mechanism's header) of the reports without device id and memo
+// generation, sorted by shuffle key as it is written — a uniform permutation the analyst cannot
+// see. Every verdict is tallied in the same database (at each commit).
 //
-// Durability (SIGKILL at any point; tests/gate/test_gate_durability): reports are admitted in
+// Durability (SIGKILL at any point; tests/tools/test_cli_gate.py): reports are admitted in
 // transactions with their input's position, so a restarted gate resumes each input where the
 // last commit left it and admits nothing twice; a batch is assigned in one transaction, written
 // to a temporary file, fsynced, renamed into place and then marked released, and reopening
 // completes a batch that was assigned but not marked — rewriting it only if its file is not in
 // place, so no report is released twice. SQLite runs in WAL mode with synchronous=FULL.
-// Memory: bounded by SQLite's page cache and the device-key cache (40 B per device seen);
-// the batch is streamed from an index, never held in memory. Host only.
+// Memory: bounded, whatever the fleet and the batch sizes — SQLite's page cache (64 MiB, which
+// also bounds the sorter that orders a batch), the registry cache (at most 12 MiB), the
+// device-key cache (160 KiB) and a counter per (attribute, epoch) awaiting a batch; see
+// registry_cache_runs below. A batch is streamed, never held in memory. Host only.
 #ifndef TINYLDP_GATE_GATE_HPP
 #define TINYLDP_GATE_GATE_HPP
 
