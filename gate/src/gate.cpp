@@ -177,8 +177,9 @@ struct Gate::Statements {
         generation(db, "SELECT generation FROM generations WHERE device = ? AND attribute = ?"),
         set_generation(db, "INSERT OR REPLACE INTO generations(device, attribute, generation) VALUES (?, ?, ?)"),
         tally(db, "INSERT INTO tallies(tally, count) VALUES (?, ?) ON CONFLICT(tally) DO UPDATE SET count = count + excluded.count"),
-        source_position(db, "UPDATE sources SET position = ?, finished = ? WHERE identity = ?") {}
-  Statement device, counter_seen, insert, unadmit, pend, generation, set_generation, tally, source_position;
+        source_position(db, "UPDATE sources SET position = ?, finished = ? WHERE identity = ?"),
+        registry_changes(db, "SELECT value FROM meta WHERE key = ?") {}
+  Statement device, counter_seen, insert, unadmit, pend, generation, set_generation, tally, source_position, registry_changes;
 };
 
 Gate::Gate(const std::string& db_path, const FleetSecret& secret, const GateOptions& options, std::string out_dir)
@@ -275,6 +276,21 @@ void Gate::begin() {
   if (in_transaction_) return;
   exec("BEGIN IMMEDIATE");
   in_transaction_ = true;
+  // Another process (tinyldp gate --register, --revoke) changed the registry: read it again, so
+  // that a revocation holds from the next transaction of a running gate on.
+  if (st_ && registry_changes() != registry_changes_) load_registry();
+}
+
+std::int64_t Gate::registry_changes() {
+  st_->registry_changes.bind(1, std::string("registry"));
+  if (!st_->registry_changes.row()) return 0;
+  const std::int64_t n = st_->registry_changes.integer(0);
+  st_->registry_changes.done();
+  return n;
+}
+
+void Gate::count_registry_change() {
+  exec("INSERT INTO meta(key, value) VALUES ('registry', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1");
 }
 
 void Gate::add_attribute(const std::string& name, const collector::Mechanism& m) {
@@ -324,6 +340,7 @@ void Gate::register_devices(std::uint32_t first, std::uint32_t last) {
   begin();
   Statement add(db_, "INSERT OR IGNORE INTO devices(device, revoked) VALUES (?, 0)");
   for (std::uint64_t d = first; d <= last; ++d) add.bind(1, static_cast<std::int64_t>(d)).run();
+  count_registry_change();
   commit();
   load_registry();
 }
@@ -333,6 +350,7 @@ void Gate::load_registry() {
   // registry_cache_runs of them, else the table answers every lookup.
   registry_.clear();
   registry_cached_ = true;
+  registry_changes_ = registry_changes();
   Statement all(db_, "SELECT device, revoked FROM devices ORDER BY device");
   while (all.row()) {
     const auto device = static_cast<std::uint32_t>(all.integer(0));
@@ -371,6 +389,7 @@ void Gate::revoke_device(std::uint32_t device) {
   Statement revoke(db_, "UPDATE devices SET revoked = 1 WHERE device = ?");
   revoke.bind(1, std::int64_t{device}).run();
   if (sqlite3_changes(db_) == 0) throw std::runtime_error("gate: device " + std::to_string(device) + " is not registered");
+  count_registry_change();
   commit();
   load_registry();
 }
@@ -557,6 +576,16 @@ std::vector<ReleasedBatch> Gate::release() {
   Statement next_id(db_, "SELECT COALESCE(MAX(batch), 0) + 1 FROM batches");
   Statement add(db_, "INSERT INTO batches(batch, attribute, epoch, reports, path, released) VALUES (?, ?, ?, ?, ?, 0)");
   Statement assign(db_, "UPDATE pending SET batch = ? WHERE batch IS NULL AND attribute = ? AND epoch = ?");
+  // The pending reports counted in the database (the truth, should another gate share it): a
+  // batch is never cut below the threshold.
+  Statement recount(db_, "SELECT COUNT(*) FROM pending WHERE batch IS NULL AND attribute = ? AND epoch = ?");
+  for (Group& g : ready) {
+    recount.bind(1, g.attribute).bind(2, std::int64_t{g.epoch}).row();
+    g.reports = static_cast<std::uint64_t>(recount.integer(0));
+    recount.done();
+    unassigned_[{g.attribute, g.epoch}] = g.reports;
+  }
+  std::erase_if(ready, [&](const Group& g) { return g.reports < options_.threshold; });
   for (const Group& g : ready) {
     next_id.row();
     const std::int64_t id = next_id.integer(0);

@@ -278,6 +278,29 @@ if shutil.which("mosquitto") or os.path.exists("/usr/sbin/mosquitto"):
         g = json.loads(out)
         check(g["mqtt_messages"] == 2000 and g["this_run"]["admitted"] == 1999, f"over MQTT: {g['this_run']}")
         check(len(g["released"]) == 1 and g["released"][0]["reports"] == 1999, f"MQTT batch: {g['released']}")
+        # A device revoked by another process while a gate runs is refused from the gate's next
+        # transaction on (the registry it caches is read again).
+        before_epoch = simulate("rv1.tldp", 10, 9, "--fleet-secret", secret)
+        after_epoch = simulate("rv2.tldp", 10, 12, "--fleet-secret", secret)
+        gate_run = subprocess.Popen([TINYLDP, "gate", "--db", path("g.db"), "--fleet-secret", secret, "--out-dir",
+                                     path("out"), "--attribute", "app", *OUE, "--json", "--mqtt", f"127.0.0.1:{port}",
+                                     "--topic", "fleet/+/app", "--idle-exit", "5"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check("subscribed" in gate_run.stderr.readline(), "gate over MQTT, revocation")
+        run("publish", before_epoch, "--mqtt", f"127.0.0.1:{port}", "--topic", "fleet/d/app")
+        for _ in range(200):  # until the running gate committed them
+            with sqlite3.connect(path("g.db")) as db:
+                committed = db.execute("SELECT COUNT(*) FROM admitted WHERE epoch = 9").fetchone()[0]
+            db.close()
+            if committed == 9:
+                break
+            time.sleep(0.02)
+        check(committed == 9, f"epoch 9 over MQTT: {committed} committed")
+        gate("g.db", "--revoke", "3")
+        run("publish", after_epoch, "--mqtt", f"127.0.0.1:{port}", "--topic", "fleet/d/app")
+        out, err = gate_run.communicate(timeout=60)
+        t = json.loads(out)["this_run"]
+        check(t["admitted"] == 17 and t["revoked_device"] == 3, f"revoked while running: {t} {err}")
     finally:
         mq.terminate()
         mq.wait(timeout=10)

@@ -135,6 +135,8 @@ class Gate {
   void load_registry();
   Verdict registry_verdict(std::uint32_t device);  // admitted: registered and not revoked
   void flush_tallies();
+  std::int64_t registry_changes();  // meta's count of register/revoke transactions
+  void count_registry_change();
 
   // The registry's runs of consecutive ids in one state (registered, or revoked), sorted.
   struct DeviceRun {
@@ -156,6 +158,7 @@ class Gate {
   std::vector<std::unique_ptr<Attribute>> attributes_;
   std::vector<DeviceRun> registry_;
   bool registry_cached_ = false;
+  std::int64_t registry_changes_ = 0;
   std::array<KeySlot, key_cache_slots> keys_{};
   // The verdicts, re-keys and unauthenticated admissions since the last commit.
   std::array<std::uint64_t, verdict_count + 2> tallies_{};
