@@ -2,10 +2,12 @@
 #include "tinyldp/gate/gate.hpp"
 
 #include <fcntl.h>
+#include <openssl/crypto.h>
 #include <openssl/rand.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cctype>
 #include <cstdio>
@@ -20,10 +22,15 @@ namespace tinyldp::gate {
 
 namespace {
 
-constexpr int schema_version = 1;
+// Version 2: the reports awaiting release in `pending` (appended in arrival order, sorted by
+// their shuffle key only when a batch is written); `admitted` keeps identities and counters.
+constexpr int schema_version = 2;
 // Tally rows beside the verdicts: admitted reports without a tag, and re-keys.
 constexpr int tally_admitted_unauthenticated = 100;
 constexpr int tally_rekeys = 101;
+// Their places in the gate's in-memory tallies, after the verdicts'.
+constexpr std::size_t tally_slot_rekeys = verdict_count;
+constexpr std::size_t tally_slot_unauthenticated = verdict_count + 1;
 
 constexpr const char* schema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);
@@ -36,11 +43,12 @@ CREATE TABLE IF NOT EXISTS generations(
   device INTEGER NOT NULL, attribute INTEGER NOT NULL, generation INTEGER NOT NULL,
   PRIMARY KEY(device, attribute)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS admitted(
-  device INTEGER NOT NULL, attribute INTEGER NOT NULL, epoch INTEGER NOT NULL,
-  counter INTEGER, shuffle INTEGER NOT NULL, batch INTEGER, report BLOB,
+  device INTEGER NOT NULL, attribute INTEGER NOT NULL, epoch INTEGER NOT NULL, counter INTEGER,
   PRIMARY KEY(device, attribute, epoch)) WITHOUT ROWID;
 CREATE UNIQUE INDEX IF NOT EXISTS admitted_counter ON admitted(device, counter);
-CREATE INDEX IF NOT EXISTS admitted_batch ON admitted(batch, attribute, epoch, shuffle);
+CREATE TABLE IF NOT EXISTS pending(
+  attribute INTEGER NOT NULL, epoch INTEGER NOT NULL, shuffle INTEGER NOT NULL, batch INTEGER,
+  report BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS batches(
   batch INTEGER PRIMARY KEY, attribute INTEGER NOT NULL, epoch INTEGER NOT NULL,
   reports INTEGER NOT NULL, path TEXT NOT NULL, released INTEGER NOT NULL);
@@ -163,14 +171,15 @@ struct Gate::Statements {
   explicit Statements(sqlite3* db)
       : device(db, "SELECT revoked FROM devices WHERE device = ?"),
         counter_seen(db, "SELECT 1 FROM admitted WHERE device = ? AND counter = ?"),
-        insert(db,
-               "INSERT INTO admitted(device, attribute, epoch, counter, shuffle, batch, report) "
-               "VALUES (?, ?, ?, ?, ?, NULL, ?)"),
+        insert(db, "INSERT INTO admitted(device, attribute, epoch, counter) VALUES (?, ?, ?, ?)"),
+        unadmit(db, "DELETE FROM admitted WHERE device = ? AND attribute = ? AND epoch = ?"),
+        pend(db, "INSERT INTO pending(attribute, epoch, shuffle, batch, report) VALUES (?, ?, ?, NULL, ?)"),
         generation(db, "SELECT generation FROM generations WHERE device = ? AND attribute = ?"),
         set_generation(db, "INSERT OR REPLACE INTO generations(device, attribute, generation) VALUES (?, ?, ?)"),
         tally(db, "INSERT INTO tallies(tally, count) VALUES (?, ?) ON CONFLICT(tally) DO UPDATE SET count = count + excluded.count"),
-        source_position(db, "UPDATE sources SET position = ?, finished = ? WHERE identity = ?") {}
-  Statement device, counter_seen, insert, generation, set_generation, tally, source_position;
+        source_position(db, "UPDATE sources SET position = ?, finished = ? WHERE identity = ?"),
+        registry_changes(db, "SELECT value FROM meta WHERE key = ?") {}
+  Statement device, counter_seen, insert, unadmit, pend, generation, set_generation, tally, source_position, registry_changes;
 };
 
 Gate::Gate(const std::string& db_path, const FleetSecret& secret, const GateOptions& options, std::string out_dir)
@@ -192,9 +201,11 @@ Gate::Gate(const std::string& db_path, const FleetSecret& secret, const GateOpti
     // 64 MiB of page cache: the admitted set's three B-trees take random inserts (the shuffle
     // key), which SQLite's default 2 MiB turns into reads and writes of the file.
     exec("PRAGMA cache_size=-65536");
-    exec("PRAGMA temp_store=MEMORY");
+    // Temporary files (the sorter that orders a batch by its shuffle keys) on disk: a batch of
+    // any size is sorted within the page cache's memory.
+    exec("PRAGMA temp_store=FILE");
     exec("BEGIN IMMEDIATE");
-    exec(schema);
+    exec("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value BLOB NOT NULL)");
     const auto fp = secret_.fingerprint();
     Statement get(db_, "SELECT value FROM meta WHERE key = ?");
     get.bind(1, std::string("fleet"));
@@ -203,10 +214,19 @@ Gate::Gate(const std::string& db_path, const FleetSecret& secret, const GateOpti
       const bool same = stored.size() == fp.size() && std::equal(fp.begin(), fp.end(), stored.begin());
       get.done();
       if (!same) throw std::runtime_error("gate: " + db_path + " belongs to another fleet (its secret's fingerprint differs)");
+      // Checked before any table is created: an older database is left as it is.
       get.bind(1, std::string("schema"));
-      if (!get.row() || get.integer(0) != schema_version)
-        throw std::runtime_error("gate: " + db_path + ": unknown schema version");
+      const std::int64_t version = get.row() ? get.integer(0) : 0;
       get.done();
+      if (version == 1)
+        throw std::runtime_error("gate: " + db_path +
+                                 " has schema version 1 (an earlier gate's: pending reports kept in `admitted`); this gate "
+                                 "reads version " + std::to_string(schema_version) +
+                                 ": release its batches with the gate that made it, then start a new database");
+      if (version != schema_version)
+        throw std::runtime_error("gate: " + db_path + ": unknown schema version " + std::to_string(version) +
+                                 " (this gate reads version " + std::to_string(schema_version) + ")");
+      exec(schema);
       // The batch threshold is a privacy floor: a later run may raise it, never lower it.
       get.bind(1, std::string("threshold"));
       const std::uint64_t floor = get.row() ? static_cast<std::uint64_t>(get.integer(0)) : 0;
@@ -216,6 +236,7 @@ Gate::Gate(const std::string& db_path, const FleetSecret& secret, const GateOpti
                                  " reports; a threshold of " + std::to_string(options_.threshold) +
                                  " would release smaller ones");
     } else {
+      exec(schema);
       Statement put(db_, "INSERT INTO meta(key, value) VALUES (?, ?)");
       put.bind(1, std::string("fleet")).bind(2, std::span<const std::uint8_t>(fp)).run();
       put.bind(1, std::string("schema")).bind(2, std::int64_t{schema_version}).run();
@@ -223,6 +244,11 @@ Gate::Gate(const std::string& db_path, const FleetSecret& secret, const GateOpti
     }
     exec("COMMIT");
     st_ = std::make_unique<Statements>(db_);
+    load_registry();
+    Statement groups(db_, "SELECT attribute, epoch, COUNT(*) FROM pending WHERE batch IS NULL GROUP BY attribute, epoch");
+    while (groups.row())
+      unassigned_[{groups.integer(0), static_cast<std::uint32_t>(groups.integer(1))}] =
+          static_cast<std::uint64_t>(groups.integer(2));
   } catch (...) {
     sqlite3_close_v2(db_);
     db_ = nullptr;
@@ -250,6 +276,21 @@ void Gate::begin() {
   if (in_transaction_) return;
   exec("BEGIN IMMEDIATE");
   in_transaction_ = true;
+  // Another process (tinyldp gate --register, --revoke) changed the registry: read it again, so
+  // that a revocation holds from the next transaction of a running gate on.
+  if (st_ && registry_changes() != registry_changes_) load_registry();
+}
+
+std::int64_t Gate::registry_changes() {
+  st_->registry_changes.bind(1, std::string("registry"));
+  if (!st_->registry_changes.row()) return 0;
+  const std::int64_t n = st_->registry_changes.integer(0);
+  st_->registry_changes.done();
+  return n;
+}
+
+void Gate::count_registry_change() {
+  exec("INSERT INTO meta(key, value) VALUES ('registry', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1");
 }
 
 void Gate::add_attribute(const std::string& name, const collector::Mechanism& m) {
@@ -299,7 +340,48 @@ void Gate::register_devices(std::uint32_t first, std::uint32_t last) {
   begin();
   Statement add(db_, "INSERT OR IGNORE INTO devices(device, revoked) VALUES (?, 0)");
   for (std::uint64_t d = first; d <= last; ++d) add.bind(1, static_cast<std::int64_t>(d)).run();
+  count_registry_change();
   commit();
+  load_registry();
+}
+
+void Gate::load_registry() {
+  // The registry as runs of consecutive ids of one state, from the table (the truth): at most
+  // registry_cache_runs of them, else the table answers every lookup.
+  registry_.clear();
+  registry_cached_ = true;
+  registry_changes_ = registry_changes();
+  Statement all(db_, "SELECT device, revoked FROM devices ORDER BY device");
+  while (all.row()) {
+    const auto device = static_cast<std::uint32_t>(all.integer(0));
+    const bool revoked = all.integer(1) != 0;
+    if (!registry_.empty() && registry_.back().last + 1 == device && registry_.back().revoked == revoked) {
+      registry_.back().last = device;
+      continue;
+    }
+    if (registry_.size() == registry_cache_runs) {
+      all.done();
+      registry_.clear();
+      registry_.shrink_to_fit();
+      registry_cached_ = false;
+      return;
+    }
+    registry_.push_back({device, device, revoked});
+  }
+}
+
+Verdict Gate::registry_verdict(std::uint32_t device) {
+  if (registry_cached_) {
+    const auto it = std::upper_bound(registry_.begin(), registry_.end(), device,
+                                     [](std::uint32_t d, const DeviceRun& r) { return d < r.first; });
+    if (it == registry_.begin() || std::prev(it)->last < device) return Verdict::unknown_device;
+    return std::prev(it)->revoked ? Verdict::revoked_device : Verdict::admitted;
+  }
+  st_->device.bind(1, std::int64_t{device});
+  if (!st_->device.row()) return Verdict::unknown_device;
+  const bool revoked = st_->device.integer(0) != 0;
+  st_->device.done();
+  return revoked ? Verdict::revoked_device : Verdict::admitted;
 }
 
 void Gate::revoke_device(std::uint32_t device) {
@@ -307,7 +389,9 @@ void Gate::revoke_device(std::uint32_t device) {
   Statement revoke(db_, "UPDATE devices SET revoked = 1 WHERE device = ?");
   revoke.bind(1, std::int64_t{device}).run();
   if (sqlite3_changes(db_) == 0) throw std::runtime_error("gate: device " + std::to_string(device) + " is not registered");
+  count_registry_change();
   commit();
+  load_registry();
 }
 
 std::uint64_t Gate::begin_source(std::span<const std::uint8_t, 32> identity, const std::string& name) {
@@ -347,15 +431,22 @@ std::uint64_t Gate::shuffle_key() {
   return shuffle_keys_[shuffle_used_++];
 }
 
+Gate::KeySlot::~KeySlot() { OPENSSL_cleanse(key.data(), key.size()); }
+
 const Key& Gate::device_key(std::uint32_t device) {
-  auto it = keys_.find(device);
-  if (it == keys_.end()) it = keys_.emplace(device, secret_.device_key(device)).first;
-  return it->second;
+  // Direct-mapped: a fixed number of slots, a device's key in the slot of its id's low bits.
+  KeySlot& slot = keys_[device % keys_.size()];
+  if (!slot.valid || slot.device != device) {
+    slot.key = secret_.device_key(device);
+    slot.device = device;
+    slot.valid = true;
+  }
+  return slot.key;
 }
 
 Verdict Gate::offer(std::span<const std::uint8_t> bytes) {
   begin();
-  std::int64_t tally_extra = -1;
+  bool unauthenticated_admission = false;
   const auto verdict = [&]() -> Verdict {
     if (bytes.size() < wire::fixed_header_bytes) return Verdict::malformed;
     const auto found = std::find_if(attributes_.begin(), attributes_.end(), [&](const auto& a) {
@@ -374,53 +465,76 @@ Verdict Gate::offer(std::span<const std::uint8_t> bytes) {
     }
     if (attribute->mechanism.check_payload(r.parsed.payload) != collector::ParseError::none) return Verdict::malformed;
     const std::uint32_t device = r.parsed.header.device_id;
-    st_->device.bind(1, std::int64_t{device});
-    if (!st_->device.row()) return Verdict::unknown_device;
-    const bool revoked = st_->device.integer(0) != 0;
-    st_->device.done();
-    if (revoked) return Verdict::revoked_device;
-    if (authenticated) {
-      if (!tag_verifies(bytes, device_key(device))) return Verdict::forged;
+    const std::uint32_t epoch = r.parsed.header.epoch;
+    if (const Verdict v = registry_verdict(device); v != Verdict::admitted) return v;
+    if (authenticated && !tag_verifies(bytes, device_key(device))) return Verdict::forged;
+    const auto counter_seen = [&] {
       st_->counter_seen.bind(1, std::int64_t{device}).bind(2, std::int64_t{r.counter});
       const bool seen = st_->counter_seen.row();
-      if (seen) {
-        st_->counter_seen.done();
-        return Verdict::replayed;
-      }
-    }
+      if (seen) st_->counter_seen.done();
+      return seen;
+    };
     const bool has_generation = (r.parsed.header.fields & wire::field_memo_generation) != 0;
-    bool rekey = false;
-    if (has_generation) {
+    // The last generation admitted for (device, attribute): below it a rollback, above it a re-key.
+    const auto generation_below = [&](bool& rekey) {
+      rekey = false;
+      if (!has_generation) return false;
       st_->generation.bind(1, std::int64_t{device}).bind(2, attribute->id);
-      if (st_->generation.row()) {
-        const auto last = static_cast<std::uint32_t>(st_->generation.integer(0));
-        st_->generation.done();
-        if (r.parsed.header.memo_generation < last) return Verdict::generation_rollback;
-        rekey = r.parsed.header.memo_generation > last;
-      }
-    }
-    const std::vector<std::uint8_t> anonymous = anonymous_report(r.parsed, what);
+      if (!st_->generation.row()) return false;
+      const auto last = static_cast<std::uint32_t>(st_->generation.integer(0));
+      st_->generation.done();
+      rekey = r.parsed.header.memo_generation > last;
+      return r.parsed.header.memo_generation < last;
+    };
+    // One insert answers both uniqueness checks (the key, the device's counter); the verdicts
+    // keep their order — replayed, then generation_rollback, then duplicate — by asking again
+    // only when it is refused, or undoing it when the generation went back.
+    bool rekey = false;
     try {
-      st_->insert.bind(1, std::int64_t{device}).bind(2, attribute->id).bind(3, std::int64_t{r.parsed.header.epoch});
+      st_->insert.bind(1, std::int64_t{device}).bind(2, attribute->id).bind(3, std::int64_t{epoch});
       if (authenticated) st_->insert.bind(4, std::int64_t{r.counter});
       else st_->insert.bind_null(4);
-      st_->insert.bind(5, static_cast<std::int64_t>(shuffle_key())).bind(6, std::span<const std::uint8_t>(anonymous)).run();
+      st_->insert.run();
     } catch (const Statement::Constraint&) {
-      return Verdict::duplicate;
+      if (authenticated && counter_seen()) return Verdict::replayed;
+      return generation_below(rekey) ? Verdict::generation_rollback : Verdict::duplicate;
     }
+    if (generation_below(rekey)) {
+      st_->unadmit.bind(1, std::int64_t{device}).bind(2, attribute->id).bind(3, std::int64_t{epoch}).run();
+      return Verdict::generation_rollback;
+    }
+    const std::vector<std::uint8_t> anonymous = anonymous_report(r.parsed, what);
+    st_->pend.bind(1, attribute->id)
+        .bind(2, std::int64_t{epoch})
+        .bind(3, static_cast<std::int64_t>(shuffle_key()))
+        .bind(4, std::span<const std::uint8_t>(anonymous))
+        .run();
+    ++unassigned_[{attribute->id, epoch}];
     if (has_generation) {
       st_->set_generation.bind(1, std::int64_t{device})
           .bind(2, attribute->id)
           .bind(3, std::int64_t{r.parsed.header.memo_generation})
           .run();
-      if (rekey) st_->tally.bind(1, std::int64_t{tally_rekeys}).bind(2, std::int64_t{1}).run();
+      if (rekey) ++tallies_[tally_slot_rekeys];
     }
-    if (!authenticated) tally_extra = tally_admitted_unauthenticated;
+    unauthenticated_admission = !authenticated;
     return Verdict::admitted;
   }();
-  st_->tally.bind(1, static_cast<std::int64_t>(verdict)).bind(2, std::int64_t{1}).run();
-  if (tally_extra >= 0) st_->tally.bind(1, tally_extra).bind(2, std::int64_t{1}).run();
+  ++tallies_[static_cast<std::size_t>(verdict)];
+  if (unauthenticated_admission) ++tallies_[tally_slot_unauthenticated];
   return verdict;
+}
+
+void Gate::flush_tallies() {
+  // The verdicts since the last commit, written in its transaction.
+  for (std::size_t i = 0; i < tallies_.size(); ++i) {
+    if (tallies_[i] == 0) continue;
+    const std::int64_t tally = i == tally_slot_rekeys              ? tally_rekeys
+                               : i == tally_slot_unauthenticated ? tally_admitted_unauthenticated
+                                                                 : static_cast<std::int64_t>(i);
+    st_->tally.bind(1, tally).bind(2, static_cast<std::int64_t>(tallies_[i])).run();
+    tallies_[i] = 0;
+  }
 }
 
 void Gate::crash_point() {
@@ -436,6 +550,7 @@ void Gate::commit(std::uint64_t position, bool finished) {
         .run();
     if (finished) source_.reset();
   }
+  flush_tallies();
   crash_point();
   exec("COMMIT");
   in_transaction_ = false;
@@ -451,22 +566,26 @@ std::vector<ReleasedBatch> Gate::release() {
     std::uint64_t reports;
   };
   std::vector<Group> ready;
-  if (!completing_) {
-    Statement groups(db_,
-                     "SELECT attribute, epoch, COUNT(*) FROM admitted WHERE batch IS NULL "
-                     "GROUP BY attribute, epoch HAVING COUNT(*) >= ?");
-    groups.bind(1, static_cast<std::int64_t>(options_.threshold));
-    while (groups.row())
-      ready.push_back({groups.integer(0), static_cast<std::uint32_t>(groups.integer(1)),
-                       static_cast<std::uint64_t>(groups.integer(2))});
-  }
+  if (!completing_)
+    for (const auto& [group, reports] : unassigned_)
+      if (reports >= options_.threshold) ready.push_back({group.first, group.second, reports});
   // Only the attributes this gate was given can be written (their mechanism is needed).
   std::erase_if(ready, [&](const Group& g) {
     return std::none_of(attributes_.begin(), attributes_.end(), [&](const auto& a) { return a->id == g.attribute; });
   });
   Statement next_id(db_, "SELECT COALESCE(MAX(batch), 0) + 1 FROM batches");
   Statement add(db_, "INSERT INTO batches(batch, attribute, epoch, reports, path, released) VALUES (?, ?, ?, ?, ?, 0)");
-  Statement assign(db_, "UPDATE admitted SET batch = ? WHERE batch IS NULL AND attribute = ? AND epoch = ?");
+  Statement assign(db_, "UPDATE pending SET batch = ? WHERE batch IS NULL AND attribute = ? AND epoch = ?");
+  // The pending reports counted in the database (the truth, should another gate share it): a
+  // batch is never cut below the threshold.
+  Statement recount(db_, "SELECT COUNT(*) FROM pending WHERE batch IS NULL AND attribute = ? AND epoch = ?");
+  for (Group& g : ready) {
+    recount.bind(1, g.attribute).bind(2, std::int64_t{g.epoch}).row();
+    g.reports = static_cast<std::uint64_t>(recount.integer(0));
+    recount.done();
+    unassigned_[{g.attribute, g.epoch}] = g.reports;
+  }
+  std::erase_if(ready, [&](const Group& g) { return g.reports < options_.threshold; });
   for (const Group& g : ready) {
     next_id.row();
     const std::int64_t id = next_id.integer(0);
@@ -480,8 +599,11 @@ std::vector<ReleasedBatch> Gate::release() {
         .bind(5, path)
         .run();
     assign.bind(1, id).bind(2, g.attribute).bind(3, std::int64_t{g.epoch}).run();
+    if (static_cast<std::uint64_t>(sqlite3_changes(db_)) != g.reports)
+      throw std::logic_error("gate: a batch's count differs from its pending reports");
   }
   commit();
+  for (const Group& g : ready) unassigned_.erase({g.attribute, g.epoch});
   std::vector<ReleasedBatch> out;
   Statement pending(db_, "SELECT batch, attribute, epoch, reports, path FROM batches WHERE released = 0 ORDER BY batch");
   struct Pending {
@@ -497,7 +619,7 @@ std::vector<ReleasedBatch> Gate::release() {
     const auto it = std::find_if(attributes_.begin(), attributes_.end(), [&](const auto& x) { return x->id == p.attribute; });
     if (it == attributes_.end()) continue;  // another run's attribute: completed when it is given
     p.batch.attribute = (*it)->name;
-    write_batch(p.batch.id, **it, p.batch.epoch, p.batch.path);
+    write_batch(p.batch.id, **it, p.batch.path);
     out.push_back(p.batch);
   }
   return out;
@@ -522,15 +644,17 @@ void Gate::finish_pending_batches() {
   }
 }
 
-void Gate::write_batch(std::uint64_t batch, const Attribute& a, std::uint32_t epoch, const std::string& path) {
+void Gate::write_batch(std::uint64_t batch, const Attribute& a, const std::string& path) {
   namespace fs = std::filesystem;
   if (!fs::exists(path)) {
     const std::string partial = path + ".partial";
     {
       collector::ReportFileWriter writer(partial, a.mechanism);
       if (!writer.ok()) throw std::runtime_error("gate: cannot write " + partial + ": " + std::strerror(errno));
-      Statement reports(db_, "SELECT report FROM admitted WHERE batch = ? AND attribute = ? AND epoch = ? ORDER BY shuffle");
-      reports.bind(1, static_cast<std::int64_t>(batch)).bind(2, a.id).bind(3, std::int64_t{epoch});
+      // The batch's reports in the order of their keys from the CSPRNG: SQLite's sorter, in
+      // the page cache's memory and temporary files beyond it.
+      Statement reports(db_, "SELECT report FROM pending WHERE batch = ? ORDER BY shuffle");
+      reports.bind(1, static_cast<std::int64_t>(batch));
       while (reports.row()) writer.write(reports.blob(0));
       if (!writer.close()) throw std::runtime_error("gate: cannot write " + partial + ": " + std::strerror(errno));
     }
@@ -541,12 +665,12 @@ void Gate::write_batch(std::uint64_t batch, const Attribute& a, std::uint32_t ep
     fsync_path(fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().string(), true);
     crash_point();
   }
-  // The reports' bytes are no longer needed (the rows stay: they refuse replays).
+  // The reports' bytes are no longer needed (the admitted rows stay: they refuse replays).
   begin();
   Statement mark(db_, "UPDATE batches SET released = 1 WHERE batch = ?");
   mark.bind(1, static_cast<std::int64_t>(batch)).run();
-  Statement clear(db_, "UPDATE admitted SET report = NULL WHERE batch = ? AND attribute = ? AND epoch = ?");
-  clear.bind(1, static_cast<std::int64_t>(batch)).bind(2, a.id).bind(3, std::int64_t{epoch}).run();
+  Statement clear(db_, "DELETE FROM pending WHERE batch = ?");
+  clear.bind(1, static_cast<std::int64_t>(batch)).run();
   commit();
 }
 
@@ -566,7 +690,11 @@ GateCounts Gate::counts() const {
     else if (t == tally_admitted_unauthenticated) c.admitted_unauthenticated = n;
     else if (t == tally_rekeys) c.rekeys = n;
   }
-  c.pending = one("SELECT COUNT(*) FROM admitted WHERE batch IS NULL");
+  // Not yet committed: counted as they will be.
+  for (std::size_t i = 0; i < verdict_count; ++i) c.verdicts[i] += tallies_[i];
+  c.rekeys += tallies_[tally_slot_rekeys];
+  c.admitted_unauthenticated += tallies_[tally_slot_unauthenticated];
+  c.pending = one("SELECT COUNT(*) FROM pending WHERE batch IS NULL");
   c.released_reports = one("SELECT COALESCE(SUM(reports), 0) FROM batches WHERE released = 1");
   c.batches = one("SELECT COUNT(*) FROM batches WHERE released = 1");
   c.devices = one("SELECT COUNT(*) FROM devices");

@@ -13,12 +13,16 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import struct
 import subprocess
 import tempfile
 import time
 import zlib
 from collections import Counter
+
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from cli_harness import TINYLDP, check, finish, run, split_report_file, report_file
 
@@ -154,6 +158,74 @@ for broker in ["localhost:abc", "localhost:0", ":1883", "localhost:99999"]:
 p = run("simulate", "-i", path("few.tldp.txt"), *OUE, "--fleet-secret", secret, "-o", path("x.tldp"), expect=2)
 check("--device-ids" in p.stderr, f"simulate without identity: {p.stderr}")
 
+# Memo generations, re-keys and the order of the verdicts, on reports sealed here (Python's
+# cryptography, a third implementation of the sealing: checked against simulate's first).
+fleet_bytes = open(secret, "rb").read()
+
+
+def device_key(device):
+    nonce = bytes(4) + b"TLDK" + struct.pack("<I", device) + bytes(4)  # block counter 0, nonce
+    return Cipher(algorithms.ChaCha20(fleet_bytes, nonce), mode=None).encryptor().update(bytes(32))
+
+
+def seal(v1, counter):
+    signed = bytes([2]) + v1[1:] + struct.pack("<I", counter)
+    device = struct.unpack("<I", v1[7:11])[0]
+    return signed + ChaCha20Poly1305(device_key(device)).encrypt(b"TLDP" + struct.pack("<Q", counter), b"", signed)
+
+
+def sealed_report(device, epoch, generation, counter):
+    """plain's first report as device's, in epoch, with a memo generation field unless None."""
+    r = bytearray(plain_reports[0])
+    r[7:15] = struct.pack("<II", device, epoch)
+    if generation is not None:
+        r[6] |= 8  # the memo generation follows device id and epoch
+        r[15:15] = struct.pack("<I", generation)
+    return seal(bytes(r), counter)
+
+
+check(all(seal(plain_reports[i], 3 * 16) == sealed[i] for i in range(50)), "Python seals as simulate does")
+header40 = open(fleet, "rb").read()[:40]
+generations = [sealed_report(0, 20, 5, 1),   # admitted
+               sealed_report(0, 21, 6, 2),   # admitted, a re-key
+               sealed_report(0, 22, 4, 3),   # generation_rollback
+               sealed_report(0, 22, 6, 4),   # admitted (the rolled-back report left no trace)
+               sealed_report(0, 21, 6, 5),   # duplicate
+               sealed_report(0, 21, 5, 6),   # generation_rollback before duplicate
+               sealed_report(0, 21, 6, 2),   # replayed (a copy), before duplicate
+               sealed_report(1, 20, 0, 1),   # admitted: counters are per device
+               sealed_report(1, 21, 0, 1),   # replayed: a used counter in another epoch
+               sealed_report(2, 20, None, 9)]  # admitted without a generation field
+open(path("gen1.tldp"), "wb").write(report_file(header40, generations))
+g = gate("gen.db", "--register", "0-9", "--commit-every", "3", path("gen1.tldp"), out="gen-out")
+t = g["this_run"]
+check((t["admitted"], t["generation_rollback"], t["duplicate"], t["replayed"]) == (5, 2, 1, 2)
+      and g["total"]["rekeys"] == 1 and g["pending"] == 5, f"generations: {t}, {g['total']}, pending {g['pending']}")
+# A later run: the counters and generations committed by the first refuse and count alike.
+open(path("gen2.tldp"), "wb").write(report_file(header40, [
+    sealed_report(0, 23, 6, 2),   # replayed across runs
+    sealed_report(0, 23, 5, 7),   # generation_rollback: generation 6 was committed
+    sealed_report(0, 23, 7, 8),   # admitted, a re-key
+    sealed_report(1, 20, 0, 3)]))  # duplicate of the first run's
+g = gate("gen.db", path("gen2.tldp"), out="gen-out")
+t = g["this_run"]
+check((t["admitted"], t["generation_rollback"], t["duplicate"], t["replayed"]) == (1, 1, 1, 1)
+      and g["total"]["rekeys"] == 2 and g["pending"] == 6, f"generations, second run: {t}, {g['total']}")
+
+# A database of an older schema is refused as it is, with its version named.
+for version, why in [(1, "schema version 1"), (99, "unknown schema version 99")]:
+    shutil.copy(path("gen.db"), path("old.db"))
+    with sqlite3.connect(path("old.db")) as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (version,))
+    db.close()
+    p = run("gate", "--db", path("old.db"), "--fleet-secret", secret, "--out-dir", path("gen-out"), "--attribute",
+            "app", *OUE, path("gen1.tldp"), expect=2)
+    with sqlite3.connect(path("old.db")) as db:
+        kept = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0]
+        tallies = db.execute("SELECT SUM(count) FROM tallies WHERE tally < 100").fetchone()[0]  # the verdicts
+    db.close()
+    check(why in p.stderr and kept == version and tallies == 14, f"schema {version}: {p.stderr}, kept {kept}, {tallies}")
+
 # Serial captures: framed authenticated reports, noise between them, one frame broken; wrap
 # keeps the reports with their tags, and the gate admits them.
 def frame(report):
@@ -206,6 +278,29 @@ if shutil.which("mosquitto") or os.path.exists("/usr/sbin/mosquitto"):
         g = json.loads(out)
         check(g["mqtt_messages"] == 2000 and g["this_run"]["admitted"] == 1999, f"over MQTT: {g['this_run']}")
         check(len(g["released"]) == 1 and g["released"][0]["reports"] == 1999, f"MQTT batch: {g['released']}")
+        # A device revoked by another process while a gate runs is refused from the gate's next
+        # transaction on (the registry it caches is read again).
+        before_epoch = simulate("rv1.tldp", 10, 9, "--fleet-secret", secret)
+        after_epoch = simulate("rv2.tldp", 10, 12, "--fleet-secret", secret)
+        gate_run = subprocess.Popen([TINYLDP, "gate", "--db", path("g.db"), "--fleet-secret", secret, "--out-dir",
+                                     path("out"), "--attribute", "app", *OUE, "--json", "--mqtt", f"127.0.0.1:{port}",
+                                     "--topic", "fleet/+/app", "--idle-exit", "5"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check("subscribed" in gate_run.stderr.readline(), "gate over MQTT, revocation")
+        run("publish", before_epoch, "--mqtt", f"127.0.0.1:{port}", "--topic", "fleet/d/app")
+        for _ in range(200):  # until the running gate committed them
+            with sqlite3.connect(path("g.db")) as db:
+                committed = db.execute("SELECT COUNT(*) FROM admitted WHERE epoch = 9").fetchone()[0]
+            db.close()
+            if committed == 9:
+                break
+            time.sleep(0.02)
+        check(committed == 9, f"epoch 9 over MQTT: {committed} committed")
+        gate("g.db", "--revoke", "3")
+        run("publish", after_epoch, "--mqtt", f"127.0.0.1:{port}", "--topic", "fleet/d/app")
+        out, err = gate_run.communicate(timeout=60)
+        t = json.loads(out)["this_run"]
+        check(t["admitted"] == 17 and t["revoked_device"] == 3, f"revoked while running: {t} {err}")
     finally:
         mq.terminate()
         mq.wait(timeout=10)

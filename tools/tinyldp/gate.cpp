@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "cli_common.hpp"
@@ -155,6 +156,16 @@ int run(const GateCliOptions& o) {
     released.insert(released.end(), r.released.begin(), r.released.end());
   }
   const gate::GateCounts after = g.counts();
+  // The central ε of a batch depends on its size alone here: computed once per size (a run
+  // over MQTT releases many batches, mostly of a few sizes).
+  std::map<std::uint64_t, nlohmann::json> central;
+  const auto shuffled = [&](std::uint64_t reports) -> const nlohmann::json& {
+    auto it = central.find(reports);
+    if (it == central.end())
+      it = central.emplace(reports, shuffled_batch_json(as_double(m->local_epsilon()), reports, o.delta, m->memoized()))
+               .first;
+    return it->second;
+  };
   const auto delta = [&](gate::Verdict v) {
     const auto i = static_cast<std::size_t>(v);
     return after.verdicts[i] - before.verdicts[i];
@@ -176,8 +187,7 @@ int run(const GateCliOptions& o) {
     for (const auto& b : released)
       j["released"].push_back({{"batch", b.id}, {"attribute", b.attribute}, {"epoch", b.epoch}, {"reports", b.reports},
                                {"path", b.path},
-                               {"shuffled_batch", shuffled_batch_json(as_double(m->local_epsilon()), b.reports,
-                                                                      o.delta, m->memoized())}});
+                               {"shuffled_batch", shuffled(b.reports)}});
     std::cout << j.dump(2) << "\n";
   } else {
     for (const FileRun& f : files) {
@@ -201,9 +211,7 @@ int run(const GateCliOptions& o) {
     for (const auto& b : released) {
       std::cout << "released batch " << b.id << ": " << b.reports << " report(s) of " << b.attribute << ", epoch "
                 << b.epoch << ", shuffled, without device ids -> " << b.path << "\n";
-      print_shuffled_batch(std::cout, shuffled_batch_json(as_double(m->local_epsilon()), b.reports,
-                                                          o.delta, m->memoized()),
-                           "  ");
+      print_shuffled_batch(std::cout, shuffled(b.reports), "  ");
     }
   }
   return 0;

@@ -6,20 +6,23 @@
 // secret), the device is registered and not revoked, it is the device's first report of its
 // attribute and epoch, and its counter was never seen (a copy is a replay). A memo generation
 // below the one last admitted for the device is refused (state rolled back); one above it is a
-// re-key, counted. Admitted reports are kept in SQLite with a random 64-bit shuffle key from
-// OpenSSL's CSPRNG; when an (attribute, epoch) holds at least `threshold` unreleased reports
-// they are released as one batch: a report file (the configured mechanism's header) of the
-// reports without device id and memo generation, in shuffle-key order — a uniform permutation
-// the analyst cannot see. Every verdict is tallied in the same database.
+// re-key, counted. Admitted reports wait in SQLite (schema version 2: docs/gate.md) in arrival
+// order, each with a random 64-bit shuffle key from OpenSSL's CSPRNG; when an (attribute,
+// epoch) holds at least `threshold` unreleased reports they are released as one batch: a report
+// file (the configured mechanism's header) of the reports without device id and memo
+// generation, sorted by shuffle key as it is written — a uniform permutation the analyst cannot
+// see. Every verdict is tallied in the same database (at each commit).
 //
-// Durability (SIGKILL at any point; tests/gate/test_gate_durability): reports are admitted in
+// Durability (SIGKILL at any point; tests/tools/test_cli_gate.py): reports are admitted in
 // transactions with their input's position, so a restarted gate resumes each input where the
 // last commit left it and admits nothing twice; a batch is assigned in one transaction, written
 // to a temporary file, fsynced, renamed into place and then marked released, and reopening
 // completes a batch that was assigned but not marked — rewriting it only if its file is not in
 // place, so no report is released twice. SQLite runs in WAL mode with synchronous=FULL.
-// Memory: bounded by SQLite's page cache and the device-key cache (40 B per device seen);
-// the batch is streamed from an index, never held in memory. Host only.
+// Memory: bounded, whatever the fleet and the batch sizes — SQLite's page cache (64 MiB, which
+// also bounds the sorter that orders a batch), the registry cache (at most 12 MiB), the
+// device-key cache (160 KiB) and a counter per (attribute, epoch) awaiting a batch; see
+// registry_cache_runs below. A batch is streamed, never held in memory. Host only.
 #ifndef TINYLDP_GATE_GATE_HPP
 #define TINYLDP_GATE_GATE_HPP
 
@@ -80,6 +83,15 @@ struct GateCounts {
   std::uint64_t devices = 0, revoked = 0;
 };
 
+// The memory the gate holds beside SQLite's page cache (64 MiB, which also bounds the sorter
+// that orders a batch: beyond it, temporary files): the registry cached as runs of consecutive
+// ids in one state, at most registry_cache_runs of them (12 B each, 12 MiB: a registry more
+// fragmented than that is looked up in the table instead); derived device keys in
+// key_cache_slots direct-mapped slots (40 B each, 160 KiB, wiped on exit); 512 shuffle keys;
+// and one counter per (attribute, epoch) with reports awaiting a batch.
+inline constexpr std::size_t registry_cache_runs = std::size_t{1} << 20;
+inline constexpr std::size_t key_cache_slots = 4096;
+
 class Gate {
  public:
   // Opens or creates the database. A new database records the fleet secret's fingerprint and
@@ -117,9 +129,26 @@ class Gate {
   void exec(const char* sql);
   void begin();
   void finish_pending_batches();
-  void write_batch(std::uint64_t batch, const Attribute& a, std::uint32_t epoch, const std::string& path);
+  void write_batch(std::uint64_t batch, const Attribute& a, const std::string& path);
   const Key& device_key(std::uint32_t device);
   std::uint64_t shuffle_key();
+  void load_registry();
+  Verdict registry_verdict(std::uint32_t device);  // admitted: registered and not revoked
+  void flush_tallies();
+  std::int64_t registry_changes();  // meta's count of register/revoke transactions
+  void count_registry_change();
+
+  // The registry's runs of consecutive ids in one state (registered, or revoked), sorted.
+  struct DeviceRun {
+    std::uint32_t first, last;
+    bool revoked;
+  };
+  struct KeySlot {
+    Key key{};
+    std::uint32_t device = 0;
+    bool valid = false;
+    ~KeySlot();
+  };
 
   sqlite3* db_ = nullptr;
   std::unique_ptr<Statements> st_;
@@ -127,7 +156,14 @@ class Gate {
   GateOptions options_;
   std::string out_dir_;
   std::vector<std::unique_ptr<Attribute>> attributes_;
-  std::unordered_map<std::uint32_t, Key> keys_;
+  std::vector<DeviceRun> registry_;
+  bool registry_cached_ = false;
+  std::int64_t registry_changes_ = 0;
+  std::array<KeySlot, key_cache_slots> keys_{};
+  // The verdicts, re-keys and unauthenticated admissions since the last commit.
+  std::array<std::uint64_t, verdict_count + 2> tallies_{};
+  // Per (attribute, epoch), the reports admitted and not yet assigned to a batch.
+  std::map<std::pair<std::int64_t, std::uint32_t>, std::uint64_t> unassigned_;
   std::array<std::uint64_t, 512> shuffle_keys_{};
   std::size_t shuffle_used_ = shuffle_keys_.size();
   std::optional<std::array<std::uint8_t, 32>> source_;

@@ -3,12 +3,15 @@
 //
 // Subscribes to a topic (wildcards allowed: fleets publish one message per report, e.g. on
 // "tinyldp/<attribute>/<device>") at QoS 1 with a persistent session, so a broker keeps what
-// arrives while the gate is down. Each message is one report, offered to the gate; admitted
-// reports are committed every `commit_every` messages or `commit_ms` milliseconds, and batches
-// released after each commit. libmosquitto 2.0 acknowledges a QoS-1 message before handing it
-// over, so a gate killed between a message and the next commit loses the messages of that
-// window (at most commit_every of them) — reports that were never admitted; what was committed
-// is never lost and never released twice (gate.hpp). Host only.
+// arrives while the gate is down. libmosquitto reads and acknowledges messages on its own
+// thread and hands them over through a queue of at most 4 MiB of reports (while it is full the
+// network thread waits and the broker keeps the rest); this thread offers each to the gate,
+// commits every `commit_every` messages or `commit_ms` milliseconds and releases batches after
+// each commit. libmosquitto 2.0 acknowledges a QoS-1 message before handing it over, so a gate
+// killed before the next commit loses the messages of that window (those queued, at most
+// 4 MiB of them, and at most commit_every offered) — reports that were never admitted; what was
+// committed is never lost and never released twice (gate.hpp). A run that stops (idle,
+// max_messages, *stop) admits every message already acknowledged before it returns. Host only.
 #ifndef TINYLDP_GATE_MQTT_SOURCE_HPP
 #define TINYLDP_GATE_MQTT_SOURCE_HPP
 
@@ -45,7 +48,8 @@ struct MqttRun {
   std::vector<ReleasedBatch> released;
 };
 
-// Runs until idle_exit_s passes without a message, max_messages arrive or *stop becomes true
+// Runs until idle_exit_s passes without a message, max_messages arrive (a few more may: those
+// acknowledged already) or *stop becomes true
 // (a signal handler may set it). Throws std::runtime_error if the broker cannot be reached.
 MqttRun run_mqtt(Gate& gate, const MqttOptions& options, const std::atomic<bool>* stop = nullptr,
                  const std::function<void(const ReleasedBatch&)>& on_release = {});
