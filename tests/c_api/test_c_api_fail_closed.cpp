@@ -276,6 +276,17 @@ TEST(storage_contexts_never_initialised_refuse_without_touching_storage) {
   tinyldp_memo_key key;
   tinyldp_memo_key_init(&key);
   CHECK_EQ(tinyldp_memo_key_load(&key, &record), TINYLDP_MEMO_KEY_STORAGE_FAILED);
+  // Report sealing over it: nothing to load, nothing provisioned, no seal.
+  tinyldp_report_auth auth;
+  const uint8_t auth_key[TINYLDP_REPORT_AUTH_KEY_BYTES] = {1};
+  CHECK_EQ(tinyldp_report_auth_load(&auth, &record), TINYLDP_REPORT_AUTH_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_report_auth_provision(&auth, &record, 1, auth_key, 0), TINYLDP_REPORT_AUTH_STORAGE_FAILED);
+  CHECK_EQ(tinyldp_report_auth_provisioned(&auth), 0);
+  CHECK_EQ(tinyldp_report_auth_load(&auth, nullptr), TINYLDP_REPORT_AUTH_NOT_PROVISIONED);
+  zero_bytes(auth);  // a context never initialised
+  uint8_t report[15 + 20] = {1, 4, 0, 0, 0, 0, 3};
+  CHECK_EQ(tinyldp_report_auth_seal(&auth, report, 15, report, sizeof report, &length), TINYLDP_REPORT_AUTH_NOT_PROVISIONED);
+  CHECK_EQ(length, size_t{0});
   // A ledger initialised over it: opening and provisioning find no storage.
   tinyldp_ledger ledger;
   tinyldp_ledger_init(&ledger, &record, 4 * one);

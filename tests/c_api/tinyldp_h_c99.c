@@ -12,6 +12,8 @@ static tinyldp_memo_key memo_key;
 static tinyldp_two_stage_rr l_osue;
 static tinyldp_ledger ledger;
 static tinyldp_record ledger_record;
+static tinyldp_report_auth report_auth;
+static tinyldp_record auth_record;
 static uint64_t table[TINYLDP_DLAPLACE_TABLE_ENTRIES(-8, 8)];
 static const tinyldp_health_plan plan = TINYLDP_HEALTH_PLAN_DEFAULT;
 static const tinyldp_health_config config = TINYLDP_HEALTH_CONFIG_DEFAULT;
@@ -217,4 +219,28 @@ int tinyldp_h_c99_precise(void) {
               TINYLDP_STATUS_OK;
   failures += tinyldp_dbitflip_configure_precise(&dbitflip, two, one, 100, 10, 4, 3, coarse) != TINYLDP_STATUS_OK;
   return failures;
+}
+
+/* Authenticated reports: provisioned once, then a version-1 report sealed in place. */
+int tinyldp_h_c99_auth(const tinyldp_storage_device* flash, uint8_t* frame, size_t n, size_t size);
+int tinyldp_h_c99_auth(const tinyldp_storage_device* flash, uint8_t* frame, size_t n, size_t size) {
+  static const uint8_t fleet_secret[32] = {1};
+  uint8_t key[TINYLDP_REPORT_AUTH_KEY_BYTES];
+  tinyldp_report_auth_result r;
+  size_t written = 0;
+  if (tinyldp_record_init(&auth_record, flash, 4, 1) != TINYLDP_STORAGE_OK ||
+      tinyldp_record_capacity(&auth_record) < TINYLDP_REPORT_AUTH_RECORD_BYTES)
+    return 1;
+  tinyldp_report_auth_init(&report_auth);
+  if (tinyldp_report_auth_load(&report_auth, &auth_record) == TINYLDP_REPORT_AUTH_NOT_PROVISIONED) {
+    tinyldp_report_auth_derive_key(fleet_secret, 7, key);
+    if (tinyldp_report_auth_provision(&report_auth, &auth_record, 7, key, 0) != TINYLDP_REPORT_AUTH_OK) return 2;
+  }
+  r = tinyldp_report_auth_seal(&report_auth, frame, n, frame, size, &written);
+  if (r != TINYLDP_REPORT_AUTH_OK) return tinyldp_report_auth_result_string(r)[0];
+  return written == n + TINYLDP_WIRE_AUTHENTICATED_TRAILER_BYTES && frame[0] == TINYLDP_WIRE_AUTHENTICATED_VERSION &&
+                 tinyldp_report_auth_provisioned(&report_auth) && tinyldp_report_auth_device_id(&report_auth) == 7 &&
+                 tinyldp_report_auth_next_counter(&report_auth) > 0
+             ? 0
+             : 3;
 }
