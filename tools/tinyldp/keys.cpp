@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +16,7 @@
 
 #include "cli_common.hpp"
 #include "tinyldp/gate/authenticated_report.hpp"
+#include "tinyldp/wipe.hpp"
 
 namespace tinyldp::tools {
 namespace {
@@ -52,22 +52,22 @@ int run(const KeysOptions& o) {
   const std::string partial = o.output + ".partial";
   const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) throw BadInput("cannot create " + partial + ": " + std::strerror(errno));
+  std::vector<std::uint8_t> buffer;  // keys on their way to the file: wiped after each write
+  buffer.reserve(32 * 4096);
   try {
-    std::vector<std::uint8_t> buffer;
-    buffer.reserve(32 * 4096);
     for (std::uint64_t id = first; id <= last; ++id) {
       gate::Key key = secret->device_key(static_cast<std::uint32_t>(id));
       buffer.insert(buffer.end(), key.begin(), key.end());
-      volatile std::uint8_t* wipe = key.data();
-      for (std::size_t i = 0; i < key.size(); ++i) wipe[i] = 0;
+      tinyldp::wipe(key.data(), key.size());
       if (buffer.size() == buffer.capacity() || id == last) {
         write_all(fd, buffer.data(), buffer.size(), partial);
-        std::fill(buffer.begin(), buffer.end(), std::uint8_t{0});
+        tinyldp::wipe(buffer.data(), buffer.size());
         buffer.clear();
       }
     }
     if (::fsync(fd) != 0) throw BadInput("cannot sync " + partial + ": " + std::strerror(errno));
   } catch (...) {
+    tinyldp::wipe(buffer.data(), buffer.size());
     ::close(fd);
     std::remove(partial.c_str());
     throw;
